@@ -1,0 +1,187 @@
+// The profile compiler: every load shape becomes a list of constant-connection steps, which the
+// runner executes and a UI previews as a per-second connection schedule (DESIGN.md "Profiles").
+import type { Load } from './schema.ts'
+
+export interface Step {
+  /** Index into Plan.phases. */
+  phase: number
+  connections: number
+  /** Length in seconds, or null when the step is bounded by requests (or lasts until the run's request cap). */
+  seconds: number | null
+  /** A request-count step ends once this many requests have been sent in it. */
+  requests: number | null
+}
+
+export interface Plan {
+  phases: string[]
+  steps: Step[]
+  /** Overall request cap (load.requests), null for a time window. */
+  maxRequests: number | null
+  /** The time window when every step is time-bound, null otherwise. */
+  seconds: number | null
+  /** Largest connection count any step uses: the number of client connections to create. */
+  maxConnections: number
+}
+
+const DEFAULT_PHASE = 'main'
+// A request-bound run of a repeating shape (burst) is compiled for at most a day.
+const OPEN_ENDED_LIMIT_SECONDS = 24 * 3600
+
+function push(steps: Step[], step: Step): void {
+  if (step.seconds !== null && step.seconds <= 0) return
+  const last = steps[steps.length - 1]
+  // Merge equal neighbours so a constant stretch of a ramp or stage is one step, not one per second.
+  if (
+    last &&
+    last.phase === step.phase &&
+    last.connections === step.connections &&
+    last.requests === null &&
+    step.requests === null &&
+    last.seconds !== null &&
+    step.seconds !== null
+  ) {
+    last.seconds += step.seconds
+    return
+  }
+  steps.push({ ...step })
+}
+
+/** Cut time-bound steps to the window, extending the last connection count to fill it. */
+function fitToWindow(steps: Step[], window: number | null, fill: number): Step[] {
+  const out: Step[] = []
+  let t = 0
+  for (const s of steps) {
+    if (window !== null && t >= window) break
+    const seconds = s.seconds === null ? null : window === null ? s.seconds : Math.min(s.seconds, window - t)
+    push(out, { ...s, seconds })
+    if (s.seconds !== null) t += s.seconds
+  }
+  if (window === null) push(out, { phase: 0, connections: fill, seconds: null, requests: null })
+  else if (t < window) push(out, { phase: 0, connections: fill, seconds: window - t, requests: null })
+  return out
+}
+
+export function compilePlan(load: Load): Plan {
+  const p = load.profile
+  const C = load.connections
+  const window = load.duration ?? null
+  let phases = [DEFAULT_PHASE]
+  let steps: Step[] = []
+
+  switch (p.kind) {
+    case 'constant':
+      steps = [{ phase: 0, connections: C, seconds: window, requests: null }]
+      break
+    case 'ramp': {
+      const from = p.from ?? 1
+      const to = p.to ?? C
+      const shape: Step[] = []
+      if (p.stepSize !== undefined && p.stepSeconds !== undefined) {
+        for (let c = from; ; c = Math.min(to, c + p.stepSize)) {
+          push(shape, { phase: 0, connections: c, seconds: p.stepSeconds, requests: null })
+          if (c >= to) break
+          if (p.pauseSeconds > 0) push(shape, { phase: 0, connections: 0, seconds: p.pauseSeconds, requests: null })
+        }
+      } else {
+        const ramp = p.rampSeconds ?? 1
+        const whole = Math.ceil(ramp)
+        for (let s = 0; s < whole; s++) {
+          const c = Math.round(from + ((to - from) * s) / ramp)
+          push(shape, { phase: 0, connections: c, seconds: Math.min(1, ramp - s), requests: null })
+        }
+      }
+      push(shape, { phase: 0, connections: to, seconds: p.holdSeconds, requests: null })
+      steps = fitToWindow(shape, window, to)
+      break
+    }
+    case 'burst': {
+      const c = p.connections ?? C
+      const shape: Step[] = []
+      const limit = window ?? OPEN_ENDED_LIMIT_SECONDS
+      for (let t = 0; t < limit; t += p.burstSeconds + p.idleSeconds) {
+        shape.push({ phase: 0, connections: c, seconds: p.burstSeconds, requests: null })
+        if (p.idleSeconds > 0) shape.push({ phase: 0, connections: 0, seconds: p.idleSeconds, requests: null })
+      }
+      steps = fitToWindow(shape, limit, 0)
+      break
+    }
+    case 'phases':
+      phases = p.phases.map((ph) => ph.name)
+      steps = p.phases.map((ph, i) => ({
+        phase: i,
+        connections: Math.max(1, Math.round(ph.share * C)),
+        seconds: ph.duration ?? null,
+        requests: ph.requests ?? null,
+      }))
+      break
+    case 'stages': {
+      let prev = 0
+      for (const stage of p.stages) {
+        const whole = Math.ceil(stage.duration)
+        for (let s = 0; s < whole; s++) {
+          const c = Math.round(prev + ((stage.connections - prev) * Math.min(s + 1, stage.duration)) / stage.duration)
+          push(steps, { phase: 0, connections: c, seconds: Math.min(1, stage.duration - s), requests: null })
+        }
+        prev = stage.connections
+      }
+      break
+    }
+  }
+
+  const timeBound = steps.every((s) => s.seconds !== null)
+  const seconds = timeBound ? steps.reduce((sum, s) => sum + (s.seconds ?? 0), 0) : null
+  return {
+    phases,
+    steps,
+    maxRequests: load.requests ?? null,
+    seconds: load.requests !== undefined ? null : seconds,
+    maxConnections: Math.max(0, ...steps.map((s) => s.connections)),
+  }
+}
+
+export interface PreviewPoint {
+  /** Second from the start of the schedule (estimated after a request-bound step). */
+  t: number
+  connections: number
+  phase: string
+  /** True once a request-bound step came before: its length depends on the target's speed. */
+  estimated: boolean
+}
+
+/**
+ * The per-second connection schedule a UI previews. Request-bound steps have no known length;
+ * they are drawn `assumeSecondsPerRequestStep` long and marked estimated.
+ */
+export function previewSchedule(plan: Plan, assumeSecondsPerRequestStep = 10): PreviewPoint[] {
+  const points: PreviewPoint[] = []
+  let t = 0
+  let estimated = false
+  let carry = 0
+  for (const step of plan.steps) {
+    const length = step.seconds ?? assumeSecondsPerRequestStep
+    if (step.seconds === null) estimated = true
+    // Whole seconds: a fractional step shares its second with the next one (the larger count is shown).
+    const start = t
+    const end = t + length
+    for (let s = Math.ceil(start - 1e-9); s < end - 1e-9; s++) {
+      const phase = plan.phases[step.phase] ?? 'main'
+      const existing = points[s]
+      if (existing) existing.connections = Math.max(existing.connections, step.connections)
+      else points[s] = { t: s, connections: Math.max(step.connections, carry), phase, estimated }
+    }
+    carry = Number.isInteger(end) ? 0 : step.connections
+    t = end
+  }
+  return points.filter(Boolean)
+}
+
+/** The connection count the schedule asks for at time t (seconds), for time-bound plans. */
+export function connectionsAt(plan: Plan, t: number): number {
+  let start = 0
+  for (const step of plan.steps) {
+    if (step.seconds === null) return step.connections
+    if (t < start + step.seconds) return step.connections
+    start += step.seconds
+  }
+  return 0
+}

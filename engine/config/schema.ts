@@ -1,0 +1,221 @@
+// RunConfig v1: what the wizard builds and the CLI reads (DESIGN.md "RunConfig").
+// The schema is the single source of validation: the CLI, the HTTP transport, the IPC handlers
+// and the renderer's inline form errors all parse with it, so one message names one field.
+import { z } from 'zod'
+import { MonitorSpecSchema } from '../monitor/schema.ts'
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
+// RFC 9110 token: what may stand in a header name.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+const headerName = z.string().regex(HEADER_NAME, 'must be a valid HTTP header name')
+const positiveSeconds = z.number().positive('must be greater than 0').max(7 * 24 * 3600)
+const connectionCount = z.number().int('must be a whole number').positive('must be greater than 0').max(100_000)
+
+export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `is not a valid URL: "${value}"` })
+    return
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `must start with http:// or https://, got "${url.protocol}"` })
+  }
+  if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'has no host' })
+})
+
+export const TargetSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(64)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._:@+-]*$/, 'may hold letters, digits, space and . _ : @ + -'),
+    url: TargetUrlSchema,
+    method: z.enum(HTTP_METHODS).default('GET'),
+    headers: z.record(headerName, z.string()).default({}),
+    body: z.union([z.string(), z.null()]).default(null),
+    /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
+    insecure: z.boolean().default(false),
+    monitor: MonitorSpecSchema.optional(),
+  })
+  .strict()
+
+const ConstantProfile = z.object({ kind: z.literal('constant') }).strict()
+
+const RampProfile = z
+  .object({
+    kind: z.literal('ramp'),
+    from: z.number().int().min(0).optional(),
+    to: z.number().int().positive().optional(),
+    /** Linear ramp length; a stepped ramp (stepSize/stepSeconds) takes as long as its steps need. */
+    rampSeconds: positiveSeconds.optional(),
+    holdSeconds: z.number().min(0).default(0),
+    /** Stepped ramp: add stepSize connections every stepSeconds, idle pauseSeconds between steps. */
+    stepSize: z.number().int().positive().optional(),
+    stepSeconds: positiveSeconds.optional(),
+    pauseSeconds: z.number().min(0).default(0),
+  })
+  .strict()
+
+const BurstProfile = z
+  .object({
+    kind: z.literal('burst'),
+    burstSeconds: positiveSeconds,
+    idleSeconds: z.number().min(0),
+    connections: connectionCount.optional(),
+  })
+  .strict()
+
+const Phase = z
+  .object({
+    name: z.string().min(1).max(40),
+    share: z.number().gt(0, 'must be between 0 and 1 (exclusive of 0)').max(1, 'must be between 0 and 1'),
+    duration: positiveSeconds.optional(),
+    requests: z.number().int().positive().optional(),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if ((p.duration === undefined) === (p.requests === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'give either duration or requests', path: ['duration'] })
+    }
+  })
+
+const PhasesProfile = z.object({ kind: z.literal('phases'), phases: z.array(Phase).min(1).max(50) }).strict()
+
+const Stage = z.object({ duration: positiveSeconds, connections: z.number().int().min(0) }).strict()
+const StagesProfile = z.object({ kind: z.literal('stages'), stages: z.array(Stage).min(1).max(500) }).strict()
+
+export const ProfileSchema = z.discriminatedUnion(
+  'kind',
+  [ConstantProfile, RampProfile, BurstProfile, PhasesProfile, StagesProfile],
+  { error: 'must be one of constant, ramp, burst, phases, stages' },
+)
+
+const LoadSchema = z
+  .object({
+    connections: connectionCount,
+    duration: positiveSeconds.optional(),
+    requests: z.number().int('must be a whole number').positive('must be greater than 0').optional(),
+    profile: ProfileSchema.default({ kind: 'constant' }),
+    keepAlive: z.boolean().default(true),
+    pipelining: z.number().int().min(1).max(256).default(1),
+    timeoutMs: z.number().int().positive().max(600_000).default(10_000),
+    /** Requests per second per target: turns the run open-loop (latency from the intended send time). */
+    rate: z.number().positive('must be greater than 0').nullable().default(null),
+  })
+  .strict()
+  .superRefine((load, ctx) => {
+    const ownWindow = load.profile.kind === 'phases' || load.profile.kind === 'stages'
+    const hasDuration = load.duration !== undefined
+    const hasRequests = load.requests !== undefined
+    if (ownWindow) {
+      if (hasDuration || hasRequests) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [hasDuration ? 'duration' : 'requests'],
+          message: `is not used with a ${load.profile.kind} profile: each ${load.profile.kind === 'phases' ? 'phase' : 'stage'} has its own length`,
+        })
+      }
+    } else if (hasDuration && hasRequests) {
+      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'give either duration or requests, not both' })
+    } else if (!hasDuration && !hasRequests) {
+      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'give either duration (seconds) or requests (a count)' })
+    }
+    const p = load.profile
+    if (p.kind === 'ramp') {
+      if ((p.to ?? load.connections) > load.connections) {
+        ctx.addIssue({ code: 'custom', path: ['profile', 'to'], message: 'must not exceed load.connections' })
+      }
+      if ((p.from ?? 1) > (p.to ?? load.connections)) {
+        ctx.addIssue({ code: 'custom', path: ['profile', 'from'], message: 'must not exceed profile.to' })
+      }
+      if (p.rampSeconds === undefined && p.stepSize === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile', 'rampSeconds'],
+          message: 'give rampSeconds (linear ramp) or stepSize and stepSeconds (stepped ramp)',
+        })
+      }
+      if ((p.stepSize === undefined) !== (p.stepSeconds === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['profile', 'stepSize'], message: 'stepSize and stepSeconds go together' })
+      }
+    }
+    if (p.kind === 'burst' && (p.connections ?? 0) > load.connections) {
+      ctx.addIssue({ code: 'custom', path: ['profile', 'connections'], message: 'must not exceed load.connections' })
+    }
+    if (p.kind === 'stages') {
+      p.stages.forEach((s, i) => {
+        if (s.connections > load.connections) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profile', 'stages', i, 'connections'],
+            message: 'must not exceed load.connections',
+          })
+        }
+      })
+    }
+    if (load.rate !== null && load.pipelining > 1) {
+      ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
+    }
+  })
+
+export const THRESHOLD_METRICS = [
+  'mean',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'p99.9',
+  'max',
+  'throughput',
+  'errorRate',
+] as const
+
+const ThresholdSchema = z
+  .object({
+    metric: z.enum(THRESHOLD_METRICS),
+    target: z.string().default('*'),
+    /** Latencies in microseconds, throughput in requests/s, errorRate as a fraction 0..1. */
+    max: z.number().optional(),
+    min: z.number().optional(),
+  })
+  .strict()
+  .refine((t) => t.max !== undefined || t.min !== undefined, { message: 'give max or min', path: ['max'] })
+
+export const RunConfigV1Schema = z
+  .object({
+    version: z.literal(1),
+    name: z.string().min(1, 'must not be empty').max(200),
+    targets: z.array(TargetSchema).min(1, 'needs at least one target').max(32),
+    load: LoadSchema,
+    schedule: z.enum(['sequential', 'interleaved']).default('sequential'),
+    rounds: z.number().int().min(1).max(1000).default(1),
+    cooldownSeconds: z.number().min(0).max(3600).default(5),
+    correlationHeader: headerName.default('x-correlation-id'),
+    thresholds: z.array(ThresholdSchema).default([]),
+    tags: z.array(z.string().min(1).max(64)).default([]),
+  })
+  .strict()
+  .superRefine((cfg, ctx) => {
+    const seen = new Set<string>()
+    cfg.targets.forEach((t, i) => {
+      if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is used twice` })
+      seen.add(t.name)
+    })
+    cfg.thresholds.forEach((t, i) => {
+      if (t.target !== '*' && !seen.has(t.target)) {
+        ctx.addIssue({ code: 'custom', path: ['thresholds', i, 'target'], message: `no target named "${t.target}"` })
+      }
+    })
+  })
+
+export type RunConfig = z.output<typeof RunConfigV1Schema>
+export type RunConfigInput = z.input<typeof RunConfigV1Schema>
+export type Target = RunConfig['targets'][number]
+export type Load = RunConfig['load']
+export type Profile = Load['profile']
+export type Threshold = RunConfig['thresholds'][number]
+export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]

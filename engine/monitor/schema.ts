@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/*
+ * What a target's `monitor` field may hold. Every message names the field it is about, because
+ * the CLI prints them as they are ("exit 2, with a message naming the field"). Objects are
+ * strict so that a typo ("contianer") is an error, not a silently unmonitored target.
+ */
+
+const SECRET_KEYS = new Set(['password', 'token', 'refreshToken', 'refresh_token', 'accessToken']);
+
+function strict<T extends z.core.$ZodLooseShape>(shape: T, where: string) {
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const keys = issue.keys.map((k) => `${where}.${k}`).join(', ');
+      const secret = issue.keys.some((k) => SECRET_KEYS.has(k))
+        ? ' (secrets are never stored in the config: pass them as secrets or name an environment variable with passwordEnv / refreshTokenEnv / tokenEnv)'
+        : '';
+      return `unknown field ${keys}${secret}`;
+    },
+  });
+}
+
+const name = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .min(1, `${field} must not be empty`);
+
+const envName = (field: string) =>
+  z
+    .string({ error: `${field} must be a string naming an environment variable` })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `${field} must be an environment variable name like CF_PASSWORD`);
+
+const httpUrl = (field: string) =>
+  z.url({ protocol: /^https?$/, error: `${field} must be an http(s) URL, e.g. https://api.example.com` });
+
+export const DockerMonitorSpecSchema = strict(
+  {
+    kind: z.literal('docker'),
+    container: name('container').optional(),
+    project: name('project').optional(),
+    service: name('service').optional(),
+    socketPath: name('socketPath').optional(),
+  },
+  'monitor',
+)
+  .refine((s) => (s.container === undefined) !== (s.project === undefined), {
+    message: "set exactly one of container (a name or id) or project (a compose project)",
+    path: ['container'],
+  })
+  .refine((s) => s.service === undefined || s.project !== undefined, {
+    message: 'service needs project (it selects one service of a compose project)',
+    path: ['service'],
+  });
+
+export const ProcessMonitorSpecSchema = strict(
+  {
+    kind: z.literal('process'),
+    pid: z.int({ error: 'pid must be an integer' }).positive('pid must be positive').optional(),
+    port: z
+      .int({ error: 'port must be an integer' })
+      .min(1, 'port must be between 1 and 65535')
+      .max(65535, 'port must be between 1 and 65535')
+      .optional(),
+  },
+  'monitor',
+).refine((s) => (s.pid === undefined) !== (s.port === undefined), {
+  message: 'set exactly one of pid or port (the TCP port the process listens on)',
+  path: ['pid'],
+});
+
+const PasswordAuthSchema = strict(
+  {
+    grant: z.literal('password'),
+    uaa: httpUrl('auth.uaa').optional(),
+    username: name('auth.username'),
+    passwordEnv: envName('auth.passwordEnv').optional(),
+    clientId: name('auth.clientId').optional(),
+  },
+  'auth',
+);
+
+const RefreshAuthSchema = strict(
+  {
+    grant: z.literal('refresh'),
+    uaa: httpUrl('auth.uaa').optional(),
+    refreshTokenEnv: envName('auth.refreshTokenEnv').optional(),
+    clientId: name('auth.clientId').optional(),
+  },
+  'auth',
+);
+
+const TokenAuthSchema = strict(
+  {
+    grant: z.literal('token'),
+    tokenEnv: envName('auth.tokenEnv').optional(),
+  },
+  'auth',
+);
+
+export const CloudFoundryAuthSchema = z.discriminatedUnion(
+  'grant',
+  [PasswordAuthSchema, RefreshAuthSchema, TokenAuthSchema],
+  { error: "auth.grant must be 'password', 'refresh' or 'token'" },
+);
+
+export const CloudFoundryMonitorSpecSchema = strict(
+  {
+    kind: z.literal('cloudfoundry'),
+    api: httpUrl('api'),
+    app: name('app'),
+    space: name('space').optional(),
+    skipTlsVerify: z.boolean({ error: 'skipTlsVerify must be true or false' }).optional(),
+    auth: CloudFoundryAuthSchema,
+  },
+  'monitor',
+);
+
+export const MonitorSpecSchema = z.discriminatedUnion(
+  'kind',
+  [DockerMonitorSpecSchema, ProcessMonitorSpecSchema, CloudFoundryMonitorSpecSchema],
+  { error: "monitor.kind must be 'docker', 'process' or 'cloudfoundry'" },
+);
+
+export type MonitorSpec = z.infer<typeof MonitorSpecSchema>;
+export type DockerMonitorSpec = z.infer<typeof DockerMonitorSpecSchema>;
+export type ProcessMonitorSpec = z.infer<typeof ProcessMonitorSpecSchema>;
+export type CloudFoundryMonitorSpec = z.infer<typeof CloudFoundryMonitorSpecSchema>;
+export type CloudFoundryAuth = z.infer<typeof CloudFoundryAuthSchema>;
+
+/** One line per problem, each starting with the field path, e.g. "monitor.auth.username: …". */
+export function formatSpecIssues(error: z.ZodError, prefix = 'monitor'): string {
+  return error.issues
+    .map((i) => `${[prefix, ...i.path.map(String)].join('.')}: ${i.message}`)
+    .join('\n');
+}
