@@ -8,7 +8,7 @@
 SET client_min_messages = warning;
 
 CREATE TABLE IF NOT EXISTS ads (
-  id         bigserial PRIMARY KEY,
+  id         serial PRIMARY KEY,
   title      text          NOT NULL,
   body       text          NOT NULL,
   price      numeric(12,2) NOT NULL CHECK (price >= 0),
@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS ads (
 );
 
 CREATE TABLE IF NOT EXISTS users (
-  id            bigserial PRIMARY KEY,
+  id            serial PRIMARY KEY,
   username      text        NOT NULL UNIQUE,
   password_hash text        NOT NULL,
   created_at    timestamptz NOT NULL DEFAULT now()
@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS users (
 
 CREATE TABLE IF NOT EXISTS sessions (
   token      text PRIMARY KEY,
-  user_id    bigint      NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  user_id    integer     NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
