@@ -1,7 +1,7 @@
-import type { ErrorHandler } from './types.ts';
-import { MonitorError } from './types.ts';
+import type { ErrorHandler } from './types.ts'
+import { MonitorError } from './types.ts'
 
-export type Loop = { stop(): Promise<void> };
+export type Loop = { stop(): Promise<void> }
 
 /**
  * Calls `tick` every `intervalMs`, on a fixed cadence (no drift from the tick's own duration),
@@ -13,39 +13,39 @@ export function startLoop(
   tick: () => Promise<void> | void,
   onThrow: (error: unknown) => void,
 ): Loop {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> = Promise.resolve();
-  let next = Date.now() + intervalMs;
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let inFlight: Promise<void> = Promise.resolve()
+  let next = Date.now() + intervalMs
 
   const run = (): void => {
-    if (stopped) return;
+    if (stopped) return
     inFlight = (async () => {
       try {
-        await tick();
+        await tick()
       } catch (error) {
-        onThrow(error);
+        onThrow(error)
       }
-    })();
-    void inFlight.then(schedule);
-  };
+    })()
+    void inFlight.then(schedule)
+  }
   const schedule = (): void => {
-    if (stopped) return;
-    const now = Date.now();
+    if (stopped) return
+    const now = Date.now()
     // Skip slots we missed rather than firing a burst to catch up.
-    while (next <= now) next += intervalMs;
-    timer = setTimeout(run, next - now);
-    timer.unref();
-  };
+    while (next <= now) next += intervalMs
+    timer = setTimeout(run, next - now)
+    timer.unref()
+  }
 
-  schedule();
+  schedule()
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
+      stopped = true
+      clearTimeout(timer)
+      await inFlight
     },
-  };
+  }
 }
 
 /**
@@ -53,26 +53,26 @@ export function startLoop(
  * minute yields one message, not sixty; `ok()` re-arms it after a success.
  */
 export function errorReporter(onError: ErrorHandler): {
-  report(error: MonitorError): void;
-  ok(): void;
+  report(error: MonitorError): void
+  ok(): void
 } {
-  let last: string | undefined;
+  let last: string | undefined
   return {
     report(error) {
-      const key = `${error.code}:${error.message}`;
-      if (key === last) return;
-      last = key;
-      onError(error);
+      const key = `${error.code}:${error.message}`
+      if (key === last) return
+      last = key
+      onError(error)
     },
     ok() {
-      last = undefined;
+      last = undefined
     },
-  };
+  }
 }
 
 export function assertInterval(intervalMs: number): number {
   if (!Number.isFinite(intervalMs) || intervalMs < 10) {
-    throw new MonitorError('config', `intervalMs must be a number >= 10, got ${intervalMs}`);
+    throw new MonitorError('config', `intervalMs must be a number >= 10, got ${intervalMs}`)
   }
-  return intervalMs;
+  return intervalMs
 }

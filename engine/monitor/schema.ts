@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod'
 
 /*
  * What a target's `monitor` field may hold. Every message names the field it is about, because
@@ -6,34 +6,34 @@ import { z } from 'zod';
  * strict so that a typo ("contianer") is an error, not a silently unmonitored target.
  */
 
-const SECRET_KEYS = new Set(['password', 'token', 'refreshToken', 'refresh_token', 'accessToken']);
+const SECRET_KEYS = new Set(['password', 'token', 'refreshToken', 'refresh_token', 'accessToken'])
 
 function strict<T extends z.core.$ZodLooseShape>(shape: T, where: string) {
   return z.strictObject(shape, {
     error: (issue) => {
-      if (issue.code !== 'unrecognized_keys') return undefined;
-      const keys = issue.keys.map((k) => `${where}.${k}`).join(', ');
+      if (issue.code !== 'unrecognized_keys') return undefined
+      const keys = issue.keys.map((k) => `${where}.${k}`).join(', ')
       const secret = issue.keys.some((k) => SECRET_KEYS.has(k))
         ? ' (secrets are never stored in the config: pass them as secrets or name an environment variable with passwordEnv / refreshTokenEnv / tokenEnv)'
-        : '';
-      return `unknown field ${keys}${secret}`;
+        : ''
+      return `unknown field ${keys}${secret}`
     },
-  });
+  })
 }
 
 const name = (field: string) =>
   z
     .string({ error: `${field} must be a string` })
     .trim()
-    .min(1, `${field} must not be empty`);
+    .min(1, `${field} must not be empty`)
 
 const envName = (field: string) =>
   z
     .string({ error: `${field} must be a string naming an environment variable` })
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `${field} must be an environment variable name like CF_PASSWORD`);
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `${field} must be an environment variable name like CF_PASSWORD`)
 
 const httpUrl = (field: string) =>
-  z.url({ protocol: /^https?$/, error: `${field} must be an http(s) URL, e.g. https://api.example.com` });
+  z.url({ protocol: /^https?$/, error: `${field} must be an http(s) URL, e.g. https://api.example.com` })
 
 export const DockerMonitorSpecSchema = strict(
   {
@@ -46,13 +46,13 @@ export const DockerMonitorSpecSchema = strict(
   'monitor',
 )
   .refine((s) => (s.container === undefined) !== (s.project === undefined), {
-    message: "set exactly one of container (a name or id) or project (a compose project)",
+    message: 'set exactly one of container (a name or id) or project (a compose project)',
     path: ['container'],
   })
   .refine((s) => s.service === undefined || s.project !== undefined, {
     message: 'service needs project (it selects one service of a compose project)',
     path: ['service'],
-  });
+  })
 
 export const ProcessMonitorSpecSchema = strict(
   {
@@ -68,7 +68,7 @@ export const ProcessMonitorSpecSchema = strict(
 ).refine((s) => (s.pid === undefined) !== (s.port === undefined), {
   message: 'set exactly one of pid or port (the TCP port the process listens on)',
   path: ['pid'],
-});
+})
 
 const PasswordAuthSchema = strict(
   {
@@ -79,7 +79,7 @@ const PasswordAuthSchema = strict(
     clientId: name('auth.clientId').optional(),
   },
   'auth',
-);
+)
 
 const RefreshAuthSchema = strict(
   {
@@ -89,7 +89,7 @@ const RefreshAuthSchema = strict(
     clientId: name('auth.clientId').optional(),
   },
   'auth',
-);
+)
 
 const TokenAuthSchema = strict(
   {
@@ -97,13 +97,13 @@ const TokenAuthSchema = strict(
     tokenEnv: envName('auth.tokenEnv').optional(),
   },
   'auth',
-);
+)
 
 export const CloudFoundryAuthSchema = z.discriminatedUnion(
   'grant',
   [PasswordAuthSchema, RefreshAuthSchema, TokenAuthSchema],
   { error: "auth.grant must be 'password', 'refresh' or 'token'" },
-);
+)
 
 export const CloudFoundryMonitorSpecSchema = strict(
   {
@@ -115,23 +115,21 @@ export const CloudFoundryMonitorSpecSchema = strict(
     auth: CloudFoundryAuthSchema,
   },
   'monitor',
-);
+)
 
 export const MonitorSpecSchema = z.discriminatedUnion(
   'kind',
   [DockerMonitorSpecSchema, ProcessMonitorSpecSchema, CloudFoundryMonitorSpecSchema],
   { error: "monitor.kind must be 'docker', 'process' or 'cloudfoundry'" },
-);
+)
 
-export type MonitorSpec = z.infer<typeof MonitorSpecSchema>;
-export type DockerMonitorSpec = z.infer<typeof DockerMonitorSpecSchema>;
-export type ProcessMonitorSpec = z.infer<typeof ProcessMonitorSpecSchema>;
-export type CloudFoundryMonitorSpec = z.infer<typeof CloudFoundryMonitorSpecSchema>;
-export type CloudFoundryAuth = z.infer<typeof CloudFoundryAuthSchema>;
+export type MonitorSpec = z.infer<typeof MonitorSpecSchema>
+export type DockerMonitorSpec = z.infer<typeof DockerMonitorSpecSchema>
+export type ProcessMonitorSpec = z.infer<typeof ProcessMonitorSpecSchema>
+export type CloudFoundryMonitorSpec = z.infer<typeof CloudFoundryMonitorSpecSchema>
+export type CloudFoundryAuth = z.infer<typeof CloudFoundryAuthSchema>
 
 /** One line per problem, each starting with the field path, e.g. "monitor.auth.username: …". */
 export function formatSpecIssues(error: z.ZodError, prefix = 'monitor'): string {
-  return error.issues
-    .map((i) => `${[prefix, ...i.path.map(String)].join('.')}: ${i.message}`)
-    .join('\n');
+  return error.issues.map((i) => `${[prefix, ...i.path.map(String)].join('.')}: ${i.message}`).join('\n')
 }

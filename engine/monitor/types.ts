@@ -1,5 +1,5 @@
 /** Where a resource sample came from. 'generator' is the load generator's own process. */
-export type SampleSource = 'docker' | 'process' | 'cloudfoundry' | 'generator';
+export type SampleSource = 'docker' | 'process' | 'cloudfoundry' | 'generator'
 
 /**
  * One reading of one instance (a container, a process tree, a Cloud Foundry app instance).
@@ -7,24 +7,24 @@ export type SampleSource = 'docker' | 'process' | 'cloudfoundry' | 'generator';
  */
 export type ResourceSample = {
   /** Wall clock, epoch milliseconds, taken when the sample was produced. */
-  t: number;
-  source: SampleSource;
+  t: number
+  source: SampleSource
   /** The benchmark target this monitor belongs to (a RunConfig target name). */
-  target: string;
+  target: string
   /** Container name, root pid(s), or Cloud Foundry instance index. */
-  instance: string;
+  instance: string
   /** 100 = one core fully busy. */
-  cpuPercent: number | null;
-  memoryBytes: number | null;
-  memoryLimitBytes: number | null;
+  cpuPercent: number | null
+  memoryBytes: number | null
+  memoryLimitBytes: number | null
   /** In cores (docker NanoCpus / 1e9, or CpuQuota / CpuPeriod). */
-  cpuLimit: number | null;
+  cpuLimit: number | null
   /** 'running', 'exited', CF states (RUNNING, CRASHED, DOWN, STARTING), … */
-  state: string | null;
-};
+  state: string | null
+}
 
-export type SampleHandler = (sample: ResourceSample) => void;
-export type ErrorHandler = (error: MonitorError) => void;
+export type SampleHandler = (sample: ResourceSample) => void
+export type ErrorHandler = (error: MonitorError) => void
 
 /**
  * A resource sampler. `start` resolves once the monitor has found what it watches (a container,
@@ -33,8 +33,8 @@ export type ErrorHandler = (error: MonitorError) => void;
  * never aborted because a sampler hiccupped. Consecutive identical errors are reported once.
  */
 export interface Monitor {
-  start(onSample: SampleHandler, onError: ErrorHandler): Promise<void>;
-  stop(): Promise<void>;
+  start(onSample: SampleHandler, onError: ErrorHandler): Promise<void>
+  stop(): Promise<void>
 }
 
 export type MonitorErrorCode =
@@ -45,24 +45,20 @@ export type MonitorErrorCode =
   | 'ambiguous'
   | 'unsupported'
   | 'bad-response'
-  | 'config';
+  | 'config'
 
 export class MonitorError extends Error {
-  readonly code: MonitorErrorCode;
+  readonly code: MonitorErrorCode
   constructor(code: MonitorErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'MonitorError';
-    this.code = code;
+    super(message, options)
+    this.name = 'MonitorError'
+    this.code = code
   }
 }
 
 /** Wraps anything thrown into a MonitorError, keeping MonitorErrors as they are. */
-export function toMonitorError(
-  error: unknown,
-  code: MonitorErrorCode,
-  context: string,
-): MonitorError {
-  if (error instanceof MonitorError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
-  return new MonitorError(code, `${context}: ${detail}`, { cause: error });
+export function toMonitorError(error: unknown, code: MonitorErrorCode, context: string): MonitorError {
+  if (error instanceof MonitorError) return error
+  const detail = error instanceof Error ? error.message : String(error)
+  return new MonitorError(code, `${context}: ${detail}`, { cause: error })
 }

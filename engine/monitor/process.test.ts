@@ -1,0 +1,180 @@
+import { fork } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { ProcessMonitor } from './process.ts'
+import { MonitorError } from './types.ts'
+import type { ResourceSample } from './types.ts'
+
+// A child that burns one core while told 'busy' (in 50 ms slices, so it still hears 'idle').
+const BURNER = `
+let busy = false
+process.on('message', (m) => { busy = m === 'busy' })
+const spin = () => {
+  if (!busy) return setTimeout(spin, 20)
+  const end = Date.now() + 50
+  while (Date.now() < end) {}
+  setImmediate(spin)
+}
+spin()
+process.send('ready')
+`
+
+// A node cluster: the primary owns the listening socket (round-robin scheduling), its one
+// worker serves and burns CPU on demand. The primary relays the port and the 'busy' orders.
+const CLUSTER = `
+const cluster = require('node:cluster')
+const http = require('node:http')
+cluster.schedulingPolicy = cluster.SCHED_RR
+if (cluster.isPrimary) {
+  const worker = cluster.fork()
+  worker.on('message', (m) => process.send(m))
+  process.on('message', (m) => worker.send(m))
+} else {
+  let busy = false
+  process.on('message', (m) => { busy = m === 'busy' })
+  const spin = () => {
+    if (!busy) return setTimeout(spin, 20)
+    const end = Date.now() + 50
+    while (Date.now() < end) {}
+    setImmediate(spin)
+  }
+  spin()
+  const server = http.createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', () => {
+    process.send({ port: server.address().port })
+  })
+}
+`
+
+const children: ChildProcess[] = []
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL')
+})
+// cluster.fork() re-runs the primary's script file, so the scripts are files, not `-e` strings.
+const dir = mkdtempSync(join(tmpdir(), 'cannonade-process-test-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function spawnScript(source: string): ChildProcess {
+  const file = join(dir, `script-${children.length}-${Date.now()}.cjs`)
+  writeFileSync(file, source)
+  const child = fork(file, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  children.push(child)
+  return child
+}
+
+/** The child's first message; fails at once if the child dies first. */
+async function firstMessage<T>(child: ChildProcess): Promise<T> {
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`test child exited early with code ${String(code)}`)
+  })
+  const [message] = (await Promise.race([once(child, 'message'), exited])) as [T]
+  return message
+}
+
+/** Collects samples and hands out the next n of them. */
+function collector() {
+  const queue: ResourceSample[] = []
+  let waiter: (() => void) | undefined
+  return {
+    onSample: (s: ResourceSample): void => {
+      queue.push(s)
+      waiter?.()
+    },
+    next: async (n: number): Promise<ResourceSample[]> => {
+      while (queue.length < n) await new Promise<void>((r) => (waiter = r))
+      return queue.splice(0, n)
+    },
+  }
+}
+
+const mean = (xs: ResourceSample[]) => xs.reduce((a, s) => a + (s.cpuPercent ?? 0), 0) / xs.length
+
+async function busyThenIdle(child: ChildProcess, monitor: ProcessMonitor) {
+  const samples = collector()
+  const errors: unknown[] = []
+  await monitor.start(samples.onSample, (e) => errors.push(e))
+  try {
+    child.send('busy')
+    await samples.next(2) // the tick that straddles the switch
+    const busy = await samples.next(4)
+    child.send('idle')
+    await samples.next(2)
+    const idle = await samples.next(4)
+    expect(errors).toEqual([])
+    return { busy, idle }
+  } finally {
+    await monitor.stop()
+  }
+}
+
+describe('process monitor', () => {
+  it('sees a busy child as ~one core and an idle one as ~0, with memory', async () => {
+    const child = spawnScript(BURNER)
+    await firstMessage(child)
+    const monitor = new ProcessMonitor({ kind: 'process', pid: child.pid! }, 'burner', 250)
+    const { busy, idle } = await busyThenIdle(child, monitor)
+    expect(mean(busy)).toBeGreaterThan(60)
+    expect(mean(busy)).toBeLessThan(130)
+    expect(mean(idle)).toBeLessThan(15)
+    for (const s of [...busy, ...idle]) {
+      expect(s).toMatchObject({
+        source: 'process',
+        target: 'burner',
+        instance: String(child.pid),
+        state: 'running',
+      })
+      expect(s.memoryBytes).toBeGreaterThan(1024 * 1024)
+    }
+  })
+
+  it('finds a node cluster by its port and counts its worker', async () => {
+    const primary = spawnScript(CLUSTER)
+    const msg = await firstMessage<{ port: number }>(primary)
+    const monitor = new ProcessMonitor({ kind: 'process', port: msg.port }, 'cluster', 250)
+    const { busy, idle } = await busyThenIdle(primary, monitor)
+    // The primary holds the listening socket; the busy worker is its child.
+    expect(busy[0]?.instance).toBe(String(primary.pid))
+    expect(mean(busy)).toBeGreaterThan(60)
+    expect(mean(idle)).toBeLessThan(15)
+    // Two node processes: well over one's RSS.
+    expect(busy[0]?.memoryBytes).toBeGreaterThan(40 * 1024 * 1024)
+  })
+
+  it('reports an exited process as state exited, not an error', async () => {
+    const child = spawnScript(BURNER)
+    await firstMessage(child)
+    const samples = collector()
+    const errors: unknown[] = []
+    const monitor = new ProcessMonitor({ kind: 'process', pid: child.pid! }, 'x', 100)
+    await monitor.start(samples.onSample, (e) => errors.push(e))
+    await samples.next(1)
+    child.kill('SIGKILL')
+    await once(child, 'exit')
+    const after = await samples.next(3)
+    await monitor.stop()
+    expect(after.at(-1)).toMatchObject({ state: 'exited', cpuPercent: null, memoryBytes: null })
+    expect(errors).toEqual([])
+  })
+
+  it('rejects an unknown pid or an unused port with not-found', async () => {
+    const byPid = new ProcessMonitor({ kind: 'process', pid: 2 ** 22 + 7 }, 'x')
+    await expect(
+      byPid.start(
+        () => {},
+        () => {},
+      ),
+    ).rejects.toMatchObject({ code: 'not-found' })
+    const byPort = new ProcessMonitor({ kind: 'process', port: 1 }, 'x')
+    const error: unknown = await byPort
+      .start(
+        () => {},
+        () => {},
+      )
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(MonitorError)
+    expect((error as MonitorError).message).toMatch(/no process is listening on TCP port 1/)
+  })
+})

@@ -1,0 +1,152 @@
+import { errorReporter, startLoop } from './loop.ts'
+import type { Loop } from './loop.ts'
+import { CLK_TCK, pidsListeningOn, processTree, readRssBytes, readStat } from './procfs.ts'
+import type { ProcessMonitorSpec } from './schema.ts'
+import { MonitorError, toMonitorError } from './types.ts'
+import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
+
+/** A process tree at one instant: per process (pid + start time, so reuse is not confused). */
+type Snapshot = { at: number; ticks: Map<string, number>; rssBytes: number }
+
+/** While the target is gone, look for it again (by port) every this many ticks. */
+const RESOLVE_EVERY_TICKS = 3
+
+/**
+ * CPU and memory of a local process and all its descendants (a node cluster's workers, a shell's
+ * children), from /proc: CPU % = Δ(utime + stime) / CLK_TCK / Δt × 100, so 100 = one core;
+ * memory = Σ VmRSS (shared pages count once per process, as in `top`).
+ */
+export class ProcessMonitor implements Monitor {
+  readonly #spec: ProcessMonitorSpec
+  readonly #target: string
+  readonly #intervalMs: number
+  #loop: Loop | undefined
+  #roots: number[] = []
+  /** Root pid(s) joined by '+'; kept after they exit so the timeline stays one series. */
+  #instance = ''
+  #rootStart = new Map<number, number>()
+  #last: Snapshot | undefined
+
+  constructor(spec: ProcessMonitorSpec, target: string, intervalMs = 1000) {
+    this.#spec = spec
+    this.#target = target
+    this.#intervalMs = intervalMs
+  }
+
+  async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {
+    if (process.platform !== 'linux') {
+      throw new MonitorError(
+        'unsupported',
+        `process monitor reads /proc and works on Linux only (this is ${process.platform})`,
+      )
+    }
+    if (this.#loop) throw new MonitorError('config', 'process monitor already started')
+    this.#setRoots(await this.#resolve())
+    const errors = errorReporter(onError)
+    let ticksSinceResolve = 0
+    this.#loop = startLoop(
+      this.#intervalMs,
+      async () => {
+        if (this.#roots.length === 0 && this.#spec.port !== undefined) {
+          if (++ticksSinceResolve >= RESOLVE_EVERY_TICKS) {
+            ticksSinceResolve = 0
+            const roots = await pidsListeningOn(this.#spec.port)
+            if (roots.length > 0) this.#setRoots(roots) // restarted: new baseline, sample next tick
+          }
+        }
+        const sample = this.#sample()
+        if (sample) onSample(sample)
+        errors.ok()
+      },
+      (error) =>
+        errors.report(toMonitorError(error, 'bad-response', `process monitor (${this.#describe()})`)),
+    )
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop?.stop()
+    this.#loop = undefined
+  }
+
+  #describe(): string {
+    return this.#spec.pid !== undefined ? `pid ${this.#spec.pid}` : `port ${this.#spec.port}`
+  }
+
+  async #resolve(): Promise<number[]> {
+    if (this.#spec.pid !== undefined) {
+      if (readStat(this.#spec.pid) === null) {
+        throw new MonitorError(
+          'not-found',
+          `no process with pid ${this.#spec.pid} (it has exited or belongs to another PID namespace)`,
+        )
+      }
+      return [this.#spec.pid]
+    }
+    const port = this.#spec.port as number
+    const roots = await pidsListeningOn(port)
+    if (roots.length === 0) {
+      const who = process.getuid?.() === 0 ? '' : ' (processes of other users are visible only to root)'
+      throw new MonitorError('not-found', `no process is listening on TCP port ${port}${who}`)
+    }
+    return roots
+  }
+
+  #setRoots(roots: number[]): void {
+    this.#roots = roots
+    this.#instance = roots.join('+')
+    this.#rootStart = new Map(roots.map((pid) => [pid, readStat(pid)?.startTime ?? -1]))
+    this.#last = this.#roots.length > 0 ? this.#snapshot() : undefined
+  }
+
+  /** Roots still alive and not replaced by another process under the same pid. */
+  #liveRoots(): number[] {
+    return this.#roots.filter((pid) => {
+      const stat = readStat(pid)
+      return stat !== null && stat.state !== 'Z' && stat.startTime === this.#rootStart.get(pid)
+    })
+  }
+
+  #snapshot(): Snapshot {
+    const ticks = new Map<string, number>()
+    let rssBytes = 0
+    for (const pid of processTree(this.#liveRoots())) {
+      const stat = readStat(pid)
+      if (!stat) continue // exited between listing and reading
+      ticks.set(`${pid}:${stat.startTime}`, stat.ticks)
+      rssBytes += readRssBytes(pid) ?? 0
+    }
+    return { at: performance.now(), ticks, rssBytes }
+  }
+
+  #sample(): ResourceSample | null {
+    const base = {
+      t: Date.now(),
+      source: 'process' as const,
+      target: this.#target,
+      instance: this.#instance,
+      memoryLimitBytes: null,
+      cpuLimit: null,
+    }
+    const prev = this.#last
+    if (!prev || this.#liveRoots().length === 0) {
+      this.#roots = []
+      this.#last = undefined
+      return { ...base, cpuPercent: null, memoryBytes: null, state: 'exited' }
+    }
+    const cur = this.#snapshot()
+    let delta = 0
+    for (const [key, ticks] of cur.ticks) {
+      // A process born since the last tick spent all its time inside this interval. One that
+      // exited since loses its last partial interval: /proc no longer has it.
+      delta += ticks - (prev.ticks.get(key) ?? 0)
+    }
+    const seconds = (cur.at - prev.at) / 1000
+    this.#last = cur
+    return {
+      ...base,
+      cpuPercent: seconds > 0 ? Math.max(0, (delta / CLK_TCK / seconds) * 100) : null,
+      memoryBytes: cur.rssBytes,
+      state: 'running',
+    }
+  }
+}
