@@ -1,0 +1,183 @@
+// The web transport against an in-memory fake Api (the real host has its own tests; here only the
+// transport's rules matter: token, parsing, error codes, events, static files).
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import { ApiError, type Api } from '../api.ts'
+import type { ProgressEvent, RunEndedEvent } from '../types.ts'
+import { createApiClient, type Transport } from './client.ts'
+import { startServer, type RunningServer } from './http.ts'
+
+function fakeApi() {
+  const progress = new Set<(e: ProgressEvent) => void>()
+  const ended = new Set<(e: RunEndedEvent) => void>()
+  const calls: string[] = []
+  const unavailable = async (): Promise<never> => {
+    throw new ApiError('unavailable', 'not in the fake')
+  }
+  const api: Api = {
+    runs: {
+      validate: async () => ({ ok: true, issues: [], config: null }),
+      preview: unavailable,
+      start: async () => ({ runId: 7 }),
+      stop: async (id) => {
+        calls.push(`stop ${id}`)
+      },
+      active: async () => [],
+      list: async (q) => ({ items: [], total: q?.limit ?? -1 }),
+      get: async (id) => {
+        throw new ApiError('not-found', `no run ${id}`)
+      },
+      series: unavailable,
+      resources: unavailable,
+      samples: unavailable,
+      compare: unavailable,
+      delete: unavailable,
+      tag: async (id, tags) => {
+        calls.push(`tag ${id} ${tags.join(',')}`)
+      },
+      note: unavailable,
+      onProgress: (cb) => {
+        progress.add(cb)
+        return () => progress.delete(cb)
+      },
+      onEnded: (cb) => {
+        ended.add(cb)
+        return () => ended.delete(cb)
+      },
+    },
+    stacks: { list: unavailable, up: unavailable, down: unavailable, status: unavailable, onLog: () => () => {} },
+    monitor: { test: unavailable },
+    exports: { pg: unavailable, csv: unavailable, json: unavailable, junit: unavailable },
+    reports: { create: unavailable },
+    settings: { get: async () => ({ theme: 'system' }), set: unavailable },
+  }
+  return { api, progress, ended, calls }
+}
+
+interface Reply {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+function http(server: RunningServer, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.origin}${path}`, { method, headers: opts.headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (body += c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end(opts.body)
+  })
+}
+
+describe('web transport', () => {
+  let dir: string
+  let server: RunningServer
+  let fake: ReturnType<typeof fakeApi>
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cannonade-static-'))
+    mkdirSync(join(dir, 'assets'))
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>')
+    writeFileSync(join(dir, 'assets', 'app-1.js'), 'console.log(1)')
+    writeFileSync(join(dir, '..', 'cannonade-secret.txt'), 'secret')
+    fake = fakeApi()
+    server = await startServer({ host: fake.api, staticDir: dir })
+  })
+  afterEach(async () => {
+    await server.close()
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(join(dir, '..', 'cannonade-secret.txt'), { force: true })
+  })
+
+  const auth = () => ({ 'x-cannonade-token': server.token, 'content-type': 'application/json' })
+
+  it('prints a 127.0.0.1 URL that carries the token', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=.{20,}$/)
+  })
+
+  it('refuses API calls without the right token', async () => {
+    expect((await http(server, 'POST', '/api/runs:active', { body: '[]' })).status).toBe(401)
+    const wrong = await http(server, 'POST', '/api/runs:active', { body: '[]', headers: { 'x-cannonade-token': 'nope' } })
+    expect(wrong.status).toBe(401)
+    expect(JSON.parse(wrong.body)).toMatchObject({ error: { message: expect.stringContaining('token') as unknown } })
+  })
+
+  it('calls the method with parsed arguments (defaults applied)', async () => {
+    const res = await http(server, 'POST', '/api/runs:list', { body: '[{}]', headers: auth() })
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body)).toEqual({ items: [], total: 50 })
+    const bearer = await http(server, 'POST', `/api/runs:tag?token=${server.token}`, { body: '[3,["a","b"]]' })
+    expect(bearer.status).toBe(200)
+    expect(bearer.body).toBe('null')
+    expect(fake.calls).toEqual(['tag 3 a,b'])
+  })
+
+  it('maps bad input, unknown channels and ApiError codes to statuses', async () => {
+    const bad = await http(server, 'POST', '/api/runs:stop', { body: '["x"]', headers: auth() })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body)).toMatchObject({ error: { code: 'bad-input' } })
+    expect((await http(server, 'POST', '/api/runs:stop', { body: '{not json', headers: auth() })).status).toBe(400)
+    expect((await http(server, 'POST', '/api/runs:nope', { body: '[]', headers: auth() })).status).toBe(404)
+    expect((await http(server, 'GET', '/api/runs:active', { headers: auth() })).status).toBe(405)
+    const missing = await http(server, 'POST', '/api/runs:get', { body: '[12]', headers: auth() })
+    expect(missing.status).toBe(404)
+    expect(JSON.parse(missing.body)).toEqual({ error: { code: 'not-found', message: 'no run 12' } })
+  })
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const res = await http(server, 'POST', '/api/runs:active', { body: '[]', headers: { ...auth(), host: 'evil.example' } })
+    expect(res.status).toBe(421)
+  })
+
+  it('serves the app with a CSP, falls back to index.html for routes, blocks traversal', async () => {
+    const index = await http(server, 'GET', '/')
+    expect(index.status).toBe(200)
+    expect(index.headers['content-security-policy']).toContain("script-src 'self'")
+    expect((await http(server, 'GET', '/runs/3')).body).toContain('<title>app</title>')
+    const asset = await http(server, 'GET', '/assets/app-1.js')
+    expect(asset.headers['content-type']).toContain('javascript')
+    expect(asset.headers['cache-control']).toContain('immutable')
+    expect((await http(server, 'GET', '/assets/missing.js')).status).toBe(404)
+    const escape = await http(server, 'GET', '/..%2fcannonade-secret.txt')
+    expect([403, 404]).toContain(escape.status)
+    expect(escape.body).not.toContain('secret')
+  })
+
+  it('sends events over the WebSocket, only with the token', async () => {
+    const denied = new WebSocket(`ws://127.0.0.1:${server.port}/api/events`)
+    const deniedStatus = await new Promise<number>((resolve) => denied.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))
+    expect(deniedStatus).toBe(401)
+
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/events?token=${server.token}`)
+    await new Promise((resolve) => ws.on('open', resolve))
+    const got = new Promise<unknown>((resolve) => ws.on('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))))
+    for (const cb of fake.ended) cb({ type: 'ended', runId: 7, status: 'done', error: null })
+    expect(await got).toEqual({ event: 'runs:ended', payload: { type: 'ended', runId: 7, status: 'done', error: null } })
+    ws.close()
+  })
+
+  it('works end to end through createApiClient (the renderer uses the same client)', async () => {
+    const transport: Transport = {
+      async call(channel, args) {
+        const res = await fetch(`${server.origin}/api/${channel}`, { method: 'POST', headers: auth(), body: JSON.stringify(args) })
+        const body = (await res.json()) as { error?: { message: string } }
+        if (!res.ok) throw new Error(body.error?.message)
+        return body as never
+      },
+      subscribe: () => () => {},
+    }
+    const client = createApiClient(transport)
+    expect(await client.runs.start({})).toEqual({ runId: 7 })
+    await client.runs.stop(7)
+    expect(fake.calls).toContain('stop 7')
+    await expect(client.runs.get(99)).rejects.toThrow('no run 99')
+  })
+})
