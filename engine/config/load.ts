@@ -28,11 +28,12 @@ export function migrateConfig(raw: unknown): unknown {
       { field: 'version', message: `${version} is newer than this Cannonade understands (${CURRENT_VERSION}); update Cannonade` },
     ])
   }
-  while (version < CURRENT_VERSION) {
-    const step = migrations[version]
-    if (!step) throw new ConfigError([{ field: 'version', message: `no migration from version ${version}` }])
+  let v: number = version
+  while (v < CURRENT_VERSION) {
+    const step = migrations[v]
+    if (!step) throw new ConfigError([{ field: 'version', message: `no migration from version ${v}` }])
     doc = step(doc)
-    version = doc.version
+    v = Number(doc.version)
   }
   return doc
 }

@@ -1,0 +1,106 @@
+// Accumulates completed requests into a StatsBlock: counts by status class and error kind, bytes,
+// and HDR histograms of latency (and, when present, corrected latency and Server-Timing durations).
+import { ERROR_KINDS, type ErrorCounts, type StatsBlock } from '../types.ts'
+import { latencyStats, newHistogram, record, type Histogram } from './hdr.ts'
+
+export const ERR_NONE = 0
+export const ERR_NON2XX = ERROR_KINDS.indexOf('non2xx')
+export const ERR_INFLIGHT = ERROR_KINDS.indexOf('inflight')
+
+export class StatsAccumulator {
+  requests = 0
+  ok = 0
+  bytes = 0
+  readonly errors = new Float64Array(ERROR_KINDS.length)
+  readonly status = new Float64Array(5)
+  readonly latency: Histogram = newHistogram()
+  corrected: Histogram | null = null
+  app: Histogram | null = null
+  db: Histogram | null = null
+
+  /** latencyUs < 0: no response (timeout, refused, reset, in flight at the window's end). */
+  add(latencyUs: number, correctedUs: number, status: number, bytes: number, error: number, appUs: number, dbUs: number): void {
+    if (error !== ERR_INFLIGHT) this.requests++
+    this.errors[error] = (this.errors[error] ?? 0) + 1
+    if (latencyUs < 0) return
+    const cls = (status / 100) | 0
+    if (cls >= 1 && cls <= 5) this.status[cls - 1] = (this.status[cls - 1] ?? 0) + 1
+    if (cls === 2) this.ok++
+    this.bytes += bytes
+    record(this.latency, latencyUs)
+    if (correctedUs >= 0) record((this.corrected ??= newHistogram()), correctedUs)
+    if (appUs >= 0) record((this.app ??= newHistogram()), appUs)
+    if (dbUs >= 0) record((this.db ??= newHistogram()), dbUs)
+  }
+
+  errorCounts(): ErrorCounts {
+    const out: ErrorCounts = {}
+    for (let i = 1; i < ERROR_KINDS.length; i++) {
+      const n = this.errors[i] ?? 0
+      if (n > 0) out[ERROR_KINDS[i] as Exclude<(typeof ERROR_KINDS)[number], 'none'>] = n
+    }
+    return out
+  }
+
+  /** Errors of every kind but requests still in flight when a time window closed. */
+  errorTotal(): number {
+    let n = 0
+    for (let i = 1; i < ERROR_KINDS.length; i++) if (i !== ERR_INFLIGHT) n += this.errors[i] ?? 0
+    return n
+  }
+
+  toBlock(seconds: number): StatsBlock {
+    const completed = this.latency.totalCount
+    return {
+      requests: this.requests,
+      ok: this.ok,
+      errors: this.errorCounts(),
+      statusClasses: {
+        '1xx': this.status[0] ?? 0,
+        '2xx': this.status[1] ?? 0,
+        '3xx': this.status[2] ?? 0,
+        '4xx': this.status[3] ?? 0,
+        '5xx': this.status[4] ?? 0,
+      },
+      bytes: this.bytes,
+      throughput: seconds > 0 ? completed / seconds : 0,
+      seconds,
+      latency: latencyStats(this.latency),
+      corrected: this.corrected ? latencyStats(this.corrected) : null,
+      serverApp: this.app ? latencyStats(this.app) : null,
+      serverDb: this.db ? latencyStats(this.db) : null,
+    }
+  }
+
+  reset(): void {
+    this.requests = 0
+    this.ok = 0
+    this.bytes = 0
+    this.errors.fill(0)
+    this.status.fill(0)
+    this.latency.reset()
+    this.corrected?.reset()
+    this.app?.reset()
+    this.db?.reset()
+  }
+
+  /** Fold another accumulator in (phases into a segment total). */
+  addAll(other: StatsAccumulator): void {
+    this.requests += other.requests
+    this.ok += other.ok
+    this.bytes += other.bytes
+    for (let i = 0; i < this.errors.length; i++) this.errors[i] = (this.errors[i] ?? 0) + (other.errors[i] ?? 0)
+    for (let i = 0; i < 5; i++) this.status[i] = (this.status[i] ?? 0) + (other.status[i] ?? 0)
+    this.latency.add(other.latency)
+    if (other.corrected) (this.corrected ??= newHistogram()).add(other.corrected)
+    if (other.app) (this.app ??= newHistogram()).add(other.app)
+    if (other.db) (this.db ??= newHistogram()).add(other.db)
+  }
+
+  destroy(): void {
+    this.latency.destroy()
+    this.corrected?.destroy()
+    this.app?.destroy()
+    this.db?.destroy()
+  }
+}

@@ -1,0 +1,89 @@
+// HDR histograms in microseconds (EXAMPLES.md 11): lossless, mergeable, exact to 3 significant
+// digits. The WASM build records in ~23 ns (PERF-NOTES.md); it needs one async init per thread.
+import * as hdr from 'hdr-histogram-js'
+import type { Histogram } from 'hdr-histogram-js'
+import type { LatencyStats } from '../types.ts'
+
+export type { Histogram }
+
+/** One hour in µs: anything slower is clamped (a timeout is far below this). */
+export const HIGHEST_US = 3_600_000_000
+
+let wasmReady: Promise<void> | null = null
+let useWasm = false
+
+export function initHdr(): Promise<void> {
+  wasmReady ??= hdr.initWebAssembly().then(
+    () => {
+      useWasm = true
+    },
+    () => {
+      useWasm = false // the JS build is slower but exact: the numbers do not change
+    },
+  )
+  return wasmReady
+}
+
+export function newHistogram(): Histogram {
+  return hdr.build({
+    bitBucketSize: 32,
+    useWebAssembly: useWasm,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: 3,
+  })
+}
+
+export function record(h: Histogram, us: number): void {
+  h.recordValue(us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us))
+}
+
+export const EMPTY_STATS: LatencyStats = Object.freeze({
+  count: 0,
+  min: 0,
+  mean: 0,
+  stddev: 0,
+  p50: 0,
+  p90: 0,
+  p95: 0,
+  p99: 0,
+  p999: 0,
+  max: 0,
+})
+
+/** Percentiles from the same histogram are monotone by construction (HDR walks one CDF). */
+export function latencyStats(h: Histogram): LatencyStats {
+  const count = h.totalCount
+  if (count === 0) return { ...EMPTY_STATS }
+  return {
+    count,
+    min: h.minNonZeroValue,
+    mean: h.mean,
+    stddev: h.stdDeviation,
+    p50: h.getValueAtPercentile(50),
+    p90: h.getValueAtPercentile(90),
+    p95: h.getValueAtPercentile(95),
+    p99: h.getValueAtPercentile(99),
+    p999: h.getValueAtPercentile(99.9),
+    max: h.maxValue,
+  }
+}
+
+export function encodeHistogram(h: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h)
+}
+
+export function decodeHistogram(encoded: string): Histogram {
+  return hdr.decodeFromCompressedBase64(encoded, 32, useWasm)
+}
+
+/** Merge encoded histograms (rounds of one target, say) into one. */
+export function mergeEncoded(encoded: readonly string[]): Histogram {
+  const total = newHistogram()
+  for (const e of encoded) {
+    const h = decodeHistogram(e)
+    total.add(h)
+    h.destroy()
+  }
+  return total
+}

@@ -1,0 +1,278 @@
+// One load connection: autocannon's Client (its socket handling, HTTP parser and response
+// accounting) with three parts replaced, because the load shape and the ledger need them:
+// - `_doRequest` asks the driver whether to send (a parked connection keeps its socket open
+//   while the schedule does not need it, so keep-alive connections survive ramp steps);
+// - the request is one prebuilt buffer per pipelined slot with the correlation id's digits written
+//   in place (setupRequest rebuilding the request halves throughput, PERF-NOTES.md);
+// - `_connect` verifies TLS unless the target opts out, and reports socket errors by kind.
+// Timeouts are checked by the driver's sweep, so no per-request timer is rearmed.
+import { createRequire } from 'node:module'
+import net from 'node:net'
+import tls from 'node:tls'
+import { EventEmitter } from 'node:events'
+import { ERROR_KINDS, type ErrorKind } from '../types.ts'
+
+const require = createRequire(import.meta.url)
+// autocannon's connection class; it is internal API, so the version is pinned in package.json.
+const AutocannonClient = require('autocannon/lib/httpClient.js') as new (opts: Record<string, unknown>) => AcClient
+
+interface AcParser {
+  reinitialize(type: unknown): void
+  execute(chunk: Buffer): unknown
+  type: unknown
+}
+
+/** The parts of autocannon's Client this module relies on. */
+export interface AcClient extends EventEmitter {
+  conn: net.Socket
+  parser: AcParser
+  pipelinedRequests: { insertRequest(req: unknown): void; addByteCount(n: number): void; clear(): void; size(): number }
+  timeoutTicker: { reschedule(ms: number): void; clear(): void }
+  destroyed: boolean
+  secure: boolean
+  requestIterator: { currentRequest: unknown }
+  _connect(): void
+  _doRequest(): void
+  _destroyConnection(): void
+  destroy(): void
+}
+
+export interface RequestTemplate {
+  /** The full request with `digits` zeros where the sequence number goes. */
+  bytes: Buffer
+  /** Offset of the sequence number's first digit. */
+  idOffset: number
+}
+
+export const SEQ_DIGITS = 10
+
+export function buildRequestTemplate(opts: {
+  method: string
+  url: URL
+  headers: Record<string, string>
+  body: string | null
+  keepAlive: boolean
+  correlationHeader: string
+  correlationPrefix: string
+}): RequestTemplate {
+  const { url } = opts
+  const lines = [`${opts.method} ${url.pathname}${url.search} HTTP/1.1`]
+  const has = (name: string) => Object.keys(opts.headers).some((h) => h.toLowerCase() === name)
+  if (!has('host')) lines.push(`Host: ${url.host}`)
+  lines.push(`Connection: ${opts.keepAlive ? 'keep-alive' : 'close'}`)
+  for (const [k, v] of Object.entries(opts.headers)) {
+    if (k.toLowerCase() === 'connection' || k.toLowerCase() === 'content-length') continue
+    lines.push(`${k}: ${v}`)
+  }
+  const body = opts.body === null ? null : Buffer.from(opts.body, 'utf8')
+  if (body) lines.push(`Content-Length: ${body.length}`)
+  const idLine = `${opts.correlationHeader}: ${opts.correlationPrefix}-`
+  const head = lines.join('\r\n') + '\r\n' + idLine
+  const headBytes = Buffer.from(head, 'latin1')
+  const tail = Buffer.from('0'.repeat(SEQ_DIGITS) + '\r\n\r\n', 'latin1')
+  return { bytes: Buffer.concat(body ? [headBytes, tail, body] : [headBytes, tail]), idOffset: headBytes.length }
+}
+
+export function errorKindOf(err: NodeJS.ErrnoException): number {
+  const code = err.code ?? ''
+  let kind: ErrorKind = 'other'
+  if (code === 'ECONNREFUSED') kind = 'refused'
+  else if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') kind = 'reset'
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') kind = 'dns'
+  else if (code === 'ETIMEDOUT') kind = 'timeout'
+  else if (/^ERR_TLS|^ERR_SSL|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) kind = 'tls'
+  return ERROR_KINDS.indexOf(kind)
+}
+
+/** What a connection reports to its driver. Kept as plain functions: they run per request. */
+export interface ConnectionHost {
+  /** May this connection send now? Called after every response and on (re)connect. */
+  pump(conn: Connection): void
+  response(conn: Connection, slot: number, status: number, bytes: number, nowMs: number): void
+  failed(conn: Connection, slot: number, errorKind: number, nowMs: number): void
+}
+
+const RECONNECT_DELAY_MS = 5
+
+export class Connection {
+  readonly index: number
+  readonly client: AcClient
+  readonly pipelining: number
+  /** In-flight FIFO, as parallel rings: sequence number, send time and intended time (ms). */
+  readonly seq: Float64Array
+  readonly sentAt: Float64Array
+  readonly intendedAt: Float64Array
+  readonly phase: Uint8Array
+  head = 0
+  inFlight = 0
+  parked = false
+  pendingTimer: NodeJS.Timeout | null = null
+  needsReconnect = false
+  closed = false
+  /** Server-Timing of the response being parsed, µs, -1 when absent. */
+  appUs = -1
+  dbUs = -1
+  private readonly buffers: Buffer[]
+  private next = 0
+  private readonly idOffset: number
+  private readonly host: ConnectionHost
+
+  constructor(
+    index: number,
+    target: { url: URL; insecure: boolean; timeoutMs: number; pipelining: number; method: string },
+    template: RequestTemplate,
+    host: ConnectionHost,
+  ) {
+    this.index = index
+    this.host = host
+    this.pipelining = target.pipelining
+    const ring = target.pipelining
+    this.seq = new Float64Array(ring)
+    this.sentAt = new Float64Array(ring)
+    this.intendedAt = new Float64Array(ring)
+    this.phase = new Uint8Array(ring)
+    // One buffer more than can be in flight: a buffer is rewritten only after its response
+    // arrived, so a write still queued in the socket is never changed under it.
+    this.buffers = Array.from({ length: ring + 1 }, () => Buffer.from(template.bytes))
+    this.idOffset = template.idOffset
+    const url = target.url
+    const secure = url.protocol === 'https:'
+    const port = Number(url.port || (secure ? 443 : 80))
+    const hostname = url.hostname.replace(/^\[|\]$/g, '')
+    const self = this
+    this.client = new AutocannonClient({
+      hostname,
+      port,
+      protocol: url.protocol,
+      path: url.pathname + url.search,
+      method: target.method,
+      pipelining: target.pipelining,
+      timeout: target.timeoutMs / 1000,
+      setupClient(client: AcClient) {
+        client._connect = function connect(this: AcClient) {
+          self.connect(this, secure, hostname, port, target.insecure)
+        }
+        client._doRequest = function doRequest() {
+          self.host.pump(self)
+        }
+      },
+    })
+    this.client.timeoutTicker.clear()
+    this.client.timeoutTicker = { reschedule() {}, clear() {} }
+    this.client.on('headers', (h: { headers: string[] }) => this.onHeaders(h.headers))
+    this.client.on('response', (status: number, bytes: number) => {
+      const now = performance.now()
+      const slot = this.head
+      this.head = (this.head + 1) % this.pipelining
+      this.inFlight--
+      this.host.response(this, slot, status, bytes, now)
+      this.appUs = -1
+      this.dbUs = -1
+    })
+    this.host.pump(this)
+  }
+
+  private connect(client: AcClient, secure: boolean, hostname: string, port: number, insecure: boolean): void {
+    const socket = secure
+      ? tls.connect({ port, host: hostname, rejectUnauthorized: !insecure, servername: net.isIP(hostname) ? undefined : hostname })
+      : net.connect(port, hostname)
+    socket.setNoDelay(true)
+    client.conn = socket
+    client.parser.reinitialize(client.parser.type)
+    socket.on('error', (err: NodeJS.ErrnoException) => this.onSocketFailure(socket, errorKindOf(err)))
+    socket.on('end', () => this.onSocketFailure(socket, ERROR_KINDS.indexOf('reset')))
+    socket.on('data', (chunk: Buffer) => {
+      client.pipelinedRequests.addByteCount(chunk.length)
+      client.parser.execute(chunk)
+    })
+    // During autocannon's constructor `this.client` is not assigned yet; the constructor below pumps.
+    if (this.client) this.host.pump(this)
+  }
+
+  /** The socket failed or the server closed it: every request in flight on it failed. */
+  private onSocketFailure(socket: net.Socket, kind: number): void {
+    const client = this.client
+    if (client.conn !== socket) return
+    socket.removeAllListeners('data')
+    socket.removeAllListeners('end')
+    socket.removeAllListeners('error')
+    socket.on('error', () => {})
+    socket.destroy()
+    this.failAll(kind)
+    if (this.closed || client.destroyed) return
+    // A short pause keeps a refused port from becoming a busy loop; errors are still counted.
+    setTimeout(() => {
+      if (!this.closed && !client.destroyed && client.conn === socket) client._connect()
+    }, RECONNECT_DELAY_MS)
+  }
+
+  /** Record every in-flight request as failed with `kind` and forget it. */
+  failAll(kind: number): void {
+    const now = performance.now()
+    while (this.inFlight > 0) {
+      const slot = this.head
+      this.head = (this.head + 1) % this.pipelining
+      this.inFlight--
+      this.host.failed(this, slot, kind, now)
+    }
+    this.client.pipelinedRequests.clear()
+  }
+
+  /** Send one request: the caller (driver) decided it may. */
+  send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
+    const buf = this.buffers[this.next]!
+    this.next = (this.next + 1) % this.buffers.length
+    let n = seq
+    for (let i = this.idOffset + SEQ_DIGITS - 1; i >= this.idOffset; i--) {
+      buf[i] = 48 + (n % 10)
+      n = Math.floor(n / 10)
+    }
+    const slot = (this.head + this.inFlight) % this.pipelining
+    this.seq[slot] = seq
+    this.sentAt[slot] = nowMs
+    this.intendedAt[slot] = intendedMs
+    this.phase[slot] = phase
+    this.inFlight++
+    const client = this.client
+    client.pipelinedRequests.insertRequest(client.requestIterator.currentRequest)
+    client.conn.write(buf)
+  }
+
+  /** Keep-alive off: drop the socket after each response and open a new one for the next request. */
+  reconnect(): void {
+    this.needsReconnect = false
+    this.client._destroyConnection()
+    this.client._connect()
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.pendingTimer) clearTimeout(this.pendingTimer)
+    this.pendingTimer = null
+    this.client.destroy()
+  }
+
+  private onHeaders(headers: string[]): void {
+    for (let i = 0; i < headers.length; i += 2) {
+      const name = headers[i]!
+      if (name.length === 13 && name.toLowerCase() === 'server-timing') parseServerTiming(headers[i + 1] ?? '', this)
+    }
+  }
+}
+
+/** `app;dur=12.3, db;dur=4.5` → µs into target.appUs / target.dbUs. */
+export function parseServerTiming(value: string, target: { appUs: number; dbUs: number }): void {
+  for (const part of value.split(',')) {
+    const [rawName, ...params] = part.split(';')
+    const name = rawName?.trim().toLowerCase()
+    if (name !== 'app' && name !== 'db') continue
+    for (const p of params) {
+      const [k, v] = p.split('=')
+      if (k?.trim().toLowerCase() !== 'dur' || v === undefined) continue
+      const ms = Number(v.trim().replace(/^"|"$/g, ''))
+      if (!Number.isFinite(ms) || ms < 0) continue
+      if (name === 'app') target.appUs = ms * 1000
+      else target.dbUs = ms * 1000
+    }
+  }
+}

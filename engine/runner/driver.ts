@@ -1,0 +1,372 @@
+// Executes one segment (one target, one round) of a run: steps of the compiled plan, the
+// connection count each step asks for, open-loop pacing in rate mode, per-second ticks, and the
+// end of the window. One timer drives ticks and time-bound steps so that a second is always
+// closed with the connection count it had before the next step begins.
+import type { Plan, Step } from '../config/compile.ts'
+import type { Load, Target } from '../config/schema.ts'
+import { ERROR_KINDS } from '../types.ts'
+import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
+import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemplate } from './connection.ts'
+import type { Ledger } from './ledger.ts'
+
+const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
+
+export interface TickInfo {
+  /** Second of the run timeline that just closed. */
+  t: number
+  phase: number
+  connections: number
+  generatorCpu: number | null
+}
+
+export interface SegmentOptions {
+  target: Target
+  load: Load
+  plan: Plan
+  /** performance.now() of the run's start: sample start times are µs from it. */
+  t0: number
+  /** Second of the run timeline at which this segment starts (segments start on whole seconds). */
+  startSecond: number
+  correlationHeader: string
+  correlationPrefix: string
+  /** Run-wide sequence counter: correlation ids are unique across segments. */
+  counter: { next: number }
+  ledger: Ledger
+  onTick(info: TickInfo): void
+}
+
+export interface SegmentResult {
+  seconds: number
+  phaseSeconds: number[]
+  sent: number
+  stopped: boolean
+}
+
+type CpuReader = () => number
+function cpuReader(): CpuReader {
+  // The load thread's own CPU when Node can tell it (threadCpuUsage, Node ≥ 23.9), else the process'.
+  const p = process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }
+  if (typeof p.threadCpuUsage === 'function') {
+    return () => {
+      const u = p.threadCpuUsage!()
+      return u.user + u.system
+    }
+  }
+  return () => {
+    const u = process.cpuUsage()
+    return u.user + u.system
+  }
+}
+
+export class SegmentDriver implements ConnectionHost {
+  private readonly o: SegmentOptions
+  private readonly template: RequestTemplate
+  private readonly url: URL
+  private readonly conns: Connection[] = []
+  private readonly steps: Step[]
+  private readonly interval: number
+  private readonly readCpu = cpuReader()
+  private running = false
+  private draining = false
+  private active = 0
+  private secondMaxActive = 0
+  private phase = 0
+  private stepIndex = -1
+  private step: Step | null = null
+  private stepSent = 0
+  private stepStartAt = 0
+  private stepActualStart = 0
+  private nextStepAt = Infinity
+  private nextTickAt = 0
+  private tickIndex = 0
+  private startAt = 0
+  private sent = 0
+  private slots = 0
+  private timer: NodeJS.Timeout | null = null
+  private sweeper: NodeJS.Timeout | null = null
+  private lastCpu = 0
+  private lastWall = 0
+  private stopped = false
+  private readonly phaseSeconds: number[]
+  private resolveDone: ((r: SegmentResult) => void) | null = null
+
+  constructor(o: SegmentOptions) {
+    this.o = o
+    this.url = new URL(o.target.url)
+    this.steps = o.plan.steps
+    this.phaseSeconds = o.plan.phases.map(() => 0)
+    this.interval = o.load.rate ? 1000 / o.load.rate : 0
+    this.template = buildRequestTemplate({
+      method: o.target.method,
+      url: this.url,
+      headers: o.target.headers,
+      body: o.target.body,
+      keepAlive: o.load.keepAlive,
+      correlationHeader: o.correlationHeader,
+      correlationPrefix: o.correlationPrefix,
+    })
+  }
+
+  run(): Promise<SegmentResult> {
+    return new Promise((resolve) => {
+      this.resolveDone = resolve
+      this.running = true
+      this.startAt = performance.now()
+      this.stepStartAt = this.startAt
+      this.nextTickAt = this.startAt + 1000
+      this.lastWall = this.startAt
+      this.lastCpu = this.readCpu()
+      const sweepEvery = Math.min(250, Math.max(10, this.o.load.timeoutMs / 10))
+      this.sweeper = setInterval(() => this.sweepTimeouts(), sweepEvery)
+      this.advanceStep(this.startAt)
+      this.schedule()
+    })
+  }
+
+  /** Graceful stop: end the window now; what was measured is kept. */
+  stop(): void {
+    if (!this.running && !this.draining) return
+    this.stopped = true
+    this.finishWindow()
+  }
+
+  // ---- ConnectionHost: called per request -------------------------------------------------
+
+  pump(conn: Connection): void {
+    if (!this.running || conn.closed) return
+    if (conn.needsReconnect) {
+      conn.reconnect()
+      return
+    }
+    if (conn.index >= this.active) {
+      conn.parked = true
+      return
+    }
+    if (conn.pendingTimer === null) this.fill(conn)
+  }
+
+  response(conn: Connection, slot: number, status: number, bytes: number, now: number): void {
+    const sentAt = conn.sentAt[slot]!
+    const intended = conn.intendedAt[slot]!
+    this.o.ledger.push(
+      conn.seq[slot]!,
+      (sentAt - this.o.t0) * 1000,
+      (now - sentAt) * 1000,
+      intended >= 0 ? (now - intended) * 1000 : -1,
+      status,
+      bytes,
+      status >= 200 && status < 300 ? 0 : ERR_NON2XX,
+      conn.phase[slot]!,
+      conn.appUs,
+      conn.dbUs,
+    )
+    if (!this.o.load.keepAlive) conn.needsReconnect = true
+    if (this.draining && !this.running) this.checkDrained()
+  }
+
+  failed(conn: Connection, slot: number, kind: number, now: number): void {
+    const sentAt = conn.sentAt[slot]!
+    this.o.ledger.push(conn.seq[slot]!, (sentAt - this.o.t0) * 1000, -1, -1, 0, 0, kind, conn.phase[slot]!, -1, -1)
+    void now
+    if (this.draining && !this.running) this.checkDrained()
+  }
+
+  // ---- sending ------------------------------------------------------------------------------
+
+  private fill(conn: Connection): void {
+    while (this.running && conn.inFlight < conn.pipelining && conn.index < this.active && !conn.closed) {
+      if (!this.sendOne(conn)) return
+    }
+  }
+
+  private sendOne(conn: Connection): boolean {
+    const max = this.o.plan.maxRequests
+    if (max !== null && this.sent >= max) {
+      this.beginDrain()
+      return false
+    }
+    const now = performance.now()
+    let intended = -1
+    if (this.interval > 0) {
+      // Open loop: each request has an intended send time on a fixed grid from the step start.
+      // A connection reserves the next slot; when the slot is past (the target stalled), the
+      // request goes at once and its corrected latency counts from the slot, not the send.
+      const slotAt = this.stepStartAt + this.slots * this.interval
+      this.slots++
+      if (slotAt > now + 0.5) {
+        conn.pendingTimer = setTimeout(() => {
+          conn.pendingTimer = null
+          if (!this.running || conn.closed || conn.index >= this.active) {
+            conn.parked = true
+            return
+          }
+          this.transmit(conn, performance.now(), slotAt)
+          this.fill(conn)
+        }, slotAt - now)
+        return false
+      }
+      intended = slotAt
+    }
+    this.transmit(conn, now, intended)
+    return true
+  }
+
+  private transmit(conn: Connection, now: number, intended: number): void {
+    conn.send(this.o.counter.next++, now, intended, this.phase)
+    this.sent++
+    this.stepSent++
+    const step = this.step
+    if (step && step.requests !== null && this.stepSent >= step.requests) {
+      // A request-bound step ends when its last request is sent; the next step starts now.
+      queueMicrotask(() => {
+        if (this.running && this.step === step) {
+          this.advanceStep(performance.now())
+          this.schedule()
+        }
+      })
+    }
+  }
+
+  private setActive(n: number): void {
+    this.active = n
+    if (n > this.secondMaxActive) this.secondMaxActive = n
+    for (let i = 0; i < n; i++) {
+      const existing = this.conns[i]
+      if (!existing) {
+        this.conns[i] = new Connection(
+          i,
+          {
+            url: this.url,
+            insecure: this.o.target.insecure,
+            timeoutMs: this.o.load.timeoutMs,
+            pipelining: this.o.load.pipelining,
+            method: this.o.target.method,
+          },
+          this.template,
+          this,
+        )
+      } else if (existing.parked) {
+        existing.parked = false
+        this.pump(existing)
+      }
+    }
+  }
+
+  // ---- time ---------------------------------------------------------------------------------
+
+  private advanceStep(at: number): void {
+    if (this.step) this.phaseSeconds[this.step.phase] = (this.phaseSeconds[this.step.phase] ?? 0) + (at - this.stepActualStart) / 1000
+    this.stepIndex++
+    const step = this.steps[this.stepIndex]
+    if (!step) {
+      this.step = null
+      if (this.o.plan.maxRequests !== null) this.beginDrain()
+      else this.finishWindow()
+      return
+    }
+    this.step = step
+    this.stepSent = 0
+    this.slots = 0
+    this.stepStartAt = at
+    this.stepActualStart = performance.now()
+    this.phase = step.phase
+    this.nextStepAt = step.seconds === null ? Infinity : at + step.seconds * 1000
+    this.setActive(step.connections)
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    if (!this.running && !this.draining) return
+    const next = Math.min(this.nextTickAt, this.nextStepAt)
+    this.timer = setTimeout(() => this.onTimer(), Math.max(0, next - performance.now()))
+  }
+
+  private onTimer(): void {
+    const now = performance.now()
+    // Close the second first, then change the connection count: the second keeps its own count.
+    while (this.nextTickAt <= now + 0.5) {
+      this.tick()
+      this.nextTickAt += 1000
+    }
+    if (this.running && this.nextStepAt <= now + 0.5) this.advanceStep(this.nextStepAt)
+    this.schedule()
+  }
+
+  private tick(): void {
+    const wall = performance.now()
+    const cpu = this.readCpu()
+    const cpuPercent = wall > this.lastWall ? ((cpu - this.lastCpu) / 1000 / (wall - this.lastWall)) * 100 : null
+    this.lastCpu = cpu
+    this.lastWall = wall
+    this.o.ledger.flush()
+    this.o.onTick({
+      t: this.o.startSecond + this.tickIndex,
+      phase: this.phase,
+      connections: this.secondMaxActive,
+      generatorCpu: cpuPercent === null ? null : Math.round(cpuPercent * 10) / 10,
+    })
+    this.tickIndex++
+    this.secondMaxActive = this.active
+  }
+
+  private sweepTimeouts(): void {
+    const now = performance.now()
+    const limit = this.o.load.timeoutMs
+    for (const conn of this.conns) {
+      if (conn.inFlight > 0 && now - conn.sentAt[conn.head]! > limit) {
+        conn.failAll(ERR_TIMEOUT)
+        conn.client._destroyConnection()
+        if (this.running) conn.client._connect()
+      }
+    }
+    if (this.draining && !this.running) this.checkDrained()
+  }
+
+  // ---- ending -------------------------------------------------------------------------------
+
+  /** Request-bound end: send nothing more, let what is in flight complete (or time out). */
+  private beginDrain(): void {
+    if (!this.running) return
+    this.running = false
+    this.draining = true
+    this.nextStepAt = Infinity
+    for (const c of this.conns) {
+      if (c.pendingTimer) clearTimeout(c.pendingTimer)
+      c.pendingTimer = null
+    }
+    this.checkDrained()
+  }
+
+  private checkDrained(): void {
+    if (this.conns.every((c) => c.inFlight === 0)) this.end()
+  }
+
+  /** Time-bound end: the window closed; requests still in flight are recorded as such. */
+  private finishWindow(): void {
+    this.running = false
+    this.draining = false
+    for (const c of this.conns) c.failAll(ERR_INFLIGHT)
+    this.end()
+  }
+
+  private end(): void {
+    if (!this.resolveDone) return
+    this.running = false
+    this.draining = false
+    const now = performance.now()
+    if (this.step) this.phaseSeconds[this.step.phase] = (this.phaseSeconds[this.step.phase] ?? 0) + (now - this.stepActualStart) / 1000
+    this.step = null
+    if (this.timer) clearTimeout(this.timer)
+    if (this.sweeper) clearInterval(this.sweeper)
+    this.timer = null
+    this.sweeper = null
+    for (const c of this.conns) c.close()
+    // The last, partial second (a window that is not whole seconds, or a drain) gets its tick.
+    if (now - (this.nextTickAt - 1000) > 50 || this.tickIndex === 0) this.tick()
+    else this.o.ledger.flush()
+    const resolve = this.resolveDone
+    this.resolveDone = null
+    resolve({ seconds: (now - this.startAt) / 1000, phaseSeconds: this.phaseSeconds, sent: this.sent, stopped: this.stopped })
+  }
+}

@@ -1,0 +1,18 @@
+import type { RunConfig } from '../config/schema.ts'
+import type { Segment } from './protocol.ts'
+
+/**
+ * The order targets and rounds run in. Sequential: every round of A, then every round of B.
+ * Interleaved: A, B, A, B… so slow drift of the machine (thermal, noisy neighbours) falls on both.
+ */
+export function orderSegments(config: Pick<RunConfig, 'targets' | 'rounds' | 'schedule'>): Segment[] {
+  const out: Segment[] = []
+  const add = (targetIndex: number, round: number) =>
+    out.push({ index: out.length, targetIndex, target: config.targets[targetIndex]!.name, round })
+  if (config.schedule === 'interleaved') {
+    for (let r = 1; r <= config.rounds; r++) for (let t = 0; t < config.targets.length; t++) add(t, r)
+  } else {
+    for (let t = 0; t < config.targets.length; t++) for (let r = 1; r <= config.rounds; r++) add(t, r)
+  }
+  return out
+}

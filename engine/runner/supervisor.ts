@@ -1,0 +1,142 @@
+// The parent side of a run: creates its rows, forks the runner process, relays its events, and
+// gives the run exactly one end (EXAMPLES.md 7): done, aborted (stopped, or the worker died) or
+// failed. A dead worker is an end event, never a spinner forever.
+import { fork, execFileSync, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { compilePlan } from '../config/compile.ts'
+import type { RunConfig } from '../config/schema.ts'
+import { evaluateThresholds } from '../metrics/thresholds.ts'
+import type { Db } from '../store/db.ts'
+import { createRun, finishRun, generatorHealth, readRunSummary, setWorkerPid, summarizeMissingSegments } from '../store/runs.ts'
+import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../types.ts'
+import type { FromRunner, ToRunner } from './protocol.ts'
+
+export interface RunHooks {
+  onStarted?(info: { runId: number; t0Epoch: number; pid: number }): void
+  onProgress?(event: ProgressEvent): void
+  onSegment?(summary: TargetRoundSummary): void
+  onLog?(level: 'info' | 'warn' | 'error', message: string): void
+  onEnded?(event: RunEndedEvent): void
+}
+
+export interface RunOptions {
+  /** Pin the runner process to this CPU (Linux taskset), so a target on another core is not disturbed. */
+  cpu?: number
+  /** How long a stop may take before the runner is killed. */
+  stopGraceMs?: number
+}
+
+export interface RunHandle {
+  runId: number
+  correlationPrefix: string
+  pid: number
+  stop(): void
+  /** Kill the runner outright (tests of crash handling use this). */
+  kill(signal?: NodeJS.Signals): void
+  done: Promise<RunSummary>
+}
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
+
+export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHooks = {}, opts: RunOptions = {}): RunHandle {
+  const plan = compilePlan(config.load)
+  const { runId, prefix } = createRun(db, config, plan.phases, opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {})
+  // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
+  const child: ChildProcess = fork(WORKER, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' })
+  const pid = child.pid ?? -1
+  if (opts.cpu !== undefined && pid > 0 && process.platform === 'linux') {
+    try {
+      execFileSync('taskset', ['-a', '-p', '-c', String(opts.cpu), String(pid)], { stdio: 'ignore' })
+    } catch {
+      hooks.onLog?.('warn', `could not pin the runner to CPU ${opts.cpu} (is taskset installed?)`)
+    }
+  }
+  if (pid > 0) setWorkerPid(db, runId, pid)
+
+  let ended = false
+  let doneMsg: Extract<FromRunner, { type: 'done' }> | null = null
+  let failure: string | null = null
+  let stopTimer: NodeJS.Timeout | null = null
+  let resolveDone: (s: RunSummary) => void = () => {}
+  let rejectDone: (e: Error) => void = () => {}
+  const done = new Promise<RunSummary>((res, rej) => {
+    resolveDone = res
+    rejectDone = rej
+  })
+
+  child.on('message', (msg: FromRunner) => {
+    switch (msg.type) {
+      case 'started':
+        hooks.onStarted?.(msg)
+        break
+      case 'progress':
+        hooks.onProgress?.(msg.event)
+        break
+      case 'segment':
+        hooks.onSegment?.(msg.summary)
+        break
+      case 'log':
+        hooks.onLog?.(msg.level, msg.message)
+        break
+      case 'done':
+        doneMsg = msg
+        break
+      case 'failed':
+        failure = msg.error
+        break
+    }
+  })
+
+  const end = async (code: number | null, signal: NodeJS.Signals | null) => {
+    if (ended) return
+    ended = true
+    if (stopTimer) clearTimeout(stopTimer)
+    try {
+      let status: RunEndedEvent['status']
+      let error: string | null = null
+      if (doneMsg && !failure) {
+        status = doneMsg.stopped ? 'aborted' : 'done'
+        if (doneMsg.stopped) error = 'stopped before the end of its window'
+      } else if (failure) {
+        status = 'failed'
+        error = failure
+      } else {
+        status = 'aborted'
+        error = `the runner process ended unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); samples written before it ended are kept`
+      }
+      if (status !== 'done') await summarizeMissingSegments(db, runId)
+      const partial = readRunSummary(db, runId)
+      const generator = generatorHealth(doneMsg?.generator.cpu ?? [])
+      const thresholds = evaluateThresholds(config.thresholds, partial.results)
+      finishRun(db, runId, status, { error, generator, thresholds })
+      const summary = readRunSummary(db, runId)
+      hooks.onEnded?.({ type: 'ended', runId, status, error })
+      resolveDone(summary)
+    } catch (err) {
+      rejectDone(err instanceof Error ? err : new Error(String(err)))
+    }
+  }
+  child.on('exit', (code, signal) => void end(code, signal))
+  child.on('error', (err) => {
+    failure ??= `could not start the runner process: ${err.message}`
+    void end(null, null)
+  })
+
+  const message: ToRunner = { type: 'start', runId, dbPath, config, plan, correlationPrefix: prefix }
+  child.send(message)
+
+  return {
+    runId,
+    correlationPrefix: prefix,
+    pid,
+    stop() {
+      if (ended || !child.connected) return
+      child.send({ type: 'stop' } satisfies ToRunner)
+      stopTimer ??= setTimeout(() => child.kill('SIGKILL'), opts.stopGraceMs ?? 15_000)
+    },
+    kill(signal = 'SIGKILL') {
+      child.kill(signal)
+    },
+    done,
+  }
+}

@@ -1,0 +1,212 @@
+// The ledger writer: a worker thread of the runner process. It owns the SQLite connection, so the
+// load thread never blocks on a transaction (a 5 000-row insert takes ~25 ms, PERF-NOTES.md), and
+// it keeps the HDR histograms, so recording costs the load thread nothing but a typed-array store.
+// Every batch is committed when it arrives: a killed runner loses at most the batch in flight.
+import { parentPort } from 'node:worker_threads'
+import { openDb, type Db } from '../store/db.ts'
+import { StatsAccumulator } from '../metrics/accumulate.ts'
+import { encodeHistogram, initHdr, latencyStats } from '../metrics/hdr.ts'
+import type { PhaseSummary, SeriesPoint, TargetRoundSummary } from '../types.ts'
+import type { FromWriter, Segment, ToWriter } from './protocol.ts'
+import type { Columns } from './columns.ts'
+import { transferList } from './columns.ts'
+
+const port = parentPort
+if (!port) throw new Error('writer.ts must run as a worker thread')
+
+function send(msg: FromWriter, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(msg, transfer)
+}
+
+interface SegmentState {
+  segment: Segment
+  second: StatsAccumulator
+  phases: (StatsAccumulator | undefined)[]
+}
+
+let db: Db | null = null
+let runId = 0
+let phaseNames: string[] = []
+let insertSample: ((c: Columns, seg: Segment) => void) | null = null
+let insertSeries: ((p: SeriesPoint, targetIndex: number, phase: number, statusJson: string) => void) | null = null
+let rows = 0
+const segments = new Map<number, SegmentState>()
+
+function open(dbPath: string, id: number, phases: string[]): void {
+  db = openDb(dbPath, { skipMigrations: true })
+  runId = id
+  phaseNames = phases
+  const stmt = db.prepare(
+    `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  insertSample = db.transaction((c: Columns, seg: Segment) => {
+    for (let i = 0; i < c.count; i++) {
+      const corrected = c.correctedUs[i]!
+      const app = c.appUs[i]!
+      const dbUs = c.dbUs[i]!
+      stmt.run(
+        runId,
+        c.seq[i],
+        seg.targetIndex,
+        seg.round,
+        c.phase[i],
+        Math.round(c.startUs[i]!),
+        Math.round(c.latencyUs[i]!),
+        corrected < 0 ? null : Math.round(corrected),
+        c.status[i],
+        c.bytes[i],
+        c.error[i],
+        app < 0 ? null : Math.round(app),
+        dbUs < 0 ? null : Math.round(dbUs),
+      )
+    }
+  })
+  const seriesStmt = db.prepare(
+    `INSERT OR REPLACE INTO series (run_id, target_index, round, t, phase, connections, requests, errors, errors_json, status_json,
+       bytes, mean, p50, p90, p95, p99, p999, max, generator_cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  insertSeries = (p, targetIndex, phase, statusJson) => {
+    seriesStmt.run(
+      runId,
+      targetIndex,
+      p.round,
+      p.t,
+      phase,
+      p.connections,
+      p.requests,
+      p.errors,
+      JSON.stringify(p.errorsByKind),
+      statusJson,
+      p.bytes,
+      p.mean,
+      p.p50,
+      p.p90,
+      p.p95,
+      p.p99,
+      p.p999,
+      p.max,
+      p.generatorCpu,
+    )
+  }
+}
+
+function onBatch(segIndex: number, c: Columns): void {
+  const st = segments.get(segIndex)
+  if (!st || !insertSample) throw new Error(`batch for unknown segment ${segIndex}`)
+  insertSample(c, st.segment)
+  rows += c.count
+  for (let i = 0; i < c.count; i++) {
+    const phase = c.phase[i]!
+    const lat = c.latencyUs[i]!
+    const cor = c.correctedUs[i]!
+    const status = c.status[i]!
+    const bytes = c.bytes[i]!
+    const err = c.error[i]!
+    const app = c.appUs[i]!
+    const dbUs = c.dbUs[i]!
+    st.second.add(lat, cor, status, bytes, err, app, dbUs)
+    ;(st.phases[phase] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
+  }
+  c.count = 0
+  send({ type: 'free', columns: c }, transferList(c))
+}
+
+function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
+  const st = segments.get(msg.segment)
+  if (!st || !db || !insertSeries) return
+  const s = st.second
+  const lat = latencyStats(s.latency)
+  const point: SeriesPoint = {
+    target: st.segment.target,
+    round: st.segment.round,
+    t: msg.t,
+    phase: phaseNames[msg.phase] ?? 'main',
+    connections: msg.connections,
+    requests: s.requests,
+    errors: s.errorTotal(),
+    errorsByKind: s.errorCounts(),
+    bytes: s.bytes,
+    mean: lat.mean,
+    p50: lat.p50,
+    p90: lat.p90,
+    p95: lat.p95,
+    p99: lat.p99,
+    p999: lat.p999,
+    max: lat.max,
+    generatorCpu: msg.generatorCpu,
+  }
+  const status = { '1xx': s.status[0], '2xx': s.status[1], '3xx': s.status[2], '4xx': s.status[3], '5xx': s.status[4] }
+  insertSeries(point, st.segment.targetIndex, msg.phase, JSON.stringify(status))
+  s.reset()
+  let requests = 0
+  let errors = 0
+  for (const p of st.phases) {
+    if (!p) continue
+    requests += p.requests
+    errors += p.errorTotal()
+  }
+  send({ type: 'second', segment: msg.segment, point, totals: { requests, errors } })
+}
+
+function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[]): void {
+  const st = segments.get(segIndex)
+  if (!st || !db) return
+  const total = new StatsAccumulator()
+  const phases: PhaseSummary[] = []
+  st.phases.forEach((acc, i) => {
+    if (!acc) return
+    total.addAll(acc)
+    phases.push({ phase: phaseNames[i] ?? 'main', ...acc.toBlock(phaseSeconds[i] ?? 0) })
+  })
+  const block = total.toBlock(seconds)
+  const summary: TargetRoundSummary = {
+    target: st.segment.target,
+    round: st.segment.round,
+    ...block,
+    phases,
+    histogram: encodeHistogram(total.latency),
+    correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
+  }
+  const { histogram, correctedHistogram, ...rest } = summary
+  db.prepare(
+    `UPDATE run_targets SET summary = ?, histogram = ?, corrected_histogram = ? WHERE run_id = ? AND target_index = ? AND round = ?`,
+  ).run(JSON.stringify(rest), histogram, correctedHistogram, runId, st.segment.targetIndex, st.segment.round)
+  total.destroy()
+  st.second.destroy()
+  for (const p of st.phases) p?.destroy()
+  segments.delete(segIndex)
+  send({ type: 'segment-summary', summary })
+}
+
+port.on('message', (msg: ToWriter) => {
+  try {
+    switch (msg.type) {
+      case 'open':
+        void initHdr().then(() => {
+          open(msg.dbPath, msg.runId, msg.phases)
+          send({ type: 'ready' })
+        })
+        break
+      case 'segment-start':
+        segments.set(msg.segment.index, { segment: msg.segment, second: new StatsAccumulator(), phases: [] })
+        break
+      case 'batch':
+        onBatch(msg.segment, msg.columns)
+        break
+      case 'tick':
+        onTick(msg)
+        break
+      case 'segment-end':
+        onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds)
+        break
+      case 'close':
+        db?.close()
+        db = null
+        send({ type: 'closed', rows })
+        break
+    }
+  } catch (err) {
+    send({ type: 'error', error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) })
+  }
+})

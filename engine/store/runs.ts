@@ -1,0 +1,229 @@
+// Writing and reading the run rows the runner owns: creation before the worker starts, the end
+// state after it stops, and the RunSummary every transport returns.
+import { randomBytes } from 'node:crypto'
+import { cpus, hostname, platform, release } from 'node:os'
+import type { RunConfig } from '../config/schema.ts'
+import { ApiError } from '../api.ts'
+import { StatsAccumulator } from '../metrics/accumulate.ts'
+import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
+import type { GeneratorHealth, RunStatus, RunSummary, TargetRoundSummary, ThresholdResult } from '../types.ts'
+import { orderSegments } from '../runner/segments.ts'
+import type { Db } from './db.ts'
+
+export const APP_VERSION = '0.1.0'
+
+export function newCorrelationPrefix(): string {
+  return randomBytes(4).toString('hex')
+}
+
+export function createRun(
+  db: Db,
+  config: RunConfig,
+  phases: string[],
+  extra: Record<string, unknown> = {},
+): { runId: number; prefix: string } {
+  const prefix = newCorrelationPrefix()
+  return db.transaction(() => {
+    const info = db
+      .prepare(
+        `INSERT INTO runs (name, status, config, correlation_prefix, started_at, tags) VALUES (?, 'running', ?, ?, ?, ?)`,
+      )
+      .run(
+        config.name,
+        JSON.stringify({ ...config, phases }),
+        prefix,
+        new Date().toISOString(),
+        JSON.stringify(config.tags),
+      )
+    const runId = Number(info.lastInsertRowid)
+    const insertTarget = db.prepare(
+      'INSERT INTO run_targets (run_id, target_index, round, target, url) VALUES (?, ?, ?, ?, ?)',
+    )
+    for (const seg of orderSegments(config)) {
+      insertTarget.run(runId, seg.targetIndex, seg.round, seg.target, config.targets[seg.targetIndex]!.url)
+    }
+    const cpu = cpus()
+    db.prepare(
+      'INSERT INTO environment (run_id, host, cpu, cores, os, node, app, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      runId,
+      hostname(),
+      cpu[0]?.model ?? 'unknown',
+      cpu.length,
+      `${platform()} ${release()}`,
+      process.version,
+      APP_VERSION,
+      JSON.stringify({
+        targets: config.targets.map((t) => ({ name: t.name, url: t.url, monitor: t.monitor ?? null })),
+        ...extra,
+      }),
+    )
+    return { runId, prefix }
+  })()
+}
+
+export function setWorkerPid(db: Db, runId: number, pid: number): void {
+  db.prepare('UPDATE runs SET worker_pid = ? WHERE id = ?').run(pid, runId)
+}
+
+export function finishRun(
+  db: Db,
+  runId: number,
+  status: Exclude<RunStatus, 'running'>,
+  fields: { error?: string | null; generator?: GeneratorHealth; thresholds?: ThresholdResult[] },
+): void {
+  db.prepare(
+    'UPDATE runs SET status = ?, ended_at = ?, error = ?, generator = ?, thresholds = ? WHERE id = ?',
+  ).run(
+    status,
+    new Date().toISOString(),
+    fields.error ?? null,
+    fields.generator ? JSON.stringify(fields.generator) : null,
+    fields.thresholds ? JSON.stringify(fields.thresholds) : null,
+    runId,
+  )
+}
+
+/**
+ * A segment the runner did not finish (it was killed) has samples but no summary: compute it from
+ * the samples, so an aborted run still shows what it measured.
+ */
+export async function summarizeMissingSegments(db: Db, runId: number): Promise<number> {
+  await initHdr()
+  const missing = db
+    .prepare('SELECT target_index, round, target FROM run_targets WHERE run_id = ? AND summary IS NULL')
+    .all(runId) as { target_index: number; round: number; target: string }[]
+  const phases = (
+    JSON.parse(
+      (db.prepare('SELECT config FROM runs WHERE id = ?').get(runId) as { config: string }).config,
+    ) as { phases?: string[] }
+  ).phases ?? ['main']
+  let fixed = 0
+  for (const m of missing) {
+    const acc = new StatsAccumulator()
+    let first = Infinity
+    let last = -Infinity
+    const rows = db
+      .prepare(
+        'SELECT start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us FROM samples WHERE run_id = ? AND target_index = ? AND round = ?',
+      )
+      .raw()
+      .iterate(runId, m.target_index, m.round) as IterableIterator<(number | null)[]>
+    for (const [start, lat, cor, status, bytes, err, app, dbUs] of rows) {
+      acc.add(lat ?? -1, cor ?? -1, status ?? 0, bytes ?? 0, err ?? 0, app ?? -1, dbUs ?? -1)
+      first = Math.min(first, start ?? 0)
+      last = Math.max(last, (start ?? 0) + Math.max(0, lat ?? 0))
+    }
+    if (acc.requests === 0 && acc.latency.totalCount === 0) {
+      acc.destroy()
+      continue
+    }
+    const block = acc.toBlock(Math.max(0.001, (last - first) / 1e6))
+    db.prepare(
+      'UPDATE run_targets SET summary = ?, histogram = ? WHERE run_id = ? AND target_index = ? AND round = ?',
+    ).run(
+      JSON.stringify({ ...block, phases: [], partial: true, phaseNames: phases }),
+      encodeHistogram(acc.latency),
+      runId,
+      m.target_index,
+      m.round,
+    )
+    acc.destroy()
+    fixed++
+  }
+  return fixed
+}
+
+function parseJson<T>(value: string | null, runId: number, column: string, fallback: T): T {
+  if (value === null) return fallback
+  try {
+    return JSON.parse(value) as T
+  } catch {
+    throw new ApiError('internal', `run ${runId}: column ${column} holds invalid JSON`)
+  }
+}
+
+interface RunRow {
+  id: number
+  name: string
+  status: RunStatus
+  config: string
+  correlation_prefix: string
+  started_at: string
+  ended_at: string | null
+  error: string | null
+  tags: string
+  note: string
+  generator: string | null
+  thresholds: string | null
+}
+
+const NO_GENERATOR: GeneratorHealth = {
+  saturatedSeconds: 0,
+  seconds: 0,
+  saturated: false,
+  peakCpu: 0,
+  message: null,
+}
+
+export function readRunSummary(db: Db, runId: number): RunSummary & { config: RunConfig } {
+  const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined
+  if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
+  const targets = db
+    .prepare(
+      'SELECT target, round, summary, histogram, corrected_histogram FROM run_targets WHERE run_id = ? ORDER BY target_index, round',
+    )
+    .all(runId) as {
+    target: string
+    round: number
+    summary: string | null
+    histogram: string | null
+    corrected_histogram: string | null
+  }[]
+  const results: TargetRoundSummary[] = targets
+    .filter((t) => t.summary !== null)
+    .map((t) => ({
+      ...parseJson<Omit<TargetRoundSummary, 'target' | 'round' | 'histogram' | 'correctedHistogram'>>(
+        t.summary,
+        runId,
+        'run_targets.summary',
+        {} as never,
+      ),
+      target: t.target,
+      round: t.round,
+      histogram: t.histogram ?? '',
+      correctedHistogram: t.corrected_histogram,
+    }))
+  const thresholds = parseJson<ThresholdResult[]>(row.thresholds, runId, 'thresholds', [])
+  return {
+    runId: row.id,
+    correlationPrefix: row.correlation_prefix,
+    name: row.name,
+    status: row.status,
+    error: row.error,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    tags: parseJson<string[]>(row.tags, runId, 'tags', []),
+    note: row.note,
+    results,
+    thresholds,
+    thresholdsPassed: thresholds.every((t) => t.passed),
+    generator: parseJson<GeneratorHealth>(row.generator, runId, 'generator', NO_GENERATOR),
+    config: parseJson<RunConfig>(row.config, runId, 'config', {} as RunConfig),
+  }
+}
+
+export function generatorHealth(cpu: readonly number[]): GeneratorHealth {
+  const saturatedSeconds = cpu.filter((c) => c > 90).length
+  const seconds = cpu.length
+  const saturated = seconds > 0 && saturatedSeconds / seconds > 0.1
+  return {
+    saturatedSeconds,
+    seconds,
+    saturated,
+    peakCpu: cpu.length ? Math.max(...cpu) : 0,
+    message: saturated
+      ? `The load generator was above 90 % CPU in ${saturatedSeconds} of ${seconds} seconds: these numbers measure the generator, not the target. Use fewer connections, a rate, or a faster machine for the generator.`
+      : null,
+  }
+}
