@@ -1,0 +1,60 @@
+// The run summary: the `--json` document (DESIGN.md) and the table printed after a run.
+import type { LatencyStats, RunSummary, StatsBlock } from '../types.ts'
+
+function latencyJson(l: LatencyStats) {
+  return { mean: Math.round(l.mean), p50: l.p50, p90: l.p90, p95: l.p95, p99: l.p99, 'p99.9': l.p999, max: l.max }
+}
+
+function blockJson(b: StatsBlock) {
+  return {
+    requests: b.requests,
+    errors: b.errors,
+    throughput: Math.round(b.throughput * 100) / 100,
+    latency: latencyJson(b.latency),
+    ...(b.corrected ? { correctedLatency: latencyJson(b.corrected) } : {}),
+  }
+}
+
+/** Latencies in microseconds; one entry per target and round (rounds are never merged). */
+export function jsonSummary(s: RunSummary) {
+  return {
+    runId: s.runId,
+    name: s.name,
+    status: s.status,
+    error: s.error,
+    correlationPrefix: s.correlationPrefix,
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+    generator: s.generator,
+    thresholdsPassed: s.thresholdsPassed,
+    thresholds: s.thresholds,
+    targets: s.results.map((r) => ({
+      target: r.target,
+      round: r.round,
+      ...blockJson(r),
+      phases: r.phases.map((p) => ({ phase: p.phase, ...blockJson(p) })),
+    })),
+  }
+}
+
+const ms = (us: number) => (us / 1000).toFixed(2)
+
+export function formatSummary(s: RunSummary): string {
+  const head = ['target', 'round', 'requests', 'req/s', 'errors', 'mean', 'p50', 'p95', 'p99', 'p99.9', 'max (ms)']
+  const rows = s.results.map((r) => {
+    const errors = Object.entries(r.errors)
+      .filter(([k]) => k !== 'inflight')
+      .reduce((a, [, n]) => a + (n ?? 0), 0)
+    const l = r.latency
+    return [r.target, String(r.round), String(r.requests), r.throughput.toFixed(1), String(errors), ms(l.mean), ms(l.p50), ms(l.p95), ms(l.p99), ms(l.p999), ms(l.max)]
+  })
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  const out = [`\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`, line(head), ...rows.map(line)]
+  for (const t of s.thresholds) {
+    const limit = t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`
+    out.push(`threshold ${t.metric} ${limit} on ${t.target}: ${t.passed ? 'passed' : 'FAILED'} (actual ${t.actual === null ? 'none' : Math.round(t.actual * 1000) / 1000})`)
+  }
+  if (s.generator.message) out.push(`warning: ${s.generator.message}`)
+  return out.join('\n') + '\n'
+}

@@ -1,0 +1,82 @@
+// The embedded demo target: a small HTTP server with the stacks' API shape, on 127.0.0.1, so a new
+// user's first run (`cannonade run --demo`, the app's "Run the demo") needs nothing else.
+import http from 'node:http'
+import { pbkdf2Sync } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+
+export interface DemoServer {
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+const ADS = Array.from({ length: 10_000 }, (_, i) => ({
+  id: i + 1,
+  title: `Ad ${i + 1}`,
+  body: `A demo advertisement number ${i + 1}.`,
+  price: ((i * 7919) % 100_000) / 100,
+}))
+
+function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const started = performance.now()
+  const url = new URL(req.url ?? '/', 'http://demo')
+  const id = req.headers['x-correlation-id']
+  if (typeof id === 'string') res.setHeader('x-correlation-id', id)
+  const reply = (status: number, body: string | Buffer, type = 'application/json') => {
+    res.statusCode = status
+    res.setHeader('content-type', type)
+    res.setHeader('server-timing', `app;dur=${(performance.now() - started).toFixed(3)}, db;dur=0`)
+    res.end(body)
+  }
+  const int = (name: string, dflt: number, max: number) => {
+    const v = Number(url.searchParams.get(name) ?? dflt)
+    return Number.isInteger(v) && v >= 0 && v <= max ? v : null
+  }
+  if (url.pathname === '/health') return reply(200, '{"status":"ok"}')
+  if (url.pathname === '/ads') {
+    const limit = int('limit', 20, 1000)
+    const offset = int('offset', 0, ADS.length)
+    if (limit === null || offset === null) return reply(400, '{"error":"limit and offset must be whole numbers"}')
+    return reply(200, JSON.stringify(ADS.slice(offset, offset + limit)))
+  }
+  const m = /^\/ads\/(\d+)$/.exec(url.pathname)
+  if (m) {
+    const ad = ADS[Number(m[1]) - 1]
+    return ad ? reply(200, JSON.stringify(ad)) : reply(404, '{"error":"no such ad"}')
+  }
+  if (url.pathname === '/compute') {
+    const n = int('iterations', 1000, 10_000_000)
+    if (n === null || n < 1) return reply(400, '{"error":"iterations must be a whole number ≥ 1"}')
+    return reply(200, JSON.stringify({ hash: pbkdf2Sync('cannonade', 'salt', n, 32, 'sha256').toString('hex') }))
+  }
+  if (url.pathname === '/payload') {
+    const n = int('bytes', 1024, 50_000_000)
+    if (n === null) return reply(400, '{"error":"bytes must be a whole number"}')
+    return reply(200, Buffer.alloc(n, 120), 'application/octet-stream')
+  }
+  if (url.pathname === '/slow') {
+    const ms = int('ms', 100, 60_000) ?? 100
+    setTimeout(() => reply(200, '{"slept":' + ms + '}'), ms)
+    return
+  }
+  reply(404, '{"error":"not found"}')
+}
+
+export async function startDemoServer(port = 0): Promise<DemoServer> {
+  const server = http.createServer(handle)
+  server.keepAliveTimeout = 60_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', resolve)
+  })
+  const actual = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

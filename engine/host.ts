@@ -1,0 +1,203 @@
+// The engine host: the one implementation of `Api` (engine/api.ts). Web mode serves it over
+// HTTP/WebSocket, Electron runs it in a utilityProcess behind IPC, tests call it directly.
+import { EventEmitter } from 'node:events'
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import {
+  ApiError,
+  parseArgs,
+  type Api,
+  type PreviewResult,
+  type Settings,
+  type StackLogEvent,
+  type ValidationResult,
+} from './api.ts'
+import { compilePlan, previewSchedule } from './config/compile.ts'
+import { ConfigError, configErrorFromZod } from './config/errors.ts'
+import { parseRunConfig } from './config/load.ts'
+import { preflight } from './config/preflight.ts'
+import { RunConfigV1Schema } from './config/schema.ts'
+import { startDemoServer, type DemoServer } from './demo/server.ts'
+import { startRun, type RunHandle } from './runner/supervisor.ts'
+import { openDb, type Db } from './store/db.ts'
+import { HistoryStore } from './store/queries.ts'
+import type { ProgressEvent, RunEndedEvent } from './types.ts'
+
+export interface EngineHost extends Api {
+  close(): Promise<void>
+  /** The embedded demo target's base URL (started on first use). */
+  demoUrl(): Promise<string>
+  readonly dbPath: string
+}
+
+export interface EngineOptions {
+  dbPath: string
+  /** Start the demo target eagerly (web mode does, so the UI can offer it at once). */
+  demo?: boolean
+}
+
+type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
+
+function toApiError(err: unknown): never {
+  if (err instanceof ApiError) throw err
+  if (err instanceof ConfigError) throw new ApiError('bad-input', err.message, err.field)
+  throw err
+}
+
+export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
+  const db: Db = openDb(opts.dbPath)
+  const history = new HistoryStore(db)
+  const bus = new EventEmitter()
+  bus.setMaxListeners(100)
+  const active = new Map<number, RunHandle>()
+  const settingsFile = join(dirname(opts.dbPath), 'settings.json')
+  let demo: DemoServer | null = null
+  let demoStarting: Promise<DemoServer> | null = null
+
+  const demoUrl = async () => {
+    demoStarting ??= startDemoServer().then((d) => (demo = d))
+    return (await demoStarting).url
+  }
+  if (opts.demo) await demoUrl()
+
+  const readSettings = (): Settings => {
+    if (!existsSync(settingsFile)) return { theme: 'system' }
+    try {
+      return { theme: 'system', ...(JSON.parse(readFileSync(settingsFile, 'utf8')) as Partial<Settings>) }
+    } catch {
+      return { theme: 'system' }
+    }
+  }
+
+  const validate = (config: unknown): ValidationResult => {
+    try {
+      return { ok: true, issues: [], config: parseRunConfig(config) }
+    } catch (err) {
+      if (err instanceof ConfigError) return { ok: false, issues: [...err.issues], config: null }
+      throw err
+    }
+  }
+
+  const subscribe = <T>(event: string, cb: (e: T) => void) => {
+    bus.on(event, cb)
+    return () => void bus.off(event, cb)
+  }
+
+  const unavailable = (what: string): never => {
+    throw new ApiError('unavailable', `${what} is not available in this build yet`)
+  }
+
+  const host: EngineHost = {
+    dbPath: opts.dbPath,
+    demoUrl,
+    async close() {
+      for (const run of active.values()) run.stop()
+      await Promise.allSettled([...active.values()].map((r) => r.done))
+      await demo?.close()
+      db.close()
+    },
+    runs: {
+      async validate(config) {
+        return validate(config)
+      },
+      async preview(load): Promise<PreviewResult> {
+        const parsed = RunConfigV1Schema.shape.load.safeParse(load)
+        if (!parsed.success) {
+          const err = configErrorFromZod(parsed.error, ['load'])
+          throw new ApiError('bad-input', err.message, err.field)
+        }
+        const plan = compilePlan(parsed.data)
+        return { plan, points: previewSchedule(plan) }
+      },
+      async start(raw) {
+        let config
+        try {
+          config = parseRunConfig(raw)
+          await preflight(config)
+        } catch (err) {
+          toApiError(err)
+        }
+        const handle = startRun(db, opts.dbPath, config, {
+          onProgress: (e: ProgressEvent) => bus.emit('progress', e),
+          onEnded: (e: RunEndedEvent) => {
+            active.delete(e.runId)
+            bus.emit('ended', e)
+          },
+        })
+        active.set(handle.runId, handle)
+        handle.done.catch(() => active.delete(handle.runId))
+        return { runId: handle.runId }
+      },
+      async stop(runId) {
+        const run = active.get(parseArgs('runs:stop', [runId])[0])
+        if (!run) throw new ApiError('not-found', `run ${runId} is not running`)
+        run.stop()
+      },
+      async active() {
+        return [...active.keys()]
+      },
+      async list(query) {
+        return history.listRuns(parseArgs('runs:list', [query])[0])
+      },
+      async get(runId) {
+        return history.getRun(runId)
+      },
+      async series(runId, o) {
+        return history.series(runId, o)
+      },
+      async resources(runId) {
+        return history.resources(runId)
+      },
+      async samples(runId, query) {
+        return history.samples(runId, parseArgs('runs:samples', [runId, query])[1])
+      },
+      async compare(query) {
+        const { compareRuns } = await import('./metrics/compare.ts')
+        return compareRuns(history, parseArgs('runs:compare', [query])[0])
+      },
+      async delete(runId) {
+        if (active.has(runId)) throw new ApiError('conflict', `run ${runId} is still running; stop it first`)
+        history.deleteRun(runId)
+      },
+      async tag(runId, tags) {
+        history.tag(runId, tags)
+      },
+      async note(runId, note) {
+        history.note(runId, note)
+      },
+      onProgress: (cb) => subscribe('progress', cb),
+      onEnded: (cb) => subscribe('ended', cb),
+    },
+    stacks: {
+      list: async () => unavailable('stacks'),
+      up: async () => unavailable('stacks'),
+      down: async () => unavailable('stacks'),
+      status: async () => unavailable('stacks'),
+      onLog: (cb: (e: StackLogEvent) => void) => subscribe('stack-log', cb),
+    },
+    monitor: {
+      test: async () => unavailable('monitor test'),
+    },
+    exports: {
+      pg: async () => unavailable('PostgreSQL export'),
+      csv: async () => unavailable('CSV export'),
+      json: async () => unavailable('JSON export'),
+      junit: async () => unavailable('JUnit export'),
+    },
+    reports: {
+      create: async () => unavailable('reports'),
+    },
+    settings: {
+      async get(): Promise<SettingsOut> {
+        return { ...readSettings(), dataDir: dirname(opts.dbPath), demoUrl: await demoUrl() }
+      },
+      async set(patch) {
+        const next = { ...readSettings(), ...parseArgs('settings:set', [patch])[0] }
+        mkdirSync(dirname(settingsFile), { recursive: true })
+        writeFileSync(settingsFile, JSON.stringify(next, null, 2))
+        return next
+      },
+    },
+  }
+  return host
+}
