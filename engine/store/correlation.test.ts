@@ -5,7 +5,10 @@ describe('correlation ids', () => {
   it('formats with a 10-digit sequence and parses back', () => {
     expect(formatCorrelationId('k3f9a2c1', 42)).toBe('k3f9a2c1-0000000042')
     expect(parseCorrelationId('k3f9a2c1-0000000042')).toEqual({ prefix: 'k3f9a2c1', seq: 42 })
-    expect(parseCorrelationId(formatCorrelationId('ab', 9_999_999_999))).toEqual({ prefix: 'ab', seq: 9_999_999_999 })
+    expect(parseCorrelationId(formatCorrelationId('ab', 9_999_999_999))).toEqual({
+      prefix: 'ab',
+      seq: 9_999_999_999,
+    })
   })
 
   it('accepts unpadded sequences and surrounding space', () => {

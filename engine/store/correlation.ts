@@ -8,7 +8,8 @@ const MAX_SEQ = 10 ** SEQ_DIGITS - 1
 const PREFIX = /^[A-Za-z0-9_]{1,32}$/
 
 export function formatCorrelationId(prefix: string, seq: number): string {
-  if (!PREFIX.test(prefix)) throw new RangeError(`correlation prefix "${prefix}" must be 1-32 letters, digits or _`)
+  if (!PREFIX.test(prefix))
+    throw new RangeError(`correlation prefix "${prefix}" must be 1-32 letters, digits or _`)
   if (!Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) {
     throw new RangeError(`correlation sequence ${seq} must be a whole number from 0 to ${MAX_SEQ}`)
   }

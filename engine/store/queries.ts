@@ -1,0 +1,274 @@
+// The run history over the local database: what the `runs` part of the Api and `cannonade runs`
+// read and change. Everything is synchronous (better-sqlite3); transports wrap it in promises.
+import { z } from 'zod'
+import { ApiError, RunListQuerySchema, SampleQuerySchema } from '../api.ts'
+import type { RunConfig } from '../config/schema.ts'
+import type {
+  GeneratorHealth,
+  ResourcePoint,
+  RunListItem,
+  RunSummary,
+  SampleRow,
+  SeriesPoint,
+  StatsBlock,
+  TargetRoundSummary,
+} from '../types.ts'
+import { parseCorrelationId } from './correlation.ts'
+import type { Db } from './db.ts'
+import { downsampleSeries } from './downsample.ts'
+import { listRuns } from './list.ts'
+import {
+  configOrNull,
+  readConfig,
+  toSampleRow,
+  toSeriesPoint,
+  type RunNames,
+  type RunRow,
+  type RunTargetRow,
+  type SampleDbRow,
+  type SeriesRow,
+} from './rows.ts'
+import {
+  GeneratorHealthSchema,
+  parseColumn,
+  TagsSchema,
+  TargetSummarySchema,
+  ThresholdResultsSchema,
+} from './schemas.ts'
+
+export type RunDetail = RunSummary & { config: RunConfig }
+export type RunListQuery = z.input<typeof RunListQuerySchema>
+export type SampleQuery = z.input<typeof SampleQuerySchema>
+
+/** One target of one run with its finished rounds, as compare() reads them. */
+export interface TargetRounds {
+  runId: number
+  runName: string
+  targetIndex: number
+  target: string
+  rounds: { round: number; stats: StatsBlock }[]
+}
+
+const NO_GENERATOR: GeneratorHealth = {
+  saturatedSeconds: 0,
+  seconds: 0,
+  saturated: false,
+  peakCpu: 0,
+  message: null,
+}
+
+/** Parse a query with its schema; a bad one is the caller's input error, naming the field. */
+function parseQuery<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value ?? {})
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const field = issue?.path.map(String).join('.') ?? ''
+  throw new ApiError('bad-input', `${what}: ${field || '(query)'} ${issue?.message ?? 'is invalid'}`, field)
+}
+
+export class HistoryStore {
+  readonly db: Db
+
+  constructor(db: Db) {
+    this.db = db
+  }
+
+  listRuns(query?: RunListQuery): { items: RunListItem[]; total: number } {
+    return listRuns(this.db, parseQuery(RunListQuerySchema, query, 'runs list'))
+  }
+
+  /** The run row; ApiError('not-found') when there is none. */
+  runRow(runId: number): RunRow {
+    const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined
+    if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
+    return row
+  }
+
+  getRun(runId: number): RunDetail {
+    const row = this.runRow(runId)
+    const where = `run ${runId}`
+    parseColumn(where, 'runs.config', row.config, z.unknown())
+    let config: RunConfig
+    try {
+      config = readConfig(row.config).config
+    } catch (err) {
+      throw new ApiError(
+        'internal',
+        `${where}: column runs.config is not a valid run config (${(err as Error).message})`,
+      )
+    }
+    const thresholds =
+      row.thresholds === null
+        ? []
+        : parseColumn(where, 'runs.thresholds', row.thresholds, ThresholdResultsSchema)
+    return {
+      runId: row.id,
+      correlationPrefix: row.correlation_prefix,
+      name: row.name,
+      status: row.status,
+      error: row.error,
+      startedAt: row.started_at,
+      endedAt: row.ended_at,
+      tags: parseColumn(where, 'runs.tags', row.tags, TagsSchema),
+      note: row.note,
+      results: this.results(runId),
+      thresholds,
+      thresholdsPassed: thresholds.every((t) => t.passed),
+      generator:
+        row.generator === null
+          ? NO_GENERATOR
+          : parseColumn(where, 'runs.generator', row.generator, GeneratorHealthSchema),
+      config,
+    }
+  }
+
+  /** Finished (target, round) results; rows whose summary is not written yet (running) are left out. */
+  private results(runId: number): TargetRoundSummary[] {
+    return this.resultRows(runId).map((r) => r.result)
+  }
+
+  private resultRows(runId: number): { targetIndex: number; result: TargetRoundSummary }[] {
+    const rows = this.db
+      .prepare(
+        'SELECT * FROM run_targets WHERE run_id = ? AND summary IS NOT NULL ORDER BY round, target_index',
+      )
+      .all(runId) as RunTargetRow[]
+    return rows.map((r) => {
+      const where = `run ${runId} (target ${r.target}, round ${r.round})`
+      const summary = parseColumn(where, 'run_targets.summary', r.summary ?? 'null', TargetSummarySchema)
+      const result = {
+        ...summary,
+        target: r.target,
+        round: r.round,
+        histogram: r.histogram ?? '',
+        correctedHistogram: r.corrected_histogram,
+      }
+      return { targetIndex: r.target_index, result }
+    })
+  }
+
+  /** Per target: its finished rounds' statistics (what a comparison works on). */
+  targetRounds(runId: number): TargetRounds[] {
+    const run = this.runRow(runId)
+    const byTarget = new Map<number, TargetRounds>()
+    for (const { targetIndex, result } of this.resultRows(runId)) {
+      const entry = byTarget.get(targetIndex) ?? {
+        runId,
+        runName: run.name,
+        targetIndex,
+        target: result.target,
+        rounds: [],
+      }
+      entry.rounds.push({ round: result.round, stats: result })
+      byTarget.set(targetIndex, entry)
+    }
+    return [...byTarget.values()].sort((a, b) => a.targetIndex - b.targetIndex)
+  }
+
+  /** Integer ↔ name mapping of targets and phases, for series and sample rows. */
+  names(runId: number): RunNames {
+    const run = this.runRow(runId)
+    const stored = configOrNull(run.config)
+    const targets = new Map<number, string>()
+    stored?.config.targets.forEach((t, i) => targets.set(i, t.name))
+    const rows = this.db
+      .prepare('SELECT DISTINCT target_index, target FROM run_targets WHERE run_id = ?')
+      .all(runId) as {
+      target_index: number
+      target: string
+    }[]
+    for (const r of rows) targets.set(r.target_index, r.target)
+    return { prefix: run.correlation_prefix, targets, phases: stored?.phases ?? [] }
+  }
+
+  private targetIndex(runId: number, target: string, names = this.names(runId)): number {
+    for (const [index, name] of names.targets) if (name === target) return index
+    throw new ApiError('bad-input', `target "${target}" is not part of run ${runId}`, 'target')
+  }
+
+  series(runId: number, opts: { maxPoints?: number } = {}): SeriesPoint[] {
+    const names = this.names(runId)
+    const rows = this.db
+      .prepare('SELECT * FROM series WHERE run_id = ? ORDER BY target_index, round, t')
+      .all(runId) as SeriesRow[]
+    const points = rows.map((r) => toSeriesPoint(r, names))
+    return opts.maxPoints === undefined ? points : downsampleSeries(points, opts.maxPoints)
+  }
+
+  resources(runId: number): ResourcePoint[] {
+    this.runRow(runId)
+    const rows = this.db
+      .prepare(
+        `SELECT t, target, source, instance, cpu_percent AS cpuPercent, memory_bytes AS memoryBytes
+         FROM resource_samples WHERE run_id = ? ORDER BY t, target, instance`,
+      )
+      .all(runId) as ResourcePoint[]
+    return rows
+  }
+
+  /**
+   * Raw samples, paged. `correlationId` finds one request through the (run_id, seq) index; the
+   * other filters scan the run's samples (no extra index on samples: it would slow the runner's
+   * inserts, 001_initial.sql), which takes well under a second for a million rows.
+   */
+  samples(runId: number, query?: SampleQuery): { rows: SampleRow[]; total: number } {
+    const q = parseQuery(SampleQuerySchema, query, 'runs samples')
+    const names = this.names(runId)
+    const where = ['run_id = @runId']
+    const params: Record<string, number> = { runId, limit: q.limit, offset: q.offset }
+    if (q.correlationId !== undefined) {
+      const id = parseCorrelationId(q.correlationId)
+      if (!id) {
+        throw new ApiError(
+          'bad-input',
+          `correlationId "${q.correlationId}" is not a correlation id (<prefix>-<number>)`,
+          'correlationId',
+        )
+      }
+      if (id.prefix !== names.prefix) return { rows: [], total: 0 }
+      where.push('seq = @seq')
+      params.seq = id.seq
+    }
+    if (q.target !== undefined) {
+      where.push('target_index = @target')
+      params.target = this.targetIndex(runId, q.target, names)
+    }
+    if (q.errorsOnly) where.push('error <> 0')
+    const clause = where.join(' AND ')
+    const order = q.order === 'slowest' ? 'latency_us DESC, seq' : 'seq'
+    const total = (
+      this.db.prepare(`SELECT count(*) AS n FROM samples WHERE ${clause}`).get(params) as { n: number }
+    ).n
+    const rows = this.db
+      .prepare(`SELECT * FROM samples WHERE ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`)
+      .all(params) as SampleDbRow[]
+    return { rows: rows.map((r) => toSampleRow(r, names)), total }
+  }
+
+  /** Delete a run and everything it owns. Samples have no foreign key: they go explicitly, in the same transaction. */
+  deleteRun(runId: number): void {
+    const run = this.runRow(runId)
+    if (run.status === 'running')
+      throw new ApiError('conflict', `run ${runId} is still running; stop it before deleting it`)
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId)
+      for (const table of ['series', 'run_targets', 'resource_samples', 'environment', 'imports']) {
+        this.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId)
+      }
+      this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId)
+    })()
+  }
+
+  /** Replace a run's tags (trimmed, duplicates dropped, order kept). */
+  tag(runId: number, tags: readonly string[]): string[] {
+    this.runRow(runId)
+    const clean = [...new Set(tags.map((t) => t.trim()).filter((t) => t.length > 0))]
+    this.db.prepare('UPDATE runs SET tags = ? WHERE id = ?').run(JSON.stringify(clean), runId)
+    return clean
+  }
+
+  note(runId: number, note: string): void {
+    this.runRow(runId)
+    this.db.prepare('UPDATE runs SET note = ? WHERE id = ?').run(note, runId)
+  }
+}

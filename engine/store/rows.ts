@@ -1,0 +1,165 @@
+// Raw rows of the history tables and their mapping to the shapes of engine/types.ts.
+import { compilePlan } from '../config/compile.ts'
+import { parseRunConfig } from '../config/load.ts'
+import type { RunConfig } from '../config/schema.ts'
+import { ERROR_KINDS, type SampleRow, type SeriesPoint } from '../types.ts'
+import { formatCorrelationId } from './correlation.ts'
+import { ErrorCountsSchema, parseColumnOr } from './schemas.ts'
+
+export interface RunRow {
+  id: number
+  name: string
+  status: 'running' | 'done' | 'aborted' | 'failed'
+  config: string
+  correlation_prefix: string
+  started_at: string
+  ended_at: string | null
+  error: string | null
+  tags: string
+  note: string
+  generator: string | null
+  thresholds: string | null
+  worker_pid: number | null
+}
+
+export interface RunTargetRow {
+  run_id: number
+  target_index: number
+  round: number
+  target: string
+  url: string
+  summary: string | null
+  histogram: string | null
+  corrected_histogram: string | null
+}
+
+export interface SeriesRow {
+  target_index: number
+  round: number
+  t: number
+  phase: number
+  connections: number
+  requests: number
+  errors: number
+  errors_json: string
+  status_json: string
+  bytes: number
+  mean: number
+  p50: number
+  p90: number
+  p95: number
+  p99: number
+  p999: number
+  max: number
+  generator_cpu: number | null
+}
+
+export interface SampleDbRow {
+  seq: number
+  target_index: number
+  round: number
+  phase: number
+  start_us: number
+  latency_us: number
+  corrected_us: number | null
+  status: number
+  bytes: number
+  error: number
+  app_us: number | null
+  db_us: number | null
+}
+
+/** Names for the integer target and phase columns of one run, with fallbacks for broken rows. */
+export interface RunNames {
+  prefix: string
+  targets: Map<number, string>
+  phases: string[]
+}
+
+export function targetName(names: RunNames, index: number): string {
+  return names.targets.get(index) ?? `target ${index}`
+}
+
+export function phaseName(names: RunNames, index: number): string {
+  return names.phases[index] ?? `phase ${index}`
+}
+
+export interface StoredConfig {
+  config: RunConfig
+  /** Phase names by index, as the runner numbered them (samples.phase, series.phase). */
+  phases: string[]
+}
+
+/**
+ * The runner stores the validated config plus the compiled plan's phase names (`phases`, an extra
+ * key the config schema does not know), so read them apart. Throws what parseRunConfig throws.
+ */
+export function readConfig(text: string): StoredConfig {
+  const raw: unknown = JSON.parse(text)
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'phases' in raw) {
+    const { phases, ...rest } = raw as Record<string, unknown>
+    const config = parseRunConfig(rest)
+    const names = Array.isArray(phases) && phases.every((p) => typeof p === 'string') ? phases : null
+    return { config, phases: names ?? compilePlan(config.load).phases }
+  }
+  const config = parseRunConfig(raw)
+  return { config, phases: compilePlan(config.load).phases }
+}
+
+/** A run's config, or null when the stored JSON no longer parses (lists and series go on without it). */
+export function configOrNull(text: string): StoredConfig | null {
+  try {
+    return readConfig(text)
+  } catch {
+    return null
+  }
+}
+
+export function toSeriesPoint(row: SeriesRow, names: RunNames): SeriesPoint {
+  return {
+    target: targetName(names, row.target_index),
+    round: row.round,
+    t: row.t,
+    phase: phaseName(names, row.phase),
+    connections: row.connections,
+    requests: row.requests,
+    errors: row.errors,
+    errorsByKind: parseColumnOr(row.errors_json, ErrorCountsSchema, {}),
+    bytes: row.bytes,
+    mean: row.mean,
+    p50: row.p50,
+    p90: row.p90,
+    p95: row.p95,
+    p99: row.p99,
+    p999: row.p999,
+    max: row.max,
+    generatorCpu: row.generator_cpu,
+  }
+}
+
+export function errorKind(code: number): SampleRow['error'] {
+  return ERROR_KINDS[code] ?? 'other'
+}
+
+export function toSampleRow(row: SampleDbRow, names: RunNames): SampleRow {
+  return {
+    correlationId: formatCorrelationId(names.prefix, row.seq),
+    seq: row.seq,
+    target: targetName(names, row.target_index),
+    round: row.round,
+    phase: phaseName(names, row.phase),
+    startUs: row.start_us,
+    latencyUs: row.latency_us,
+    correctedUs: row.corrected_us,
+    status: row.status,
+    bytes: row.bytes,
+    error: errorKind(row.error),
+    serverAppUs: row.app_us,
+    serverDbUs: row.db_us,
+  }
+}
+
+/** `%` and `_` typed by a user are literal characters, not wildcards. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}

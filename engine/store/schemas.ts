@@ -1,0 +1,127 @@
+// Shapes of the JSON columns the runner writes (001_initial.sql), checked where they are read.
+// Reading is lenient about what a newer runner may add (unknown keys are dropped, unknown error
+// kinds ignored) and strict about what the UI relies on: a broken row names its run and column.
+import { z } from 'zod'
+import { ApiError } from '../api.ts'
+import { ERROR_KINDS, type ErrorCounts, type ErrorKind } from '../types.ts'
+
+const KNOWN_ERRORS = new Set<string>(ERROR_KINDS.filter((k) => k !== 'none'))
+
+export const ErrorCountsSchema = z.record(z.string(), z.number()).transform((raw): ErrorCounts => {
+  const out: ErrorCounts = {}
+  for (const [kind, n] of Object.entries(raw)) {
+    if (KNOWN_ERRORS.has(kind) && n !== 0) out[kind as Exclude<ErrorKind, 'none'>] = n
+  }
+  return out
+})
+
+export const LatencyStatsSchema = z.object({
+  count: z.number(),
+  min: z.number(),
+  mean: z.number(),
+  stddev: z.number(),
+  p50: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+  max: z.number(),
+})
+
+const optionalLatency = LatencyStatsSchema.nullish().transform((v) => v ?? null)
+
+const StatusClassesSchema = z
+  .object({ '1xx': z.number(), '2xx': z.number(), '3xx': z.number(), '4xx': z.number(), '5xx': z.number() })
+  .partial()
+  .transform((s) => ({
+    '1xx': s['1xx'] ?? 0,
+    '2xx': s['2xx'] ?? 0,
+    '3xx': s['3xx'] ?? 0,
+    '4xx': s['4xx'] ?? 0,
+    '5xx': s['5xx'] ?? 0,
+  }))
+
+const statsShape = {
+  requests: z.number(),
+  ok: z.number(),
+  errors: ErrorCountsSchema.default({}),
+  statusClasses: StatusClassesSchema.prefault({}),
+  bytes: z.number().default(0),
+  throughput: z.number(),
+  seconds: z.number(),
+  latency: LatencyStatsSchema,
+  corrected: optionalLatency,
+  serverApp: optionalLatency,
+  serverDb: optionalLatency,
+}
+
+export const StatsBlockSchema = z.object(statsShape)
+export const PhaseSummarySchema = z.object({ ...statsShape, phase: z.string() })
+/** run_targets.summary: StatsBlock + {phases}. */
+export const TargetSummarySchema = z.object({
+  ...statsShape,
+  phases: z.array(PhaseSummarySchema).default([]),
+})
+
+export const ThresholdResultSchema = z.object({
+  metric: z.string(),
+  target: z.string(),
+  max: z.number().optional(),
+  min: z.number().optional(),
+  actual: z.number().nullable(),
+  passed: z.boolean(),
+})
+export const ThresholdResultsSchema = z.array(ThresholdResultSchema)
+
+export const GeneratorHealthSchema = z.object({
+  saturatedSeconds: z.number(),
+  seconds: z.number(),
+  saturated: z.boolean(),
+  peakCpu: z.number(),
+  message: z.string().nullable(),
+})
+
+export const TagsSchema = z.array(z.string())
+export const StatusCountsSchema = z.record(z.string(), z.number())
+
+/**
+ * Parse a JSON column. `where` names the row for the message, e.g. `run 42` or
+ * `run 42 (target java-jetty, round 2)`; the column is named as `table.column`.
+ */
+export function parseColumn<S extends z.ZodType>(
+  where: string,
+  column: string,
+  text: string,
+  schema: S,
+): z.output<S> {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw new ApiError('internal', `${where}: column ${column} is not valid JSON (${(err as Error).message})`)
+  }
+  const result = schema.safeParse(raw)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const path = issue?.path.map(String).join('.') || '(value)'
+    throw new ApiError(
+      'internal',
+      `${where}: column ${column} has an unexpected shape at ${path}: ${issue?.message ?? 'invalid'}`,
+    )
+  }
+  return result.data
+}
+
+/** The same, but a broken value becomes `fallback` (for lists, which must never fail on one row). */
+export function parseColumnOr<S extends z.ZodType, F>(
+  text: string | null,
+  schema: S,
+  fallback: F,
+): z.output<S> | F {
+  if (text === null) return fallback
+  try {
+    return parseColumn('', '', text, schema)
+  } catch {
+    return fallback
+  }
+}
