@@ -1,0 +1,523 @@
+// Native launcher for the sample target stacks: runs a stack's server as a local process against
+// a throwaway local PostgreSQL cluster, without Docker. Plain Node (no electron, no dependencies);
+// erasable TypeScript only, so Node >= 22.18 runs it directly. Used by targets/contract.test.ts and
+// by the app's `stacks up --native`. Everything it needs about a stack comes from targets/stacks.json.
+import { spawn, spawnSync } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export interface ResourceLimit {
+  cpus: number
+  memory: string
+}
+
+export interface NativeBuild {
+  /** argv; run in `cwd` (relative to the repo root). */
+  command: string[]
+  cwd: string
+  /** Files or folders (repo-relative) whose changes make a rebuild necessary; `target` dirs are ignored. */
+  inputs: string[]
+  /** Files (repo-relative) the build produces; the build is skipped when all are newer than the inputs. */
+  outputs: string[]
+}
+
+export interface NativeSpec {
+  /** argv; a leading "node" means the Node running the launcher (it must strip types: >= 22.18). */
+  command: string[]
+  cwd: string
+  build: NativeBuild | null
+  /** Defaults for the server's environment; PORT and DATABASE_URL are set by the launcher. */
+  env: Record<string, string>
+}
+
+export interface StackSpec {
+  name: string
+  description: string
+  runtime: 'node' | 'java'
+  composeFile: string
+  project: string
+  appService: string
+  dbService: string
+  /** Host port the compose stack publishes the app on, and the env var that overrides it. */
+  port: number
+  portEnv: string
+  url: string
+  healthPath: string
+  limits: Record<string, ResourceLimit>
+  native: NativeSpec
+}
+
+export interface Manifest {
+  version: number
+  seed: string
+  stacks: StackSpec[]
+}
+
+/** The repository root (this file lives in targets/_native/). */
+export const repoRoot: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+export function loadManifest(root: string = repoRoot): Manifest {
+  return JSON.parse(fs.readFileSync(path.join(root, 'targets', 'stacks.json'), 'utf8')) as Manifest
+}
+
+export function getStack(name: string, manifest: Manifest = loadManifest()): StackSpec {
+  const stack = manifest.stacks.find((s) => s.name === name)
+  if (!stack) {
+    throw new Error(`unknown stack ${name}; known: ${manifest.stacks.map((s) => s.name).join(', ')}`)
+  }
+  return stack
+}
+
+export type Log = (line: string) => void
+const quiet: Log = () => {}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.unref()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+// --- PostgreSQL -------------------------------------------------------------------------------
+
+/** Directory holding initdb, pg_ctl and psql: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH. */
+export function findPgBin(): string {
+  const candidates: string[] = []
+  if (process.env['PG_BIN']) candidates.push(process.env['PG_BIN'])
+  const debian = '/usr/lib/postgresql'
+  if (fs.existsSync(debian)) {
+    const versions = fs
+      .readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a))
+    for (const v of versions) candidates.push(path.join(debian, v, 'bin'))
+  }
+  candidates.push('/usr/local/pgsql/bin', '/usr/local/bin', '/opt/homebrew/bin')
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(dir)
+  for (const dir of candidates) {
+    if (fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir
+  }
+  throw new Error(
+    'PostgreSQL server binaries (initdb, pg_ctl) not found: install PostgreSQL (Debian: apt-get install postgresql) or set PG_BIN',
+  )
+}
+
+export interface PgCluster {
+  host: string
+  port: number
+  user: string
+  dataDir: string
+  pgBin: string
+  /** postgres://user@127.0.0.1:port/<database> (local trust authentication, no password). */
+  url(database: string): string
+  createDatabase(name: string): Promise<void>
+  stop(): Promise<void>
+}
+
+export interface StartPostgresOptions {
+  port?: number
+  /** Database role created by initdb (default "cannonade"). */
+  user?: string
+  /** Extra server settings, e.g. { fsync: 'off' } for throwaway test clusters. */
+  settings?: Record<string, string>
+  /** OS user that runs postgres when the launcher runs as root (default $PG_OS_USER or "postgres"). */
+  osUser?: string
+  log?: Log
+}
+
+interface RunResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+function run(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const [cmd, ...args] = argv
+    if (!cmd) return reject(new Error('empty command'))
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
+  })
+}
+
+async function runOk(argv: string[], what: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const r = await run(argv, opts)
+  if (r.code !== 0)
+    throw new Error(`${what} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(-2000)}`)
+  return r
+}
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0
+}
+
+/** Starts a throwaway cluster in a temp dir (initdb + pg_ctl), listening on 127.0.0.1 only. */
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PgCluster> {
+  const log = opts.log ?? quiet
+  const pgBin = findPgBin()
+  const user = opts.user ?? 'cannonade'
+  const port = opts.port ?? (await freePort())
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cannonade-pg-'))
+  // postgres refuses to run as root: run its commands as an unprivileged OS user instead.
+  let asUser: string[] = []
+  if (isRoot()) {
+    const osUser = opts.osUser ?? process.env['PG_OS_USER'] ?? 'postgres'
+    const id = spawnSync('id', ['-u', osUser], { encoding: 'utf8' })
+    const gid = spawnSync('id', ['-g', osUser], { encoding: 'utf8' })
+    if (id.status !== 0) {
+      throw new Error(
+        `running as root and OS user "${osUser}" does not exist (set PG_OS_USER to a non-root user)`,
+      )
+    }
+    fs.chownSync(dataDir, Number(id.stdout.trim()), Number(gid.stdout.trim()))
+    asUser = ['runuser', '-u', osUser, '--']
+  }
+  const bin = (name: string) => path.join(pgBin, name)
+  log(`[pg] initdb ${dataDir}`)
+  await runOk(
+    [
+      ...asUser,
+      bin('initdb'),
+      '-D',
+      path.join(dataDir, 'data'),
+      '-U',
+      user,
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ],
+    'initdb',
+  )
+  const settings: Record<string, string> = {
+    listen_addresses: "'127.0.0.1'",
+    port: String(port),
+    unix_socket_directories: `'${dataDir}'`,
+    ...Object.fromEntries(Object.entries(opts.settings ?? {}).map(([k, v]) => [k, `'${v}'`])),
+  }
+  fs.appendFileSync(
+    path.join(dataDir, 'data', 'postgresql.conf'),
+    Object.entries(settings)
+      .map(([k, v]) => `${k} = ${v}\n`)
+      .join(''),
+  )
+  const logFile = path.join(dataDir, 'postgres.log')
+  await runOk(
+    [...asUser, bin('pg_ctl'), '-D', path.join(dataDir, 'data'), '-l', logFile, '-w', '-t', '60', 'start'],
+    'pg_ctl start',
+  )
+  log(`[pg] listening on 127.0.0.1:${port}`)
+  let stopped = false
+  const cluster: PgCluster = {
+    host: '127.0.0.1',
+    port,
+    user,
+    dataDir,
+    pgBin,
+    url: (database) => `postgres://${user}@127.0.0.1:${port}/${database}`,
+    async createDatabase(name) {
+      await runOk(
+        [
+          bin('psql'),
+          '-X',
+          '-q',
+          '-v',
+          'ON_ERROR_STOP=1',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          user,
+          '-d',
+          'postgres',
+          '-c',
+          `CREATE DATABASE "${name.replace(/"/g, '""')}"`,
+        ],
+        `create database ${name}`,
+      )
+    },
+    async stop() {
+      if (stopped) return
+      stopped = true
+      await run([...asUser, bin('pg_ctl'), '-D', path.join(dataDir, 'data'), '-m', 'immediate', '-w', 'stop'])
+      fs.rmSync(dataDir, { recursive: true, force: true })
+      log(`[pg] stopped ${port}`)
+    },
+  }
+  return cluster
+}
+
+/** Runs targets/_postgres/seed.sql (schema + 10 000 ads; idempotent) into the database at `databaseUrl`. */
+export async function seedDatabase(
+  databaseUrl: string,
+  opts: { pgBin?: string; seedFile?: string } = {},
+): Promise<void> {
+  const psql = path.join(opts.pgBin ?? findPgBin(), 'psql')
+  const seedFile = opts.seedFile ?? path.join(repoRoot, loadManifest().seed)
+  await runOk([psql, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', databaseUrl, '-f', seedFile], 'seed')
+}
+
+// --- building -----------------------------------------------------------------------------------
+
+function newestMtime(p: string): number {
+  const st = fs.statSync(p, { throwIfNoEntry: false })
+  if (!st) return 0
+  if (!st.isDirectory()) return st.mtimeMs
+  let newest = st.mtimeMs
+  for (const entry of fs.readdirSync(p)) {
+    if (entry === 'target' || entry === 'node_modules' || entry.startsWith('.')) continue
+    newest = Math.max(newest, newestMtime(path.join(p, entry)))
+  }
+  return newest
+}
+
+/** True when some output is missing or older than the newest input. */
+export function needsBuild(build: NativeBuild, root: string = repoRoot): boolean {
+  const inputs = Math.max(...build.inputs.map((p) => newestMtime(path.join(root, p))))
+  for (const out of build.outputs) {
+    const st = fs.statSync(path.join(root, out), { throwIfNoEntry: false })
+    if (!st || st.mtimeMs < inputs) return true
+  }
+  return false
+}
+
+const builds = new Map<string, Promise<boolean>>()
+
+/**
+ * Builds the stack's native artifacts when they are missing or stale (Java: `mvn package` into
+ * targets/_java/target). Stacks sharing one build (jetty, tomcat) build once. Resolves to whether
+ * a build ran.
+ */
+export function buildNative(stack: StackSpec, opts: { force?: boolean; log?: Log } = {}): Promise<boolean> {
+  const build = stack.native.build
+  if (!build) return Promise.resolve(false)
+  const key = `${build.cwd}\0${build.command.join('\0')}`
+  const pending = builds.get(key)
+  if (pending && !opts.force) return pending
+  const log = opts.log ?? quiet
+  const job = (async () => {
+    if (!opts.force && !needsBuild(build)) {
+      log(`[build] ${stack.name}: up to date`)
+      return false
+    }
+    log(`[build] ${stack.name}: ${build.command.join(' ')} (in ${build.cwd})`)
+    const began = Date.now()
+    await runOk(build.command, `build of ${stack.name}`, { cwd: path.join(repoRoot, build.cwd) })
+    // Maven leaves an unchanged jar's mtime alone: touch outputs so the next check sees them fresh.
+    const now = new Date()
+    for (const out of build.outputs) fs.utimesSync(path.join(repoRoot, out), now, now)
+    log(`[build] ${stack.name}: done in ${((Date.now() - began) / 1000).toFixed(1)} s`)
+    return true
+  })()
+  builds.set(key, job)
+  job.catch(() => builds.delete(key))
+  return job
+}
+
+// --- servers ------------------------------------------------------------------------------------
+
+export interface ServerProcess {
+  stack: string
+  pid: number
+  port: number
+  url: string
+  child: ChildProcess
+  /** The last ~64 KiB of the server's stdout and stderr. */
+  output(): string
+  stop(): Promise<void>
+}
+
+export interface StartServerOptions {
+  databaseUrl: string
+  port?: number
+  /** Extra environment (POOL_SIZE, WORKERS, THREADS, HASH_ITERATIONS, ...), over the manifest's. */
+  env?: Record<string, string>
+  log?: Log
+}
+
+/** Spawns the stack's server (not waiting for health: see waitForHealth / startNativeServer). */
+export async function spawnServer(stack: StackSpec, opts: StartServerOptions): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort())
+  const [first, ...args] = stack.native.command
+  if (!first) throw new Error(`stack ${stack.name} has no native command`)
+  const cmd = first === 'node' ? process.execPath : first
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...stack.native.env,
+    ...opts.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: opts.databaseUrl,
+  }
+  const child = spawn(cmd, args, {
+    cwd: path.join(repoRoot, stack.native.cwd),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const keep = (d: Buffer) => {
+    out += d.toString()
+    if (out.length > 65536) out = out.slice(-65536)
+    if (opts.log) for (const line of d.toString().split('\n')) if (line) opts.log(`[${stack.name}] ${line}`)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve())
+    child.once('error', (err) => reject(new Error(`cannot start ${stack.name} (${cmd}): ${err.message}`)))
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    stack: stack.name,
+    pid: child.pid ?? -1,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/**
+ * Polls `url` until it answers 200; throws after `timeoutMs`, or at once when `server` exits.
+ * Resolves to the milliseconds waited.
+ */
+export async function waitForHealth(
+  url: string,
+  opts: { timeoutMs?: number; server?: ServerProcess; intervalMs?: number } = {},
+): Promise<number> {
+  const began = Date.now()
+  const deadline = began + (opts.timeoutMs ?? 60_000)
+  let last = 'no answer yet'
+  for (;;) {
+    const child = opts.server?.child
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(
+        `${opts.server?.stack} exited (${child.exitCode ?? child.signalCode}) before ${url} was healthy:\n${opts.server?.output().slice(-4000)}`,
+      )
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) })
+      await res.arrayBuffer()
+      if (res.status === 200) return Date.now() - began
+      last = `HTTP ${res.status}`
+    } catch (err) {
+      last = (err as Error).message
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${url} not healthy after ${opts.timeoutMs ?? 60_000} ms (${last})${opts.server ? `:\n${opts.server.output().slice(-4000)}` : ''}`,
+      )
+    }
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100))
+  }
+}
+
+/** spawnServer + waitForHealth; stops the process if it never becomes healthy. */
+export async function startNativeServer(
+  stack: StackSpec,
+  opts: StartServerOptions & { timeoutMs?: number },
+): Promise<ServerProcess> {
+  const server = await spawnServer(stack, opts)
+  try {
+    await waitForHealth(server.url + stack.healthPath, { server, timeoutMs: opts.timeoutMs ?? 60_000 })
+  } catch (err) {
+    await server.stop()
+    throw err
+  }
+  return server
+}
+
+export interface NativeStack {
+  stack: StackSpec
+  url: string
+  port: number
+  databaseUrl: string
+  server: ServerProcess
+  /** The throwaway cluster, when the launcher made one (no databaseUrl given). */
+  postgres: PgCluster | null
+  stop(): Promise<void>
+}
+
+export interface StartNativeStackOptions {
+  /** Use this database (it is seeded, idempotently) instead of starting a throwaway cluster. */
+  databaseUrl?: string
+  port?: number
+  env?: Record<string, string>
+  postgres?: StartPostgresOptions
+  timeoutMs?: number
+  log?: Log
+}
+
+/** Everything `stacks up --native` needs: PostgreSQL, seed, build, server, health. */
+export async function startNativeStack(
+  name: string,
+  opts: StartNativeStackOptions = {},
+): Promise<NativeStack> {
+  const stack = getStack(name)
+  const build = buildNative(stack, { ...(opts.log ? { log: opts.log } : {}) })
+  let postgres: PgCluster | null = null
+  let databaseUrl = opts.databaseUrl
+  try {
+    if (!databaseUrl) {
+      postgres = await startPostgres({ ...opts.postgres, ...(opts.log ? { log: opts.log } : {}) })
+      await postgres.createDatabase('cannonade')
+      databaseUrl = postgres.url('cannonade')
+    }
+    await seedDatabase(databaseUrl, postgres ? { pgBin: postgres.pgBin } : {})
+    await build
+    const server = await startNativeServer(stack, {
+      databaseUrl,
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    })
+    const pg = postgres
+    return {
+      stack,
+      url: server.url,
+      port: server.port,
+      databaseUrl,
+      server,
+      postgres: pg,
+      async stop() {
+        await server.stop()
+        await pg?.stop()
+      },
+    }
+  } catch (err) {
+    await build.catch(() => {})
+    await postgres?.stop()
+    throw err
+  }
+}
