@@ -110,10 +110,12 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       t0 = performance.now()
       send({ type: 'started', runId, t0Epoch: Date.now(), pid: process.pid })
     } else {
+      // Up to 100 ms past a whole second counts as on it; otherwise wait for the next one.
       const elapsed = performance.now() - t0
-      await sleep(Math.ceil(elapsed / 1000) * 1000 - elapsed)
+      const frac = elapsed % 1000
+      if (frac > 100) await sleep(1000 - frac)
     }
-    const startSecond = Math.round((performance.now() - t0) / 1000)
+    const startSecond = Math.floor((performance.now() - t0) / 1000)
     segmentNames.set(seg.index, { target: seg.target, round: seg.round })
     ledger.segment = seg.index
     post({ type: 'segment-start', segment: seg })

@@ -1,0 +1,52 @@
+// Run a config end to end (real runner process, real database in a temp folder) for tests.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseRunConfig } from '../config/load.ts'
+import { startRun, type RunHandle, type RunHooks } from '../runner/supervisor.ts'
+import { openDb, type Db } from '../store/db.ts'
+import type { ProgressEvent, RunSummary } from '../types.ts'
+
+export interface TestRun {
+  summary: RunSummary
+  db: Db
+  dbPath: string
+  t0Epoch: number
+  progress: ProgressEvent[]
+  handle: RunHandle
+}
+
+export function tempDbPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'cannonade-test-')), 'test.db')
+}
+
+export async function runConfig(
+  raw: unknown,
+  during?: (handle: RunHandle, progress: ProgressEvent[]) => void,
+  hooks: RunHooks = {},
+): Promise<TestRun> {
+  const config = parseRunConfig(raw)
+  const dbPath = tempDbPath()
+  const db = openDb(dbPath)
+  const progress: ProgressEvent[] = []
+  let t0Epoch = 0
+  const handle = startRun(db, dbPath, config, {
+    ...hooks,
+    onStarted: (s) => {
+      t0Epoch = s.t0Epoch
+      hooks.onStarted?.(s)
+    },
+    onProgress: (e) => {
+      progress.push(e)
+      hooks.onProgress?.(e)
+    },
+  })
+  during?.(handle, progress)
+  const summary = await handle.done
+  return { summary, db, dbPath, t0Epoch, progress, handle }
+}
+
+export function ledgerIds(db: Db, runId: number, prefix: string): string[] {
+  const rows = db.prepare('SELECT seq FROM samples WHERE run_id = ?').pluck().all(runId) as number[]
+  return rows.map((s) => `${prefix}-${String(s).padStart(10, '0')}`)
+}

@@ -1,0 +1,106 @@
+// A test target that counts what it saw (EXAMPLES.md 13): sockets, correlation ids, requests in
+// flight sampled over time, with an optional per-request delay and a one-off stall.
+import http from 'node:http'
+import https from 'node:https'
+import type { AddressInfo } from 'node:net'
+
+export interface TargetOptions {
+  /** Answer each request after this many ms (keeps requests in flight, so concurrency is visible). */
+  delayMs?: number
+  /** Hold every request that arrives in [from, to) ms after the first request until `to`. */
+  stall?: { fromMs: number; toMs: number }
+  /** Sample the number of requests in flight every this many ms. */
+  sampleEveryMs?: number
+  correlationHeader?: string
+  status?: number
+  tls?: { key: string; cert: string }
+  serverTiming?: boolean
+}
+
+export interface CountingTarget {
+  url: string
+  port: number
+  sockets: number
+  requests: number
+  ids: string[]
+  inFlight: number
+  /** [epoch ms, in-flight] samples. */
+  samples: [number, number][]
+  firstRequestAt: number
+  close(): Promise<void>
+}
+
+export async function startTarget(opts: TargetOptions = {}): Promise<CountingTarget> {
+  const header = (opts.correlationHeader ?? 'x-correlation-id').toLowerCase()
+  const state: CountingTarget = {
+    url: '',
+    port: 0,
+    sockets: 0,
+    requests: 0,
+    ids: [],
+    inFlight: 0,
+    samples: [],
+    firstRequestAt: 0,
+    close: async () => {},
+  }
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const now = Date.now()
+    if (state.firstRequestAt === 0) state.firstRequestAt = now
+    state.requests++
+    state.inFlight++
+    const id = req.headers[header]
+    if (typeof id === 'string') state.ids.push(id)
+    let wait = opts.delayMs ?? 0
+    if (opts.stall) {
+      const rel = now - state.firstRequestAt
+      if (rel >= opts.stall.fromMs && rel < opts.stall.toMs) wait = Math.max(wait, opts.stall.toMs - rel)
+    }
+    const finish = () => {
+      state.inFlight--
+      res.statusCode = opts.status ?? 200
+      if (typeof id === 'string') res.setHeader(header, id)
+      if (opts.serverTiming) res.setHeader('server-timing', 'app;dur=1.5, db;dur=0.25')
+      res.end('ok')
+    }
+    req.resume()
+    if (wait > 0) setTimeout(finish, wait)
+    else finish()
+  }
+  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler)
+  server.keepAliveTimeout = 60_000
+  server.on('connection', () => state.sockets++)
+  if (opts.tls) server.on('secureConnection', () => {})
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  const sampler = opts.sampleEveryMs ? setInterval(() => state.samples.push([Date.now(), state.inFlight]), opts.sampleEveryMs) : null
+  state.port = port
+  state.url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      if (sampler) clearInterval(sampler)
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
+  return state
+}
+
+/** Median in-flight per second of the run timeline, from samples away from the second's edges. */
+export function inFlightPerSecond(samples: readonly [number, number][], t0Epoch: number, edgeMs = 200): Map<number, number> {
+  const buckets = new Map<number, number[]>()
+  for (const [at, n] of samples) {
+    const rel = at - t0Epoch
+    if (rel < 0) continue
+    const second = Math.floor(rel / 1000)
+    const within = rel - second * 1000
+    if (within < edgeMs || within > 1000 - edgeMs) continue
+    const list = buckets.get(second) ?? []
+    list.push(n)
+    buckets.set(second, list)
+  }
+  const out = new Map<number, number>()
+  for (const [s, list] of buckets) {
+    list.sort((a, b) => a - b)
+    out.set(s, list[Math.floor(list.length / 2)]!)
+  }
+  return out
+}
