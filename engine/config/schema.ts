@@ -157,6 +157,9 @@ const LoadSchema = z
         }
       })
     }
+    if (!load.keepAlive && load.pipelining > 1) {
+      ctx.addIssue({ code: 'custom', path: ['pipelining'], message: 'pipelining needs keepAlive: true (one request per socket otherwise)' })
+    }
     if (load.rate !== null && load.pipelining > 1) {
       ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
     }

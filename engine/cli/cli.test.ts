@@ -1,0 +1,137 @@
+// Item 11 and "Bad input" of the engine issue, through the real command.
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTarget, type CountingTarget } from '../testing/target.ts'
+
+const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+let dir = ''
+let target: CountingTarget
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cannonade-cli-'))
+  target = await startTarget()
+})
+afterAll(async () => {
+  await target.close()
+})
+
+function runCount(db: string): number {
+  if (!existsSync(db)) return 0
+  const d = new Database(db, { readonly: true })
+  try {
+    return d.prepare('SELECT count(*) FROM runs').pluck().get() as number
+  } catch {
+    return 0
+  } finally {
+    d.close()
+  }
+}
+
+const yaml = (load: string, url = `${'URL'}/x`) => `version: 1
+name: cli test
+targets:
+  - name: local
+    url: ${url}
+load:
+${load}
+cooldownSeconds: 0
+`
+
+describe('cannonade run', () => {
+  it('runs a YAML config, writes the --json summary and exits 0', async () => {
+    const cfg = join(dir, 'ok.yaml')
+    writeFileSync(cfg, yaml('  connections: 2\n  duration: 1', `${target.url}/x`) + 'thresholds:\n  - metric: p99\n    max: 5000000\n')
+    const db = join(dir, 'ok.db')
+    const out = join(dir, 'ok.json')
+    const r = await cli(['run', cfg, '--db', db, '--json', out, '--quiet'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const s = JSON.parse(readFileSync(out, 'utf8'))
+    expect(s).toMatchObject({ status: 'done', thresholdsPassed: true })
+    expect(typeof s.runId).toBe('number')
+    const t = s.targets[0]
+    expect(t.target).toBe('local')
+    expect(t.requests).toBeGreaterThan(0)
+    expect(Object.keys(t.latency)).toEqual(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
+    expect(t.throughput).toBeGreaterThan(0)
+    expect(t.phases[0].phase).toBe('main')
+    expect(runCount(db)).toBe(1)
+  })
+
+  it('exits 1 when a threshold fails', async () => {
+    const cfg = join(dir, 'th.json')
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        version: 1,
+        name: 'threshold',
+        targets: [{ name: 'local', url: `${target.url}/x` }],
+        load: { connections: 1, duration: 1 },
+        cooldownSeconds: 0,
+        thresholds: [{ metric: 'p50', max: 1 }],
+      }),
+    )
+    const r = await cli(['run', cfg, '--db', join(dir, 'th.db')])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/threshold p50 ≤ 1 on local: FAILED/)
+  })
+
+  const bad: [string, string, RegExp][] = [
+    ['zero connections', yaml('  connections: 0\n  duration: 1'), /load\.connections: must be greater than 0/],
+    ['negative connections', yaml('  connections: -4\n  duration: 1'), /load\.connections/],
+    ['both duration and requests', yaml('  connections: 1\n  duration: 1\n  requests: 10'), /load\.duration: give either duration or requests, not both/],
+    ['neither duration nor requests', yaml('  connections: 1'), /load\.duration: give either duration/],
+    ['an unknown profile', yaml('  connections: 1\n  duration: 1\n  profile:\n    kind: zigzag'), /load\.profile\.kind: must be one of/],
+    ['a phase share outside 0-1', yaml('  connections: 1\n  profile:\n    kind: phases\n    phases:\n      - name: a\n        share: 2\n        duration: 1'), /load\.profile\.phases\.0\.share/],
+    ['a malformed URL', yaml('  connections: 1\n  duration: 1', 'http//nope'), /targets\.0\.url: is not a valid URL/],
+    ['an unreachable host', yaml('  connections: 1\n  duration: 1', 'http://127.0.0.1:9/x'), /targets\.0\.url: cannot connect to 127\.0\.0\.1:9/],
+    ['a host that does not resolve', yaml('  connections: 1\n  duration: 1', 'http://no-such-host.invalid/x'), /targets\.0\.url: host "no-such-host\.invalid" cannot be resolved/],
+    ['invalid YAML', 'version: 1\nname: [oops\n', /is not valid YAML/],
+  ]
+  for (const [what, text, message] of bad) {
+    it(`exits 2 on ${what}, naming the field, writing nothing`, async () => {
+      const cfg = join(dir, `bad-${what.replace(/\W+/g, '-')}.yaml`)
+      writeFileSync(cfg, text.replace('URL/x', `${target.url}/x`))
+      const db = join(dir, `bad-${what.replace(/\W+/g, '-')}.db`)
+      const r = await cli(['run', cfg, '--db', db])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(message)
+      expect(runCount(db)).toBe(0)
+    })
+  }
+
+  it('exits 2 on an unknown flag or a missing config, naming it', async () => {
+    const a = await cli(['run', '--conections', '3'])
+    expect(a.code).toBe(2)
+    expect(a.stderr).toMatch(/unknown option --conections/)
+    const b = await cli(['run'])
+    expect(b.code).toBe(2)
+    expect(b.stderr).toMatch(/missing CONFIG file/)
+    const c = await cli(['nonsense'])
+    expect(c.code).toBe(2)
+    expect(c.stderr).toMatch(/unknown command "nonsense"/)
+  })
+
+  it('run --demo needs nothing else', async () => {
+    const db = join(dir, 'demo.db')
+    const out = join(dir, 'demo.json')
+    const r = await cli(['run', '--demo', '--duration', '1', '--connections', '2', '--db', db, '--json', out])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/demo\s+1\s+\d+/)
+    expect(JSON.parse(readFileSync(out, 'utf8')).targets[0].requests).toBeGreaterThan(0)
+  })
+})

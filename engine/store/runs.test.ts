@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { generatorHealth } from './runs.ts'
+import { openDb } from './db.ts'
+
+describe('generator saturation', () => {
+  it('flags a run whose generator was above 90 % CPU in more than 10 % of its seconds', () => {
+    const busy = generatorHealth([50, 95, 97, 60, 40, 30, 30, 30, 30, 30])
+    expect(busy).toMatchObject({ saturated: true, saturatedSeconds: 2, seconds: 10, peakCpu: 97 })
+    expect(busy.message).toMatch(/measure the generator, not the target/)
+    const fine = generatorHealth([95, 50, 50, 50, 50, 50, 50, 50, 50, 50])
+    expect(fine).toMatchObject({ saturated: false, saturatedSeconds: 1, message: null })
+  })
+})
+
+describe('database', () => {
+  it('is WAL with STRICT tables and recorded migrations', () => {
+    const db = openDb(':memory:')
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[]
+    for (const name of ['runs', 'run_targets', 'series', 'samples', 'resource_samples', 'environment']) {
+      const t = tables.find((x) => x.name === name)
+      expect(t, name).toBeDefined()
+      expect(t!.sql).toMatch(/STRICT\s*$/)
+    }
+    const applied = db.prepare('SELECT name, hash FROM schema_migrations ORDER BY version').all() as { name: string; hash: string }[]
+    expect(applied[0]!.name).toBe('001_initial.sql')
+    expect(applied[0]!.hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(() => db.prepare("INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, status, bytes, error) VALUES (1, 'x', 0, 1, 0, 0, 0, 0, 0, 0)").run()).toThrow(/cannot store TEXT/)
+  })
+})
