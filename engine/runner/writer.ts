@@ -36,30 +36,42 @@ function open(dbPath: string, id: number, phases: string[]): void {
   db = openDb(dbPath, { skipMigrations: true })
   runId = id
   phaseNames = phases
-  const stmt = db.prepare(
-    `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
+  // Multi-row INSERTs: one statement call per 128 rows instead of per row halves the cost per row.
+  const COLS = 13
+  const CHUNK = 128
+  const sql = (rows: number) =>
+    `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us) VALUES ` +
+    Array.from({ length: rows }, () => `(${'?,'.repeat(COLS - 1)}?)`).join(',')
+  const one = db.prepare(sql(1))
+  const many = db.prepare(sql(CHUNK))
+  const args: (number | null)[] = new Array<number | null>(COLS * CHUNK).fill(0)
+  const fill = (c: Columns, seg: Segment, i: number, at: number) => {
+    const corrected = c.correctedUs[i]!
+    const app = c.appUs[i]!
+    const dbUs = c.dbUs[i]!
+    args[at] = runId
+    args[at + 1] = c.seq[i]!
+    args[at + 2] = seg.targetIndex
+    args[at + 3] = seg.round
+    args[at + 4] = c.phase[i]!
+    args[at + 5] = Math.round(c.startUs[i]!)
+    args[at + 6] = Math.round(c.latencyUs[i]!)
+    args[at + 7] = corrected < 0 ? null : Math.round(corrected)
+    args[at + 8] = c.status[i]!
+    args[at + 9] = c.bytes[i]!
+    args[at + 10] = c.error[i]!
+    args[at + 11] = app < 0 ? null : Math.round(app)
+    args[at + 12] = dbUs < 0 ? null : Math.round(dbUs)
+  }
   insertSample = db.transaction((c: Columns, seg: Segment) => {
-    for (let i = 0; i < c.count; i++) {
-      const corrected = c.correctedUs[i]!
-      const app = c.appUs[i]!
-      const dbUs = c.dbUs[i]!
-      stmt.run(
-        runId,
-        c.seq[i],
-        seg.targetIndex,
-        seg.round,
-        c.phase[i],
-        Math.round(c.startUs[i]!),
-        Math.round(c.latencyUs[i]!),
-        corrected < 0 ? null : Math.round(corrected),
-        c.status[i],
-        c.bytes[i],
-        c.error[i],
-        app < 0 ? null : Math.round(app),
-        dbUs < 0 ? null : Math.round(dbUs),
-      )
+    let i = 0
+    for (; i + CHUNK <= c.count; i += CHUNK) {
+      for (let k = 0; k < CHUNK; k++) fill(c, seg, i + k, k * COLS)
+      many.run(args)
+    }
+    for (; i < c.count; i++) {
+      fill(c, seg, i, 0)
+      one.run(args.slice(0, COLS))
     }
   })
   const seriesStmt = db.prepare(

@@ -1,0 +1,181 @@
+// `npm run bench`: Cannonade's engine against raw autocannon, measured in one run on one machine.
+// - throughput: nginx (`return 200`) pinned to CPU 1; the autocannon CLI and Cannonade (full
+//   per-request ledger on) each pinned to CPU 0, same connections and duration, alternated 3 times;
+//   medians and the ratio (target ≥ 0.90).
+// - ledger write capacity: the writer thread's own path (SQLite insert + histograms) on synthetic
+//   rows (target ≥ 200 000 rows/s).
+// - memory: the runner process' peak RSS in a short and a long run (target: within 20 MB).
+// Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
+// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300), BENCH_SKIP_MEMORY=1.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { parseRunConfig } from '../engine/config/load.ts'
+import { startRun } from '../engine/runner/supervisor.ts'
+import { openDb } from '../engine/store/db.ts'
+import { createRun } from '../engine/store/runs.ts'
+import { newColumns, transferList } from '../engine/runner/columns.ts'
+import type { FromWriter, ToWriter } from '../engine/runner/protocol.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const SHORT = Number(process.env.BENCH_SHORT ?? 30)
+const LONG = Number(process.env.BENCH_LONG ?? 300)
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-'))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function startNginx(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort()
+  const conf = join(dir, 'nginx.conf')
+  writeFileSync(
+    conf,
+    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/nginx.err warn;
+events { worker_connections 4096; }
+http { access_log off; keepalive_requests 100000000; keepalive_timeout 300s;
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  server { listen 127.0.0.1:${port}; location / { return 200 'ok'; } } }
+`,
+  )
+  const child: ChildProcess = spawn('taskset', ['-c', '1', 'nginx', '-c', conf, '-p', dir], { stdio: 'inherit' })
+  for (let i = 0; i < 50; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error('nginx did not start (is it installed? apt-get install nginx-light)')
+}
+
+function autocannonCli(url: string): Promise<number> {
+  const bin = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
+  return new Promise((resolve, reject) => {
+    execFile(
+      'taskset',
+      ['-c', '0', process.execPath, bin, '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', url],
+      { maxBuffer: 64 << 20, timeout: (SECONDS + 30) * 1000 },
+      (err, stdout) => {
+        if (err) return reject(err)
+        const r = JSON.parse(stdout) as { requests: { total: number }; duration: number }
+        resolve(r.requests.total / r.duration)
+      },
+    )
+  })
+}
+
+interface CannonadeResult {
+  rps: number
+  peakRssMb: number
+  rows: number
+}
+
+async function cannonade(url: string, seconds: number): Promise<CannonadeResult> {
+  const dbPath = join(dir, `run-${Date.now()}.db`)
+  const db = openDb(dbPath)
+  const config = parseRunConfig({
+    version: 1,
+    name: 'bench',
+    targets: [{ name: 'nginx', url }],
+    load: { connections: CONNECTIONS, duration: seconds },
+    cooldownSeconds: 0,
+  })
+  const handle = startRun(db, dbPath, config, {}, { cpu: 0 })
+  let peak = 0
+  const sampler = setInterval(() => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${handle.pid}/status`, 'utf8'))
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024)
+    } catch {
+      /* the process ended */
+    }
+  }, 500)
+  const summary = await handle.done
+  clearInterval(sampler)
+  const r = summary.results[0]!
+  const rows = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(summary.runId) as number
+  db.close()
+  return { rps: r.latency.count / r.seconds, peakRssMb: peak, rows }
+}
+
+async function ledgerWriteRate(): Promise<number> {
+  const dbPath = join(dir, 'ledger.db')
+  const db = openDb(dbPath)
+  const config = parseRunConfig({ version: 1, name: 'ledger', targets: [{ name: 't', url: 'http://127.0.0.1:1/' }], load: { connections: 1, duration: 1 } })
+  const { runId } = createRun(db, config, ['main'])
+  db.close()
+  const writer = new Worker(new URL('../engine/runner/writer.ts', import.meta.url))
+  const next = (type: string) => new Promise<FromWriter>((res) => writer.on('message', (m: FromWriter) => m.type === type && res(m)))
+  const post = (m: ToWriter, t: ArrayBuffer[] = []) => writer.postMessage(m, t)
+  const ready = next('ready')
+  post({ type: 'open', dbPath, runId, phases: ['main'] })
+  await ready
+  post({ type: 'segment-start', segment: { index: 0, targetIndex: 0, target: 't', round: 1 } })
+  const batches = 250
+  const started = performance.now()
+  let seq = 0
+  for (let b = 0; b < batches; b++) {
+    const c = newColumns()
+    for (let i = 0; i < c.seq.length; i++) {
+      c.seq[i] = seq++
+      c.startUs[i] = seq * 20
+      c.latencyUs[i] = 500 + (seq % 1000)
+      c.correctedUs[i] = -1
+      c.status[i] = 200
+      c.bytes[i] = 150
+      c.appUs[i] = -1
+      c.dbUs[i] = -1
+    }
+    c.count = c.seq.length
+    post({ type: 'batch', segment: 0, columns: c }, transferList(c))
+  }
+  const closed = next('closed')
+  post({ type: 'close' })
+  const { rows } = (await closed) as Extract<FromWriter, { type: 'closed' }>
+  const rate = rows / ((performance.now() - started) / 1000)
+  await writer.terminate()
+  return rate
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+
+const nginx = await startNginx()
+try {
+  console.log(`target: nginx on CPU 1 · generators on CPU 0 · ${CONNECTIONS} connections · ${SECONDS} s each, alternated 3×`)
+  const ac: number[] = []
+  const cn: CannonadeResult[] = []
+  for (let i = 0; i < 3; i++) {
+    ac.push(await autocannonCli(nginx.url))
+    cn.push(await cannonade(nginx.url, SECONDS))
+    console.log(`  round ${i + 1}: autocannon CLI ${fmt(ac.at(-1)!)} req/s · Cannonade ${fmt(cn.at(-1)!.rps)} req/s (${fmt(cn.at(-1)!.rows)} ledger rows)`)
+  }
+  const a = median(ac)
+  const c = median(cn.map((x) => x.rps))
+  console.log(`throughput: autocannon CLI ${fmt(a)} req/s · Cannonade with full ledger ${fmt(c)} req/s · ratio ${(c / a).toFixed(3)} (target ≥ 0.90)`)
+  const w = await ledgerWriteRate()
+  console.log(`ledger write capacity: ${fmt(w)} rows/s (target ≥ 200 000)`)
+  if (process.env.BENCH_SKIP_MEMORY !== '1') {
+    const s = await cannonade(nginx.url, SHORT)
+    const l = await cannonade(nginx.url, LONG)
+    console.log(
+      `memory: runner peak RSS ${s.peakRssMb.toFixed(1)} MB over ${SHORT} s (${fmt(s.rows)} rows) · ${l.peakRssMb.toFixed(1)} MB over ${LONG} s (${fmt(l.rows)} rows) · difference ${(l.peakRssMb - s.peakRssMb).toFixed(1)} MB (target within ±20 MB)`,
+    )
+  }
+} finally {
+  nginx.stop()
+}
