@@ -70,7 +70,7 @@ function autocannonCli(url: string): Promise<number> {
       ['-c', '0', process.execPath, bin, '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', url],
       { maxBuffer: 64 << 20, timeout: (SECONDS + 30) * 1000 },
       (err, stdout) => {
-        if (err) return reject(err)
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)))
         const r = JSON.parse(stdout) as { requests: { total: number }; duration: number }
         resolve(r.requests.total / r.duration)
       },

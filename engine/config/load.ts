@@ -18,7 +18,7 @@ export function migrateConfig(raw: unknown): unknown {
     throw new ConfigError([{ field: '', message: 'a run config must be an object (a mapping of fields)' }])
   }
   let doc = raw as Record<string, unknown>
-  let version = doc.version
+  const version = doc.version
   if (version === undefined) throw new ConfigError([{ field: 'version', message: `is required (current: ${CURRENT_VERSION})` }])
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     throw new ConfigError([{ field: 'version', message: `must be a whole number ≥ 1, got ${JSON.stringify(version)}` }])

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import tls from 'node:tls'
-import { EventEmitter } from 'node:events'
+import type { EventEmitter } from 'node:events'
 import { ERROR_KINDS, type ErrorKind } from '../types.ts'
 
 const require = createRequire(import.meta.url)
@@ -139,7 +139,6 @@ export class Connection {
     const secure = url.protocol === 'https:'
     const port = Number(url.port || (secure ? 443 : 80))
     const hostname = url.hostname.replace(/^\[|\]$/g, '')
-    const self = this
     this.client = new AutocannonClient({
       hostname,
       port,
@@ -148,13 +147,9 @@ export class Connection {
       method: target.method,
       pipelining: target.pipelining,
       timeout: target.timeoutMs / 1000,
-      setupClient(client: AcClient) {
-        client._connect = function connect(this: AcClient) {
-          self.connect(this, secure, hostname, port, target.insecure)
-        }
-        client._doRequest = function doRequest() {
-          self.host.pump(self)
-        }
+      setupClient: (client: AcClient) => {
+        client._connect = () => this.connect(client, secure, hostname, port, target.insecure)
+        client._doRequest = () => this.host.pump(this)
       },
     })
     this.client.timeoutTicker.clear()

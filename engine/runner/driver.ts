@@ -45,10 +45,11 @@ export interface SegmentResult {
 type CpuReader = () => number
 function cpuReader(): CpuReader {
   // The load thread's own CPU when Node can tell it (threadCpuUsage, Node ≥ 23.9), else the process'.
-  const p = process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }
-  if (typeof p.threadCpuUsage === 'function') {
+  const threadCpuUsage = (process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage
+  if (typeof threadCpuUsage === 'function') {
+    const read = threadCpuUsage.bind(process)
     return () => {
-      const u = p.threadCpuUsage!()
+      const u = read()
       return u.user + u.system
     }
   }

@@ -8,7 +8,6 @@ import { SegmentDriver } from './driver.ts'
 import { Ledger } from './ledger.ts'
 import { orderSegments } from './segments.ts'
 import type { FromRunner, FromWriter, Segment, ToRunner, ToWriter } from './protocol.ts'
-import type { Columns } from './columns.ts'
 
 function send(msg: FromRunner): void {
   process.send?.(msg)
@@ -45,7 +44,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   const writer = new Worker(new URL('./writer.ts', import.meta.url))
   const ledger = new Ledger(writer)
   const waiters = new Map<string, (m: FromWriter) => void>()
-  let writerError: string | null = null
+  let writerError = null as string | null
   const segmentNames = new Map<number, { target: string; round: number }>()
   const totalSeconds = totalRunSeconds(config, plan)
   let t0 = 0
@@ -54,7 +53,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   writer.on('message', (m: FromWriter) => {
     switch (m.type) {
       case 'free':
-        ledger.recycle(m.columns as Columns)
+        ledger.recycle(m.columns)
         return
       case 'second': {
         const seg = segmentNames.get(m.segment)
@@ -88,7 +87,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
         waiters.get(m.type)?.(m)
     }
   })
-  writer.on('error', (err) => {
+  writer.on('error', (err: Error) => {
     writerError = err.message
   })
   const post = (m: ToWriter) => writer.postMessage(m)
