@@ -1,0 +1,111 @@
+import { CloudFoundryMonitor } from './cloudfoundry.ts'
+import { DockerMonitor } from './docker.ts'
+import { GeneratorMonitor } from './generator.ts'
+import { assertInterval } from './loop.ts'
+import { ProcessMonitor } from './process.ts'
+import { MonitorSpecSchema, formatSpecIssues } from './schema.ts'
+import type { MonitorSpec } from './schema.ts'
+import { MonitorError, toMonitorError } from './types.ts'
+import type { Monitor, MonitorErrorCode, ResourceSample } from './types.ts'
+
+export { MonitorSpecSchema, formatSpecIssues } from './schema.ts'
+export type { MonitorSpec } from './schema.ts'
+export { MonitorError } from './types.ts'
+export type {
+  ErrorHandler,
+  Monitor,
+  MonitorErrorCode,
+  ResourceSample,
+  SampleHandler,
+  SampleSource,
+} from './types.ts'
+
+export type MonitorOptions = {
+  /** Cloud Foundry secrets: `password`, `refreshToken`, `token`, or keyed by the env var name. */
+  secrets?: Record<string, string>
+  /** Sampling period; 1000 (1 Hz) by default. */
+  intervalMs?: number
+}
+
+/** A monitor for a target's `monitor` spec; nothing happens until `start`. */
+export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOptions = {}): Monitor {
+  const intervalMs = assertInterval(opts.intervalMs ?? 1000)
+  switch (spec.kind) {
+    case 'docker':
+      return new DockerMonitor(spec, target, intervalMs)
+    case 'process':
+      return new ProcessMonitor(spec, target, intervalMs)
+    case 'cloudfoundry':
+      return new CloudFoundryMonitor(spec, target, opts.secrets ?? {}, intervalMs)
+  }
+}
+
+/** The load generator's own CPU and memory; create it in the process that sends the load. */
+export function createGeneratorMonitor(target = 'generator', opts: { intervalMs?: number } = {}): Monitor {
+  return new GeneratorMonitor(target, assertInterval(opts.intervalMs ?? 1000))
+}
+
+export type MonitorTestResult = {
+  ok: boolean
+  /** One line for the UI: what was found, or what is wrong and what to do. */
+  message: string
+  /** Instances found (containers, process trees, app instances). */
+  instances: number
+  /** The first sample of each instance. */
+  samples: ResourceSample[]
+  code?: MonitorErrorCode
+}
+
+/**
+ * The wizard's "Test" button: validates the spec, starts the monitor, waits for its first tick
+ * (every monitor emits all of a tick's instances together) and stops it. Never throws.
+ */
+export async function testMonitor(
+  spec: unknown,
+  opts: MonitorOptions & { timeoutMs?: number } = {},
+): Promise<MonitorTestResult> {
+  const parsed = MonitorSpecSchema.safeParse(spec)
+  if (!parsed.success) return failed(new MonitorError('config', formatSpecIssues(parsed.error)))
+  const timeoutMs = opts.timeoutMs ?? 10_000
+  let monitor: Monitor | undefined
+  let timer: NodeJS.Timeout | undefined
+  try {
+    monitor = createMonitor(parsed.data, 'test', opts)
+    const samples: ResourceSample[] = []
+    const firstTick = new Promise<ResourceSample[]>((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new MonitorError('unreachable', `no sample within ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      )
+      void monitor
+        ?.start((s) => {
+          // The rest of this tick's instances arrive synchronously after the first.
+          if (samples.push(s) === 1) setImmediate(() => resolve(samples))
+        }, reject)
+        .catch(reject)
+    })
+    const tick = await firstTick
+    return { ok: true, message: describe(parsed.data, tick), instances: tick.length, samples: tick }
+  } catch (error) {
+    return failed(toMonitorError(error, 'unreachable', 'monitor test'))
+  } finally {
+    clearTimeout(timer)
+    await monitor?.stop().catch(() => {})
+  }
+}
+
+function failed(error: MonitorError): MonitorTestResult {
+  return { ok: false, message: error.message, instances: 0, samples: [], code: error.code }
+}
+
+function describe(spec: MonitorSpec, tick: ResourceSample[]): string {
+  const noun = { cloudfoundry: 'instance', docker: 'container', process: 'process tree' }[spec.kind]
+  const list = tick.map((s) => {
+    const parts = [s.state ?? 'unknown state']
+    if (s.cpuPercent !== null) parts.push(`${s.cpuPercent.toFixed(1)} % CPU`)
+    if (s.memoryBytes !== null) parts.push(`${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB`)
+    return `${s.instance} (${parts.join(', ')})`
+  })
+  const app = spec.kind === 'cloudfoundry' ? `app ${spec.app}: ` : ''
+  return `${app}${tick.length} ${noun}${tick.length === 1 ? '' : 's'}: ${list.join('; ')}`
+}
