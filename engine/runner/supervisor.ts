@@ -10,6 +10,7 @@ import type { Db } from '../store/db.ts'
 import { createRun, finishRun, generatorHealth, readRunSummary, setWorkerPid, summarizeMissingSegments } from '../store/runs.ts'
 import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../types.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
+import { ResourceRecorder } from './resources.ts'
 
 export interface RunHooks {
   onStarted?(info: { runId: number; t0Epoch: number; pid: number }): void
@@ -24,6 +25,8 @@ export interface RunOptions {
   cpu?: number
   /** How long a stop may take before the runner is killed. */
   stopGraceMs?: number
+  /** Cloud Foundry secrets for the targets' monitors (never stored in the config). */
+  secrets?: Record<string, string>
 }
 
 export interface RunHandle {
@@ -52,6 +55,9 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
     }
   }
   if (pid > 0) setWorkerPid(db, runId, pid)
+  // The targets' own CPU and memory, on the run's timeline, from the moment the runner exists.
+  const resources = new ResourceRecorder(db, runId, config, { secrets: opts.secrets, onLog: hooks.onLog })
+  resources.start()
 
   let ended = false
   let doneMsg: Extract<FromRunner, { type: 'done' }> | null = null
@@ -67,9 +73,11 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
   child.on('message', (msg: FromRunner) => {
     switch (msg.type) {
       case 'started':
+        resources.setT0(msg.t0Epoch)
         hooks.onStarted?.(msg)
         break
       case 'progress':
+        resources.generator(pid, msg.event.point.generatorCpu)
         hooks.onProgress?.(msg.event)
         break
       case 'segment':
@@ -91,6 +99,7 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
     if (ended) return
     ended = true
     if (stopTimer) clearTimeout(stopTimer)
+    await resources.stop()
     try {
       let status: RunEndedEvent['status']
       let error: string | null = null

@@ -1,0 +1,71 @@
+// Resource samples on the run's timeline: each target's monitor (docker, process, Cloud Foundry)
+// and the load generator's own CPU and memory, stored in resource_samples with t = seconds since
+// the run's start (negative before it: the idle baseline). Monitors run in the parent, not in the
+// runner process, so sampling costs the load generator nothing.
+import { readFileSync } from 'node:fs'
+import type { RunConfig } from '../config/schema.ts'
+import { createMonitor, type Monitor, type ResourceSample } from '../monitor/index.ts'
+import type { Db } from '../store/db.ts'
+
+export class ResourceRecorder {
+  private readonly monitors: Monitor[] = []
+  private readonly pending: ResourceSample[] = []
+  private t0: number | null = null
+  private readonly insert: (s: ResourceSample) => void
+  private readonly config: RunConfig
+  private readonly opts: { secrets?: Record<string, string>; onLog?: (level: 'warn', message: string) => void }
+
+  constructor(db: Db, runId: number, config: RunConfig, opts: ResourceRecorder['opts']) {
+    this.config = config
+    this.opts = opts
+    const stmt = db.prepare(
+      `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.insert = (s) =>
+      stmt.run(runId, (s.t - (this.t0 ?? s.t)) / 1000, s.target, s.source, s.instance, s.cpuPercent, s.memoryBytes, s.memoryLimitBytes, s.cpuLimit, s.state)
+  }
+
+  start(): void {
+    this.config.targets.forEach((target, i) => {
+      if (!target.monitor) return
+      const monitor = createMonitor(target.monitor, target.name, { secrets: this.opts.secrets })
+      this.monitors.push(monitor)
+      monitor
+        .start(
+          (s) => this.record(s),
+          (e) => this.opts.onLog?.('warn', `targets.${i}.monitor (${target.name}): ${e.message}`),
+        )
+        .catch((e: unknown) =>
+          this.opts.onLog?.('warn', `targets.${i}.monitor (${target.name}): ${e instanceof Error ? e.message : String(e)}; the run goes on without it`),
+        )
+    })
+  }
+
+  setT0(t0Epoch: number): void {
+    this.t0 = t0Epoch
+    for (const s of this.pending.splice(0)) this.insert(s)
+  }
+
+  record(s: ResourceSample): void {
+    if (this.t0 === null) this.pending.push(s)
+    else this.insert(s)
+  }
+
+  /** One generator sample per second: the load thread's CPU from its tick, the runner's RSS. */
+  generator(pid: number, cpuPercent: number | null): void {
+    let memory: number | null = null
+    try {
+      const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      if (m) memory = Number(m[1]) * 1024
+    } catch {
+      memory = null // not Linux, or the process just ended
+    }
+    this.record({ t: Date.now(), source: 'generator', target: 'generator', instance: String(pid), cpuPercent, memoryBytes: memory, memoryLimitBytes: null, cpuLimit: null, state: 'running' })
+  }
+
+  async stop(): Promise<void> {
+    await Promise.allSettled(this.monitors.map((m) => m.stop()))
+    if (this.t0 === null) this.pending.length = 0
+  }
+}
