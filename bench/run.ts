@@ -124,7 +124,7 @@ async function ledgerWriteRate(): Promise<number> {
   const ready = next('ready')
   post({ type: 'open', dbPath, runId, phases: ['main'] })
   await ready
-  post({ type: 'segment-start', segment: { index: 0, targetIndex: 0, target: 't', round: 1 } })
+  post({ type: 'segment-start', segment: { index: 0, targetIndex: 0, target: 't', round: 1 }, stepNames: [] })
   const batches = 250
   const started = performance.now()
   let seq = 0

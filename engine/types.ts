@@ -4,7 +4,8 @@
 export type RunStatus = 'running' | 'done' | 'aborted' | 'failed'
 
 /** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
-export const ERROR_KINDS = ['none', 'timeout', 'refused', 'reset', 'non2xx', 'tls', 'dns', 'other', 'inflight'] as const
+// Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
+export const ERROR_KINDS = ['none', 'timeout', 'refused', 'reset', 'non2xx', 'tls', 'dns', 'other', 'inflight', 'capture'] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>
 
@@ -44,10 +45,16 @@ export interface PhaseSummary extends StatsBlock {
   phase: string
 }
 
+export interface StepSummary extends StatsBlock {
+  step: string
+}
+
 export interface TargetRoundSummary extends StatsBlock {
   target: string
   round: number
   phases: PhaseSummary[]
+  /** Scenario targets: one block per step. */
+  steps?: StepSummary[]
   /** Base64 compressed HDR histogram of latency (µs), lossless and mergeable. */
   histogram: string
   correctedHistogram: string | null

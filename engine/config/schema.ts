@@ -26,6 +26,38 @@ export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'has no host' })
 })
 
+/** A value captured from one step's response, for `${name}` in the following steps. */
+const CaptureSchema = z.union([
+  z.object({ json: z.string().min(1) }).strict(),
+  z.object({ header: z.string().min(1) }).strict(),
+])
+
+/**
+ * One request of a scenario (register → login → browse). Path, header values and body may hold
+ * `${var}`: a captured value, or `${iteration}` (unique per scenario pass in the run), `${conn}`.
+ */
+export const StepSchema = z
+  .object({
+    name: z.string().min(1).max(40),
+    method: z.enum(HTTP_METHODS).default('GET'),
+    path: z.string().startsWith('/', 'must start with /'),
+    headers: z.record(headerName, z.string()).default({}),
+    body: z.union([z.string(), z.null()]).default(null),
+    capture: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), CaptureSchema).default({}),
+    /** A response with another status ends the pass (counted as a 'capture' error) and starts over. */
+    expectStatus: z.number().int().min(100).max(599).optional(),
+  })
+  .strict()
+
+/** A bundled stack this target runs on; `env` is what a sweep may change (POOL_SIZE…). */
+const TargetStackSchema = z
+  .object({
+    name: z.string().min(1),
+    native: z.boolean().default(false),
+    env: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  })
+  .strict()
+
 export const TargetSchema = z
   .object({
     name: z
@@ -40,6 +72,9 @@ export const TargetSchema = z
     /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
     insecure: z.boolean().default(false),
     monitor: MonitorSpecSchema.optional(),
+    /** A scenario: these requests in order, per connection, instead of `method url`. */
+    steps: z.array(StepSchema).min(1).max(50).optional(),
+    stack: TargetStackSchema.optional(),
   })
   .strict()
 
@@ -200,6 +235,14 @@ export const RunConfigV1Schema = z
     correlationHeader: headerName.default('x-correlation-id'),
     thresholds: z.array(ThresholdSchema).default([]),
     tags: z.array(z.string().min(1).max(64)).default([]),
+    /** A study: one run per value of a numeric config path (e.g. load.connections, targets.0.stack.env.POOL_SIZE). */
+    sweep: z
+      .object({
+        path: z.string().regex(/^[A-Za-z0-9_.]+$/, 'must be a dotted path such as load.connections'),
+        values: z.array(z.number()).min(1).max(100),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((cfg, ctx) => {
@@ -207,6 +250,16 @@ export const RunConfigV1Schema = z
     cfg.targets.forEach((t, i) => {
       if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is used twice` })
       seen.add(t.name)
+    })
+    cfg.targets.forEach((t, i) => {
+      if (t.steps && cfg.load.pipelining > 1) {
+        ctx.addIssue({ code: 'custom', path: ['targets', i, 'steps'], message: 'a scenario needs load.pipelining 1' })
+      }
+      const names = new Set<string>()
+      t.steps?.forEach((s, j) => {
+        if (names.has(s.name)) ctx.addIssue({ code: 'custom', path: ['targets', i, 'steps', j, 'name'], message: `"${s.name}" is used twice` })
+        names.add(s.name)
+      })
     })
     cfg.thresholds.forEach((t, i) => {
       if (t.target !== '*' && !seen.has(t.target)) {
@@ -221,4 +274,5 @@ export type Target = RunConfig['targets'][number]
 export type Load = RunConfig['load']
 export type Profile = Load['profile']
 export type Threshold = RunConfig['thresholds'][number]
+export type Step = NonNullable<Target['steps']>[number]
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]

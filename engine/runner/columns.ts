@@ -16,6 +16,8 @@ export interface Columns {
   phase: Uint8Array
   appUs: Float64Array
   dbUs: Float64Array
+  /** Scenario step, 255 for a plain target. */
+  step: Uint8Array
 }
 
 export function newColumns(rows = BATCH_ROWS): Columns {
@@ -31,6 +33,7 @@ export function newColumns(rows = BATCH_ROWS): Columns {
     phase: new Uint8Array(rows),
     appUs: new Float64Array(rows),
     dbUs: new Float64Array(rows),
+    step: new Uint8Array(rows).fill(255),
   }
 }
 
@@ -46,5 +49,6 @@ export function transferList(c: Columns): ArrayBuffer[] {
     c.phase.buffer,
     c.appUs.buffer,
     c.dbUs.buffer,
+    c.step.buffer,
   ] as ArrayBuffer[]
 }

@@ -11,6 +11,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import type { EventEmitter } from 'node:events'
 import { ERROR_KINDS, type ErrorKind } from '../types.ts'
+import { applyCaptures, correlationId, renderStepRequest, type CompiledStep } from './scenario.ts'
 
 const require = createRequire(import.meta.url)
 // autocannon's connection class; it is internal API, so the version is pinned in package.json.
@@ -30,7 +31,7 @@ export interface AcClient extends EventEmitter {
   timeoutTicker: { reschedule(ms: number): void; clear(): void }
   destroyed: boolean
   secure: boolean
-  requestIterator: { currentRequest: unknown }
+  requestIterator: { currentRequest: unknown; recordBody(req: unknown, status: number, body: string, headers: string[] | undefined): void }
   _connect(): void
   _doRequest(): void
   _destroyConnection(): void
@@ -85,11 +86,25 @@ export function errorKindOf(err: NodeJS.ErrnoException): number {
 }
 
 /** What a connection reports to its driver. Kept as plain functions: they run per request. */
+/** A scenario connection renders each step's request (captured values differ per pass). */
+export interface ScenarioSetup {
+  steps: CompiledStep[]
+  host: string
+  basePath: string
+  keepAlive: boolean
+  correlationHeader: string
+  correlationPrefix: string
+}
+
+export const NO_STEP = 255
+
 export interface ConnectionHost {
   /** May this connection send now? Called after every response and on (re)connect. */
   pump(conn: Connection): void
   response(conn: Connection, slot: number, status: number, bytes: number, nowMs: number): void
   failed(conn: Connection, slot: number, errorKind: number, nowMs: number): void
+  /** A run-unique number for each scenario pass (`${iteration}`). */
+  nextIteration(): number
 }
 
 const RECONNECT_DELAY_MS = 5
@@ -103,6 +118,8 @@ export class Connection {
   readonly sentAt: Float64Array
   readonly intendedAt: Float64Array
   readonly phase: Uint8Array
+  /** Scenario step of each in-flight request (NO_STEP for plain targets). */
+  readonly step: Uint8Array
   head = 0
   inFlight = 0
   parked = false
@@ -116,21 +133,31 @@ export class Connection {
   private next = 0
   private readonly idOffset: number
   private readonly host: ConnectionHost
+  private readonly scenario: ScenarioSetup | null
+  private stepIndex = 0
+  private vars: Record<string, string> = {}
+  private lastBody = ''
+  private lastHeaders: string[] = []
+  /** The response being reported failed its step's expected status or capture. */
+  captureFailed = false
 
   constructor(
     index: number,
     target: { url: URL; insecure: boolean; timeoutMs: number; pipelining: number; method: string },
     template: RequestTemplate,
     host: ConnectionHost,
+    scenario: ScenarioSetup | null = null,
   ) {
     this.index = index
     this.host = host
+    this.scenario = scenario
     this.pipelining = target.pipelining
     const ring = target.pipelining
     this.seq = new Float64Array(ring)
     this.sentAt = new Float64Array(ring)
     this.intendedAt = new Float64Array(ring)
     this.phase = new Uint8Array(ring)
+    this.step = new Uint8Array(ring).fill(NO_STEP)
     // One buffer more than can be in flight: a buffer is rewritten only after its response
     // arrived, so a write still queued in the socket is never changed under it.
     this.buffers = Array.from({ length: ring + 1 }, () => Buffer.from(template.bytes))
@@ -155,9 +182,17 @@ export class Connection {
     this.client.timeoutTicker.clear()
     this.client.timeoutTicker = { reschedule() {}, clear() {} }
     this.client.on('headers', (h: { headers: string[] }) => this.onHeaders(h.headers))
+    if (scenario) {
+      // autocannon hands every complete body to its request iterator just before 'response'.
+      this.client.requestIterator.recordBody = (_req, _status, body, headers) => {
+        this.lastBody = body
+        this.lastHeaders = headers ?? []
+      }
+    }
     this.client.on('response', (status: number, bytes: number) => {
       const now = performance.now()
       const slot = this.head
+      if (this.scenario) this.advanceScenario(slot, status)
       this.head = (this.head + 1) % this.pipelining
       this.inFlight--
       this.host.response(this, slot, status, bytes, now)
@@ -201,6 +236,15 @@ export class Connection {
     }, RECONNECT_DELAY_MS)
   }
 
+  private advanceScenario(slot: number, status: number): void {
+    const scenario = this.scenario!
+    const step = scenario.steps[this.step[slot]!]!
+    const ok = applyCaptures(step, status, this.lastBody, this.lastHeaders, this.vars)
+    this.captureFailed = !ok
+    // A failed step ends the pass: the next request starts the scenario over, like a failed Locust task.
+    this.stepIndex = ok ? (this.stepIndex + 1) % scenario.steps.length : 0
+  }
+
   /** Record every in-flight request as failed with `kind` and forget it. */
   failAll(kind: number): void {
     const now = performance.now()
@@ -211,18 +255,33 @@ export class Connection {
       this.host.failed(this, slot, kind, now)
     }
     this.client.pipelinedRequests.clear()
+    this.stepIndex = 0
   }
 
   /** Send one request: the caller (driver) decided it may. */
   send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
-    const buf = this.buffers[this.next]!
-    this.next = (this.next + 1) % this.buffers.length
-    let n = seq
-    for (let i = this.idOffset + SEQ_DIGITS - 1; i >= this.idOffset; i--) {
-      buf[i] = 48 + (n % 10)
-      n = Math.floor(n / 10)
-    }
+    let buf: Buffer
     const slot = (this.head + this.inFlight) % this.pipelining
+    if (this.scenario) {
+      const s = this.scenario
+      if (this.stepIndex === 0) this.vars = { iteration: String(this.host.nextIteration()), conn: String(this.index) }
+      buf = renderStepRequest(s.steps[this.stepIndex]!, this.vars, {
+        host: s.host,
+        basePath: s.basePath,
+        keepAlive: s.keepAlive,
+        correlationHeader: s.correlationHeader,
+        correlationId: correlationId(s.correlationPrefix, seq),
+      })
+      this.step[slot] = this.stepIndex
+    } else {
+      buf = this.buffers[this.next]!
+      this.next = (this.next + 1) % this.buffers.length
+      let n = seq
+      for (let i = this.idOffset + SEQ_DIGITS - 1; i >= this.idOffset; i--) {
+        buf[i] = 48 + (n % 10)
+        n = Math.floor(n / 10)
+      }
+    }
     this.seq[slot] = seq
     this.sentAt[slot] = nowMs
     this.intendedAt[slot] = intendedMs

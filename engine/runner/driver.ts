@@ -6,10 +6,12 @@ import type { Plan, Step } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
 import { ERROR_KINDS } from '../types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
-import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemplate } from './connection.ts'
+import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemplate, type ScenarioSetup } from './connection.ts'
+import { compileScenario } from './scenario.ts'
 import type { Ledger } from './ledger.ts'
 
 const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
+const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
 
 export interface TickInfo {
   /** Second of the run timeline that just closed. */
@@ -31,6 +33,8 @@ export interface SegmentOptions {
   correlationPrefix: string
   /** Run-wide sequence counter: correlation ids are unique across segments. */
   counter: { next: number }
+  /** Run-wide scenario pass counter (`${iteration}`). */
+  iterations: { next: number }
   ledger: Ledger
   onTick(info: TickInfo): void
 }
@@ -62,6 +66,7 @@ function cpuReader(): CpuReader {
 export class SegmentDriver implements ConnectionHost {
   private readonly o: SegmentOptions
   private readonly template: RequestTemplate
+  private readonly scenario: ScenarioSetup | null
   private readonly url: URL
   private readonly conns: Connection[] = []
   private readonly steps: Step[]
@@ -106,6 +111,17 @@ export class SegmentDriver implements ConnectionHost {
       correlationHeader: o.correlationHeader,
       correlationPrefix: o.correlationPrefix,
     })
+    const basePath = this.url.pathname.replace(/\/$/, '')
+    this.scenario = o.target.steps
+      ? {
+          steps: compileScenario(o.target.steps),
+          host: this.url.host,
+          basePath,
+          keepAlive: o.load.keepAlive,
+          correlationHeader: o.correlationHeader,
+          correlationPrefix: o.correlationPrefix,
+        }
+      : null
   }
 
   run(): Promise<SegmentResult> {
@@ -156,10 +172,11 @@ export class SegmentDriver implements ConnectionHost {
       intended >= 0 ? (now - intended) * 1000 : -1,
       status,
       bytes,
-      status >= 200 && status < 300 ? 0 : ERR_NON2XX,
+      conn.captureFailed ? ERR_CAPTURE : status >= 200 && status < 300 ? 0 : ERR_NON2XX,
       conn.phase[slot]!,
       conn.appUs,
       conn.dbUs,
+      conn.step[slot]!,
     )
     if (!this.o.load.keepAlive) conn.needsReconnect = true
     if (this.draining && !this.running) this.checkDrained()
@@ -167,9 +184,13 @@ export class SegmentDriver implements ConnectionHost {
 
   failed(conn: Connection, slot: number, kind: number, now: number): void {
     const sentAt = conn.sentAt[slot]!
-    this.o.ledger.push(conn.seq[slot]!, (sentAt - this.o.t0) * 1000, -1, -1, 0, 0, kind, conn.phase[slot]!, -1, -1)
+    this.o.ledger.push(conn.seq[slot]!, (sentAt - this.o.t0) * 1000, -1, -1, 0, 0, kind, conn.phase[slot]!, -1, -1, conn.step[slot]!)
     void now
     if (this.draining && !this.running) this.checkDrained()
+  }
+
+  nextIteration(): number {
+    return this.o.iterations.next++
   }
 
   // ---- sending ------------------------------------------------------------------------------
@@ -245,6 +266,7 @@ export class SegmentDriver implements ConnectionHost {
           },
           this.template,
           this,
+          this.scenario,
         )
       } else if (existing.parked) {
         existing.parked = false

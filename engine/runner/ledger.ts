@@ -25,6 +25,7 @@ export class Ledger {
     phase: number,
     appUs: number,
     dbUs: number,
+    step: number,
   ): void {
     const c = this.cols
     const i = c.count++
@@ -38,6 +39,7 @@ export class Ledger {
     c.phase[i] = phase
     c.appUs[i] = appUs
     c.dbUs[i] = dbUs
+    c.step[i] = step
     if (c.count === BATCH_ROWS) this.flush()
   }
 

@@ -34,7 +34,7 @@ export interface GeneratorSeconds {
 // load thread → writer thread
 export type ToWriter =
   | { type: 'open'; dbPath: string; runId: number; phases: string[] }
-  | { type: 'segment-start'; segment: Segment }
+  | { type: 'segment-start'; segment: Segment; stepNames: string[] }
   | { type: 'batch'; segment: number; columns: Columns }
   | {
       type: 'tick'

@@ -99,6 +99,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
 
   const segments = orderSegments(config)
   const counter = { next: 0 }
+  const iterations = { next: 0 }
   for (const seg of segments) {
     if (stopRequested) break
     const target = config.targets[seg.targetIndex]!
@@ -117,7 +118,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
     const startSecond = Math.floor((performance.now() - t0) / 1000)
     segmentNames.set(seg.index, { target: seg.target, round: seg.round })
     ledger.segment = seg.index
-    post({ type: 'segment-start', segment: seg })
+    post({ type: 'segment-start', segment: seg, stepNames: target.steps?.map((s) => s.name) ?? [] })
     current = new SegmentDriver({
       target,
       load: config.load,
@@ -127,6 +128,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       correlationHeader: config.correlationHeader,
       correlationPrefix: msg.correlationPrefix,
       counter,
+      iterations,
       ledger,
       onTick: (info) => post({ type: 'tick', segment: seg.index, ...info }),
     })

@@ -22,6 +22,8 @@ interface SegmentState {
   segment: Segment
   second: StatsAccumulator
   phases: (StatsAccumulator | undefined)[]
+  stepNames: string[]
+  steps: (StatsAccumulator | undefined)[]
 }
 
 let db: Db | null = null
@@ -37,10 +39,10 @@ function open(dbPath: string, id: number, phases: string[]): void {
   runId = id
   phaseNames = phases
   // Multi-row INSERTs: one statement call per 128 rows instead of per row halves the cost per row.
-  const COLS = 13
+  const COLS = 14
   const CHUNK = 128
   const sql = (rows: number) =>
-    `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us) VALUES ` +
+    `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step) VALUES ` +
     Array.from({ length: rows }, () => `(${'?,'.repeat(COLS - 1)}?)`).join(',')
   const one = db.prepare(sql(1))
   const many = db.prepare(sql(CHUNK))
@@ -62,6 +64,8 @@ function open(dbPath: string, id: number, phases: string[]): void {
     args[at + 10] = c.error[i]!
     args[at + 11] = app < 0 ? null : Math.round(app)
     args[at + 12] = dbUs < 0 ? null : Math.round(dbUs)
+    const step = c.step[i]!
+    args[at + 13] = step === 255 ? null : step
   }
   insertSample = db.transaction((c: Columns, seg: Segment) => {
     let i = 0
@@ -119,6 +123,8 @@ function onBatch(segIndex: number, c: Columns): void {
     const dbUs = c.dbUs[i]!
     st.second.add(lat, cor, status, bytes, err, app, dbUs)
     ;(st.phases[phase] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
+    const step = c.step[i]!
+    if (step !== 255) (st.steps[step] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
   }
   c.count = 0
   send({ type: 'free', columns: c }, transferList(c))
@@ -172,11 +178,15 @@ function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[])
     phases.push({ phase: phaseNames[i] ?? 'main', ...acc.toBlock(phaseSeconds[i] ?? 0) })
   })
   const block = total.toBlock(seconds)
+  const steps = st.stepNames.length
+    ? st.stepNames.map((name, i) => ({ step: name, ...(st.steps[i] ?? new StatsAccumulator()).toBlock(seconds) }))
+    : undefined
   const summary: TargetRoundSummary = {
     target: st.segment.target,
     round: st.segment.round,
     ...block,
     phases,
+    ...(steps ? { steps } : {}),
     histogram: encodeHistogram(total.latency),
     correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
   }
@@ -187,6 +197,7 @@ function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[])
   total.destroy()
   st.second.destroy()
   for (const p of st.phases) p?.destroy()
+  for (const p of st.steps) p?.destroy()
   segments.delete(segIndex)
   send({ type: 'segment-summary', summary })
 }
@@ -201,7 +212,7 @@ port.on('message', (msg: ToWriter) => {
         })
         break
       case 'segment-start':
-        segments.set(msg.segment.index, { segment: msg.segment, second: new StatsAccumulator(), phases: [] })
+        segments.set(msg.segment.index, { segment: msg.segment, second: new StatsAccumulator(), phases: [], stepNames: msg.stepNames, steps: [] })
         break
       case 'batch':
         onBatch(msg.segment, msg.columns)

@@ -1,0 +1,104 @@
+// Scenarios: a target whose connections each run a sequence of requests (register → login →
+// browse), with values captured from one response and used in the next, as in the Locust study.
+// Plain targets never come here: their request is prebuilt once (connection.ts).
+import type { Step } from '../config/schema.ts'
+import { SEQ_DIGITS } from './connection.ts'
+
+type Part = string | { v: string }
+
+export interface CompiledStep {
+  name: string
+  method: string
+  path: Part[]
+  headers: [string, Part[]][]
+  body: Part[] | null
+  captures: [string, { json: string[] } | { header: string }][]
+  expectStatus: number | null
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+function parts(text: string): Part[] {
+  const out: Part[] = []
+  let last = 0
+  for (const m of text.matchAll(VAR)) {
+    if (m.index > last) out.push(text.slice(last, m.index))
+    out.push({ v: m[1]! })
+    last = m.index + m[0].length
+  }
+  if (last < text.length) out.push(text.slice(last))
+  return out
+}
+
+function render(p: readonly Part[], vars: Record<string, string>): string {
+  let s = ''
+  for (const x of p) s += typeof x === 'string' ? x : (vars[x.v] ?? '')
+  return s
+}
+
+export function compileScenario(steps: readonly Step[]): CompiledStep[] {
+  return steps.map((s) => ({
+    name: s.name,
+    method: s.method,
+    path: parts(s.path),
+    headers: Object.entries(s.headers).map(([k, v]) => [k, parts(v)]),
+    body: s.body === null ? null : parts(s.body),
+    captures: Object.entries(s.capture).map(([name, c]) => [
+      name,
+      'json' in c ? { json: c.json.split('.').filter(Boolean) } : { header: c.header.toLowerCase() },
+    ]),
+    expectStatus: s.expectStatus ?? null,
+  }))
+}
+
+export function renderStepRequest(
+  step: CompiledStep,
+  vars: Record<string, string>,
+  opts: { host: string; basePath: string; keepAlive: boolean; correlationHeader: string; correlationId: string },
+): Buffer {
+  const body = step.body ? Buffer.from(render(step.body, vars), 'utf8') : null
+  let head = `${step.method} ${opts.basePath}${render(step.path, vars)} HTTP/1.1\r\nHost: ${opts.host}\r\nConnection: ${opts.keepAlive ? 'keep-alive' : 'close'}\r\n`
+  for (const [k, v] of step.headers) head += `${k}: ${render(v, vars)}\r\n`
+  if (body) head += `Content-Length: ${body.length}\r\n`
+  head += `${opts.correlationHeader}: ${opts.correlationId}\r\n\r\n`
+  const h = Buffer.from(head, 'utf8')
+  return body ? Buffer.concat([h, body]) : h
+}
+
+export function correlationId(prefix: string, seq: number): string {
+  return `${prefix}-${String(seq).padStart(SEQ_DIGITS, '0')}`
+}
+
+/** Apply a step's captures; false when the status is not the expected one or a value is missing. */
+export function applyCaptures(
+  step: CompiledStep,
+  status: number,
+  body: string,
+  rawHeaders: readonly string[],
+  vars: Record<string, string>,
+): boolean {
+  if (step.expectStatus !== null ? status !== step.expectStatus : status < 200 || status >= 300) return false
+  if (step.captures.length === 0) return true
+  let json: unknown
+  let parsed = false
+  for (const [name, c] of step.captures) {
+    let value: unknown
+    if ('header' in c) {
+      for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === c.header) value = rawHeaders[i + 1]
+    } else {
+      if (!parsed) {
+        parsed = true
+        try {
+          json = JSON.parse(body)
+        } catch {
+          json = undefined
+        }
+      }
+      value = json
+      for (const key of c.json) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
+    }
+    if (value === undefined || value === null || typeof value === 'object') return false
+    vars[name] = String(value as string | number | boolean)
+  }
+  return true
+}
