@@ -1,6 +1,7 @@
 import Docker from 'dockerode'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DockerMonitor } from './docker.ts'
+import { testMonitor } from './index.ts'
 import { readStat } from './procfs.ts'
 import { collector, meanCpu } from './test-util.ts'
 import { MonitorError } from './types.ts'
@@ -102,6 +103,9 @@ describe('docker monitor', () => {
     needDocker()
     const burner = await run('burner', 'while :; do :; done', { NanoCpus: 1e9, Memory: 64 * 1024 * 1024 })
     await run('idle', 'sleep 600')
+    const tested = await testMonitor({ kind: 'docker', project }, { intervalMs: 500 })
+    expect(tested).toMatchObject({ ok: true, instances: 2 })
+    expect(tested.message).toMatch(new RegExp(`^2 containers: ${project}-(burner|idle)-1 \\(running`))
     const burnerName = `${project}-burner-1`
     const samples = collector((s) => s.instance === burnerName)
     const idleSamples = collector((s) => s.instance !== burnerName)
