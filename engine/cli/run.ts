@@ -13,6 +13,7 @@ import { parseFlags, UsageError } from './args.ts'
 import type { CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
+import { runStudyCommand } from './study.ts'
 
 export const RUN_USAGE = `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]
        cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet]`
@@ -70,6 +71,11 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
 
     const db = openDb(dbPath)
     const quiet = Boolean(flags.quiet)
+    if (config.sweep) {
+      const code = await runStudyCommand(db, dbPath, config, { ctx, quiet, json: flags.json as string | undefined, cpu })
+      db.close()
+      return code
+    }
     const progress = !quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
     if (!quiet) ctx.stderr.write(`run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${dbPath}\n`)
     const handle = startRun(

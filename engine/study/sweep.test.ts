@@ -1,0 +1,79 @@
+// Issue 7 items 1-2: a sweep is one study with one run per value; results per value and the knee.
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError } from '../config/errors.ts'
+import { parseRunConfig } from '../config/load.ts'
+import { openDb } from '../store/db.ts'
+import { startTarget, type CountingTarget } from '../testing/target.ts'
+import { tempDbPath } from '../testing/run.ts'
+import { findKnee, studyResults } from './results.ts'
+import { expandSweep, runStudy } from './sweep.ts'
+
+let target: CountingTarget | null = null
+afterEach(async () => {
+  await target?.close()
+  target = null
+})
+
+const cfg = (url: string, sweep: unknown, extra: Record<string, unknown> = {}) =>
+  parseRunConfig({ version: 1, name: 'sweep', targets: [{ name: 't', url }], load: { connections: 1, duration: 1 }, cooldownSeconds: 0, sweep, ...extra })
+
+describe('sweeps', () => {
+  it('expands any numeric path and names a bad one or a bad value', () => {
+    const steps = expandSweep(cfg('http://127.0.0.1:1/', { path: 'load.connections', values: [1, 4, 16] }))
+    expect(steps.map((s) => s.config.load.connections)).toEqual([1, 4, 16])
+    expect(steps[1]!.config.name).toBe('sweep [connections=4]')
+    expect(steps[0]!.config.sweep).toBeUndefined()
+    const field = (sweep: unknown) => {
+      try {
+        expandSweep(cfg('http://127.0.0.1:1/', sweep))
+      } catch (e) {
+        return (e as ConfigError).field
+      }
+      return null
+    }
+    expect(field({ path: 'load.nothing', values: [1] })).toBe('sweep.path')
+    expect(field({ path: 'load.connections', values: [4, 0] })).toBe('sweep.values.1')
+    expect(field({ path: 'targets.0.stack.env.POOL_SIZE', values: [10] })).toBe('sweep.path')
+    const stack = expandSweep(
+      parseRunConfig({
+        version: 1,
+        name: 'pool',
+        targets: [{ name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-http', env: { WORKERS: 2 } } }],
+        load: { connections: 1, duration: 1 },
+        sweep: { path: 'targets.0.stack.env.POOL_SIZE', values: [10, 30] },
+      }),
+    )
+    expect(stack.map((s) => s.stack)).toEqual([
+      { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 10 } },
+      { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 30 } },
+    ])
+  })
+
+  it('finds the knee where throughput stops rising while latency climbs', () => {
+    const p = (value: number, throughput: number, p99: number) => ({ value, runId: 0, throughput, p50: 0, p95: 0, p99, errorRate: 0 })
+    expect(findKnee([p(32, 1000, 10), p(64, 1900, 11), p(128, 2000, 25), p(256, 2010, 60)])).toBe(64)
+    expect(findKnee([p(32, 1000, 10), p(64, 2000, 10), p(128, 4000, 11)])).toBeNull()
+  })
+
+  it('runs one run per value as one study and reports throughput and latency per value', async () => {
+    target = await startTarget({ delayMs: 5 })
+    const dbPath = tempDbPath()
+    const db = openDb(dbPath)
+    const started: number[] = []
+    const { studyId, runs } = await runStudy(db, dbPath, cfg(`${target.url}/x`, { path: 'load.connections', values: [1, 4] }), {
+      onRunStart: (r) => started.push(r.value),
+    })
+    expect(started).toEqual([1, 4])
+    expect(runs.map((r) => r.summary.status)).toEqual(['done', 'done'])
+    const res = studyResults(db, studyId)
+    expect(res.path).toBe('load.connections')
+    const pts = res.targets[0]!.points
+    expect(pts.map((p) => p.value)).toEqual([1, 4])
+    // A 5 ms server: 4 connections serve about four times what one does.
+    expect(pts[1]!.throughput / pts[0]!.throughput).toBeGreaterThan(2.5)
+    expect(pts.every((p) => p.p99 >= p.p50 && p.p50 > 4000)).toBe(true)
+    expect(res.targets[0]!.sentence).toMatch(/^t: /)
+    const listed = db.prepare('SELECT count(*) FROM runs WHERE study_id = ?').pluck().get(studyId)
+    expect(listed).toBe(2)
+  })
+})
