@@ -1,0 +1,68 @@
+// Display formatting. Engine figures are microseconds, requests/s and bytes; the UI shows
+// milliseconds with sensible precision.
+
+const nf0 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 })
+const nf1 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
+const nf2 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 })
+
+export function ms(us: number | null | undefined): string {
+  if (us === null || us === undefined || !Number.isFinite(us)) return '–'
+  const v = us / 1000
+  return `${v >= 100 ? nf0.format(v) : v >= 10 ? nf1.format(v) : nf2.format(v)} ms`
+}
+
+export function msValue(us: number): number {
+  return Math.round(us / 10) / 100
+}
+
+export function count(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–'
+  return nf0.format(n)
+}
+
+export function rate(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–'
+  return `${n >= 100 ? nf0.format(n) : nf1.format(n)} req/s`
+}
+
+export function percent(n: number | null | undefined, digits = 1): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–'
+  // A small but non-zero share must not read as 0.0 %.
+  const d = n !== 0 && Math.abs(n) < 10 ** -digits ? digits + 2 : digits
+  return `${n.toFixed(d)} %`
+}
+
+export function bytes(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–'
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let v = n
+  let i = 0
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024
+    i++
+  }
+  return `${i === 0 ? nf0.format(v) : nf1.format(v)} ${units[i]}`
+}
+
+export function duration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '–'
+  const s = Math.max(0, Math.round(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const rest = s % 60
+  if (h > 0) return `${h}:${String(m).padStart(2, '0')}:${String(rest).padStart(2, '0')}`
+  return `${m}:${String(rest).padStart(2, '0')}`
+}
+
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '–'
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString()
+}
+
+/** Stable colours per series index, readable on light and dark backgrounds. */
+export const PALETTE = ['#2f7ed8', '#e4572e', '#17a398', '#f2a541', '#8e6bd8', '#d84a8e', '#5c946e', '#a0522d']
+
+export function colour(i: number): string {
+  return PALETTE[i % PALETTE.length] ?? '#888'
+}

@@ -1,0 +1,128 @@
+// Turning engine series (one row per second, target and round) into chart rows (one row per
+// second, one column per series). Pure functions, called inside useMemo.
+import type { ResourcePoint, SeriesPoint } from '../../../engine/types.ts'
+import type { Marker, Row } from '../ui/charts.tsx'
+
+export function seriesKey(p: { target: string; round: number }, multiRound: boolean): string {
+  return multiRound ? `${p.target} · round ${p.round}` : p.target
+}
+
+export function keysOf(points: readonly { target: string; round: number }[]): string[] {
+  const multiRound = points.some((p) => p.round > 1)
+  const seen = new Set<string>()
+  for (const p of points) seen.add(seriesKey(p, multiRound))
+  return [...seen]
+}
+
+/** Rows by second; a series without a value at a second gets null (a gap, not a zero). */
+export function pivot<P extends { target: string; round: number; t: number }>(
+  points: readonly P[],
+  value: (p: P) => number | null,
+  suffix = '',
+): Row[] {
+  const multiRound = points.some((p) => p.round > 1)
+  const rows = new Map<number, Row>()
+  for (const p of points) {
+    let row = rows.get(p.t)
+    if (!row) {
+      row = { t: p.t }
+      rows.set(p.t, row)
+    }
+    row[seriesKey(p, multiRound) + suffix] = value(p)
+  }
+  return [...rows.values()].sort((a, b) => a.t - b.t)
+}
+
+/** Merge several pivots (e.g. p50, p95, p99 of each target) into one row per second. */
+export function mergeRows(...sets: readonly Row[][]): Row[] {
+  const rows = new Map<number, Row>()
+  for (const set of sets) for (const r of set) rows.set(r.t, { ...(rows.get(r.t) ?? { t: r.t }), ...r })
+  return [...rows.values()].sort((a, b) => a.t - b.t)
+}
+
+/** A marker where the running target, round or phase changes. */
+export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
+  const sorted = [...points].sort((a, b) => a.t - b.t)
+  const markers: Marker[] = []
+  let last: SeriesPoint | null = null
+  for (const p of sorted) {
+    if (!last || last.target !== p.target || last.round !== p.round) {
+      markers.push({ t: p.t, label: p.phase === 'main' ? p.target : `${p.target} · ${p.phase}` })
+    } else if (last.phase !== p.phase) {
+      markers.push({ t: p.t, label: p.phase })
+    }
+    last = p
+  }
+  // One target, one phase: a marker at 0 says nothing.
+  return markers.length === 1 ? [] : markers
+}
+
+/** CPU % and memory per target and second, instances summed (a target's total footprint). */
+export function resourceRows(points: readonly ResourcePoint[]): { cpu: Row[]; memory: Row[]; targets: string[] } {
+  const cpu = new Map<number, Row>()
+  const memory = new Map<number, Row>()
+  const targets = new Set<string>()
+  for (const p of points) {
+    const t = Math.round(p.t)
+    targets.add(p.target)
+    if (p.cpuPercent !== null) {
+      const row = cpu.get(t) ?? { t }
+      row[p.target] = (row[p.target] ?? 0) + p.cpuPercent
+      cpu.set(t, row)
+    }
+    if (p.memoryBytes !== null) {
+      const row = memory.get(t) ?? { t }
+      row[p.target] = (row[p.target] ?? 0) + p.memoryBytes / (1024 * 1024)
+      memory.set(t, row)
+    }
+  }
+  const sort = (m: Map<number, Row>) => [...m.values()].sort((a, b) => a.t - b.t)
+  return { cpu: sort(cpu), memory: sort(memory), targets: [...targets] }
+}
+
+/** Pair each second's throughput with the same second's CPU and memory of that target. */
+export function throughputVsResources(
+  series: readonly SeriesPoint[],
+  resources: readonly ResourcePoint[],
+  target: string,
+): { cpu: { x: number; y: number }[]; memory: { x: number; y: number }[] } {
+  const byT = new Map<number, { cpu: number | null; mem: number | null }>()
+  for (const r of resources) {
+    if (r.target !== target) continue
+    const t = Math.round(r.t)
+    const e = byT.get(t) ?? { cpu: null, mem: null }
+    if (r.cpuPercent !== null) e.cpu = (e.cpu ?? 0) + r.cpuPercent
+    if (r.memoryBytes !== null) e.mem = (e.mem ?? 0) + r.memoryBytes / (1024 * 1024)
+    byT.set(t, e)
+  }
+  const cpu: { x: number; y: number }[] = []
+  const memory: { x: number; y: number }[] = []
+  for (const p of series) {
+    if (p.target !== target) continue
+    const r = byT.get(p.t)
+    if (!r) continue
+    // Thesis figures: throughput vs CPU (x = req/s, y = CPU %), memory vs throughput.
+    if (r.cpu !== null) cpu.push({ x: p.requests, y: r.cpu })
+    if (r.mem !== null) memory.push({ x: p.requests, y: r.mem })
+  }
+  return { cpu, memory }
+}
+
+/** Errors by kind per second, all targets summed (a stacked chart). */
+export function errorRows(points: readonly SeriesPoint[]): { rows: Row[]; kinds: string[] } {
+  const kinds = new Set<string>()
+  const rows = new Map<number, Row>()
+  for (const p of points) {
+    const row = rows.get(p.t) ?? { t: p.t }
+    for (const [kind, n] of Object.entries(p.errorsByKind)) {
+      if (!n) continue
+      kinds.add(kind)
+      row[kind] = (row[kind] ?? 0) + n
+    }
+    rows.set(p.t, row)
+  }
+  const list = [...kinds]
+  const out = [...rows.values()].sort((a, b) => a.t - b.t)
+  for (const r of out) for (const k of list) r[k] ??= 0
+  return { rows: out, kinds: list }
+}

@@ -1,0 +1,175 @@
+// Chart building blocks over recharts. Animation is off (1 Hz updates would restart it), dots are
+// off (thousands of points), and every chart is memo'd: it re-renders only when its rows change.
+import { memo, type ReactNode } from 'react'
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+  ZAxis,
+  Bar,
+  BarChart,
+  Area,
+  AreaChart,
+} from 'recharts'
+import { duration } from '../lib/format.ts'
+
+export interface SeriesDef {
+  key: string
+  label: string
+  colour: string
+  dashed?: boolean
+}
+
+export interface Marker {
+  t: number
+  label: string
+}
+
+export type Row = { t: number } & Record<string, number | null>
+
+interface TimeChartProps {
+  title: ReactNode
+  rows: readonly Row[]
+  series: readonly SeriesDef[]
+  unit?: string
+  format?: (v: number) => string
+  markers?: readonly Marker[]
+  height?: number
+  testId: string
+  stacked?: boolean
+  domain?: [number | 'auto' | 'dataMin' | 'dataMax', number | 'auto' | 'dataMin' | 'dataMax']
+  /** Whole numbers only on the y axis (counts). */
+  integer?: boolean
+  /** Shown instead of an empty plot (e.g. "No errors"). */
+  emptyText?: string
+}
+
+const axisTick = { fontSize: 11, fill: 'var(--muted)' }
+
+function ChartFrame({ title, testId, height, empty, emptyText, children }: { title: ReactNode; testId: string; height: number; empty: boolean; emptyText?: string | undefined; children: ReactNode }) {
+  return (
+    <figure className="chart" data-testid={testId}>
+      <figcaption>{title}</figcaption>
+      {empty ? (
+        <div className="chart-empty" style={{ height }} data-testid={`${testId}-empty`}>
+          {emptyText ?? 'No data yet'}
+        </div>
+      ) : (
+        <div style={{ height }} data-testid={`${testId}-plot`}>
+          <ResponsiveContainer width="100%" height="100%" minWidth={100}>
+            {children}
+          </ResponsiveContainer>
+        </div>
+      )}
+    </figure>
+  )
+}
+
+function TimeChartImpl({ title, rows, series, unit, format, markers, height = 220, testId, stacked, domain, integer, emptyText }: TimeChartProps) {
+  const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
+  const common = (
+    <>
+      <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+      <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} tickFormatter={duration} tick={axisTick} stroke="var(--muted)" />
+      <YAxis tick={axisTick} stroke="var(--muted)" width={64} allowDecimals={!integer} tickFormatter={(v: number) => fmt(v)} domain={domain ?? [0, 'auto']} />
+      <Tooltip
+        contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
+        labelFormatter={(t) => `t = ${duration(Number(t))}`}
+        formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
+      />
+      <Legend wrapperStyle={{ fontSize: 12 }} />
+      {(markers ?? []).map((m) => (
+        <ReferenceLine key={`${m.t}-${m.label}`} x={m.t} stroke="var(--muted)" strokeDasharray="4 4" label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--muted)' }} />
+      ))}
+    </>
+  )
+  return (
+    <ChartFrame title={title} testId={testId} height={height} empty={rows.length === 0 || series.length === 0} emptyText={rows.length > 0 ? emptyText : undefined}>
+      {stacked ? (
+        <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+          {common}
+          {series.map((s) => (
+            <Area key={s.key} dataKey={s.key} name={s.label} stackId="1" stroke={s.colour} fill={s.colour} fillOpacity={0.35} isAnimationActive={false} connectNulls />
+          ))}
+        </AreaChart>
+      ) : (
+        <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+          {common}
+          {series.map((s) => (
+            <Line
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              stroke={s.colour}
+              strokeDasharray={s.dashed ? '5 3' : undefined}
+              dot={false}
+              strokeWidth={1.6}
+              isAnimationActive={false}
+              connectNulls={false}
+            />
+          ))}
+        </LineChart>
+      )}
+    </ChartFrame>
+  )
+}
+
+export const TimeChart = memo(TimeChartImpl)
+
+export interface ScatterSet {
+  label: string
+  colour: string
+  points: readonly { x: number; y: number }[]
+}
+
+function XYChartImpl(props: { title: ReactNode; sets: readonly ScatterSet[]; xLabel: string; yLabel: string; xFormat?: (v: number) => string; yFormat?: (v: number) => string; height?: number; testId: string }) {
+  const { title, sets, xLabel, yLabel, height = 260, testId } = props
+  const xf = props.xFormat ?? ((v: number) => String(Math.round(v * 10) / 10))
+  const yf = props.yFormat ?? ((v: number) => String(Math.round(v * 10) / 10))
+  return (
+    <ChartFrame title={title} testId={testId} height={height} empty={sets.every((s) => s.points.length === 0)}>
+      <ScatterChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+        <XAxis type="number" dataKey="x" name={xLabel} tickFormatter={xf} tick={axisTick} stroke="var(--muted)" label={{ value: xLabel, position: 'insideBottom', offset: -8, fontSize: 11, fill: 'var(--muted)' }} />
+        <YAxis type="number" dataKey="y" name={yLabel} tickFormatter={yf} tick={axisTick} stroke="var(--muted)" width={70} label={{ value: yLabel, angle: -90, position: 'insideLeft', fontSize: 11, fill: 'var(--muted)' }} />
+        <ZAxis range={[18, 18]} />
+        <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {sets.map((s) => (
+          <Scatter key={s.label} name={s.label} data={s.points as { x: number; y: number }[]} fill={s.colour} isAnimationActive={false} />
+        ))}
+      </ScatterChart>
+    </ChartFrame>
+  )
+}
+
+export const XYChart = memo(XYChartImpl)
+
+function BarsImpl(props: { title: ReactNode; rows: readonly Record<string, string | number>[]; category: string; series: readonly SeriesDef[]; format?: (v: number) => string; height?: number; testId: string }) {
+  const { title, rows, category, series, height = 260, testId } = props
+  const fmt = props.format ?? ((v: number) => String(v))
+  return (
+    <ChartFrame title={title} testId={testId} height={height} empty={rows.length === 0}>
+      <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+        <XAxis dataKey={category} tick={axisTick} stroke="var(--muted)" />
+        <YAxis tick={axisTick} stroke="var(--muted)" width={70} tickFormatter={(v: number) => fmt(v)} />
+        <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }} formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {series.map((s) => (
+          <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.colour} isAnimationActive={false} />
+        ))}
+      </BarChart>
+    </ChartFrame>
+  )
+}
+
+export const Bars = memo(BarsImpl)

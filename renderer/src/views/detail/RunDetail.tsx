@@ -1,0 +1,148 @@
+// One stored run: what was run (config), how it went (summary per target, round and phase), its
+// per-second charts from the stored series (downsampled by the engine to ~2000 points whatever
+// the run's length), the requests themselves, notes and tags, exports.
+import { useState } from 'react'
+import { stringify } from 'yaml'
+import { useAction, useApi, useAsync } from '../../api/context.tsx'
+import { Link, navigate } from '../../app/router.tsx'
+import { Banner, Button, Card, StatusBadge } from '../../ui/Common.tsx'
+import { dateTime } from '../../lib/format.ts'
+import { RunCharts } from '../live/RunCharts.tsx'
+import { SampleExplorer } from './SampleExplorer.tsx'
+import { SummaryTable } from './SummaryTable.tsx'
+import { parseTags } from '../history/RunRow.tsx'
+
+const MAX_POINTS = 2000
+
+function Exports({ runId }: { runId: number }) {
+  const api = useApi()
+  const [message, setMessage] = useState<string | null>(null)
+  const exp = useAction(async (what: 'csv' | 'json' | 'junit' | 'pdf' | 'html') => {
+    const r =
+      what === 'csv'
+        ? await api.exports.csv(runId, { kind: 'samples' })
+        : what === 'json'
+          ? await api.exports.json([runId])
+          : what === 'junit'
+            ? await api.exports.junit(runId)
+            : await api.reports.create([runId], { format: what })
+    setMessage(r.path ? `Written to ${r.path}` : `Exported ${r.rows} rows`)
+  })
+  return (
+    <div className="actions" data-testid="detail-exports">
+      <Button busy={exp.busy} onClick={() => void exp.run('pdf')} data-testid="detail-report">
+        PDF report
+      </Button>
+      <Button onClick={() => void exp.run('csv')} data-testid="detail-export-csv">
+        CSV (every request)
+      </Button>
+      <Button onClick={() => void exp.run('json')}>JSON summary</Button>
+      <Button onClick={() => void exp.run('junit')}>JUnit</Button>
+      {message ? <span className="check-ok">{message}</span> : null}
+      {exp.error ? <span className="field-error">{exp.error}</span> : null}
+    </div>
+  )
+}
+
+function TagsAndNote({ runId, tags, note, onSaved }: { runId: number; tags: string[]; note: string; onSaved: () => void }) {
+  const api = useApi()
+  const [tagText, setTagText] = useState(tags.join(', '))
+  const [noteText, setNoteText] = useState(note)
+  const save = useAction(async () => {
+    await api.runs.tag(runId, parseTags(tagText))
+    await api.runs.note(runId, noteText)
+    onSaved()
+  })
+  const dirty = tagText !== tags.join(', ') || noteText !== note
+  return (
+    <Card title="Tags and note" testId="detail-notes">
+      <label className="field">
+        Tags (comma separated)
+        <input value={tagText} onChange={(e) => setTagText(e.target.value)} data-testid="detail-tags" />
+      </label>
+      <label className="field">
+        Note
+        <textarea rows={3} value={noteText} onChange={(e) => setNoteText(e.target.value)} data-testid="detail-note" />
+      </label>
+      <Button disabled={!dirty} busy={save.busy} onClick={() => void save.run()} data-testid="detail-save-notes">
+        Save
+      </Button>
+      {save.error ? <span className="field-error">{save.error}</span> : null}
+    </Card>
+  )
+}
+
+export default function RunDetail({ runId }: { runId: number }) {
+  const api = useApi()
+  const run = useAsync(() => api.runs.get(runId), [api, runId])
+  const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_POINTS }), [api, runId])
+  const resources = useAsync(() => api.runs.resources(runId), [api, runId])
+
+  if (run.error) return <Banner kind="error" testId="detail-error">Could not load run #{runId}: {run.error}</Banner>
+  const r = run.data
+  if (!r) return <div className="loading">Loading run #{runId}…</div>
+  const targets = [...new Set(r.results.map((x) => x.target))]
+  return (
+    <section data-testid="detail" data-run-id={runId}>
+      <header className="view-head">
+        <h1>
+          #{r.runId} {r.name} <StatusBadge status={r.status} />
+        </h1>
+        <div className="actions">
+          {r.status === 'running' ? (
+            <Link className="btn btn-primary" to={`/live/${runId}`}>
+              Watch live
+            </Link>
+          ) : null}
+          {targets.length > 1 ? (
+            <Button onClick={() => navigate(`/compare?runs=${runId}`)} data-testid="detail-compare-targets">
+              Compare its targets
+            </Button>
+          ) : null}
+          <Button onClick={() => navigate(`/new?from=${runId}`)} data-testid="detail-run-again">
+            Run again…
+          </Button>
+        </div>
+      </header>
+      <p className="muted">
+        Started {dateTime(r.startedAt)}
+        {r.endedAt ? `, ended ${dateTime(r.endedAt)}` : ''}. Correlation ids: <code>{r.correlationPrefix}-…</code>
+      </p>
+      {r.status === 'failed' ? (
+        <Banner kind="error" testId="detail-failed">
+          The run failed: {r.error ?? 'no reason recorded'}
+        </Banner>
+      ) : null}
+      {r.generator.saturated ? (
+        <Banner kind="warning" testId="detail-saturation">
+          {r.generator.message ?? `The load generator was saturated for ${r.generator.saturatedSeconds} of ${r.generator.seconds} s: these numbers are limited by Cannonade, not the target.`}
+        </Banner>
+      ) : null}
+      {r.thresholds.length > 0 ? (
+        <Banner kind={r.thresholdsPassed ? 'success' : 'error'} testId="detail-thresholds">
+          Thresholds {r.thresholdsPassed ? 'passed' : 'failed'}:{' '}
+          {r.thresholds.map((t) => `${t.metric} ${t.target} ${t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`} (${t.actual ?? '–'}) ${t.passed ? '✓' : '✗'}`).join(' · ')}
+        </Banner>
+      ) : null}
+
+      <Card title="Summary">
+        {r.results.length > 0 ? <SummaryTable results={r.results} /> : <p className="muted">No results were recorded.</p>}
+      </Card>
+      {series.error ? <Banner kind="error">Could not load the series: {series.error}</Banner> : null}
+      <RunCharts points={series.data ?? []} resources={resources.data ?? []} prefix="detail" />
+      <SampleExplorer runId={runId} prefix={r.correlationPrefix} targets={targets} />
+      <div className="grid-2">
+        <TagsAndNote key={`${r.tags.join(',')}|${r.note}`} runId={runId} tags={r.tags} note={r.note} onSaved={run.reload} />
+        <Card title="Exports">
+          <Exports runId={runId} />
+        </Card>
+      </div>
+      <details className="advanced">
+        <summary>Run config</summary>
+        <pre className="yaml" data-testid="detail-config">
+          {stringify(r.config, { lineWidth: 0 })}
+        </pre>
+      </details>
+    </section>
+  )
+}

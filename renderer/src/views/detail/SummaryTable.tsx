@@ -1,0 +1,70 @@
+// The numbers of a run: one row per target and round, and its phases beneath it.
+import { Fragment } from 'react'
+import type { StatsBlock, TargetRoundSummary } from '../../../../engine/types.ts'
+import { count, ms, percent, rate } from '../../lib/format.ts'
+
+function errorTotal(s: StatsBlock): number {
+  return Object.values(s.errors).reduce((a, b) => a + (b ?? 0), 0)
+}
+
+function Cells({ s }: { s: StatsBlock }) {
+  const errors = errorTotal(s)
+  return (
+    <>
+      <td className="num">{count(s.requests)}</td>
+      <td className="num">{rate(s.throughput)}</td>
+      <td className="num">{ms(s.latency.mean)}</td>
+      <td className="num">{ms(s.latency.p50)}</td>
+      <td className="num">{ms(s.latency.p95)}</td>
+      <td className="num">{ms(s.latency.p99)}</td>
+      <td className="num">{ms(s.latency.p999)}</td>
+      <td className="num">{ms(s.latency.max)}</td>
+      <td className="num" title={Object.entries(s.errors).map(([k, v]) => `${k}: ${v}`).join(', ')}>
+        {count(errors)} {s.requests > 0 && errors > 0 ? `(${percent((errors / s.requests) * 100)})` : ''}
+      </td>
+    </>
+  )
+}
+
+export function SummaryTable({ results }: { results: readonly TargetRoundSummary[] }) {
+  const multiRound = results.some((r) => r.round > 1)
+  return (
+    <table className="table" data-testid="detail-summary">
+      <thead>
+        <tr>
+          <th scope="col">Target</th>
+          <th scope="col" className="num">Requests</th>
+          <th scope="col" className="num">Throughput</th>
+          <th scope="col" className="num">Mean</th>
+          <th scope="col" className="num">p50</th>
+          <th scope="col" className="num">p95</th>
+          <th scope="col" className="num">p99</th>
+          <th scope="col" className="num">p99.9</th>
+          <th scope="col" className="num">Max</th>
+          <th scope="col" className="num">Errors</th>
+        </tr>
+      </thead>
+      <tbody>
+        {results.map((r) => (
+          <Fragment key={`${r.target}-${r.round}`}>
+            <tr data-testid={`detail-summary-${r.target}`}>
+              <th scope="row">
+                {r.target}
+                {multiRound ? ` · round ${r.round}` : ''}
+              </th>
+              <Cells s={r} />
+            </tr>
+            {r.phases.length > 1
+              ? r.phases.map((p) => (
+                  <tr key={p.phase} className="sub-row">
+                    <th scope="row">↳ {p.phase}</th>
+                    <Cells s={p} />
+                  </tr>
+                ))
+              : null}
+          </Fragment>
+        ))}
+      </tbody>
+    </table>
+  )
+}

@@ -1,0 +1,107 @@
+// One history row: select for comparison, open, edit tags, delete (with an inline confirmation).
+import { useState } from 'react'
+import type { RunListItem } from '../../../../engine/types.ts'
+import { useAction, useApi } from '../../api/context.tsx'
+import { Link } from '../../app/router.tsx'
+import { Button, StatusBadge } from '../../ui/Common.tsx'
+
+interface Props {
+  run: RunListItem
+  selected: boolean
+  onToggle: () => void
+  onChanged: () => void
+  cells: { started: string; length: string; requests: string }
+}
+
+export function parseTags(text: string): string[] {
+  return [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))]
+}
+
+export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
+  const api = useApi()
+  const [editing, setEditing] = useState(false)
+  const [tagText, setTagText] = useState(run.tags.join(', '))
+  const [confirming, setConfirming] = useState(false)
+  const saveTags = useAction(async () => {
+    await api.runs.tag(run.runId, parseTags(tagText))
+    setEditing(false)
+    onChanged()
+  })
+  const remove = useAction(async () => {
+    await api.runs.delete(run.runId)
+    onChanged()
+  })
+  return (
+    <tr data-testid={`history-row-${run.runId}`} data-run-id={run.runId} className={selected ? 'selected' : undefined}>
+      <td>
+        <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Select run ${run.runId} (${run.name})`} data-testid={`history-select-${run.runId}`} />
+      </td>
+      <td>
+        <Link to={`/runs/${run.runId}`} data-testid={`history-open-${run.runId}`}>
+          #{run.runId} {run.name}
+        </Link>
+      </td>
+      <td>
+        {run.status === 'running' ? (
+          <Link to={`/live/${run.runId}`}>
+            <StatusBadge status={run.status} />
+          </Link>
+        ) : (
+          <StatusBadge status={run.status} />
+        )}
+      </td>
+      <td>{run.targets.join(', ')}</td>
+      <td>{cells.started}</td>
+      <td>{cells.length}</td>
+      <td className="num">{cells.requests}</td>
+      <td>
+        {editing ? (
+          <form
+            className="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void saveTags.run()
+            }}
+          >
+            <input value={tagText} onChange={(e) => setTagText(e.target.value)} aria-label="Tags, comma separated" autoFocus data-testid={`history-tags-input-${run.runId}`} />
+            <Button type="submit" busy={saveTags.busy} data-testid={`history-tags-save-${run.runId}`}>
+              Save
+            </Button>
+            <Button variant="ghost" onClick={() => setEditing(false)}>
+              Cancel
+            </Button>
+            {saveTags.error ? <span className="field-error">{saveTags.error}</span> : null}
+          </form>
+        ) : (
+          <span className="tags">
+            {run.tags.map((t) => (
+              <span className="tag" key={t}>
+                {t}
+              </span>
+            ))}
+            <Button variant="ghost" onClick={() => setEditing(true)} aria-label={`Edit tags of run ${run.runId}`} data-testid={`history-tags-edit-${run.runId}`}>
+              ✎
+            </Button>
+          </span>
+        )}
+      </td>
+      <td className="row-actions">
+        {confirming ? (
+          <>
+            <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()} data-testid={`history-delete-confirm-${run.runId}`}>
+              Delete for good
+            </Button>
+            <Button variant="ghost" onClick={() => setConfirming(false)}>
+              Keep
+            </Button>
+            {remove.error ? <span className="field-error">{remove.error}</span> : null}
+          </>
+        ) : (
+          <Button variant="ghost" disabled={run.status === 'running'} onClick={() => setConfirming(true)} data-testid={`history-delete-${run.runId}`} aria-label={`Delete run ${run.runId}`}>
+            Delete
+          </Button>
+        )}
+      </td>
+    </tr>
+  )
+}

@@ -1,0 +1,110 @@
+// The live dashboard of one run: progress, headline numbers, charts at 1 Hz, Stop, and how it
+// ended. "Running" is shown only between start and an end event (EXAMPLES.md 7).
+import { useEffect, useState } from 'react'
+import { useAction, useApi, useAsync } from '../../api/context.tsx'
+import { Link, navigate } from '../../app/router.tsx'
+import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Common.tsx'
+import { DemoButton } from '../../ui/DemoButton.tsx'
+import { count, duration, ms, rate } from '../../lib/format.ts'
+import { liveStore } from './liveStore.ts'
+import { RunCharts } from './RunCharts.tsx'
+import { useLiveRun } from './useLiveRun.ts'
+
+function NoRun() {
+  const api = useApi()
+  const active = useAsync(() => api.runs.active(), [api])
+  const first = active.data?.[0] ?? liveStore.running()[0]
+  useEffect(() => {
+    if (first !== undefined) navigate(`/live/${first}`)
+  }, [first])
+  if (active.loading || first !== undefined) return <div className="loading">Looking for a running run…</div>
+  return (
+    <EmptyState title="Nothing is running" testId="live-empty">
+      <p>Start a run and watch it here: throughput, latency percentiles, errors and the targets' CPU and memory, second by second.</p>
+      <p className="actions">
+        <DemoButton />
+        <Link className="btn btn-secondary" to="/new">
+          Configure a run
+        </Link>
+      </p>
+    </EmptyState>
+  )
+}
+
+function Live({ runId }: { runId: number }) {
+  const api = useApi()
+  const view = useLiveRun(runId)
+  const stop = useAction(() => api.runs.stop(runId))
+  const [stopRequested, setStopRequested] = useState(false)
+  const running = view.status === 'running' || view.status === 'unknown'
+  const progress = view.total ? Math.min(1, view.elapsed / view.total) : null
+  const latest = view.points.length ? view.points.reduce((a, b) => (b.t > a.t ? b : a)) : null
+
+  return (
+    <section data-testid="live" data-run-id={runId} data-status={view.status}>
+      <header className="view-head">
+        <h1>
+          {view.summary?.name ?? `Run #${runId}`} <StatusBadge status={view.status} />
+        </h1>
+        <div className="actions">
+          {running ? (
+            <Button
+              variant="danger"
+              busy={stop.busy}
+              disabled={stopRequested}
+              onClick={() => {
+                setStopRequested(true)
+                void stop.run()
+              }}
+              data-testid="live-stop"
+            >
+              {stopRequested ? 'Stopping…' : 'Stop'}
+            </Button>
+          ) : (
+            <Link className="btn btn-primary" to={`/runs/${runId}`} data-testid="live-open-detail">
+              Open results
+            </Link>
+          )}
+        </div>
+      </header>
+      {view.loadError && !view.points.length ? <Banner kind="error">Could not load run #{runId}: {view.loadError}</Banner> : null}
+      {stop.error ? <Banner kind="error">Stop failed: {stop.error}</Banner> : null}
+      {view.saturated ? (
+        <Banner kind="warning" testId="live-saturation">
+          The load generator itself is saturated (its CPU is near 100 %): the numbers measure Cannonade, not the target. Use fewer connections, a rate, or a faster machine.
+        </Banner>
+      ) : null}
+      {view.status === 'failed' ? (
+        <Banner kind="error" testId="live-failed">
+          The run failed: {view.error ?? 'no reason given'}
+        </Banner>
+      ) : null}
+      {view.status === 'aborted' ? <Banner kind="info" testId="live-aborted">The run was stopped; what it measured until then is kept.</Banner> : null}
+      {view.status === 'done' ? <Banner kind="success" testId="live-done">The run finished.</Banner> : null}
+
+      <div className="progress" data-testid="live-progress">
+        <div className="progress-label">
+          <span data-testid="live-elapsed">{duration(view.elapsed)} elapsed</span>
+          <span data-testid="live-remaining">{view.total !== null ? `${duration(Math.max(0, view.total - view.elapsed))} remaining` : 'request-bound: ends when the requests are done'}</span>
+        </div>
+        <div className="progress-track" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress !== null ? Math.round(progress * 100) : undefined}>
+          <div className="progress-fill" style={{ width: `${progress !== null ? progress * 100 : running ? 100 : 0}%` }} data-indeterminate={progress === null && running ? 'true' : undefined} />
+        </div>
+      </div>
+
+      <div className="stats">
+        <Stat label="now running" value={view.current ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}` : '–'} testId="live-current" />
+        <Stat label="throughput (last second)" value={rate(latest?.requests)} testId="live-throughput" />
+        <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
+        <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />
+        <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
+      </div>
+
+      <RunCharts points={view.points} resources={view.resources} prefix="live" />
+    </section>
+  )
+}
+
+export default function LiveRun({ runId }: { runId: number | null }) {
+  return runId === null ? <NoRun /> : <Live key={runId} runId={runId} />
+}

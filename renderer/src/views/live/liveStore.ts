@@ -1,0 +1,142 @@
+// Live run data, outside React state: one bounded ring per target and round (EXAMPLES.md 8 and
+// issue 5 "smooth at 1 Hz through a 30-minute run"). Events are ingested as they come; views are
+// notified at most every NOTIFY_MS, so a burst of events (a replay, a reconnect backlog) costs one
+// render, not one per event. Only the last few runs are kept.
+import type { Api, Unsubscribe } from '../../../../engine/api.ts'
+import type { ProgressEvent, RunEndedEvent, SeriesPoint } from '../../../../engine/types.ts'
+import { Ring } from '../../lib/ring.ts'
+
+/** A 30-minute run at 1 Hz per target and round; longer runs show their last 30 minutes. */
+export const LIVE_CAPACITY = 1800
+const MAX_RUNS = 4
+const NOTIFY_MS = 250
+
+export interface LiveRun {
+  runId: number
+  series: Map<string, Ring<SeriesPoint>>
+  last: ProgressEvent | null
+  /** Totals per target (from the latest event of each). */
+  totals: Map<string, { requests: number; errors: number }>
+  saturated: boolean
+  ended: RunEndedEvent | null
+  version: number
+}
+
+export class LiveStore {
+  private readonly runs = new Map<number, LiveRun>()
+  private readonly listeners = new Set<() => void>()
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private published = 0
+  private pending = 0
+
+  subscribe = (cb: () => void): Unsubscribe => {
+    this.listeners.add(cb)
+    return () => {
+      this.listeners.delete(cb)
+    }
+  }
+
+  /** Changes on every published update; a cheap snapshot for useSyncExternalStore. */
+  version = (): number => this.published
+
+  get(runId: number): LiveRun | undefined {
+    return this.runs.get(runId)
+  }
+
+  /** Runs that have sent progress and no end yet. */
+  running(): number[] {
+    return [...this.runs.values()].filter((r) => !r.ended && r.last).map((r) => r.runId)
+  }
+
+  private run(runId: number): LiveRun {
+    let run = this.runs.get(runId)
+    if (!run) {
+      run = { runId, series: new Map(), last: null, totals: new Map(), saturated: false, ended: null, version: 0 }
+      this.runs.set(runId, run)
+      if (this.runs.size > MAX_RUNS) {
+        const evict = [...this.runs.values()].filter((r) => r.runId !== runId).sort((a, b) => Number(!a.ended) - Number(!b.ended) || a.runId - b.runId)[0]
+        if (evict) this.runs.delete(evict.runId)
+      }
+    }
+    return run
+  }
+
+  private add(run: LiveRun, point: SeriesPoint): void {
+    const key = `${point.target}\u0000${point.round}`
+    let ring = run.series.get(key)
+    if (!ring) {
+      ring = new Ring<SeriesPoint>(LIVE_CAPACITY)
+      run.series.set(key, ring)
+    }
+    const last = ring.last()
+    if (last && last.t === point.t) ring.replaceLast(point)
+    else if (!last || last.t < point.t) ring.push(point)
+    // An older second (a backfill overlapping live events) is already there or not worth a re-sort.
+  }
+
+  ingest = (event: ProgressEvent): void => {
+    const run = this.run(event.runId)
+    this.add(run, event.point)
+    run.last = event
+    run.totals.set(event.target, event.totals)
+    if (event.generatorSaturated) run.saturated = true
+    this.changed(run)
+  }
+
+  end = (event: RunEndedEvent): void => {
+    const run = this.run(event.runId)
+    run.ended = event
+    this.changed(run, true)
+  }
+
+  /** Stored seconds from before this page was open (reload, navigation from elsewhere). */
+  backfill(runId: number, points: readonly SeriesPoint[]): void {
+    const run = this.run(runId)
+    const byKey = new Map<string, SeriesPoint[]>()
+    for (const p of points) {
+      const key = `${p.target}\u0000${p.round}`
+      const list = byKey.get(key) ?? []
+      list.push(p)
+      byKey.set(key, list)
+    }
+    for (const [key, list] of byKey) {
+      const existing = run.series.get(key)?.toArray() ?? []
+      const merged = new Map<number, SeriesPoint>()
+      for (const p of list) merged.set(p.t, p)
+      for (const p of existing) merged.set(p.t, p) // live data wins over stored
+      const ring = new Ring<SeriesPoint>(LIVE_CAPACITY)
+      for (const p of [...merged.values()].sort((a, b) => a.t - b.t)) ring.push(p)
+      run.series.set(key, ring)
+    }
+    this.changed(run, true)
+  }
+
+  private changed(run: LiveRun, now = false): void {
+    run.version++
+    this.pending++
+    if (now) {
+      this.flush()
+      return
+    }
+    this.timer ??= setTimeout(() => this.flush(), NOTIFY_MS)
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    if (this.pending === 0) return
+    this.pending = 0
+    this.published++
+    for (const cb of this.listeners) cb()
+  }
+
+  /** Listen to the Api's run events for the life of the app. */
+  attach(api: Api): Unsubscribe {
+    const offs = [api.runs.onProgress(this.ingest), api.runs.onEnded(this.end)]
+    return () => {
+      for (const off of offs) off()
+    }
+  }
+}
+
+export const liveStore = new LiveStore()

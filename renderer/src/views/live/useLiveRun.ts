@@ -1,0 +1,101 @@
+// A live run as a view sees it: the bounded series from the live store (backfilled from the
+// database on open), the run's stored summary, resources polled while it runs, and its end.
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
+import type { RunConfig } from '../../../../engine/config/schema.ts'
+import type { ResourcePoint, RunStatus, RunSummary, SeriesPoint } from '../../../../engine/types.ts'
+import { useApi, useConnection } from '../../api/context.tsx'
+import { LIVE_CAPACITY, liveStore } from './liveStore.ts'
+
+const RESOURCE_POLL_MS = 5000
+
+export interface LiveView {
+  summary: (RunSummary & { config: RunConfig }) | null
+  loadError: string | null
+  points: SeriesPoint[]
+  resources: ResourcePoint[]
+  status: RunStatus | 'unknown'
+  error: string | null
+  elapsed: number
+  total: number | null
+  current: { target: string; phase: string; round: number } | null
+  totals: { requests: number; errors: number }
+  saturated: boolean
+}
+
+export function useLiveRun(runId: number): LiveView {
+  const api = useApi()
+  const connection = useConnection()
+  const version = useSyncExternalStore(liveStore.subscribe, liveStore.version)
+  const [summary, setSummary] = useState<LiveView['summary']>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const [resources, setResources] = useState<ResourcePoint[]>([])
+  const run = liveStore.get(runId)
+  const ended = run?.ended ?? null
+
+  // The stored view of the run: on open, on reconnect (events may have been missed), on end.
+  useEffect(() => {
+    if (connection !== 'open') return
+    let live = true
+    api.runs.get(runId).then(
+      (s) => {
+        if (!live) return
+        setSummary(s)
+        setLoadError(null)
+        if (s.status !== 'running') liveStore.end({ type: 'ended', runId, status: s.status, error: s.error })
+      },
+      (err: unknown) => live && setLoadError(err instanceof Error ? err.message : String(err)),
+    )
+    api.runs.series(runId, { maxPoints: LIVE_CAPACITY }).then(
+      (points) => live && liveStore.backfill(runId, points),
+      () => {},
+    )
+    return () => {
+      live = false
+    }
+  }, [api, runId, connection, ended])
+
+  // Resources are not in progress events; poll them while the run lasts, once more at its end.
+  useEffect(() => {
+    let live = true
+    const poll = () =>
+      api.runs.resources(runId).then(
+        (r) => live && setResources(r.length > LIVE_CAPACITY * 8 ? r.slice(-LIVE_CAPACITY * 8) : r),
+        () => {},
+      )
+    void poll()
+    if (ended) return () => void (live = false)
+    const timer = setInterval(() => void poll(), RESOURCE_POLL_MS)
+    return () => {
+      live = false
+      clearInterval(timer)
+    }
+  }, [api, runId, ended])
+
+  const points = useMemo(() => {
+    const r = liveStore.get(runId)
+    if (!r) return []
+    const all: SeriesPoint[] = []
+    for (const ring of r.series.values()) all.push(...ring.toArray())
+    return all
+    // version: the store mutates in place and bumps it on every published change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runId, version])
+
+  const last = run?.last ?? null
+  let totals = { requests: 0, errors: 0 }
+  for (const t of run?.totals.values() ?? []) totals = { requests: totals.requests + t.requests, errors: totals.errors + t.errors }
+  const status: LiveView['status'] = ended ? ended.status : (summary?.status ?? (last ? 'running' : 'unknown'))
+  return {
+    summary,
+    loadError,
+    points,
+    resources,
+    status,
+    error: ended?.error ?? summary?.error ?? null,
+    elapsed: last?.elapsedSeconds ?? 0,
+    total: last?.totalSeconds ?? null,
+    current: last ? { target: last.target, phase: last.phase, round: last.round } : null,
+    totals,
+    saturated: Boolean(run?.saturated) || Boolean(summary?.generator.saturated),
+  }
+}

@@ -1,0 +1,139 @@
+// Settings: where data lives, the Docker host, the PostgreSQL export connection, the Cloud Foundry
+// endpoint, and (desktop) secrets kept encrypted by the OS. Passwords are never saved in settings.
+import { useState } from 'react'
+import { SettingsSchema, type Settings as SettingsT } from '../../../../engine/api.ts'
+import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
+import { Banner, Button, Card } from '../../ui/Common.tsx'
+import { SelectField, TextField } from '../../ui/Field.tsx'
+import { Secrets } from './Secrets.tsx'
+
+type Form = { dockerHost: string; pgExportUrl: string; cfApi: string; cfUsername: string; theme: SettingsT['theme'] }
+
+function checkPgUrl(url: string): string | undefined {
+  if (url.trim() === '') return undefined
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    return 'is not a URL; expected postgres://user@host:5432/database'
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') return 'must start with postgres:// or postgresql://'
+  if (u.password) return 'must not contain the password: keep it as the PGPASSWORD secret instead'
+  return undefined
+}
+
+function checkHttpUrl(url: string): string | undefined {
+  if (url.trim() === '') return undefined
+  try {
+    const u = new URL(url)
+    return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http(s) URL'
+  } catch {
+    return 'is not a URL, e.g. https://api.cf.example.com'
+  }
+}
+
+function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataDir: string | null; onSaved: () => void }) {
+  const api = useApi()
+  const [form, setForm] = useState<Form>({
+    dockerHost: initial.dockerHost ?? '',
+    pgExportUrl: initial.pgExportUrl ?? '',
+    cfApi: initial.cfApi ?? '',
+    cfUsername: initial.cfUsername ?? '',
+    theme: initial.theme,
+  })
+  const [saved, setSaved] = useState(false)
+  const set = <K extends keyof Form>(k: K, v: Form[K]) => {
+    setSaved(false)
+    setForm((f) => ({ ...f, [k]: v }))
+  }
+  const patch = { dockerHost: form.dockerHost.trim() || undefined, pgExportUrl: form.pgExportUrl.trim() || undefined, cfApi: form.cfApi.trim() || undefined, cfUsername: form.cfUsername.trim() || undefined, theme: form.theme }
+  const parsed = SettingsSchema.partial().safeParse(patch)
+  const schemaIssues = new Map(parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join('.'), i.message]))
+  const errors = {
+    pgExportUrl: schemaIssues.get('pgExportUrl') ?? checkPgUrl(form.pgExportUrl),
+    cfApi: schemaIssues.get('cfApi') ?? checkHttpUrl(form.cfApi),
+    dockerHost: schemaIssues.get('dockerHost'),
+    cfUsername: schemaIssues.get('cfUsername'),
+  }
+  const valid = Object.values(errors).every((e) => e === undefined)
+  const save = useAction(async () => {
+    await api.settings.set(patch)
+    setSaved(true)
+    onSaved()
+  })
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (valid) void save.run()
+      }}
+      data-testid="settings-form"
+    >
+      <Card title="Data">
+        <p>
+          Runs are kept in <code data-testid="settings-data-dir">{dataDir ?? 'the default data directory'}</code>. The <code>cannonade</code> command uses the same database unless given <code>--db</code>.
+        </p>
+        <SelectField
+          label="Theme"
+          value={form.theme}
+          options={[
+            { value: 'system', label: 'follow the system' },
+            { value: 'light', label: 'light' },
+            { value: 'dark', label: 'dark' },
+          ]}
+          onChange={(v) => set('theme', v)}
+          testId="settings-theme"
+        />
+      </Card>
+      <Card title="Docker">
+        <TextField label="Docker host" value={form.dockerHost} placeholder="unix:///var/run/docker.sock (default)" onChange={(v) => set('dockerHost', v)} error={errors.dockerHost} testId="settings-docker-host" />
+      </Card>
+      <Card title="PostgreSQL export">
+        <TextField
+          label="Connection URL"
+          value={form.pgExportUrl}
+          placeholder="postgres://cannonade@db.example.com:5432/results"
+          onChange={(v) => set('pgExportUrl', v)}
+          error={errors.pgExportUrl}
+          hint="Runs exported here keep their ids: exporting twice changes nothing. The password comes from the PGPASSWORD secret."
+          testId="settings-pg-url"
+        />
+      </Card>
+      <Card title="Cloud Foundry">
+        <div className="grid-2">
+          <TextField label="API endpoint" value={form.cfApi} placeholder="https://api.cf.example.com" onChange={(v) => set('cfApi', v)} error={errors.cfApi} testId="settings-cf-api" />
+          <TextField label="User" value={form.cfUsername} onChange={(v) => set('cfUsername', v)} error={errors.cfUsername} testId="settings-cf-user" />
+        </div>
+      </Card>
+      <div className="actions">
+        <Button type="submit" variant="primary" disabled={!valid} busy={save.busy} data-testid="settings-save">
+          Save settings
+        </Button>
+        {saved ? (
+          <span className="check-ok" role="status" data-testid="settings-saved">
+            Saved
+          </span>
+        ) : null}
+        {save.error ? <span className="field-error">{save.error}</span> : null}
+      </div>
+    </form>
+  )
+}
+
+export default function Settings() {
+  const api = useApi()
+  const { mode, desktop } = useApiEnv()
+  const settings = useAsync(() => api.settings.get(), [api])
+  const raw: unknown = settings.data
+  const dataDir = typeof raw === 'object' && raw !== null && 'dataDir' in raw && typeof raw.dataDir === 'string' ? raw.dataDir : null
+  return (
+    <section data-testid="settings">
+      <header className="view-head">
+        <h1>Settings</h1>
+      </header>
+      {settings.error ? <Banner kind="error">Could not load settings: {settings.error}</Banner> : null}
+      {settings.data ? <SettingsForm initial={settings.data} dataDir={dataDir} onSaved={settings.reload} /> : null}
+      <Secrets mode={mode} desktop={desktop} />
+    </section>
+  )
+}

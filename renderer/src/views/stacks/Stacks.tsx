@@ -1,0 +1,143 @@
+// Target stacks: ready-made servers (node-http, java-jetty, …) launched with Docker or natively,
+// with their logs streaming while they start, and a link that puts their URL into a new run.
+import { useEffect, useState } from 'react'
+import type { StackStatus } from '../../../../engine/api.ts'
+import { useAction, useApi, useAsync } from '../../api/context.tsx'
+import { Link } from '../../app/router.tsx'
+import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Common.tsx'
+import { Ring } from '../../lib/ring.ts'
+
+const LOG_LINES = 500
+
+/** The last LOG_LINES lines per stack, from stacks.onLog, kept while the view is open. */
+function useStackLogs(): Map<string, string[]> {
+  const api = useApi()
+  const [logs, setLogs] = useState<Map<string, string[]>>(new Map())
+  useEffect(() => {
+    const rings = new Map<string, Ring<string>>()
+    let timer: ReturnType<typeof setTimeout> | null = null
+    const off = api.stacks.onLog((e) => {
+      let ring = rings.get(e.stack)
+      if (!ring) {
+        ring = new Ring<string>(LOG_LINES)
+        rings.set(e.stack, ring)
+      }
+      ring.push(e.line)
+      // Compose can print hundreds of lines a second; render at most 4 times a second.
+      timer ??= setTimeout(() => {
+        timer = null
+        setLogs(new Map([...rings].map(([k, r]) => [k, r.toArray()])))
+      }, 250)
+    })
+    return () => {
+      off()
+      if (timer) clearTimeout(timer)
+    }
+  }, [api])
+  return logs
+}
+
+function StackCard({ stack, log, onChanged }: { stack: StackStatus; log: string[] | undefined; onChanged: () => void }) {
+  const api = useApi()
+  const [native, setNative] = useState(false)
+  const up = useAction(async () => {
+    await api.stacks.up(stack.name, { native })
+    onChanged()
+  })
+  const down = useAction(async () => {
+    await api.stacks.down(stack.name)
+    onChanged()
+  })
+  const running = stack.state !== 'down'
+  return (
+    <Card
+      testId={`stack-${stack.name}`}
+      title={
+        <>
+          {stack.name} <StatusBadge status={stack.state} />
+        </>
+      }
+      actions={
+        <>
+          {running ? (
+            <Button variant="danger" busy={down.busy} onClick={() => void down.run()} data-testid={`stack-${stack.name}-down`}>
+              Stop
+            </Button>
+          ) : (
+            <>
+              <label className="inline-label">
+                <input type="checkbox" checked={native} onChange={(e) => setNative(e.target.checked)} data-testid={`stack-${stack.name}-native`} /> without Docker
+              </label>
+              <Button variant="primary" busy={up.busy} onClick={() => void up.run()} data-testid={`stack-${stack.name}-up`}>
+                Launch
+              </Button>
+            </>
+          )}
+          <Link className="btn btn-secondary" to={`/new?url=${encodeURIComponent(stack.url)}&name=${encodeURIComponent(stack.name)}`} data-testid={`stack-${stack.name}-use`}>
+            Use in a new run
+          </Link>
+        </>
+      }
+    >
+      <p>{stack.description}</p>
+      <p className="muted">
+        {stack.runtime} · <code>{stack.url}</code> · limits: {stack.limits.cpus ?? 'no'} CPU, {stack.limits.memory ?? 'no'} memory
+      </p>
+      {stack.containers.length > 0 ? (
+        <ul className="containers">
+          {stack.containers.map((c) => (
+            <li key={c.name}>
+              <code>{c.name}</code> {c.state}
+              {c.health ? ` (${c.health})` : ''}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {up.error || down.error ? <div className="field-error">{up.error ?? down.error}</div> : null}
+      {log && log.length > 0 ? (
+        <pre className="log" data-testid={`stack-${stack.name}-log`} tabIndex={0} aria-label={`${stack.name} log`}>
+          {log.join('\n')}
+        </pre>
+      ) : null}
+    </Card>
+  )
+}
+
+export default function Stacks() {
+  const api = useApi()
+  const status = useAsync(() => api.stacks.status(), [api])
+  const logs = useStackLogs()
+  // While a stack starts, its state changes without an event: poll gently.
+  const reload = status.reload
+  const starting = (status.data ?? []).some((s) => s.state === 'starting')
+  useEffect(() => {
+    if (!starting) return
+    const timer = setInterval(reload, 2000)
+    return () => clearInterval(timer)
+  }, [starting, reload])
+
+  return (
+    <section data-testid="stacks">
+      <header className="view-head">
+        <h1>Target stacks</h1>
+        <Button onClick={status.reload} data-testid="stacks-refresh">
+          Refresh
+        </Button>
+      </header>
+      <p className="lead">Ready-made servers with the same API and their own PostgreSQL, to reproduce a "Java vs Node.js" comparison on this machine.</p>
+      {status.error ? (
+        <Banner kind="error" testId="stacks-error">
+          Stacks are not available: {status.error}
+        </Banner>
+      ) : null}
+      {status.data && status.data.length === 0 ? (
+        <EmptyState title="No stacks found" testId="stacks-empty">
+          <p>This installation has no target stacks. Point the wizard at your own servers instead.</p>
+        </EmptyState>
+      ) : null}
+      {(status.data ?? []).map((s) => (
+        <StackCard key={s.name} stack={s} log={logs.get(s.name)} onChanged={status.reload} />
+      ))}
+    </section>
+  )
+}

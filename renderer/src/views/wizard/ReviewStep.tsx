@@ -1,0 +1,164 @@
+// Step 4: name and tags, pass/fail thresholds, the config as YAML (the same document the CLI runs),
+// save it as a template or load one, and Start.
+import { useMemo, useRef, useState } from 'react'
+import { parse as parseYaml, stringify } from 'yaml'
+import { THRESHOLD_METRICS, type ThresholdMetric } from '../../../../engine/config/schema.ts'
+import { useAction, useApi } from '../../api/context.tsx'
+import { navigate } from '../../app/router.tsx'
+import { Banner, Button, Card } from '../../ui/Common.tsx'
+import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
+import { fromConfig, LATENCY_METRICS, stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
+import type { Patch } from './Wizard.tsx'
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'run'
+}
+
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  a.click()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+function unitOf(metric: ThresholdMetric): string {
+  return LATENCY_METRICS.includes(metric) ? 'ms' : metric === 'errorRate' ? '%' : 'req/s'
+}
+
+interface Props {
+  draft: Draft
+  patch: Patch
+  setDraft: (d: Draft) => void
+  validation: Validation
+  goTo: (step: StepId) => void
+}
+
+export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) {
+  const api = useApi()
+  const fileRef = useRef<HTMLInputElement>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const yaml = useMemo(() => stringify(validation.config ?? toConfigInput(draft), { lineWidth: 0 }), [validation.config, draft])
+  const start = useAction(async () => {
+    if (!validation.config) return
+    const { runId } = await api.runs.start(validation.config)
+    navigate(`/live/${runId}`)
+  })
+  const at = (f: string) => validation.issues.get(f)
+  const targetOptions = [{ value: '*', label: 'every target' }, ...draft.targets.map((t) => ({ value: t.name, label: t.name }))]
+
+  const handleLoad = async (file: File) => {
+    setLoadError(null)
+    try {
+      const raw: unknown = parseYaml(await file.text())
+      // The engine validates and migrates older versions, exactly as the CLI would.
+      const result = await api.runs.validate(raw)
+      if (!result.ok || !result.config) {
+        setLoadError(result.issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '))
+        return
+      }
+      setDraft(fromConfig(result.config))
+    } catch (err) {
+      setLoadError(`${file.name}: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+
+  return (
+    <div data-testid="step-review" className="review">
+      <div className="grid-2">
+        <TextField label="Run name" value={draft.name} onChange={(v) => patch((d) => void (d.name = v))} error={at('name')} testId="review-name" />
+        <TextField label="Tags (comma separated)" value={draft.tags} placeholder="round-1, jetty-vs-node" onChange={(v) => patch((d) => void (d.tags = v))} error={at('tags')} testId="review-tags" />
+      </div>
+      <details className="advanced">
+        <summary>Thresholds and correlation header</summary>
+        <TextField label="Correlation id header" value={draft.correlationHeader} onChange={(v) => patch((d) => void (d.correlationHeader = v))} error={at('correlationHeader')} testId="review-correlation-header" />
+        {draft.thresholds.map((t, i) => (
+          <div className="grid-4 row" key={i} data-testid={`threshold-${i}`}>
+            <SelectField label="Metric" value={t.metric} options={THRESHOLD_METRICS.map((m) => ({ value: m, label: m }))} onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].metric = v)))} testId={`threshold-${i}-metric`} />
+            <SelectField label="Target" value={t.target} options={targetOptions} onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].target = v)))} error={at(`thresholds.${i}.target`)} testId={`threshold-${i}-target`} />
+            <SelectField
+              label="Bound"
+              value={t.bound}
+              options={[
+                { value: 'max', label: 'at most' },
+                { value: 'min', label: 'at least' },
+              ]}
+              onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].bound = v)))}
+              testId={`threshold-${i}-bound`}
+            />
+            <div className="url-row">
+              <NumberField className="grow" label={`Value (${unitOf(t.metric)})`} value={t.value} onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].value = v)))} error={at(`thresholds.${i}.max`) ?? at(`thresholds.${i}.min`)} testId={`threshold-${i}-value`} />
+              <Button variant="ghost" onClick={() => patch((d) => void d.thresholds.splice(i, 1))} aria-label={`Remove threshold ${i + 1}`}>
+                ✕
+              </Button>
+            </div>
+          </div>
+        ))}
+        <Button variant="ghost" onClick={() => patch((d) => void d.thresholds.push({ metric: 'p99', target: '*', bound: 'max', value: 200 }))} data-testid="threshold-add">
+          Add threshold
+        </Button>
+      </details>
+
+      {validation.list.length > 0 ? (
+        <Banner kind="error" testId="review-issues">
+          <p>Fix these before starting:</p>
+          <ul>
+            {validation.list.map((i, n) => (
+              <li key={n}>
+                <button type="button" className="link" onClick={() => goTo(stepOf(i.field))}>
+                  {i.field || 'config'}
+                </button>{' '}
+                {i.message}
+              </li>
+            ))}
+          </ul>
+        </Banner>
+      ) : null}
+
+      <Card
+        title="Run config (YAML)"
+        testId="review-yaml-card"
+        actions={
+          <>
+            <Button onClick={() => download(`${slug(draft.name)}.cannonade.yaml`, yaml, 'application/yaml')} data-testid="review-save-template">
+              Save as template
+            </Button>
+            <Button onClick={() => fileRef.current?.click()} data-testid="review-load-template">
+              Load template…
+            </Button>
+            <input
+              ref={fileRef}
+              type="file"
+              accept=".yaml,.yml,.json"
+              hidden
+              data-testid="review-template-file"
+              onChange={(e) => {
+                const file = e.target.files?.[0]
+                if (file) void handleLoad(file)
+                e.target.value = ''
+              }}
+            />
+          </>
+        }
+      >
+        {loadError ? <div className="field-error" role="alert">{loadError}</div> : null}
+        <pre className="yaml" data-testid="review-yaml" tabIndex={0}>
+          {yaml}
+        </pre>
+        <p className="muted">Run it from a terminal too: <code>cannonade run {slug(draft.name)}.cannonade.yaml</code></p>
+      </Card>
+
+      <div className="actions start">
+        <Button variant="primary" disabled={!validation.config} busy={start.busy} onClick={() => void start.run()} data-testid="wizard-start">
+          Start run
+        </Button>
+        {start.error ? (
+          <span className="field-error" role="alert" data-testid="wizard-start-error">
+            {start.error}
+          </span>
+        ) : null}
+      </div>
+    </div>
+  )
+}

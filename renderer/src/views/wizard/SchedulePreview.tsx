@@ -1,0 +1,59 @@
+// The live preview of the connection schedule: compiled in the page with the engine's own
+// compiler (compilePlan + previewSchedule), from the load as the schema parses it.
+import { useMemo } from 'react'
+import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { compilePlan, previewSchedule } from '../../../../engine/config/compile.ts'
+import { TimeChart, type Row } from '../../ui/charts.tsx'
+import { colour, duration } from '../../lib/format.ts'
+import type { Draft } from './draft.ts'
+import { loadInput } from './draft.ts'
+
+const LoadSchema = RunConfigV1Schema.shape.load
+// A request-bound run ends when its requests are done; the preview draws it this long.
+const ASSUMED_SECONDS = 10
+const MAX_PREVIEW_POINTS = 3600
+
+export function SchedulePreview({ draft }: { draft: Draft }) {
+  const preview = useMemo(() => {
+    const parsed = LoadSchema.safeParse(loadInput(draft.load))
+    if (!parsed.success) return null
+    const plan = compilePlan(parsed.data)
+    const points = previewSchedule(plan, ASSUMED_SECONDS)
+    // A long window previews as every n-th second: the shape stays, the chart stays fast.
+    const every = Math.max(1, Math.ceil(points.length / MAX_PREVIEW_POINTS))
+    const rows: Row[] = points.filter((_, i) => i % every === 0).map((p) => ({ t: p.t, connections: p.connections }))
+    const last = points[points.length - 1]
+    return { plan, rows, seconds: last ? last.t + 1 : 0, estimated: points.some((p) => p.estimated) }
+  }, [draft.load])
+
+  const targets = draft.targets.length
+  const rounds = draft.rounds ?? 1
+  const total = preview ? preview.seconds * targets * rounds + (draft.cooldownSeconds ?? 0) * Math.max(0, targets * rounds - 1) : null
+
+  return (
+    <div className="preview" data-testid="schedule-preview">
+      {preview ? (
+        <>
+          <TimeChart
+            title="Connections over time (per target)"
+            rows={preview.rows}
+            series={[{ key: 'connections', label: 'connections', colour: colour(0) }]}
+            testId="schedule-preview-chart"
+            height={180}
+            format={(v) => String(Math.round(v))}
+          />
+          <p className="muted" data-testid="schedule-preview-summary">
+            Up to {preview.plan.maxConnections} connections,{' '}
+            {preview.plan.maxRequests !== null ? `${preview.plan.maxRequests.toLocaleString()} requests per target` : `${duration(preview.seconds)} per target`}
+            {preview.estimated ? ` (request-bound parts drawn ${ASSUMED_SECONDS} s long)` : ''}.
+            {total !== null && (targets > 1 || rounds > 1) ? ` About ${duration(total)} for ${targets} target(s) × ${rounds} round(s) with cool-downs.` : ''}
+          </p>
+        </>
+      ) : (
+        <p className="muted" data-testid="schedule-preview-invalid">
+          Fix the fields marked above to see the schedule.
+        </p>
+      )}
+    </div>
+  )
+}
