@@ -1,0 +1,75 @@
+// One web-mode app per test: a fresh data directory, the real engine, the web server on port 0,
+// and a Chromium page with the token URL open. Screenshots go to artifacts/e2e/.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Api } from '../../engine/api.ts'
+import { createEngine, type EngineHost } from '../../engine/host.ts'
+import { startServer, type RunningServer } from '../../engine/server/http.ts'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const STATIC_DIR = join(ROOT, 'dist', 'renderer')
+export const ARTIFACTS = join(ROOT, 'artifacts', 'e2e')
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  })
+}
+
+export interface App {
+  dataDir: string
+  engine: EngineHost
+  server: RunningServer
+  context: BrowserContext
+  page: Page
+  /** Open the app the way a user does: the printed URL with its token. */
+  open(hash?: string): Promise<void>
+  screenshot(name: string): Promise<string>
+  close(): Promise<void>
+}
+
+export interface AppOptions {
+  /** Wrap the engine before it is served (the replay test injects events this way). */
+  wrap?: (engine: EngineHost) => Api
+  viewport?: { width: number; height: number }
+  colorScheme?: 'light' | 'dark'
+}
+
+export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
+  const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
+  const server = await startServer({ host: opts.wrap ? opts.wrap(engine) : engine, staticDir: STATIC_DIR })
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1360, height: 900 }, colorScheme: opts.colorScheme ?? 'light' })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (err) => errors.push(err.message))
+  mkdirSync(ARTIFACTS, { recursive: true })
+  return {
+    dataDir,
+    engine,
+    server,
+    context,
+    page,
+    async open(hash = '') {
+      await page.goto(server.url + hash)
+      await page.getByTestId('app-ready').waitFor()
+    },
+    async screenshot(name) {
+      const path = join(ARTIFACTS, `${name}.png`)
+      await page.screenshot({ path, fullPage: true })
+      return path
+    },
+    async close() {
+      await context.close()
+      await server.close()
+      await engine.close()
+      rmSync(dataDir, { recursive: true, force: true })
+      if (errors.length) throw new Error(`uncaught errors in the page:\n${errors.join('\n')}`)
+    },
+  }
+}

@@ -1,0 +1,155 @@
+// The web UI against the real engine: a new user's first run through the wizard, the live view,
+// history, and a comparison of two runs. Each test has its own data directory and server.
+import type { Browser } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { RunEndedEvent } from '../engine/types.ts'
+import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
+import { launchBrowser, startApp, type App } from './support/app.ts'
+
+let browser: Browser
+let app: App | null = null
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser.close()
+})
+afterEach(async () => {
+  await app?.close()
+  app = null
+})
+
+/** Start a short demo run through the engine and resolve when it has ended. */
+async function demoRun(a: App, name: string, connections: number): Promise<RunEndedEvent> {
+  const { demoUrl } = (await a.engine.settings.get()) as { demoUrl?: string }
+  if (!demoUrl) throw new Error('engine has no demo target')
+  let runId = -1
+  const early: RunEndedEvent[] = []
+  let resolve: ((e: RunEndedEvent) => void) | null = null
+  const off = a.engine.runs.onEnded((e) => (e.runId === runId && resolve ? resolve(e) : early.push(e)))
+  try {
+    runId = (await a.engine.runs.start({ version: 1, name, targets: [{ name: 'demo', url: `${demoUrl}/ads?limit=20` }], load: { connections, duration: 2 }, cooldownSeconds: 0 })).runId
+    const ended = early.find((e) => e.runId === runId)
+    return ended ?? (await new Promise<RunEndedEvent>((r) => (resolve = r)))
+  } finally {
+    off()
+  }
+}
+
+describe('web UI', () => {
+  it('runs the wizard against the demo target, shows it live, then in history', async () => {
+    app = await startApp(browser)
+    const { page } = app
+    await app.open()
+    const firstRender = await page.evaluate(() => (globalThis as { __cannonadeFirstRender?: number }).__cannonadeFirstRender ?? -1)
+    console.log(`first render: ${firstRender.toFixed(0)} ms after navigation start (target < 1500 ms)`)
+    await page.getByTestId('history-empty').waitFor()
+    await app.screenshot('01-empty-history')
+
+    const nav = new Nav(page)
+    const wizard = new WizardPage(page)
+    await nav.go('new')
+    await wizard.reset()
+    await wizard.addDemoTarget()
+    expect(await wizard.targetUrl(0).inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ads/)
+    await page.getByTestId('target-0-check').click()
+    await expect.poll(() => page.getByTestId('target-0-check-result').textContent()).toContain('answered')
+    await wizard.next()
+    await wizard.setLoad({ connections: 2, duration: 3 })
+    await expect.poll(() => page.getByTestId('schedule-preview-summary').textContent()).toContain('Up to 2 connections')
+    await app.screenshot('02-wizard-load')
+    await wizard.next()
+    await page.getByTestId('step-monitoring').waitFor()
+    await wizard.next()
+    await wizard.setName('e2e: demo via wizard')
+    await expect.poll(() => page.getByTestId('review-yaml').textContent()).toContain('e2e: demo via wizard')
+    await app.screenshot('03-wizard-review')
+    const runId = await wizard.start()
+    expect(runId).toBeGreaterThan(0)
+
+    const live = new LivePage(page)
+    await live.chartPlot('throughput').waitFor()
+    await live.chartPlot('latency').waitFor()
+    await expect.poll(async () => Number((await page.getByTestId('live-requests').locator('.stat-value').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0)
+    await app.screenshot('04-live')
+    expect(await live.waitForEnd()).toBe('done')
+    await page.getByTestId('live-done').waitFor()
+    await app.screenshot('05-live-done')
+
+    await nav.go('history')
+    const history = new HistoryPage(page)
+    await history.row(runId).waitFor()
+    expect(await history.row(runId).textContent()).toContain('e2e: demo via wizard')
+    expect(await history.row(runId).getByTestId('status-badge').textContent()).toBe('done')
+    await app.screenshot('06-history')
+
+    await page.getByTestId(`history-open-${runId}`).click()
+    await page.getByTestId('detail-summary').waitFor()
+    await page.getByTestId('detail-chart-throughput-plot').waitFor()
+    await page.getByTestId('samples-slowest').click()
+    await page.getByTestId('samples-table').waitFor()
+    await app.screenshot('07-run-detail')
+  })
+
+  it('compares two runs', async () => {
+    app = await startApp(browser)
+    const { page } = app
+    const a = await demoRun(app, 'e2e: 1 connection', 1)
+    const b = await demoRun(app, 'e2e: 4 connections', 4)
+    expect([a.status, b.status]).toEqual(['done', 'done'])
+
+    await app.open('#/runs')
+    const history = new HistoryPage(page)
+    await history.row(a.runId).waitFor()
+    await history.select(a.runId)
+    await history.select(b.runId)
+    await history.compare()
+    await page.getByTestId('compare-result').waitFor()
+    await page.getByTestId('compare-chart-throughput-plot').waitFor()
+    await page.getByTestId('compare-chart-percentiles-plot').waitFor()
+    const deltas = await page.getByTestId('compare-deltas').textContent()
+    expect(deltas).toContain('throughput')
+    await app.screenshot('08-compare')
+  })
+
+  it('validates the wizard inline and will not start an invalid run', async () => {
+    app = await startApp(browser)
+    const { page } = app
+    await app.open('#/new')
+    const wizard = new WizardPage(page)
+    await wizard.reset()
+    await wizard.targetUrl(0).fill('ftp://example.com')
+    await expect.poll(() => page.getByTestId('target-0-url-error').textContent()).toContain('http')
+    await wizard.next()
+    await page.getByTestId('load-connections').fill('0')
+    await expect.poll(() => page.getByTestId('load-connections-error').textContent()).toContain('greater than 0')
+    await page.getByTestId('profile-kind').selectOption('ramp')
+    await page.getByTestId('ramp-to').fill('500')
+    await expect.poll(() => page.getByTestId('ramp-to-error').textContent()).toContain('must not exceed')
+    await page.getByTestId('wizard-step-review').click()
+    await page.getByTestId('review-issues').waitFor()
+    expect(await page.getByTestId('wizard-start').isDisabled()).toBe(true)
+    await app.screenshot('09-wizard-invalid')
+  })
+
+  it('refuses a page without the token and switches themes', async () => {
+    app = await startApp(browser)
+    const { page } = app
+    await page.goto(app.server.origin + '/#/runs')
+    await page.getByTestId('app-ready').waitFor()
+    await expect.poll(() => page.getByTestId('history').textContent()).toContain('no valid token')
+
+    await app.open()
+    await page.getByTestId('theme-toggle').click()
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light')
+    await page.getByTestId('theme-toggle').click()
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark')
+    await app.screenshot('10-dark-empty-state')
+    // Keyboard: the first Tab on a fresh page reaches the skip link, then the navigation.
+    await page.reload()
+    await page.getByTestId('app-ready').waitFor()
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toContain('Skip to content')
+  })
+})
