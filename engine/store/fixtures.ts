@@ -6,16 +6,11 @@ import * as hdr from 'hdr-histogram-js'
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { Threshold } from '../config/schema.ts'
-import type {
-  ErrorCounts,
-  ErrorKind,
-  LatencyStats,
-  RunStatus,
-  StatsBlock,
-  ThresholdResult,
-} from '../types.ts'
-import { ERROR_KINDS } from '../types.ts'
+import type { RunStatus, StatsBlock, ThresholdResult } from '../types.ts'
 import type { Db } from './db.ts'
+import { Block, gauss, KIND, prng } from './fixture-stats.ts'
+
+export { latencyStats } from './fixture-stats.ts'
 
 export interface FixtureTarget {
   name: string
@@ -49,88 +44,6 @@ export interface FixtureRun {
   runId: number
   prefix: string
   samples: number
-}
-
-/** mulberry32: small, fast, seedable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-function gauss(rand: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand())
-}
-
-/** Exact nearest-rank percentiles of ascending-sorted values (monotone by construction). */
-export function latencyStats(sorted: Float64Array): LatencyStats {
-  const n = sorted.length
-  if (n === 0)
-    return { count: 0, min: 0, mean: 0, stddev: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0 }
-  let sum = 0
-  let sq = 0
-  for (const v of sorted) {
-    sum += v
-    sq += v * v
-  }
-  const mean = sum / n
-  const at = (p: number): number => sorted[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))] ?? 0
-  return {
-    count: n,
-    min: sorted[0] ?? 0,
-    mean,
-    stddev: Math.sqrt(Math.max(0, sq / n - mean * mean)),
-    p50: at(0.5),
-    p90: at(0.9),
-    p95: at(0.95),
-    p99: at(0.99),
-    p999: at(0.999),
-    max: sorted[n - 1] ?? 0,
-  }
-}
-
-const KIND = Object.fromEntries(ERROR_KINDS.map((k, i) => [k, i])) as Record<ErrorKind, number>
-
-/** Accumulates one stretch of samples (a second, or a whole round) into a StatsBlock. */
-class Block {
-  latencies: number[] = []
-  requests = 0
-  ok = 0
-  bytes = 0
-  errors: ErrorCounts = {}
-  statusClasses = { '1xx': 0, '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }
-
-  add(latency: number, status: number, bytes: number, error: number): void {
-    this.requests++
-    this.bytes += bytes
-    if (latency >= 0) this.latencies.push(latency)
-    if (status >= 200 && status < 300) this.ok++
-    if (status >= 100 && status < 600) this.statusClasses[`${Math.floor(status / 100)}xx` as '2xx']++
-    const kind = ERROR_KINDS[error]
-    if (kind && kind !== 'none') this.errors[kind] = (this.errors[kind] ?? 0) + 1
-  }
-
-  stats(seconds: number): StatsBlock {
-    const latency = latencyStats(Float64Array.from(this.latencies).sort())
-    return {
-      requests: this.requests,
-      ok: this.ok,
-      errors: this.errors,
-      statusClasses: this.statusClasses,
-      bytes: this.bytes,
-      throughput: latency.count / seconds,
-      seconds,
-      latency,
-      corrected: null,
-      serverApp: null,
-      serverDb: null,
-    }
-  }
 }
 
 const THRESHOLD_VALUE: Record<Threshold['metric'], (s: StatsBlock) => number> = {
@@ -191,10 +104,21 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
           JSON.stringify({ saturatedSeconds: 0, seconds: 0, saturated: false, peakCpu: 0.5, message: null }),
         ).lastInsertRowid,
     )
-    const insTarget = db.prepare('INSERT INTO run_targets VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
-    const insSeries = db.prepare('INSERT INTO series VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)')
-    const insSample = db.prepare('INSERT INTO samples VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)')
-    const insResource = db.prepare('INSERT INTO resource_samples VALUES (?,?,?,?,?,?,?,?,?,?)')
+    const insTarget = db.prepare(
+      'INSERT INTO run_targets (run_id, target_index, round, target, url, summary, histogram) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    const insSeries = db.prepare(
+      `INSERT INTO series (run_id, target_index, round, t, phase, connections, requests, errors, errors_json, status_json,
+         bytes, mean, p50, p90, p95, p99, p999, max, generator_cpu) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    )
+    const insSample = db.prepare(
+      `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes,
+         error, app_us, db_us) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    )
+    const insResource = db.prepare(
+      `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit,
+         cpu_limit, state) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+    )
     let offsetUs = 0
     for (let round = 1; round <= rounds; round++) {
       for (const [index, target] of targets.entries()) {
@@ -316,16 +240,9 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
       JSON.stringify(results),
       runId,
     )
-    db.prepare('INSERT INTO environment VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-      runId,
-      'fixture-host',
-      'Fixture CPU @ 2.0GHz',
-      2,
-      'linux 6.1',
-      process.version,
-      '0.1.0',
-      '{}',
-    )
+    db.prepare(
+      'INSERT INTO environment (run_id, host, cpu, cores, os, node, app, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(runId, 'fixture-host', 'Fixture CPU @ 2.0GHz', 2, 'linux 6.1', process.version, '0.1.0', '{}')
     return runId
   })()
   return { runId: run, prefix, samples: seq }

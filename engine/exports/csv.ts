@@ -1,0 +1,148 @@
+// `cannonade export csv`: a run's raw per-request samples, or its per-second series, as CSV for a
+// spreadsheet or pandas. Streamed chunk by chunk; names (target, phase, error kind) spelled out.
+import type { ExportResult } from '../api.ts'
+import { formatCorrelationId } from '../store/correlation.ts'
+import type { Db } from '../store/db.ts'
+import { HistoryStore } from '../store/queries.ts'
+import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
+import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
+import { ERROR_KINDS } from '../types.ts'
+import { chunks, TABLES } from './source.ts'
+import { csvLine, writeAtomically } from './write.ts'
+
+export interface CsvOptions {
+  kind?: 'samples' | 'series'
+}
+
+const ERROR_COLUMNS = ERROR_KINDS.filter((k) => k !== 'none')
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const
+
+export const SAMPLE_CSV_HEADER = [
+  'correlation_id',
+  'seq',
+  'target',
+  'round',
+  'phase',
+  'start_us',
+  'latency_us',
+  'corrected_us',
+  'status',
+  'bytes',
+  'error',
+  'server_app_us',
+  'server_db_us',
+]
+
+export const SERIES_CSV_HEADER = [
+  'target',
+  'round',
+  't',
+  'phase',
+  'connections',
+  'requests',
+  'errors',
+  ...ERROR_COLUMNS.map((k) => `errors_${k}`),
+  ...STATUS_CLASSES.map((c) => `status_${c}`),
+  'bytes',
+  'mean_us',
+  'p50_us',
+  'p90_us',
+  'p95_us',
+  'p99_us',
+  'p999_us',
+  'max_us',
+  'generator_cpu',
+]
+
+function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
+  yield csvLine(SAMPLE_CSV_HEADER)
+  for (const rows of chunks(db, TABLES.samples, runId)) {
+    let text = ''
+    for (const [
+      seq,
+      target,
+      round,
+      phase,
+      start,
+      latency,
+      corrected,
+      status,
+      bytes,
+      error,
+      app,
+      dbUs,
+    ] of rows) {
+      text += csvLine([
+        formatCorrelationId(names.prefix, Number(seq)),
+        Number(seq),
+        targetName(names, Number(target)),
+        Number(round),
+        phaseName(names, Number(phase)),
+        Number(start),
+        Number(latency),
+        corrected === null ? null : Number(corrected),
+        Number(status),
+        Number(bytes),
+        errorKind(Number(error)),
+        app === null ? null : Number(app),
+        dbUs === null ? null : Number(dbUs),
+      ])
+    }
+    count(rows.length)
+    yield text
+  }
+}
+
+function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
+  yield csvLine(SERIES_CSV_HEADER)
+  for (const rows of chunks(db, TABLES.series, runId)) {
+    let text = ''
+    for (const [
+      target,
+      round,
+      t,
+      phase,
+      connections,
+      requests,
+      errors,
+      errorsJson,
+      statusJson,
+      ...rest
+    ] of rows) {
+      const kinds = parseColumnOr(String(errorsJson), ErrorCountsSchema, {})
+      const status: Record<string, number> = parseColumnOr(String(statusJson), StatusCountsSchema, {})
+      text += csvLine([
+        targetName(names, Number(target)),
+        Number(round),
+        Number(t),
+        phaseName(names, Number(phase)),
+        Number(connections),
+        Number(requests),
+        Number(errors),
+        ...ERROR_COLUMNS.map((k) => kinds[k as keyof typeof kinds] ?? 0),
+        ...STATUS_CLASSES.map((c) => status[c] ?? 0),
+        ...rest.map((v) => (v === null ? null : Number(v))),
+      ])
+    }
+    count(rows.length)
+    yield text
+  }
+}
+
+/** Write a run's samples (default) or series to `outPath` as CSV; rows counts data lines. */
+export async function exportCsv(
+  db: Db,
+  runId: number,
+  opts: CsvOptions,
+  outPath: string,
+): Promise<ExportResult> {
+  const names = new HistoryStore(db).names(runId)
+  let rows = 0
+  const count = (n: number): void => {
+    rows += n
+  }
+  const lines =
+    opts.kind === 'series' ? seriesLines(db, runId, names, count) : sampleLines(db, runId, names, count)
+  await writeAtomically(outPath, lines)
+  return { runIds: [runId], rows, path: outPath }
+}

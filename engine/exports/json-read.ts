@@ -1,0 +1,187 @@
+// Reading a JSON export (json.ts) as a stream of records: line by line in the layout json.ts
+// writes, or, for a file someone reformatted, by parsing the whole document. Every record is
+// checked with zod; a bad one names the file and line.
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { StringDecoder } from 'node:string_decoder'
+import { z } from 'zod'
+import { ApiError } from '../api.ts'
+import { JSON_FORMAT, JSON_VERSION } from './json.ts'
+import { TABLES } from './source.ts'
+
+const Cell = z.union([z.number(), z.string(), z.null()])
+const Table = (columns: readonly string[]) =>
+  z.object({
+    columns: z
+      .array(z.string())
+      .refine((c) => c.join() === columns.join(), `columns must be ${columns.join(', ')}`),
+    rows: z.array(z.array(Cell).length(columns.length)),
+  })
+
+const HeaderSchema = z.object({ format: z.literal(JSON_FORMAT), version: z.number().int() })
+
+const RunSchema = z.object({
+  origin: z.string().min(1),
+  sourceRunId: z.number().int(),
+  run: z.object({
+    name: z.string(),
+    status: z.enum(['done', 'aborted', 'failed']),
+    config: z.record(z.string(), z.unknown()),
+    correlationPrefix: z.string().min(1),
+    startedAt: z.string(),
+    endedAt: z.string().nullable(),
+    error: z.string().nullable(),
+    tags: z.array(z.string()),
+    note: z.string(),
+    generator: z.unknown(),
+    thresholds: z.unknown(),
+  }),
+  runTargets: z.array(
+    z.object({
+      targetIndex: z.number().int(),
+      round: z.number().int(),
+      target: z.string(),
+      url: z.string(),
+      summary: z.unknown(),
+      histogram: z.string().nullable(),
+      correctedHistogram: z.string().nullable(),
+    }),
+  ),
+  series: Table(TABLES.series.columns),
+  resources: Table(TABLES.resource_samples.columns),
+  environment: z
+    .object({
+      host: z.string(),
+      cpu: z.string(),
+      cores: z.number().int(),
+      os: z.string(),
+      node: z.string(),
+      app: z.string(),
+      details: z.unknown(),
+    })
+    .nullable(),
+  sampleColumns: z
+    .array(z.string())
+    .refine((c) => c.join() === TABLES.samples.columns.join(), 'unexpected sample columns'),
+})
+export type RunRecord = z.output<typeof RunSchema>
+export type SampleCells = (number | null)[]
+
+export type ImportEvent = { kind: 'run'; run: RunRecord } | { kind: 'sample'; row: SampleCells }
+
+export function bad(file: string, where: string, message: string): ApiError {
+  return new ApiError('bad-input', `${file}: ${where}: ${message}`, 'file')
+}
+
+function parseRecord<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  file: string,
+  where: string,
+): z.output<S> {
+  const r = schema.safeParse(value)
+  if (r.success) return r.data
+  const issue = r.error.issues[0]
+  throw bad(file, where, `${issue?.path.map(String).join('.') || 'record'} ${issue?.message ?? 'is invalid'}`)
+}
+
+function* readLines(file: string): Generator<string> {
+  const fd = openSync(file, 'r')
+  try {
+    const buf = Buffer.alloc(4 << 20)
+    const decoder = new StringDecoder('utf8')
+    let rest = ''
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
+      const parts = (rest + decoder.write(buf.subarray(0, n))).split('\n')
+      rest = parts.pop() ?? ''
+      yield* parts
+    }
+    rest += decoder.end()
+    if (rest !== '') yield rest
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function checkHeader(value: unknown, file: string): void {
+  const header = parseRecord(HeaderSchema, value, file, 'header')
+  if (header.version > JSON_VERSION) {
+    throw bad(
+      file,
+      'header',
+      `format version ${header.version} is newer than this Cannonade reads (${JSON_VERSION}); update Cannonade`,
+    )
+  }
+}
+
+/** Records of a file in json.ts's line layout, or of any JSON layout by parsing it whole. */
+export function* records(file: string): Generator<ImportEvent> {
+  const lines = readLines(file)
+  const first = lines.next()
+  if (
+    first.done ||
+    !first.value.startsWith(`{"format":"${JSON_FORMAT}"`) ||
+    !first.value.endsWith('"runs":[')
+  ) {
+    lines.return(undefined)
+    yield* wholeDocument(file)
+    return
+  }
+  checkHeader(JSON.parse(`${first.value}]}`), file)
+  let line = 1
+  let inSamples = false
+  for (const text of lines) {
+    line++
+    const where = `line ${line}`
+    try {
+      if (inSamples && text.startsWith('[')) {
+        yield {
+          kind: 'sample',
+          row: JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text) as SampleCells,
+        }
+      } else if (text === ']}') {
+        if (!inSamples) return
+        inSamples = false
+      } else if (
+        !inSamples &&
+        (text.startsWith('{') || text.startsWith(',{')) &&
+        text.endsWith('"samples":[')
+      ) {
+        const value: unknown = JSON.parse(`${text.replace(/^,/, '')}]}`)
+        yield { kind: 'run', run: parseRecord(RunSchema, value, file, where) }
+        inSamples = true
+      } else if (text.trim() !== '') throw bad(file, where, 'unexpected content')
+    } catch (err) {
+      throw err instanceof ApiError ? err : bad(file, where, (err as Error).message)
+    }
+  }
+  throw bad(file, `line ${line}`, 'the file ends early (truncated?)')
+}
+
+function* wholeDocument(file: string): Generator<ImportEvent> {
+  if (statSync(file).size > 1 << 30)
+    throw bad(file, 'document', 'not in the streaming layout and too large (> 1 GiB) to read whole')
+  let doc: unknown
+  try {
+    doc = JSON.parse([...readLines(file)].join('\n'))
+  } catch (err) {
+    throw bad(file, 'document', `not valid JSON (${(err as Error).message})`)
+  }
+  checkHeader(doc, file)
+  const runs = parseRecord(
+    z.object({ runs: z.array(z.record(z.string(), z.unknown())) }),
+    doc,
+    file,
+    'document',
+  ).runs
+  for (const [i, raw] of runs.entries()) {
+    const { samples, ...meta } = raw
+    yield { kind: 'run', run: parseRecord(RunSchema, meta, file, `runs.${i}`) }
+    const rows = parseRecord(
+      z.array(z.array(z.union([z.number(), z.null()]))),
+      samples ?? [],
+      file,
+      `runs.${i}.samples`,
+    )
+    for (const row of rows) yield { kind: 'sample', row }
+  }
+}

@@ -1,0 +1,129 @@
+// `cannonade export json`: whole runs (run, targets with summaries and histograms, series,
+// resources, environment, every sample) in one JSON document another Cannonade can import.
+//
+// The document is ordinary JSON, laid out one record per line so that a million samples can be
+// written and read back as a stream (json-import.ts reads this layout line by line, and falls back
+// to parsing the whole document when it was reformatted):
+//   {"format":"cannonade-runs","version":1,...,"runs":[
+//   {"origin":...,"run":{...},...,"sampleColumns":[...],"samples":[
+//   [0,0,1,0,125,2030,null,200,512,0,1200,600],
+//   ...
+//   [999,...]
+//   ]}
+//   ,{"origin":...  (the next run)
+//   ]}
+import { ApiError, type ExportResult } from '../api.ts'
+import type { Db } from '../store/db.ts'
+import type { RunRow } from '../store/rows.ts'
+import { APP_VERSION } from '../store/runs.ts'
+import { chunks, finishedRun, originOf, TABLES, type Row } from './source.ts'
+import { writeAtomically } from './write.ts'
+
+export const JSON_FORMAT = 'cannonade-runs'
+export const JSON_VERSION = 1
+
+function parsed(text: string | null, runId: number, column: string): unknown {
+  if (text === null) return null
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new ApiError('internal', `run ${runId}: column ${column} is not valid JSON; nothing was exported`)
+  }
+}
+
+/** A sample row as JSON: numbers and nulls only (bigints do not occur in these columns). */
+function rowJson(row: Row): string {
+  return `[${row.map((v) => (v === null ? 'null' : String(v))).join(',')}]`
+}
+
+function allRows(db: Db, table: 'series' | 'resource_samples', runId: number): Row[] {
+  const out: Row[] = []
+  for (const rows of chunks(db, TABLES[table], runId)) out.push(...rows)
+  return out
+}
+
+function runMeta(db: Db, run: RunRow): string {
+  const targets = db
+    .prepare('SELECT * FROM run_targets WHERE run_id = ? ORDER BY target_index, round')
+    .all(run.id) as {
+    target_index: number
+    round: number
+    target: string
+    url: string
+    summary: string | null
+    histogram: string | null
+    corrected_histogram: string | null
+  }[]
+  const env = db
+    .prepare('SELECT host, cpu, cores, os, node, app, details FROM environment WHERE run_id = ?')
+    .get(run.id) as
+    | { host: string; cpu: string; cores: number; os: string; node: string; app: string; details: string }
+    | undefined
+  const meta = {
+    origin: originOf(run),
+    sourceRunId: run.id,
+    run: {
+      name: run.name,
+      status: run.status,
+      config: parsed(run.config, run.id, 'runs.config'),
+      correlationPrefix: run.correlation_prefix,
+      startedAt: run.started_at,
+      endedAt: run.ended_at,
+      error: run.error,
+      tags: parsed(run.tags, run.id, 'runs.tags'),
+      note: run.note,
+      generator: parsed(run.generator, run.id, 'runs.generator'),
+      thresholds: parsed(run.thresholds, run.id, 'runs.thresholds'),
+    },
+    runTargets: targets.map((t) => ({
+      targetIndex: t.target_index,
+      round: t.round,
+      target: t.target,
+      url: t.url,
+      summary: parsed(t.summary, run.id, 'run_targets.summary'),
+      histogram: t.histogram,
+      correctedHistogram: t.corrected_histogram,
+    })),
+    series: { columns: TABLES.series.columns, rows: allRows(db, 'series', run.id) },
+    resources: { columns: TABLES.resource_samples.columns, rows: allRows(db, 'resource_samples', run.id) },
+    environment: env ? { ...env, details: parsed(env.details, run.id, 'environment.details') } : null,
+    sampleColumns: TABLES.samples.columns,
+  }
+  const text = JSON.stringify(meta)
+  // The samples array is opened here and filled line by line.
+  return `${text.slice(0, -1)},"samples":[\n`
+}
+
+function* documentLines(db: Db, runs: RunRow[], count: (n: number) => void): Generator<string> {
+  yield `${JSON.stringify({ format: JSON_FORMAT, version: JSON_VERSION, app: APP_VERSION, exportedAt: new Date().toISOString() }).slice(0, -1)},"runs":[\n`
+  for (const [i, run] of runs.entries()) {
+    yield (i > 0 ? ',' : '') + runMeta(db, run)
+    let first = true
+    for (const rows of chunks(db, TABLES.samples, run.id)) {
+      let text = ''
+      for (const row of rows) {
+        text += `${first ? '' : ',\n'}${rowJson(row)}`
+        first = false
+      }
+      count(rows.length)
+      yield text
+    }
+    yield `${first ? '' : '\n'}]}\n`
+  }
+  yield ']}\n'
+}
+
+/** Write whole runs to `outPath`; rows counts samples. Unknown or running runs are refused first. */
+export async function exportJson(db: Db, runIds: readonly number[], outPath: string): Promise<ExportResult> {
+  const runs = [...new Set(runIds)].map((id) => finishedRun(db, id))
+  // Broken JSON columns fail before anything is written (the file is written atomically anyway).
+  for (const run of runs) runMeta(db, run)
+  let rows = 0
+  await writeAtomically(
+    outPath,
+    documentLines(db, runs, (n) => {
+      rows += n
+    }),
+  )
+  return { runIds: runs.map((r) => r.id), rows, path: outPath }
+}

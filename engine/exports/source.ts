@@ -1,0 +1,119 @@
+// Reading a run's rows for an export without holding them in memory: keyset-paged chunks along an
+// index, each chunk read with iterate() in one synchronous stretch. Between chunks the exporter
+// awaits its output (a file, a COPY stream), and the SQLite connection is free for other work
+// then (an open iterator would make every other statement on it fail as "busy").
+import { ApiError } from '../api.ts'
+import type { Db } from '../store/db.ts'
+import type { RunRow } from '../store/rows.ts'
+
+export type Cell = string | number | bigint | Buffer | null
+export type Row = Cell[]
+
+export interface TableSpec {
+  table: 'samples' | 'series' | 'resource_samples'
+  /** Columns in output order. */
+  columns: readonly string[]
+  /** A unique ordering after run_id along an index: the keyset cursor. */
+  key: readonly string[]
+}
+
+export const SAMPLE_COLUMNS = [
+  'seq',
+  'target_index',
+  'round',
+  'phase',
+  'start_us',
+  'latency_us',
+  'corrected_us',
+  'status',
+  'bytes',
+  'error',
+  'app_us',
+  'db_us',
+] as const
+
+export const SERIES_COLUMNS = [
+  'target_index',
+  'round',
+  't',
+  'phase',
+  'connections',
+  'requests',
+  'errors',
+  'errors_json',
+  'status_json',
+  'bytes',
+  'mean',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'p999',
+  'max',
+  'generator_cpu',
+] as const
+
+export const RESOURCE_COLUMNS = [
+  't',
+  'target',
+  'source',
+  'instance',
+  'cpu_percent',
+  'memory_bytes',
+  'memory_limit',
+  'cpu_limit',
+  'state',
+] as const
+
+export const TABLES = {
+  samples: { table: 'samples', columns: SAMPLE_COLUMNS, key: ['seq', 'rowid'] },
+  series: { table: 'series', columns: SERIES_COLUMNS, key: ['target_index', 'round', 't'] },
+  resource_samples: { table: 'resource_samples', columns: RESOURCE_COLUMNS, key: ['t', 'rowid'] },
+} as const satisfies Record<string, TableSpec>
+
+export const CHUNK_ROWS = 20_000
+
+/** A run's rows of one table, CHUNK_ROWS at a time, in key order. */
+export function* chunks(db: Db, spec: TableSpec, runId: number, chunkRows = CHUNK_ROWS): Generator<Row[]> {
+  const k = spec.key.length
+  const select = `SELECT ${[...spec.key, ...spec.columns].join(', ')} FROM ${spec.table} WHERE run_id = ?`
+  const order = `ORDER BY ${spec.key.join(', ')} LIMIT ${chunkRows}`
+  const first = db.prepare(`${select} ${order}`).raw()
+  const next = db
+    .prepare(`${select} AND (${spec.key.join(', ')}) > (${spec.key.map(() => '?').join(', ')}) ${order}`)
+    .raw()
+  let cursor: Row | null = null
+  for (;;) {
+    const rows: Row[] = []
+    let last: Row | null = null
+    const it = (
+      cursor === null ? first.iterate(runId) : next.iterate(runId, ...cursor)
+    ) as IterableIterator<Row>
+    for (const row of it) {
+      rows.push(row.slice(k))
+      last = row
+    }
+    if (rows.length > 0) yield rows
+    if (rows.length < chunkRows || last === null) return
+    cursor = last.slice(0, k)
+  }
+}
+
+export function countRows(db: Db, table: TableSpec['table'], runId: number): number {
+  return (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE run_id = ?`).get(runId) as { n: number }).n
+}
+
+/** The run row, refusing runs still being written (an export would be silently incomplete). */
+export function finishedRun(db: Db, runId: number): RunRow {
+  const run = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined
+  if (!run) throw new ApiError('not-found', `run ${runId} does not exist`)
+  if (run.status === 'running') {
+    throw new ApiError('conflict', `run ${runId} is still running; export it once it has ended`)
+  }
+  return run
+}
+
+/** Where a run came from, stable across databases: `<correlation prefix>@<started at>`. */
+export function originOf(run: Pick<RunRow, 'correlation_prefix' | 'started_at'>): string {
+  return `${run.correlation_prefix}@${run.started_at}`
+}

@@ -1,0 +1,33 @@
+// Writing an export file without half-written results: text is streamed (with backpressure) into
+// a temporary file next to the destination, which is renamed into place only once complete.
+import { createWriteStream, renameSync, rmSync } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { ApiError } from '../api.ts'
+
+export async function writeAtomically(outPath: string, text: Iterable<string>): Promise<void> {
+  const partial = `${outPath}.partial-${process.pid}`
+  try {
+    await pipeline(Readable.from(text, { objectMode: false }), createWriteStream(partial))
+    renameSync(partial, outPath)
+  } catch (err) {
+    rmSync(partial, { force: true })
+    if (err instanceof ApiError) throw err
+    const e = err as NodeJS.ErrnoException
+    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR' || e.code === 'EROFS') {
+      throw new ApiError('bad-input', `cannot write ${outPath}: ${e.message}`, 'out')
+    }
+    throw err
+  }
+}
+
+/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
+export function csvField(v: string | number | bigint | null | undefined): string {
+  if (v === null || v === undefined) return ''
+  if (typeof v !== 'string') return String(v)
+  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v
+}
+
+export function csvLine(fields: readonly (string | number | bigint | null | undefined)[]): string {
+  return `${fields.map(csvField).join(',')}\n`
+}
