@@ -17,6 +17,24 @@ const ADS = Array.from({ length: 10_000 }, (_, i) => ({
   price: ((i * 7919) % 100_000) / 100,
 }))
 
+// Users and tokens for the marketplace scenario (register → login → browse → post), in memory.
+const users = new Map<string, string>()
+const tokens = new Map<string, string>()
+
+function readJson(req: http.IncomingMessage, cb: (value: Record<string, unknown> | null) => void): void {
+  let body = ''
+  req.setEncoding('utf8')
+  req.on('data', (c: string) => (body += c.length + body.length > 1_000_000 ? '' : c))
+  req.on('end', () => {
+    try {
+      const v: unknown = JSON.parse(body)
+      cb(v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
+    } catch {
+      cb(null)
+    }
+  })
+}
+
 function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   const started = performance.now()
   const url = new URL(req.url ?? '/', 'http://demo')
@@ -33,6 +51,31 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     return Number.isInteger(v) && v >= 0 && v <= max ? v : null
   }
   if (url.pathname === '/health') return reply(200, '{"status":"ok"}')
+  if (req.method === 'POST' && (url.pathname === '/users' || url.pathname === '/login' || url.pathname === '/ads')) {
+    return readJson(req, (body) => {
+      const username = typeof body?.username === 'string' ? body.username : null
+      const password = typeof body?.password === 'string' ? body.password : null
+      if (url.pathname === '/ads') {
+        if (!tokens.has((req.headers.authorization ?? '').replace(/^Bearer /, ''))) return reply(401, '{"error":"a bearer token is required"}')
+        if (typeof body?.title !== 'string') return reply(400, '{"error":"title is required"}')
+        return reply(201, JSON.stringify({ id: ADS.length + 1, title: body.title, body: body.body ?? '', price: body.price ?? 0 }))
+      }
+      if (!username || !password) return reply(400, '{"error":"username and password are required"}')
+      if (url.pathname === '/users') {
+        if (users.has(username)) return reply(409, '{"error":"user exists"}')
+        users.set(username, pbkdf2Sync(password, username, 1000, 32, 'sha256').toString('hex'))
+        return reply(201, JSON.stringify({ username }))
+      }
+      if (users.get(username) !== pbkdf2Sync(password, username, 1000, 32, 'sha256').toString('hex')) return reply(401, '{"error":"wrong username or password"}')
+      const token = `t-${username}-${tokens.size}`
+      tokens.set(token, username)
+      return reply(200, JSON.stringify({ token }))
+    })
+  }
+  if (url.pathname === '/me') {
+    const user = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''))
+    return user ? reply(200, JSON.stringify({ username: user })) : reply(401, '{"error":"a bearer token is required"}')
+  }
   if (url.pathname === '/ads') {
     const limit = int('limit', 20, 1000)
     const offset = int('offset', 0, ADS.length)
