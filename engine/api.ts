@@ -199,7 +199,7 @@ export interface Api {
     get(runId: number): Promise<RunSummary & { config: RunConfig }>
     series(runId: number, opts?: { maxPoints?: number }): Promise<SeriesPoint[]>
     resources(runId: number): Promise<ResourcePoint[]>
-    samples(runId: number, query?: Args<'runs:samples'>[0]): Promise<{ rows: SampleRow[]; total: number }>
+    samples(runId: number, query?: Args<'runs:samples'>[1]): Promise<{ rows: SampleRow[]; total: number }>
     compare(query: Args<'runs:compare'>[0]): Promise<CompareResult>
     delete(runId: number): Promise<void>
     tag(runId: number, tags: string[]): Promise<void>

@@ -22,6 +22,8 @@ import { startRun, type RunHandle } from './runner/supervisor.ts'
 import { openDb, type Db } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
 import type { ProgressEvent, RunEndedEvent } from './types.ts'
+import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
+import { testMonitor } from './monitor/index.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
@@ -81,6 +83,12 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const subscribe = <T>(event: string, cb: (e: T) => void) => {
     bus.on(event, cb)
     return () => void bus.off(event, cb)
+  }
+
+  const exportPath = (name: string) => {
+    const dir = join(dirname(opts.dbPath), 'exports')
+    mkdirSync(dir, { recursive: true })
+    return join(dir, name)
   }
 
   const unavailable = (what: string): never => {
@@ -176,13 +184,29 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       onLog: (cb: (e: StackLogEvent) => void) => subscribe('stack-log', cb),
     },
     monitor: {
-      test: async () => unavailable('monitor test'),
+      async test(spec) {
+        const r = await testMonitor(spec, { timeoutMs: 10_000 })
+        return { ok: r.ok, message: r.message, instances: r.instances }
+      },
     },
+    // Exports land in <data dir>/exports/, named after the run, and report their path.
     exports: {
-      pg: async () => unavailable('PostgreSQL export'),
-      csv: async () => unavailable('CSV export'),
-      json: async () => unavailable('JSON export'),
-      junit: async () => unavailable('JUnit export'),
+      async pg(runIds, o) {
+        const [ids, { url }] = parseArgs('exports:pg', [runIds, o])
+        return exportPg(db, ids, url, (p) => bus.emit('export-progress', { type: 'export-progress', ...p }))
+      },
+      async csv(runId, o) {
+        const [id, { kind }] = parseArgs('exports:csv', [runId, o])
+        return exportCsv(db, id, { kind }, exportPath(`run-${id}-${kind}.csv`))
+      },
+      async json(runIds) {
+        const [ids] = parseArgs('exports:json', [runIds])
+        return exportJson(db, ids, exportPath(`runs-${ids.join('-')}.json`))
+      },
+      async junit(runId) {
+        const [id] = parseArgs('exports:junit', [runId])
+        return exportJunit(db, id, exportPath(`run-${id}-thresholds.xml`))
+      },
     },
     reports: {
       create: async () => unavailable('reports'),
