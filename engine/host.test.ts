@@ -1,0 +1,80 @@
+// The Api as every transport sees it: validate and preview for the wizard, start → progress →
+// ended, history, exports, and errors that keep their code.
+import { existsSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiError } from './api.ts'
+import { createEngine, type EngineHost } from './host.ts'
+import { startTarget, type CountingTarget } from './testing/target.ts'
+import { tempDbPath } from './testing/run.ts'
+import type { ProgressEvent, RunEndedEvent } from './types.ts'
+
+let host: EngineHost
+let target: CountingTarget
+beforeAll(async () => {
+  host = await createEngine({ dbPath: tempDbPath() })
+  target = await startTarget()
+})
+afterAll(async () => {
+  await host.close()
+  await target.close()
+})
+
+const config = (url: string) => ({ version: 1, name: 'api run', targets: [{ name: 'local', url }], load: { connections: 2, duration: 2 }, cooldownSeconds: 0 })
+
+describe('engine host', () => {
+  it('validates a config field by field, for inline form errors', async () => {
+    const bad = await host.runs.validate({ ...config('http://127.0.0.1:1/'), load: { connections: 0, duration: 1 } })
+    expect(bad.ok).toBe(false)
+    expect(bad.issues[0]).toEqual({ field: 'load.connections', message: 'must be greater than 0' })
+    const good = await host.runs.validate(config('http://127.0.0.1:1/'))
+    expect(good.ok).toBe(true)
+    expect(good.config?.load.keepAlive).toBe(true)
+  })
+
+  it('previews a profile as a per-second schedule', async () => {
+    const p = await host.runs.preview({ connections: 10, duration: 4, profile: { kind: 'ramp', from: 2, to: 10, rampSeconds: 2 } })
+    expect(p.points.map((x) => x.connections)).toEqual([2, 6, 10, 10])
+    await expect(host.runs.preview({ connections: -1, duration: 1 })).rejects.toMatchObject({ code: 'bad-input', field: 'load.connections' })
+  })
+
+  it('starts a run, streams progress at 1 Hz, ends once, and keeps it in history', async () => {
+    const progress: ProgressEvent[] = []
+    const ended: RunEndedEvent[] = []
+    const off1 = host.runs.onProgress((e) => progress.push(e))
+    const ended1 = new Promise<void>((resolve) => {
+      const off = host.runs.onEnded((e) => {
+        ended.push(e)
+        off()
+        resolve()
+      })
+    })
+    const { runId } = await host.runs.start(config(`${target.url}/x`))
+    expect(await host.runs.active()).toEqual([runId])
+    await ended1
+    off1()
+    expect(ended).toEqual([{ type: 'ended', runId, status: 'done', error: null }])
+    expect(progress.map((p) => p.point.t)).toEqual([0, 1])
+    expect(await host.runs.active()).toEqual([])
+    const list = await host.runs.list()
+    expect(list.items.map((i) => i.runId)).toContain(runId)
+    const run = await host.runs.get(runId)
+    expect(run.results[0]!.requests).toBeGreaterThan(0)
+    const series = await host.runs.series(runId)
+    expect(series.length).toBe(2)
+    const slowest = await host.runs.samples(runId, { order: 'slowest', limit: 3 })
+    expect(slowest.rows.length).toBe(3)
+    expect(slowest.rows[0]!.latencyUs).toBeGreaterThanOrEqual(slowest.rows[2]!.latencyUs)
+    const byId = await host.runs.samples(runId, { correlationId: slowest.rows[0]!.correlationId })
+    expect(byId.rows[0]!.seq).toBe(slowest.rows[0]!.seq)
+    const csv = await host.exports.csv(runId, { kind: 'samples' })
+    expect(existsSync(csv.path!)).toBe(true)
+    expect(readFileSync(csv.path!, 'utf8').split('\n').length).toBeGreaterThan(run.results[0]!.requests)
+    await host.runs.delete(runId)
+    await expect(host.runs.get(runId)).rejects.toMatchObject({ code: 'not-found' })
+  })
+
+  it('refuses bad input with a code and the field', async () => {
+    await expect(host.runs.start({ ...config('http://127.0.0.1:9/x') })).rejects.toMatchObject({ code: 'bad-input', field: 'targets.0.url' })
+    await expect(host.runs.stop(424242)).rejects.toBeInstanceOf(ApiError)
+  })
+})
