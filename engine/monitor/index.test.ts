@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { FakeCloudFoundry } from './cf-fake.ts'
 import { createGeneratorMonitor, createMonitor, testMonitor } from './index.ts'
-import { collector } from './test-util.ts'
+import { collector, expectBusyThenIdle } from './test-util.ts'
 import { MonitorError } from './types.ts'
 
 describe('testMonitor (the wizard test button)', () => {
@@ -59,14 +59,20 @@ describe('generator monitor', () => {
     await monitor.start(samples.onSample, () => {})
     try {
       await samples.next(1)
-      // Burn ~1 s in 50 ms slices, letting the sampler's timer in between.
-      for (const end = Date.now() + 1000; Date.now() < end;) {
+      // Burn in 50 ms slices, letting the sampler's timer in between, until 4 samples are in.
+      const before = { cpu: process.cpuUsage(), at: performance.now() }
+      let done = false
+      const pending = samples.next(4).finally(() => (done = true))
+      while (!done) {
         const slice = Date.now() + 50
         while (Date.now() < slice);
         await new Promise((r) => setImmediate(r))
       }
-      const busy = await samples.next(3)
-      expect(Math.max(...busy.map((s) => s.cpuPercent ?? 0))).toBeGreaterThan(50)
+      const busy = await pending
+      const used = process.cpuUsage(before.cpu)
+      const truth = ((used.user + used.system) / 1000 / (performance.now() - before.at)) * 100
+      await samples.next(1)
+      expectBusyThenIdle(busy.slice(1), await samples.next(3), truth)
       expect(busy[0]).toMatchObject({ source: 'generator', target: 'gen', instance: String(process.pid) })
       expect(busy[0]?.memoryBytes).toBeGreaterThan(0)
     } finally {
