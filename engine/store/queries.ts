@@ -248,8 +248,10 @@ export class HistoryStore {
   /** Delete a run and everything it owns. Samples have no foreign key: they go explicitly, in the same transaction. */
   deleteRun(runId: number): void {
     const run = this.runRow(runId)
-    if (run.status === 'running')
+    // A 'running' row whose worker is gone (a crash, a reboot) is stale and may go.
+    if (run.status === 'running' && (run.worker_pid === null || processAlive(run.worker_pid))) {
       throw new ApiError('conflict', `run ${runId} is still running; stop it before deleting it`)
+    }
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId)
       for (const table of ['series', 'run_targets', 'resource_samples', 'environment', 'imports']) {
@@ -270,5 +272,14 @@ export class HistoryStore {
   note(runId: number, note: string): void {
     this.runRow(runId)
     this.db.prepare('UPDATE runs SET note = ? WHERE id = ?').run(note, runId)
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
