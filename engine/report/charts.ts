@@ -1,0 +1,219 @@
+// The report's charts, built from stored data with the primitives in svg.ts: the load schedule,
+// throughput and latency percentiles over time, the latency distribution (HdrHistogram's
+// percentile plot) and the targets' resources against their throughput, joined per second.
+import type { Plan, PreviewPoint } from '../config/compile.ts'
+import type { ResourcePoint, SeriesPoint } from '../types.ts'
+import { esc } from './format.ts'
+import { compact, lineChart, PALETTE, scatterChart, splitAtGaps, type LineSeries, type Tick } from './svg.ts'
+
+const ms = (us: number) => us / 1000
+
+/** A stable colour per target name across every chart of a report. */
+export function colorFor(names: readonly string[]): (name: string) => string {
+  return (name) => PALETTE[Math.max(0, names.indexOf(name)) % PALETTE.length]!
+}
+
+/** A target's points as line segments: one per round (rounds are not joined), split at pauses. */
+function segmentsOf(points: readonly SeriesPoint[], y: (p: SeriesPoint) => number): [number, number][][] {
+  const rounds = new Map<number, [number, number][]>()
+  for (const p of points) rounds.set(p.round, [...(rounds.get(p.round) ?? []), [p.t, y(p)]])
+  return [...rounds.values()].flatMap((pts) => splitAtGaps(pts))
+}
+
+function byTarget(series: readonly SeriesPoint[]): Map<string, SeriesPoint[]> {
+  const out = new Map<string, SeriesPoint[]>()
+  for (const p of series) {
+    const list = out.get(p.target) ?? []
+    list.push(p)
+    out.set(p.target, list)
+  }
+  for (const list of out.values()) list.sort((a, b) => a.t - b.t)
+  return out
+}
+
+export function scheduleChart(points: readonly PreviewPoint[], plan: Plan, segments: number): string {
+  if (points.length === 0) return '<p class="muted">No schedule: the load profile could not be compiled.</p>'
+  const line: [number, number][] = points.map((p) => [p.t, p.connections])
+  const last = points[points.length - 1]!
+  line.push([last.t + 1, last.connections])
+  const estimated = points.some((p) => p.estimated)
+  const phases = plan.phases.length > 1 ? `Phases: ${plan.phases.join(', ')}. ` : ''
+  return lineChart([{ label: 'connections', color: '#334155', segments: [line] }], {
+    title: 'Load profile: scheduled connections per second',
+    x: { label: 'seconds from the start of each segment', zero: true },
+    y: { label: 'connections' },
+    height: 170,
+    step: true,
+    note: `${phases}Played once per target and round (${segments} segment${segments === 1 ? '' : 's'}).${
+      estimated ? ' Request-bound steps are drawn 10 s long: their real length depends on the target.' : ''
+    }`,
+  })
+}
+
+export function throughputChart(series: readonly SeriesPoint[], color: (t: string) => string): string {
+  const lines: LineSeries[] = [...byTarget(series)].map(([target, pts]) => ({
+    label: target,
+    color: color(target),
+    segments: segmentsOf(pts, (p) => p.requests),
+  }))
+  if (lines.length === 0) return ''
+  return lineChart(lines, {
+    title: 'Throughput over time',
+    x: { label: 'seconds since run start', zero: true },
+    bucket: 1,
+    y: { label: 'requests/s' },
+  })
+}
+
+const PERCENTILE_STYLES: { key: 'p50' | 'p95' | 'p99'; dash?: string }[] = [
+  { key: 'p50' },
+  { key: 'p95', dash: '7 4' },
+  { key: 'p99', dash: '2 3' },
+]
+
+export function latencyOverTimeChart(series: readonly SeriesPoint[], color: (t: string) => string): string {
+  const lines: LineSeries[] = []
+  for (const [target, pts] of byTarget(series)) {
+    const withResponses = pts.filter((p) => p.requests > 0)
+    for (const { key, dash } of PERCENTILE_STYLES) {
+      lines.push({
+        label: `${target} ${key}`,
+        color: color(target),
+        dash,
+        segments: segmentsOf(withResponses, (p) => ms(p[key])),
+      })
+    }
+  }
+  if (lines.length === 0) return ''
+  return lineChart(lines, {
+    title: 'Latency percentiles over time (p50 solid, p95 dashed, p99 dotted)',
+    x: { label: 'seconds since run start', zero: true },
+    bucket: 1,
+    y: { label: 'latency (ms)' },
+  })
+}
+
+const NINES: Tick[] = ['0 %', '90 %', '99 %', '99.9 %', '99.99 %', '99.999 %', '99.9999 %'].map(
+  (label, value) => ({
+    value,
+    label,
+  }),
+)
+
+export function distributionChart(
+  entries: readonly { label: string; color: string; curve: [number, number][] }[],
+  title = 'Latency distribution (all rounds merged, from the HDR histograms)',
+): string {
+  const drawn = entries.filter((e) => e.curve.length > 0)
+  if (drawn.length === 0) return ''
+  const top = Math.max(...drawn.map((e) => e.curve[e.curve.length - 1]![0]))
+  const max = Math.ceil(top)
+  return lineChart(
+    drawn.map((e) => ({ label: e.label, color: e.color, segments: [e.curve.map(([x, y]) => [x, ms(y)])] })),
+    {
+      title,
+      x: { label: 'percentile', min: 0, max, ticks: NINES.slice(0, max + 1) },
+      y: { label: 'latency (ms)' },
+      note: 'Each curve ends at its maximum, at the resolution its request count supports (1 000 requests reach the 99.9th percentile).',
+    },
+  )
+}
+
+interface Joined {
+  t: number
+  throughput: number
+  cpu: number | null
+  memory: number | null
+}
+
+/** Resource samples of one target joined to its per-second series by t (sums over instances). */
+export function joinPerSecond(points: readonly SeriesPoint[], resources: readonly ResourcePoint[]): Joined[] {
+  if (points.length === 0) return []
+  let step = Infinity
+  for (let i = 1; i < points.length; i++) step = Math.min(step, Math.max(1, points[i]!.t - points[i - 1]!.t))
+  if (!Number.isFinite(step)) step = 1
+  const buckets = new Map<number, Map<string, { cpu: number[]; mem: number[] }>>()
+  for (const r of resources) {
+    // The series point whose [t, t + step) holds this sample.
+    let lo = 0
+    let hi = points.length - 1
+    let hit = -1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      if (points[mid]!.t <= r.t) {
+        hit = mid
+        lo = mid + 1
+      } else hi = mid - 1
+    }
+    if (hit < 0 || r.t >= points[hit]!.t + step) continue
+    const perInstance = buckets.get(hit) ?? new Map<string, { cpu: number[]; mem: number[] }>()
+    const inst = perInstance.get(r.instance) ?? { cpu: [], mem: [] }
+    if (r.cpuPercent !== null) inst.cpu.push(r.cpuPercent)
+    if (r.memoryBytes !== null) inst.mem.push(r.memoryBytes)
+    perInstance.set(r.instance, inst)
+    buckets.set(hit, perInstance)
+  }
+  const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length
+  const out: Joined[] = []
+  for (const [index, perInstance] of [...buckets].sort((a, b) => a[0] - b[0])) {
+    let cpu: number | null = null
+    let memory: number | null = null
+    for (const { cpu: c, mem: m } of perInstance.values()) {
+      if (c.length) cpu = (cpu ?? 0) + avg(c)
+      if (m.length) memory = (memory ?? 0) + avg(m)
+    }
+    const p = points[index]!
+    out.push({ t: p.t, throughput: p.requests, cpu, memory })
+  }
+  return out
+}
+
+/** Throughput vs CPU and memory vs throughput, where the targets were monitored. */
+export function resourceCharts(
+  series: readonly SeriesPoint[],
+  resources: readonly ResourcePoint[],
+  color: (t: string) => string,
+): string {
+  const cpuSets: { label: string; color: string; points: [number, number][] }[] = []
+  const memSets: { label: string; color: string; points: [number, number][] }[] = []
+  for (const [target, pts] of byTarget(series)) {
+    const joined = joinPerSecond(
+      pts,
+      resources.filter((r) => r.target === target && r.source !== 'generator'),
+    )
+    const cpu = joined.filter((j) => j.cpu !== null).map((j): [number, number] => [j.cpu!, j.throughput])
+    const mem = joined
+      .filter((j) => j.memory !== null)
+      .map((j): [number, number] => [j.throughput, j.memory! / 2 ** 20])
+    if (cpu.length) cpuSets.push({ label: target, color: color(target), points: cpu })
+    if (mem.length) memSets.push({ label: target, color: color(target), points: mem })
+  }
+  if (cpuSets.length === 0 && memSets.length === 0) {
+    return '<p class="muted">No resource samples: no target of this run was monitored, so throughput vs CPU and memory vs throughput are not shown.</p>'
+  }
+  const parts: string[] = []
+  if (cpuSets.length) {
+    parts.push(
+      scatterChart(cpuSets, {
+        title: 'Throughput vs CPU (one point per second)',
+        x: { label: 'target CPU % (100 = one core)', zero: true },
+        y: { label: 'requests/s' },
+      }),
+    )
+  }
+  if (memSets.length) {
+    parts.push(
+      scatterChart(memSets, {
+        title: 'Memory vs throughput (one point per second)',
+        x: { label: 'requests/s', zero: true },
+        y: { label: 'memory (MiB)', format: compact },
+      }),
+    )
+  }
+  const unmonitored = [...byTarget(series).keys()].filter(
+    (t) => !cpuSets.some((s) => s.label === t) && !memSets.some((s) => s.label === t),
+  )
+  if (unmonitored.length)
+    parts.push(`<p class="muted">Not monitored: ${unmonitored.map(esc).join(', ')}.</p>`)
+  return parts.join('\n')
+}

@@ -1,0 +1,184 @@
+// Everything a report shows, read once from the history: runs, environment, per-second series,
+// resources, the compiled load schedule, merged latency histograms and the comparisons. Building
+// the HTML afterwards is pure string work on this.
+import type { CompareResult } from '../api.ts'
+import { ApiError } from '../api.ts'
+import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
+import { compareRuns } from '../metrics/compare.ts'
+import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
+import type { HistoryStore, RunDetail } from '../store/queries.ts'
+import type { LatencyStats, ResourcePoint, SeriesPoint } from '../types.ts'
+
+export interface EnvironmentInfo {
+  host: string
+  cpu: string
+  cores: number
+  os: string
+  node: string
+  app: string
+  /** Free-form JSON: `targets` (name, url, monitor, image, limits…) and whatever else was recorded. */
+  details: Record<string, unknown>
+}
+
+export interface TargetLimits {
+  target: string
+  memoryLimit: number | null
+  cpuLimit: number | null
+}
+
+/** All rounds of one target merged from their HDR histograms (exact over every request). */
+export interface MergedLatency {
+  target: string
+  rounds: number
+  stats: LatencyStats
+  /** HdrHistogram-style percentile curve: x = log10(1 / (1 - q)) ("nines"), y = latency µs. */
+  curve: [number, number][]
+}
+
+export interface RunReportData {
+  run: RunDetail
+  environment: EnvironmentInfo | null
+  series: SeriesPoint[]
+  resources: ResourcePoint[]
+  limits: TargetLimits[]
+  plan: Plan | null
+  schedule: PreviewPoint[]
+  merged: MergedLatency[]
+  /** The run's targets compared with each other (null: fewer than two targets with results). */
+  comparison: CompareResult | null
+  comparisonNote: string | null
+}
+
+export interface ReportData {
+  runs: RunReportData[]
+  /** Every target of every run against the first (null for a single run). */
+  across: CompareResult | null
+  acrossNote: string | null
+  generatedAt: Date
+}
+
+export interface LoadOptions {
+  /** Chart points per (target, round) series (default 600). */
+  maxPoints?: number
+  now?: Date
+}
+
+const MAX_NINES = 6
+
+/** The percentile curve of a histogram, as HdrHistogram's plotter draws it. */
+export function percentileCurve(
+  valueAt: (percentile: number) => number,
+  count: number,
+  max: number,
+): [number, number][] {
+  if (count === 0) return []
+  // Resolution ends where the count does: 1 000 requests say nothing about the 99.99th percentile.
+  const top = Math.min(MAX_NINES, Math.max(1, Math.log10(count)))
+  const out: [number, number][] = []
+  for (let x = 0; x < top - 1e-9; x += 0.05) out.push([x, valueAt(100 * (1 - 10 ** -x))])
+  out.push([top, max])
+  return out
+}
+
+function environmentOf(store: HistoryStore, runId: number): EnvironmentInfo | null {
+  const row = store.db
+    .prepare('SELECT host, cpu, cores, os, node, app, details FROM environment WHERE run_id = ?')
+    .get(runId) as (Omit<EnvironmentInfo, 'details'> & { details: string }) | undefined
+  if (!row) return null
+  let details: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = JSON.parse(row.details)
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      details = parsed as Record<string, unknown>
+  } catch {
+    details = { unreadable: row.details }
+  }
+  return { ...row, details }
+}
+
+function limitsOf(store: HistoryStore, runId: number): TargetLimits[] {
+  return store.db
+    .prepare(
+      `SELECT target, max(memory_limit) AS memoryLimit, max(cpu_limit) AS cpuLimit FROM resource_samples
+       WHERE run_id = ? AND source <> 'generator' GROUP BY target ORDER BY target`,
+    )
+    .all(runId) as TargetLimits[]
+}
+
+function mergedOf(run: RunDetail): MergedLatency[] {
+  const byTarget = new Map<string, string[]>()
+  for (const r of run.results) {
+    const list = byTarget.get(r.target) ?? []
+    if (r.histogram) list.push(r.histogram)
+    byTarget.set(r.target, list)
+  }
+  const out: MergedLatency[] = []
+  for (const [target, encoded] of byTarget) {
+    const h = mergeEncoded(encoded)
+    try {
+      const stats = latencyStats(h)
+      const curve = percentileCurve((p) => h.getValueAtPercentile(p), h.totalCount, h.maxValue)
+      out.push({ target, rounds: encoded.length, stats, curve })
+    } finally {
+      h.destroy()
+    }
+  }
+  return out
+}
+
+/** compareRuns, with "nothing to compare" turned into a note instead of an error. */
+function tryCompare(
+  store: HistoryStore,
+  runIds: number[],
+): { result: CompareResult | null; note: string | null } {
+  try {
+    return { result: compareRuns(store, { runIds }), note: null }
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'bad-input') return { result: null, note: err.message }
+    throw err
+  }
+}
+
+function planOf(run: RunDetail): { plan: Plan | null; schedule: PreviewPoint[] } {
+  try {
+    const plan = compilePlan(run.config.load)
+    return { plan, schedule: previewSchedule(plan) }
+  } catch {
+    return { plan: null, schedule: [] } // an imported run with a config this version cannot compile
+  }
+}
+
+export function loadRunData(store: HistoryStore, runId: number, opts: LoadOptions = {}): RunReportData {
+  const run = store.getRun(runId)
+  const targets = new Set(run.results.map((r) => r.target))
+  const own = targets.size >= 2 ? tryCompare(store, [runId]) : { result: null, note: null }
+  return {
+    run,
+    environment: environmentOf(store, runId),
+    series: store.series(runId, { maxPoints: opts.maxPoints ?? 600 }),
+    resources: store.resources(runId),
+    limits: limitsOf(store, runId),
+    ...planOf(run),
+    merged: mergedOf(run),
+    comparison: own.result,
+    comparisonNote:
+      own.note ??
+      (targets.size < 2
+        ? 'One target in this run: its figures stand alone (nothing to compare within the run).'
+        : null),
+  }
+}
+
+/** Load every run (in the given order, duplicates dropped); ApiError('not-found') names a missing run. */
+export function loadReportData(
+  store: HistoryStore,
+  runIds: readonly number[],
+  opts: LoadOptions = {},
+): ReportData {
+  const ids = [...new Set(runIds)]
+  if (ids.length === 0) throw new ApiError('bad-input', 'a report needs at least one run id', 'runIds')
+  for (const id of ids) store.runRow(id) // fail on a missing run before any work
+  const runs = ids.map((id) => loadRunData(store, id, opts))
+  const across = ids.length >= 2 ? tryCompare(store, ids) : { result: null, note: null }
+  return { runs, across: across.result, acrossNote: across.note, generatedAt: opts.now ?? new Date() }
+}

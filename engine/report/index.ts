@@ -1,0 +1,142 @@
+// Comparison reports (issue 6): the one entry point the CLI (`cannonade report`) and the Api host
+// (`reports.create`) share. Load → HTML → PDF, with progress, and no half-written file on failure.
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { ApiError, type ExportResult } from '../api.ts'
+import type { HistoryStore } from '../store/queries.ts'
+import { loadReportData } from './data.ts'
+import { renderReportHtml, reportTitle, type ReportOptions } from './html.ts'
+import { renderPdf, type PdfOptions, type ReportProgress } from './pdf.ts'
+
+export { buildReportHtml, renderReportHtml, type ReportOptions } from './html.ts'
+export { loadReportData, type ReportData, type RunReportData } from './data.ts'
+export { chromiumPath, chromiumProblem, DEFAULT_CHROMIUM, renderPdf } from './pdf.ts'
+export type { PdfOptions, ReportProgress, ReportStage } from './pdf.ts'
+export { esc, fmtInt, fmtMs, fmtRate } from './format.ts'
+
+export interface CreateReportOptions extends ReportOptions {
+  /** The file to write: a PDF, or the HTML itself when format is 'html'. */
+  out: string
+  /** Also write the HTML here (PDF format only). */
+  html?: string
+  format?: 'pdf' | 'html'
+  executablePath?: PdfOptions['executablePath']
+  timeoutMs?: number
+  onProgress?: (p: ReportProgress) => void
+}
+
+export interface CreatedReport {
+  path: string
+  htmlPath: string | null
+  runIds: number[]
+  bytes: number
+  elapsedMs: number
+}
+
+function partialOf(path: string): string {
+  return `${path}.partial-${process.pid}`
+}
+
+function cannotWrite(path: string, err: unknown, field: string): ApiError {
+  const e = err as NodeJS.ErrnoException
+  return new ApiError('bad-input', `${field}: cannot write ${path}: ${e.message ?? String(err)}`, field)
+}
+
+function writeText(path: string, text: string, field: string): void {
+  const partial = partialOf(path)
+  try {
+    writeFileSync(partial, text)
+    renameSync(partial, path)
+  } catch (err) {
+    rmSync(partial, { force: true })
+    throw cannotWrite(path, err, field)
+  }
+}
+
+/** Build the report of `runIds` (in that order) and write it; every stage is reported. */
+export async function createReport(
+  store: HistoryStore,
+  runIds: readonly number[],
+  opts: CreateReportOptions,
+): Promise<CreatedReport> {
+  const started = Date.now()
+  const progress = (stage: ReportProgress['stage']) =>
+    opts.onProgress?.({ stage, elapsedMs: Date.now() - started })
+  const out = resolve(opts.out)
+  const htmlPath = opts.html ? resolve(opts.html) : null
+  progress('loading data')
+  const data = loadReportData(store, runIds, opts)
+  progress('building html')
+  const html = renderReportHtml(data, opts)
+  if (opts.format === 'html') writeText(out, html, 'out')
+  else {
+    if (htmlPath) writeText(htmlPath, html, 'html')
+    const partial = partialOf(out)
+    try {
+      await renderPdf(html, partial, {
+        executablePath: opts.executablePath,
+        footerText: `Cannonade · ${reportTitle(data, opts.title)}`,
+        timeoutMs: opts.timeoutMs,
+        onProgress: opts.onProgress
+          ? (p) => opts.onProgress?.({ ...p, elapsedMs: Date.now() - started })
+          : undefined,
+      })
+      renameSync(partial, out)
+    } catch (err) {
+      rmSync(partial, { force: true })
+      if (err instanceof ApiError) throw err
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'EROFS')
+        throw cannotWrite(out, err, 'out')
+      throw err
+    }
+  }
+  progress('done')
+  return {
+    path: out,
+    htmlPath: opts.format === 'html' ? null : htmlPath,
+    runIds: data.runs.map((d) => d.run.runId),
+    bytes: statSync(out).size,
+    elapsedMs: Date.now() - started,
+  }
+}
+
+/** "cannonade-report-runs-3-4-20250101-120000.pdf" */
+export function reportFileName(runIds: readonly number[], format: 'pdf' | 'html', now = new Date()): string {
+  const ids = [...new Set(runIds)]
+  const shown = ids.length > 6 ? `${ids.slice(0, 6).join('-')}-and-${ids.length - 6}-more` : ids.join('-')
+  const stamp = now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
+  return `cannonade-report-runs-${shown}-${stamp}.${format}`
+}
+
+/**
+ * The Api's `reports.create`: the report of `runIds` written into `dir` (the host picks it: the
+ * data directory's reports folder, or where a save dialog pointed).
+ */
+export async function reportsCreate(
+  store: HistoryStore,
+  runIds: readonly number[],
+  opts: {
+    dir: string
+    format?: 'pdf' | 'html'
+    title?: string
+    onProgress?: (p: ReportProgress) => void
+    now?: Date
+  },
+): Promise<ExportResult> {
+  const format = opts.format ?? 'pdf'
+  try {
+    mkdirSync(opts.dir, { recursive: true })
+  } catch (err) {
+    throw cannotWrite(opts.dir, err, 'dir')
+  }
+  const out = join(opts.dir, reportFileName(runIds, format, opts.now))
+  const created = await createReport(store, runIds, {
+    out,
+    format,
+    title: opts.title,
+    onProgress: opts.onProgress,
+    now: opts.now,
+  })
+  return { path: created.path, runIds: created.runIds, rows: 0 }
+}

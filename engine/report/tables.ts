@@ -1,0 +1,151 @@
+// The report's figure tables: per target and round (and all rounds merged), per phase, and the
+// comparisons with their uncertainty. Latencies in ms; every name is escaped.
+import type { CompareMetric, CompareResult } from '../api.ts'
+import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../types.ts'
+import type { MergedLatency, RunReportData } from './data.ts'
+import { addErrors, esc, fmtErrors, fmtInt, fmtMs, fmtPercent, fmtRate } from './format.ts'
+
+const HEAD = `<tr><th rowspan="2">Target</th><th rowspan="2">Round</th><th rowspan="2" class="num">Requests</th>
+<th rowspan="2" class="num">Throughput<br>req/s</th><th colspan="6" class="group">Latency (ms)</th><th rowspan="2">Errors</th></tr>
+<tr><th class="num">mean</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th class="num">p99.9</th><th class="num">max</th></tr>`
+
+function latencyCells(l: LatencyStats): string {
+  if (l.count === 0) return '<td class="num muted" colspan="6">no responses</td>'
+  return [l.mean, l.p50, l.p95, l.p99, l.p999, l.max].map((v) => `<td class="num">${fmtMs(v)}</td>`).join('')
+}
+
+function row(
+  first: string,
+  second: string,
+  b: Pick<StatsBlock, 'requests' | 'throughput' | 'errors'>,
+  l: LatencyStats,
+  cls = '',
+): string {
+  return `<tr${cls ? ` class="${cls}"` : ''}><td>${first}</td><td>${second}</td><td class="num">${fmtInt(b.requests)}</td>
+<td class="num">${fmtRate(b.throughput)}</td>${latencyCells(l)}<td class="errors">${esc(fmtErrors(b.errors))}</td></tr>`
+}
+
+/** Results grouped by target in the config's order, rounds ascending. */
+export function resultsByTarget(d: RunReportData): [string, TargetRoundSummary[]][] {
+  const order = d.run.config.targets.map((t) => t.name)
+  const groups = new Map<string, TargetRoundSummary[]>()
+  for (const r of d.run.results) groups.set(r.target, [...(groups.get(r.target) ?? []), r])
+  const rank = (t: string) => (order.indexOf(t) < 0 ? order.length : order.indexOf(t))
+  return [...groups]
+    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .map(([t, rs]) => [t, rs.sort((a, b) => a.round - b.round)])
+}
+
+/** The summary table: one row per target and round, plus all rounds merged when there are several. */
+export function summaryTable(d: RunReportData): string {
+  const groups = resultsByTarget(d)
+  if (groups.length === 0) return '<p class="muted">This run has no finished results.</p>'
+  const rows: string[] = []
+  for (const [target, rounds] of groups) {
+    rounds.forEach((r, i) =>
+      rows.push(row(i === 0 ? `<b>${esc(target)}</b>` : '', String(r.round), r, r.latency)),
+    )
+    const merged = d.merged.find((m) => m.target === target)
+    if (rounds.length > 1 && merged) {
+      const total = {
+        requests: rounds.reduce((s, r) => s + r.requests, 0),
+        throughput: rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length,
+        errors: rounds.reduce((e, r) => addErrors(e, r.errors), {}),
+      }
+      rows.push(row('', `all ${rounds.length}`, total, merged.stats, 'merged'))
+    }
+  }
+  const notes = groups.some(([, rs]) => rs.length > 1)
+    ? '<p class="note">“all N” rows: requests and errors summed, throughput the mean of the rounds (as compared below), latency from the rounds’ HDR histograms merged (every request counted once).</p>'
+    : ''
+  return `<table class="figures">${HEAD}${rows.join('\n')}</table>${notes}${correctedTable(groups)}`
+}
+
+/** Rate mode: latency from each request's intended send time (coordinated omission corrected). */
+function correctedTable(groups: [string, TargetRoundSummary[]][]): string {
+  const rows: string[] = []
+  for (const [target, rounds] of groups) {
+    rounds.forEach((r, i) => {
+      if (r.corrected) rows.push(row(i === 0 ? `<b>${esc(target)}</b>` : '', String(r.round), r, r.corrected))
+    })
+  }
+  if (rows.length === 0) return ''
+  return `<h4>Corrected for coordinated omission (latency from the intended send time)</h4><table class="figures">${HEAD}${rows.join('\n')}</table>`
+}
+
+/** Per-phase figures, where the load profile had named phases. */
+export function phaseTables(d: RunReportData): string {
+  if (!d.plan || d.plan.phases.length < 2) return ''
+  const rows: string[] = []
+  for (const [target, rounds] of resultsByTarget(d)) {
+    let first = true
+    for (const r of rounds) {
+      for (const p of r.phases) {
+        rows.push(row(first ? `<b>${esc(target)}</b>` : '', `${r.round} · ${esc(p.phase)}`, p, p.latency))
+        first = false
+      }
+    }
+  }
+  if (rows.length === 0) return ''
+  const head = HEAD.replace('>Round<', '>Round · phase<')
+  return `<h3>Per phase</h3><table class="figures">${head}${rows.join('\n')}</table>`
+}
+
+const METRIC_LABEL: Record<CompareMetric['metric'], string> = {
+  throughput: 'Throughput',
+  mean: 'Latency mean',
+  p50: 'Latency p50',
+  p95: 'Latency p95',
+  p99: 'Latency p99',
+  p999: 'Latency p99.9',
+  errorRate: 'Error rate',
+}
+
+export function metricLabel(m: CompareMetric['metric']): string {
+  return METRIC_LABEL[m]
+}
+
+export function fmtMetric(m: CompareMetric['metric'], v: number): string {
+  if (m === 'throughput') return `${fmtRate(v)} req/s`
+  if (m === 'errorRate') return `${(v * 100).toFixed(2)} %`
+  return `${fmtMs(v)} ms`
+}
+
+function ciCell(m: CompareMetric): string {
+  if (!m.ci95) return '<span class="muted">n/a</span>'
+  return `${fmtPercent(m.ci95[0])} … ${fmtPercent(m.ci95[1])}`
+}
+
+function significance(m: CompareMetric): string {
+  if (m.significant === null) return '<span class="muted">too few rounds</span>'
+  return m.significant ? '<b>yes</b>' : 'no'
+}
+
+/** One table per compared entry against the baseline, followed by compare.ts's sentences. */
+export function comparisonTables(result: CompareResult): string {
+  const base = result.baseline
+  return result.others
+    .map(({ entry, metrics }) => {
+      const rows = metrics
+        .map(
+          (
+            m,
+          ) => `<tr><td>${METRIC_LABEL[m.metric]}</td><td class="num">${fmtMetric(m.metric, m.baseline)}</td>
+<td class="num">${fmtMetric(m.metric, m.other)}</td><td class="num">${fmtPercent(m.diffPercent)}</td>
+<td class="num">${ciCell(m)}</td><td>${significance(m)}</td></tr>`,
+        )
+        .join('\n')
+      const sentences = metrics.map((m) => `<li>${esc(m.sentence)}</li>`).join('')
+      return `<div class="compare"><h4>${esc(entry.label)} <span class="muted">vs</span> ${esc(base.label)}
+<span class="muted">(${entry.rounds} and ${base.rounds} round${base.rounds === 1 ? '' : 's'})</span></h4>
+<table class="figures compare-table"><tr><th>Metric</th><th class="num">${esc(base.label)}</th><th class="num">${esc(entry.label)}</th>
+<th class="num">Difference</th><th class="num">95 % CI of the difference</th><th>Significant (α = 0.05)</th></tr>${rows}</table>
+<ul class="sentences">${sentences}</ul></div>`
+    })
+    .join('\n')
+}
+
+/** The merged latency of a target by name, for the distribution charts. */
+export function mergedFor(d: RunReportData, target: string): MergedLatency | undefined {
+  return d.merged.find((m) => m.target === target)
+}
