@@ -80,6 +80,7 @@ export class DockerMonitor implements Monitor {
 
   async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {
     if (this.#loop) throw new MonitorError('config', 'docker monitor already started')
+    this.#stopped = false
     await this.#ping()
     for (const id of await this.#resolve()) await this.#watch(id)
     const errors = errorReporter(onError)
@@ -200,6 +201,10 @@ export class DockerMonitor implements Monitor {
     const ended = (): void => {
       if (w.stream !== stream) return
       w.stream = null
+      // No stale figures while we find out why (stopped container, or the engine went away).
+      w.state = 'unknown'
+      w.latest = w.used = null
+      w.lastCpu = null
       if (!this.#stopped) void this.#recheck(w)
     }
     stream.on('end', ended)
