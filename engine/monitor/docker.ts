@@ -81,8 +81,14 @@ export class DockerMonitor implements Monitor {
   async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {
     if (this.#loop) throw new MonitorError('config', 'docker monitor already started')
     this.#stopped = false
+    this.#watches.clear()
     await this.#ping()
-    for (const id of await this.#resolve()) await this.#watch(id)
+    try {
+      for (const id of await this.#resolve()) await this.#watch(id)
+    } catch (error) {
+      await this.stop() // close the streams of the containers found before the failure
+      throw error
+    }
     const errors = errorReporter(onError)
     this.#report = (e) => errors.report(e)
     let tick = 0
