@@ -40,21 +40,36 @@ export function mergeRows(...sets: readonly Row[][]): Row[] {
   return [...rows.values()].sort((a, b) => a.t - b.t)
 }
 
-/** A marker where the running target, round or phase changes. */
+const MAX_MARKERS = 40
+
+/**
+ * Markers where a target/round starts and where its phase changes. Computed per series, so
+ * interleaved rounds do not produce a marker per second; beyond MAX_MARKERS only phase changes
+ * are kept (and then only the last ones): a chart with hundreds of reference lines is unreadable.
+ */
 export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
-  const sorted = [...points].sort((a, b) => a.t - b.t)
-  const markers: Marker[] = []
-  let last: SeriesPoint | null = null
-  for (const p of sorted) {
-    if (!last || last.target !== p.target || last.round !== p.round) {
-      markers.push({ t: p.t, label: p.phase === 'main' ? p.target : `${p.target} · ${p.phase}` })
-    } else if (last.phase !== p.phase) {
-      markers.push({ t: p.t, label: p.phase })
-    }
-    last = p
+  const groups = new Map<string, SeriesPoint[]>()
+  for (const p of points) {
+    const key = `${p.target}\u0000${p.round}`
+    const list = groups.get(key)
+    if (list) list.push(p)
+    else groups.set(key, [p])
   }
-  // One target, one phase: a marker at 0 says nothing.
-  return markers.length === 1 ? [] : markers
+  const starts: Marker[] = []
+  const phases: Marker[] = []
+  for (const list of groups.values()) {
+    list.sort((a, b) => a.t - b.t)
+    let last: SeriesPoint | null = null
+    for (const p of list) {
+      if (!last) starts.push({ t: p.t, label: p.phase === 'main' ? p.target : `${p.target} · ${p.phase}` })
+      else if (last.phase !== p.phase) phases.push({ t: p.t, label: p.phase })
+      last = p
+    }
+  }
+  // One series in one phase: a marker at its start says nothing.
+  const all = groups.size > 1 ? [...starts, ...phases] : phases
+  const chosen = all.length <= MAX_MARKERS ? all : phases.slice(-MAX_MARKERS)
+  return chosen.sort((a, b) => a.t - b.t)
 }
 
 /** CPU % and memory per target and second, instances summed (a target's total footprint). */
