@@ -24,6 +24,7 @@ import { HistoryStore } from './store/queries.ts'
 import type { ProgressEvent, RunEndedEvent } from './types.ts'
 import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
 import { testMonitor } from './monitor/index.ts'
+import { Stacks } from './stacks/stacks.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
@@ -53,6 +54,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   bus.setMaxListeners(100)
   const active = new Map<number, RunHandle>()
   const settingsFile = join(dirname(opts.dbPath), 'settings.json')
+  const stacks = new Stacks({
+    stateDir: join(dirname(opts.dbPath), 'native-stacks'),
+    onLog: (stack, line) => bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent),
+  })
   let demo: DemoServer | null = null
   let demoStarting: Promise<DemoServer> | null = null
 
@@ -102,6 +107,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       for (const run of active.values()) run.stop()
       await Promise.allSettled([...active.values()].map((r) => r.done))
       await demo?.close()
+      await stacks.close()
       db.close()
     },
     runs: {
@@ -177,10 +183,13 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       onEnded: (cb) => subscribe('ended', cb),
     },
     stacks: {
-      list: async () => unavailable('stacks'),
-      up: async () => unavailable('stacks'),
-      down: async () => unavailable('stacks'),
-      status: async () => unavailable('stacks'),
+      list: async () => stacks.list(),
+      up: async (name, o) => {
+        const [n, parsed] = parseArgs('stacks:up', [name, o])
+        return stacks.up(n, { native: parsed?.native ?? false })
+      },
+      down: async (name) => stacks.down(parseArgs('stacks:down', [name])[0]),
+      status: async () => stacks.status(),
       onLog: (cb: (e: StackLogEvent) => void) => subscribe('stack-log', cb),
     },
     monitor: {

@@ -22,6 +22,8 @@ const commands: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./export.ts')).exportCommand,
   import: async () => (await import('./export.ts')).importCommand,
   serve: async () => (await import('../server/command.ts')).serveCommand,
+  report: async () => (await import('./report.ts')).reportCommand,
+  stacks: async () => (await import('./stacks.ts')).stacksCommand,
 }
 
 export async function main(argv: string[], ctx?: Partial<CliContext>): Promise<number> {
