@@ -4,6 +4,8 @@ import type { RunConfig } from '../config/schema.ts'
 import type { Db } from '../store/db.ts'
 import { studyResults } from '../study/results.ts'
 import { runStudy } from '../study/sweep.ts'
+import { Stacks } from '../stacks/stacks.ts'
+import { dirname, join } from 'node:path'
 import type { CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
@@ -17,6 +19,7 @@ export async function runStudyCommand(
   const { ctx } = o
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const sweep = config.sweep!
+  const stacks = new Stacks({ stateDir: join(dirname(dbPath), 'native-stacks'), onLog: (_s, l) => !o.quiet && ctx.stderr.write(`  ${l}\n`) })
   const { studyId, runs } = await runStudy(
     db,
     dbPath,
@@ -28,10 +31,17 @@ export async function runStudyCommand(
       },
       onProgress: (e) => progress?.update(e),
       onLog: (level, message) => ctx.stderr.write(`${level}: ${message}\n`),
+      // A stack-environment sweep (POOL_SIZE…): restart the stack with each value.
+      restartStack: async (s) => {
+        if (!o.quiet) ctx.stderr.write(`restarting ${s.name} with ${JSON.stringify(s.env)}\n`)
+        await stacks.down(s.name)
+        await stacks.up(s.name, { native: s.native, env: s.env })
+      },
     },
     o.cpu !== undefined ? { cpu: o.cpu } : {},
   )
   progress?.clear()
+  await stacks.close()
   const results = studyResults(db, studyId)
   if (!o.quiet) {
     for (const r of runs) ctx.stdout.write(formatSummary(r.summary))

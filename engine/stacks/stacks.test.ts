@@ -97,6 +97,22 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
   }, 900_000)
 })
 
+describe('native stacks', () => {
+  it('runs node-http as a local process against a local PostgreSQL, the same API, and down stops it', async () => {
+    const stacks = new Stacks({ stateDir: join(dirname(tempDbPath()), 'native') })
+    const st = await stacks.up('node-http', { native: true, port: 18_082, env: { POOL_SIZE: 4 } })
+    try {
+      expect(st.state).toBe('native')
+      expect(st.url).toBe('http://127.0.0.1:18082')
+      const ads = (await (await fetch(`${st.url}/ads?limit=3`)).json()) as unknown[]
+      expect(ads.length).toBe(3)
+    } finally {
+      await stacks.down('node-http')
+    }
+    await expect(fetch(`${st.url}/health`)).rejects.toThrow()
+  }, 300_000)
+})
+
 describe('stacks without Docker', () => {
   it('says Docker is not installed and points to --native', () => {
     const path = process.env.PATH
