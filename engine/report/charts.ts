@@ -4,7 +4,17 @@
 import type { Plan, PreviewPoint } from '../config/compile.ts'
 import type { ResourcePoint, SeriesPoint } from '../types.ts'
 import { esc } from './format.ts'
-import { compact, lineChart, PALETTE, scatterChart, splitAtGaps, type LineSeries, type Tick } from './svg.ts'
+import {
+  compact,
+  lineChart,
+  niceMax,
+  PALETTE,
+  scatterChart,
+  splitAtGaps,
+  tint,
+  type LineSeries,
+  type Tick,
+} from './svg.ts'
 
 const ms = (us: number) => us / 1000
 
@@ -65,32 +75,41 @@ export function throughputChart(series: readonly SeriesPoint[], color: (t: strin
   })
 }
 
-const PERCENTILE_STYLES: { key: 'p50' | 'p95' | 'p99'; dash?: string }[] = [
-  { key: 'p50' },
-  { key: 'p95', dash: '7 4' },
-  { key: 'p99', dash: '2 3' },
+// p99 in the target's full colour (the tail is what a reader looks for), p95 and p50 lighter.
+// Shades, not dash patterns: Chromium's PDF output turns a dashed line of hundreds of points into
+// thousands of separate strokes (megabytes per chart).
+const PERCENTILE_SHADES: { key: 'p50' | 'p95' | 'p99'; tint: number }[] = [
+  { key: 'p50', tint: 0.65 },
+  { key: 'p95', tint: 0.35 },
+  { key: 'p99', tint: 0 },
 ]
 
+/** Latency percentiles over time: one chart per target, on the same axes so they compare. */
 export function latencyOverTimeChart(series: readonly SeriesPoint[], color: (t: string) => string): string {
-  const lines: LineSeries[] = []
-  for (const [target, pts] of byTarget(series)) {
-    const withResponses = pts.filter((p) => p.requests > 0)
-    for (const { key, dash } of PERCENTILE_STYLES) {
-      lines.push({
-        label: `${target} ${key}`,
-        color: color(target),
-        dash,
-        segments: segmentsOf(withResponses, (p) => ms(p[key])),
-      })
-    }
-  }
-  if (lines.length === 0) return ''
-  return lineChart(lines, {
-    title: 'Latency percentiles over time (p50 solid, p95 dashed, p99 dotted)',
-    x: { label: 'seconds since run start', zero: true },
-    bucket: 1,
-    y: { label: 'latency (ms)' },
-  })
+  const targets = [...byTarget(series)].map(([t, pts]) => [t, pts.filter((p) => p.requests > 0)] as const)
+  const all = targets.flatMap(([, pts]) => pts)
+  if (all.length === 0) return ''
+  const xMax = Math.max(...series.map((p) => p.t)) + 1
+  const yMax = niceMax(Math.max(...all.map((p) => ms(p.p99))))
+  return targets
+    .filter(([, pts]) => pts.length > 0)
+    .map(([target, pts]) =>
+      lineChart(
+        PERCENTILE_SHADES.map(({ key, tint: amount }) => ({
+          label: `${target} ${key}`,
+          color: tint(color(target), amount),
+          segments: segmentsOf(pts, (p) => ms(p[key])),
+        })),
+        {
+          title: `Latency percentiles over time: ${target}`,
+          x: { label: 'seconds since run start', min: 0, max: xMax },
+          bucket: 1,
+          y: { label: 'latency (ms)', min: 0, max: yMax },
+          height: 190,
+        },
+      ),
+    )
+    .join('\n')
 }
 
 const NINES: Tick[] = ['0 %', '90 %', '99 %', '99.9 %', '99.99 %', '99.999 %', '99.9999 %'].map(
@@ -195,7 +214,7 @@ export function resourceCharts(
   if (cpuSets.length) {
     parts.push(
       scatterChart(cpuSets, {
-        title: 'Throughput vs CPU (one point per second)',
+        title: 'Throughput vs CPU (one point per second of load, CPU averaged in it)',
         x: { label: 'target CPU % (100 = one core)', zero: true },
         y: { label: 'requests/s' },
       }),
@@ -204,7 +223,7 @@ export function resourceCharts(
   if (memSets.length) {
     parts.push(
       scatterChart(memSets, {
-        title: 'Memory vs throughput (one point per second)',
+        title: 'Memory vs throughput (one point per second of load)',
         x: { label: 'requests/s', zero: true },
         y: { label: 'memory (MiB)', format: compact },
       }),

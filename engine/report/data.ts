@@ -58,7 +58,7 @@ export interface ReportData {
 }
 
 export interface LoadOptions {
-  /** Chart points per (target, round) series (default 600). */
+  /** Chart points per (target, round) series (default: pointsPerRound). */
   maxPoints?: number
   now?: Date
 }
@@ -148,6 +148,14 @@ function planOf(run: RunDetail): { plan: Plan | null; schedule: PreviewPoint[] }
   }
 }
 
+/**
+ * Chart points per (target, round): about 480 per target over all its rounds, more than a chart's
+ * width in print; beyond that the PDF only grows (and Chromium takes longer to print it).
+ */
+export function pointsPerRound(rounds: number): number {
+  return Math.max(30, Math.ceil(480 / Math.max(1, rounds)))
+}
+
 export function loadRunData(store: HistoryStore, runId: number, opts: LoadOptions = {}): RunReportData {
   const run = store.getRun(runId)
   const targets = new Set(run.results.map((r) => r.target))
@@ -155,7 +163,7 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
   return {
     run,
     environment: environmentOf(store, runId),
-    series: store.series(runId, { maxPoints: opts.maxPoints ?? 600 }),
+    series: store.series(runId, { maxPoints: opts.maxPoints ?? pointsPerRound(run.config.rounds) }),
     resources: store.resources(runId),
     limits: limitsOf(store, runId),
     ...planOf(run),

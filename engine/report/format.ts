@@ -1,7 +1,7 @@
 // Text helpers of the report: HTML escaping (every user-given string passes through `esc`: run
 // names, target names, tags, notes, URLs) and the number formats the tables print. Tests format
 // the database's figures with these same functions to find them in the PDF's text.
-import type { ErrorCounts } from '../types.ts'
+import { ERROR_KINDS, type ErrorCounts } from '../types.ts'
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -84,7 +84,8 @@ const KIND_LABEL: Record<string, string> = {
 
 /** Errors by kind in words, e.g. "timeout 3 · non-2xx 12"; "none" when there were none. */
 export function fmtErrors(errors: ErrorCounts): string {
-  const parts = Object.entries(errors)
+  // In ERROR_KINDS order, so every row lists the kinds the same way.
+  const parts = ERROR_KINDS.map((kind) => [kind, errors[kind as keyof ErrorCounts]] as const)
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([kind, n]) => `${KIND_LABEL[kind] ?? kind} ${fmtInt(n ?? 0)}`)
   return parts.length ? parts.join(' · ') : 'none'

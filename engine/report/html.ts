@@ -109,7 +109,7 @@ function metricSummaries(data: ReportData): string {
     const lead =
       entries.length === 1
         ? `${esc(best.label)}: ${fmtMetric(metric, best.value)}.`
-        : `Best: <b>${esc(best.label)}</b> with ${fmtMetric(metric, best.value)}; last: ${esc(worst.label)} with ${fmtMetric(metric, worst.value)}.`
+        : `Best: <b>${esc(best.label)}</b> with ${fmtMetric(metric, best.value)}; worst: ${esc(worst.label)} with ${fmtMetric(metric, worst.value)}.`
     const seen = new Set<string>()
     const sentences = results
       .flatMap((r) => r.others.flatMap((o) => o.metrics.filter((m) => m.metric === metric)))
@@ -200,7 +200,7 @@ export function renderReportHtml(data: ReportData, opts: Pick<ReportOptions, 'ti
 ${runList(data)}
 ${alerts}
 <h2>Summary</h2>
-<p class="note">Each metric: the best and last entry (mean over rounds), then every difference in words with its 95 % confidence interval from the rounds (bootstrap) and a Mann–Whitney test.</p>
+<p class="note">Each metric: the best and worst entry (mean over rounds), then every difference in words with its 95 % confidence interval from the rounds (bootstrap) and a Mann–Whitney test.</p>
 ${metricSummaries(data)}
 <h2>Environment</h2>
 ${environmentSection(data)}

@@ -41,6 +41,7 @@ svg .plot { fill: none; stroke: #94a3b8; stroke-width: 1; }
 svg .tick { font-size: 10px; fill: #475569; font-family: inherit; }
 svg .axis { font-size: 11px; fill: #334155; font-family: inherit; }
 svg .line { fill: none; stroke-width: 1.8; stroke-linejoin: round; stroke-linecap: round; }
+svg .dots { fill: none; stroke-width: 5.5; stroke-linecap: round; stroke-opacity: 0.75; }
 .legend { display: flex; flex-wrap: wrap; gap: 2pt 12pt; font-size: 8pt; color: #334155; margin-top: 2pt; }
 .legend .key { display: inline-flex; align-items: center; gap: 4pt; white-space: nowrap; }
 .legend .key svg { flex: none; }
