@@ -1,14 +1,14 @@
 // `cannonade export csv`: a run's raw per-request samples, or its per-second series, as CSV for a
 // spreadsheet or pandas. Streamed chunk by chunk; names (target, phase, error kind) spelled out.
 import type { ExportResult } from '../api.ts'
-import { formatCorrelationId } from '../store/correlation.ts'
+import { SEQ_DIGITS } from '../store/correlation.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
 import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
 import { ERROR_KINDS } from '../types.ts'
-import { chunks, TABLES } from './source.ts'
-import { csvLine, writeAtomically } from './write.ts'
+import { chunks, S, sampleChunks, TABLES } from './source.ts'
+import { csvField, csvLine, writeAtomically } from './write.ts'
 
 export interface CsvOptions {
   kind?: 'samples' | 'series'
@@ -56,37 +56,17 @@ export const SERIES_CSV_HEADER = [
 
 function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
   yield csvLine(SAMPLE_CSV_HEADER)
-  for (const rows of chunks(db, TABLES.samples, runId)) {
+  // Names quoted once per run, not per row: this loop runs a million times (bench/history.ts).
+  const targets = new Map([...names.targets].map(([i, n]) => [i, csvField(n)]))
+  const phases = names.phases.map((p) => csvField(p))
+  const prefix = `${names.prefix}-`
+  for (const rows of sampleChunks(db, runId)) {
     let text = ''
-    for (const [
-      seq,
-      target,
-      round,
-      phase,
-      start,
-      latency,
-      corrected,
-      status,
-      bytes,
-      error,
-      app,
-      dbUs,
-    ] of rows) {
-      text += csvLine([
-        formatCorrelationId(names.prefix, Number(seq)),
-        Number(seq),
-        targetName(names, Number(target)),
-        Number(round),
-        phaseName(names, Number(phase)),
-        Number(start),
-        Number(latency),
-        corrected === null ? null : Number(corrected),
-        Number(status),
-        Number(bytes),
-        errorKind(Number(error)),
-        app === null ? null : Number(app),
-        dbUs === null ? null : Number(dbUs),
-      ])
+    for (const r of rows) {
+      const seq = Number(r[S.seq])
+      const target = targets.get(Number(r[S.target])) ?? csvField(targetName(names, Number(r[S.target])))
+      const phase = phases[Number(r[S.phase])] ?? csvField(phaseName(names, Number(r[S.phase])))
+      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? ''},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''}\n`
     }
     count(rows.length)
     yield text
@@ -97,18 +77,9 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
   yield csvLine(SERIES_CSV_HEADER)
   for (const rows of chunks(db, TABLES.series, runId)) {
     let text = ''
-    for (const [
-      target,
-      round,
-      t,
-      phase,
-      connections,
-      requests,
-      errors,
-      errorsJson,
-      statusJson,
-      ...rest
-    ] of rows) {
+    for (const row of rows) {
+      const [target, round, t, phase, connections, requests, errors, errorsJson, statusJson, ...rest] =
+        row.slice(0, TABLES.series.columns.length)
       const kinds = parseColumnOr(String(errorsJson), ErrorCountsSchema, {})
       const status: Record<string, number> = parseColumnOr(String(statusJson), StatusCountsSchema, {})
       text += csvLine([

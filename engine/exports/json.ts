@@ -16,7 +16,16 @@ import { ApiError, type ExportResult } from '../api.ts'
 import type { Db } from '../store/db.ts'
 import type { RunRow } from '../store/rows.ts'
 import { APP_VERSION } from '../store/runs.ts'
-import { chunks, finishedRun, originOf, TABLES, type Row } from './source.ts'
+import {
+  chunks,
+  finishedRun,
+  originOf,
+  S,
+  sampleChunks,
+  TABLES,
+  type Row,
+  type SampleTuple,
+} from './source.ts'
 import { writeAtomically } from './write.ts'
 
 export const JSON_FORMAT = 'cannonade-runs'
@@ -32,13 +41,16 @@ function parsed(text: string | null, runId: number, column: string): unknown {
 }
 
 /** A sample row as JSON: numbers and nulls only (bigints do not occur in these columns). */
-function rowJson(row: Row): string {
-  return `[${row.map((v) => (v === null ? 'null' : String(v))).join(',')}]`
+/** A sample as a JSON array, fields by position (the hot path of a JSON export). */
+function sampleJson(r: SampleTuple): string {
+  return `[${r[S.seq]},${r[S.target]},${r[S.round]},${r[S.phase]},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? 'null'},${r[S.status]},${r[S.bytes]},${r[S.error]},${r[S.app] ?? 'null'},${r[S.db] ?? 'null'}]`
 }
 
 function allRows(db: Db, table: 'series' | 'resource_samples', runId: number): Row[] {
   const out: Row[] = []
-  for (const rows of chunks(db, TABLES[table], runId)) out.push(...rows)
+  for (const rows of chunks(db, TABLES[table], runId)) {
+    for (const row of rows) out.push(row.slice(0, TABLES[table].columns.length))
+  }
   return out
 }
 
@@ -99,10 +111,10 @@ function* documentLines(db: Db, runs: RunRow[], count: (n: number) => void): Gen
   for (const [i, run] of runs.entries()) {
     yield (i > 0 ? ',' : '') + runMeta(db, run)
     let first = true
-    for (const rows of chunks(db, TABLES.samples, run.id)) {
+    for (const rows of sampleChunks(db, run.id)) {
       let text = ''
       for (const row of rows) {
-        text += `${first ? '' : ',\n'}${rowJson(row)}`
+        text += `${first ? '' : ',\n'}${sampleJson(row)}`
         first = false
       }
       count(rows.length)

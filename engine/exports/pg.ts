@@ -13,7 +13,18 @@ import { readConfig, type RunRow } from '../store/rows.ts'
 import { ERROR_KINDS } from '../types.ts'
 import { describePgError, parsePgUrl, type PgTarget } from './pg-errors.ts'
 import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
-import { chunks, countRows, finishedRun, originOf, TABLES, type Row, type TableSpec } from './source.ts'
+import {
+  chunks,
+  countRows,
+  finishedRun,
+  originOf,
+  S,
+  sampleChunks,
+  TABLES,
+  type Row,
+  type SampleTuple,
+  type TableSpec,
+} from './source.ts'
 
 export interface ExportProgress {
   runId: number
@@ -40,7 +51,22 @@ function copyCell(v: Row[number]): string {
     : s
 }
 
-const SAMPLE_ERROR = TABLES.samples.columns.indexOf('error')
+const KINDS: readonly string[] = ERROR_KINDS
+
+/** One COPY line per sample, fields by position: the hot path of an export (bench/history.ts). */
+function sampleLines(rows: readonly SampleTuple[], pgRunId: string): string {
+  let text = ''
+  for (const r of rows) {
+    text += `${pgRunId}\t${r[S.seq]}\t${r[S.target]}\t${r[S.round]}\t${r[S.phase]}\t${r[S.start]}\t${r[S.latency]}\t${r[S.corrected] ?? '\\N'}\t${r[S.status]}\t${r[S.bytes]}\t${KINDS[Number(r[S.error])] ?? 'other'}\t${r[S.app] ?? '\\N'}\t${r[S.db] ?? '\\N'}\n`
+  }
+  return text
+}
+
+function genericLines(rows: readonly Row[], pgRunId: string, width: number): string {
+  let text = ''
+  for (const row of rows) text += `${pgRunId}\t${row.slice(0, width).map(copyCell).join('\t')}\n`
+  return text
+}
 
 async function copyTable(
   client: pg.ClientBase,
@@ -50,14 +76,17 @@ async function copyTable(
   pgRunId: string,
   onRows: (n: number) => void,
 ): Promise<void> {
-  const errorCol = spec.table === 'samples' ? SAMPLE_ERROR : -1
   function* lines(): Generator<string> {
-    for (const rows of chunks(db, spec, runId)) {
-      let text = ''
-      for (const row of rows) {
-        if (errorCol >= 0) row[errorCol] = ERROR_KINDS[Number(row[errorCol])] ?? 'other'
-        text += `${pgRunId}\t${row.map(copyCell).join('\t')}\n`
+    if (spec.table === 'samples') {
+      for (const rows of sampleChunks(db, runId)) {
+        const text = sampleLines(rows, pgRunId)
+        onRows(rows.length)
+        yield text
       }
+      return
+    }
+    for (const rows of chunks(db, spec, runId)) {
+      const text = genericLines(rows, pgRunId, spec.columns.length)
       onRows(rows.length)
       yield text
     }

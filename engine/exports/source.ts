@@ -73,10 +73,30 @@ export const TABLES = {
 
 export const CHUNK_ROWS = 20_000
 
-/** A run's rows of one table, CHUNK_ROWS at a time, in key order. */
+/** Positions of the sample columns in a row of `chunks(db, TABLES.samples, …)`. */
+export const S = {
+  seq: 0,
+  target: 1,
+  round: 2,
+  phase: 3,
+  start: 4,
+  latency: 5,
+  corrected: 6,
+  status: 7,
+  bytes: 8,
+  error: 9,
+  app: 10,
+  db: 11,
+} as const
+
+/**
+ * A run's rows of one table, CHUNK_ROWS at a time, in key order. Each row holds the spec's columns
+ * in order, followed by the key columns (the cursor); formatters index the columns they need,
+ * which is what keeps a million rows fast (no per-row copies, PERF: see bench/history.ts).
+ */
 export function* chunks(db: Db, spec: TableSpec, runId: number, chunkRows = CHUNK_ROWS): Generator<Row[]> {
-  const k = spec.key.length
-  const select = `SELECT ${[...spec.key, ...spec.columns].join(', ')} FROM ${spec.table} WHERE run_id = ?`
+  const width = spec.columns.length
+  const select = `SELECT ${[...spec.columns, ...spec.key].join(', ')} FROM ${spec.table} WHERE run_id = ?`
   const order = `ORDER BY ${spec.key.join(', ')} LIMIT ${chunkRows}`
   const first = db.prepare(`${select} ${order}`).raw()
   const next = db
@@ -85,18 +105,40 @@ export function* chunks(db: Db, spec: TableSpec, runId: number, chunkRows = CHUN
   let cursor: Row | null = null
   for (;;) {
     const rows: Row[] = []
-    let last: Row | null = null
     const it = (
       cursor === null ? first.iterate(runId) : next.iterate(runId, ...cursor)
     ) as IterableIterator<Row>
-    for (const row of it) {
-      rows.push(row.slice(k))
-      last = row
-    }
-    if (rows.length > 0) yield rows
-    if (rows.length < chunkRows || last === null) return
-    cursor = last.slice(0, k)
+    for (const row of it) rows.push(row)
+    const last = rows.at(-1)
+    if (last) yield rows
+    if (rows.length < chunkRows || !last) return
+    cursor = last.slice(width)
   }
+}
+
+/**
+ * A sample row as SQLite returns it: every sample column is a STRICT INTEGER (001_initial.sql),
+ * so values are numbers, or null where the column allows it; the cursor follows.
+ */
+export type SampleTuple = [
+  seq: number,
+  target: number,
+  round: number,
+  phase: number,
+  start: number,
+  latency: number,
+  corrected: number | null,
+  status: number,
+  bytes: number,
+  error: number,
+  app: number | null,
+  db: number | null,
+  ...cursor: number[],
+]
+
+export function sampleChunks(db: Db, runId: number, chunkRows = CHUNK_ROWS): Generator<SampleTuple[]> {
+  // The column types are the table's (STRICT), which is what this assertion states.
+  return chunks(db, TABLES.samples, runId, chunkRows) as unknown as Generator<SampleTuple[]>
 }
 
 export function countRows(db: Db, table: TableSpec['table'], runId: number): number {
