@@ -6,7 +6,9 @@
 //   rows (target ≥ 200 000 rows/s).
 // - memory: the runner process' peak RSS in a short and a long run (target: within 20 MB).
 // Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
-// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300), BENCH_SKIP_MEMORY=1.
+// Then bench/history.ts (stored-run load, compare and PostgreSQL export figures).
+// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300),
+// BENCH_SKIP_MEMORY=1, BENCH_SKIP_HISTORY=1.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -178,4 +180,11 @@ try {
   }
 } finally {
   nginx.stop()
+}
+
+// The history figures (issue 4): load, compare and PostgreSQL export of 1 000 000-sample runs.
+if (process.env.BENCH_SKIP_HISTORY !== '1') {
+  console.log('\nhistory:')
+  const { spawnSync } = await import('node:child_process')
+  spawnSync(process.execPath, [fileURLToPath(new URL('./history.ts', import.meta.url))], { stdio: 'inherit' })
 }
