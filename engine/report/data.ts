@@ -171,7 +171,7 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
     comparison: own.result,
     comparisonNote:
       own.note ??
-      (targets.size < 2
+      (targets.size === 1
         ? 'One target in this run: its figures stand alone (nothing to compare within the run).'
         : null),
   }

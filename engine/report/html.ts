@@ -107,8 +107,8 @@ function metricSummaries(data: ReportData): string {
     const best = sorted[0]!
     const worst = sorted[sorted.length - 1]!
     const lead =
-      entries.length === 1
-        ? `${esc(best.label)}: ${fmtMetric(metric, best.value)}.`
+      entries.length === 1 || fmtMetric(metric, best.value) === fmtMetric(metric, worst.value)
+        ? `${entries.length === 1 ? esc(best.label) : `All ${entries.length} entries`}: ${fmtMetric(metric, best.value)}.`
         : `Best: <b>${esc(best.label)}</b> with ${fmtMetric(metric, best.value)}; worst: ${esc(worst.label)} with ${fmtMetric(metric, worst.value)}.`
     const seen = new Set<string>()
     const sentences = results
@@ -180,7 +180,7 @@ function acrossSection(data: ReportData): string {
   const body = across
     ? `<p>Every target of the other runs against ${esc(across.baseline.label)}; each round is one observation. Targets of the same run are compared in the run's section.</p>${comparisonTables(across)}`
     : `<p class="muted">${esc(data.acrossNote ?? 'Nothing to compare across runs.')}</p>`
-  return `<h2>Across runs</h2>${body}${chart}`
+  return `<section class="across"><h2>Across runs</h2>${body}${chart}</section>`
 }
 
 /** The report from already loaded data (pure: the same data gives the same HTML). */

@@ -72,6 +72,19 @@ describe('report HTML', () => {
     db.close()
   })
 
+  it('reports a run without finished results and a single-target run, saying what is missing', () => {
+    const db = openDb(':memory:')
+    const running = insertFixtureRun(db, { status: 'running', targets: [{ name: 'solo' }] }).runId
+    db.prepare('UPDATE run_targets SET summary = NULL, histogram = NULL WHERE run_id = ?').run(running)
+    const single = insertFixtureRun(db, { targets: [{ name: 'solo' }] }).runId
+    const html = buildReportHtml(new HistoryStore(db), [running, single])
+    expect(html).toContain('This run has no finished results.')
+    expect(html).toContain(`run ${running} has no finished results to compare`)
+    expect(html).toContain('One target in this run')
+    expect(() => buildReportHtml(new HistoryStore(db), [999])).toThrow(/run 999 does not exist/)
+    db.close()
+  })
+
   it('names the Chromium path and CANNONADE_CHROMIUM when Chromium is missing', async () => {
     const err = await renderPdf('<p>x</p>', join(ARTIFACTS, 'never.pdf'), {
       executablePath: '/nonexistent/chromium',

@@ -51,6 +51,6 @@ ul.sentences li { margin: 1pt 0; }
 .metric-summary { break-inside: avoid; margin-bottom: 6pt; }
 .metric-summary h4 { margin-bottom: 1pt; }
 .run-list td, .run-list th { font-size: 9pt; }
-section.run { break-before: page; page-break-before: always; }
+section.run, section.across { break-before: page; page-break-before: always; }
 .charts-pair { display: block; }
 `

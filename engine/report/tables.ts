@@ -2,7 +2,7 @@
 // comparisons with their uncertainty. Latencies in ms; every name is escaped.
 import type { CompareMetric, CompareResult } from '../api.ts'
 import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../types.ts'
-import type { MergedLatency, RunReportData } from './data.ts'
+import type { RunReportData } from './data.ts'
 import { addErrors, esc, fmtErrors, fmtInt, fmtMs, fmtPercent, fmtRate } from './format.ts'
 
 const HEAD = `<tr><th rowspan="2">Target</th><th rowspan="2">Round</th><th rowspan="2" class="num">Requests</th>
@@ -143,9 +143,4 @@ export function comparisonTables(result: CompareResult): string {
 <ul class="sentences">${sentences}</ul></div>`
     })
     .join('\n')
-}
-
-/** The merged latency of a target by name, for the distribution charts. */
-export function mergedFor(d: RunReportData, target: string): MergedLatency | undefined {
-  return d.merged.find((m) => m.target === target)
 }
