@@ -19,9 +19,7 @@ const handlers: { [C in Channel]: (api: Api, args: Parsed<C>) => Promise<unknown
   'runs:get': (api, [runId]) => api.runs.get(runId),
   'runs:series': (api, [runId, opts]) => api.runs.series(runId, opts),
   'runs:resources': (api, [runId]) => api.runs.resources(runId),
-  // api.ts types samples' query as Args<'runs:samples'>[0] (the run id); the parsed query is
-  // the real second argument. Drop the cast once the contract says [1].
-  'runs:samples': (api, [runId, query]) => api.runs.samples(runId, query as never),
+  'runs:samples': (api, [runId, query]) => api.runs.samples(runId, query),
   'runs:compare': (api, [query]) => api.runs.compare(query),
   'runs:delete': (api, [runId]) => api.runs.delete(runId),
   'runs:tag': (api, [runId, tags]) => api.runs.tag(runId, tags),

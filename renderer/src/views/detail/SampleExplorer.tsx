@@ -13,8 +13,7 @@ export function SampleExplorer({ runId, prefix, targets }: { runId: number; pref
   const [rows, setRows] = useState<{ rows: SampleRow[]; total: number; what: string } | null>(null)
   const search = useAction(async (query: { correlationId?: string; order?: 'slowest'; errorsOnly?: boolean }, what: string) => {
     const q = { ...query, target: target || undefined, limit: 50 }
-    // api.ts types the query parameter as the run id (see engine/server/dispatch.ts); the engine parses q.
-    const result = await api.runs.samples(runId, q as never)
+    const result = await api.runs.samples(runId, q)
     setRows({ ...result, what })
   })
   return (
