@@ -128,7 +128,8 @@ describe('live view memory', () => {
     await expect.poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 }).toBe('1:30:00 elapsed')
     const after90 = await heapMb(cdp)
     await app.screenshot('12-live-replayed-90min')
-    const points = await page.locator('[data-testid="live-chart-throughput-plot"] .recharts-line-curve').evaluateAll((paths) =>
+    const points = await page.locator('[data-testid="live-chart-throughput-plot"] .recharts-line-curve').evaluateAll((paths: { getAttribute(name: string): string | null }[]) =>
+      // Points drawn per line: one M or L command each.
       paths.map((p) => (p.getAttribute('d') ?? '').split(/[ML]/).length - 1),
     )
     replaying = false

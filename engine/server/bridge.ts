@@ -22,6 +22,8 @@ export interface DesktopBridge {
     set(name: string, value: string): Promise<Envelope<null>>
     delete(name: string): Promise<Envelope<null>>
   }
+  /** A menu item asks for a route ("/new", "/runs"). */
+  onNavigate(cb: (route: string) => void): Unsubscribe
 }
 
 /** Environment variable names the engine reads secrets from (monitor specs name them too). */

@@ -40,6 +40,10 @@ function environment(): ApiEnv {
 
 const env = environment()
 liveStore.attach(env.api)
+// Desktop menu items (File → New run, View → History …) navigate the page.
+env.desktop?.onNavigate((route) => {
+  window.location.hash = `#${route}`
+})
 
 const root = document.getElementById('root')
 if (!root) throw new Error('no #root element')

@@ -1,0 +1,49 @@
+// Messages between the Electron main process and the engine's utility process (EXAMPLES.md 6):
+// discriminated unions, calls paired with their replies by sequence number. Also the desktop-only
+// IPC channels (secrets, menu), typed and parsed like the Api's.
+import { z } from 'zod'
+import type { Channel } from '../engine/api.ts'
+import type { Envelope, EventName } from '../engine/server/client.ts'
+import { SECRET_NAMES } from '../engine/server/bridge.ts'
+
+export type ToEngine =
+  | { type: 'call'; seq: number; channel: Channel; args: unknown[] }
+  /** Secret values by environment variable name; null removes one. */
+  | { type: 'secrets'; values: Record<string, string | null> }
+  | { type: 'shutdown' }
+
+export type FromEngine =
+  | { type: 'ready' }
+  | { type: 'result'; seq: number; envelope: Envelope<unknown> }
+  | { type: 'event'; event: EventName; payload: unknown }
+  | { type: 'fatal'; message: string }
+
+export const desktopChannels = {
+  secretsAvailable: 'desktop:secrets-available',
+  secretsList: 'desktop:secrets-list',
+  secretsSet: 'desktop:secrets-set',
+  secretsDelete: 'desktop:secrets-delete',
+  /** main → page: a menu item asks for a route ("/new"). */
+  navigate: 'desktop:navigate',
+} as const
+
+const secretName = z.enum(SECRET_NAMES)
+
+export const desktopArgSchemas = {
+  [desktopChannels.secretsAvailable]: z.tuple([]),
+  [desktopChannels.secretsList]: z.tuple([]),
+  [desktopChannels.secretsSet]: z.tuple([secretName, z.string().min(1).max(16_384)]),
+  [desktopChannels.secretsDelete]: z.tuple([secretName]),
+} as const
+
+export function isFromEngine(value: unknown): value is FromEngine {
+  if (typeof value !== 'object' || value === null || !('type' in value)) return false
+  const type = value.type
+  return type === 'ready' || type === 'result' || type === 'event' || type === 'fatal'
+}
+
+export function isToEngine(value: unknown): value is ToEngine {
+  if (typeof value !== 'object' || value === null || !('type' in value)) return false
+  const type = value.type
+  return type === 'call' || type === 'secrets' || type === 'shutdown'
+}

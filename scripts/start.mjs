@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm start`: build what is out of date (renderer, Electron bundle) and launch the desktop app.
+// `npm run dev` (--dev): Vite's dev server with hot reload, and Electron pointed at it.
+// Without an Electron binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1) it says so and exits 1.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dev = process.argv.includes('--dev')
+
+/** The Electron executable, read from electron's path.txt; require('electron') would try to download it. */
+function electronBinary() {
+  const dir = join(root, 'node_modules', 'electron')
+  const pathFile = join(dir, 'path.txt')
+  if (!existsSync(pathFile)) return null
+  const rel = readFileSync(pathFile, 'utf8').trim()
+  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel) : join(dir, 'dist', rel)
+  return existsSync(full) ? full : null
+}
+
+function newest(path) {
+  if (!existsSync(path)) return 0
+  const st = statSync(path)
+  if (!st.isDirectory()) return st.mtimeMs
+  let max = st.mtimeMs
+  for (const name of readdirSync(path)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue
+    max = Math.max(max, newest(join(path, name)))
+  }
+  return max
+}
+
+function stale(output, inputs) {
+  if (!existsSync(output)) return true
+  const built = statSync(output).mtimeMs
+  return inputs.some((i) => newest(join(root, i)) > built)
+}
+
+function run(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+}
+
+const electron = electronBinary()
+if (!electron) {
+  console.error('Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?) — run `npm run serve` for the web UI')
+  process.exit(1)
+}
+
+const vite = join(root, 'node_modules', '.bin', 'vite')
+if (!dev && stale(join(root, 'dist', 'renderer', 'index.html'), ['renderer', 'engine', 'resources', 'vite.config.ts'])) {
+  console.log('building the renderer…')
+  run(vite, ['build', '--logLevel', 'warn'])
+}
+if (stale(join(root, 'dist-electron', 'main.js'), ['electron', 'engine', 'scripts/build-electron.mjs'])) {
+  console.log('building the Electron bundle…')
+  run(process.execPath, [join(root, 'scripts', 'build-electron.mjs')])
+}
+
+const children = []
+const env = { ...process.env }
+if (dev) {
+  const port = process.env.VITE_PORT ?? '5173'
+  const server = spawn(vite, ['--port', port, '--strictPort'], { cwd: root, stdio: 'inherit' })
+  children.push(server)
+  env.CANNONADE_DEV_URL = `http://localhost:${port}/`
+}
+const app = spawn(electron, [join(root, 'dist-electron', 'main.js')], { cwd: root, stdio: 'inherit', env })
+children.push(app)
+const stopAll = () => children.forEach((c) => c.kill('SIGTERM'))
+process.on('SIGINT', stopAll)
+process.on('SIGTERM', stopAll)
+app.on('exit', (code) => {
+  stopAll()
+  process.exit(code ?? 0)
+})
