@@ -194,40 +194,47 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Pg
   }
   const bin = (name: string) => path.join(pgBin, name)
   log(`[pg] initdb ${dataDir}`)
-  await runOk(
-    [
-      ...asUser,
-      bin('initdb'),
-      '-D',
-      path.join(dataDir, 'data'),
-      '-U',
-      user,
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C',
-      '--no-sync',
-    ],
-    'initdb',
-  )
-  const settings: Record<string, string> = {
-    listen_addresses: "'127.0.0.1'",
-    port: String(port),
-    unix_socket_directories: `'${dataDir}'`,
-    ...Object.fromEntries(Object.entries(opts.settings ?? {}).map(([k, v]) => [k, `'${v}'`])),
+  try {
+    await runOk(
+      [
+        ...asUser,
+        bin('initdb'),
+        '-D',
+        path.join(dataDir, 'data'),
+        '-U',
+        user,
+        '-A',
+        'trust',
+        '-E',
+        'UTF8',
+        '--locale=C',
+        '--no-sync',
+      ],
+      'initdb',
+    )
+    const settings: Record<string, string> = {
+      listen_addresses: "'127.0.0.1'",
+      port: String(port),
+      unix_socket_directories: `'${dataDir}'`,
+      ...Object.fromEntries(Object.entries(opts.settings ?? {}).map(([k, v]) => [k, `'${v}'`])),
+    }
+    fs.appendFileSync(
+      path.join(dataDir, 'data', 'postgresql.conf'),
+      Object.entries(settings)
+        .map(([k, v]) => `${k} = ${v}\n`)
+        .join(''),
+    )
+    const logFile = path.join(dataDir, 'postgres.log')
+    await runOk(
+      [...asUser, bin('pg_ctl'), '-D', path.join(dataDir, 'data'), '-l', logFile, '-w', '-t', '60', 'start'],
+      'pg_ctl start',
+    )
+  } catch (err) {
+    const pgLog = path.join(dataDir, 'postgres.log')
+    const tail = fs.existsSync(pgLog) ? `\n${fs.readFileSync(pgLog, 'utf8').slice(-2000)}` : ''
+    fs.rmSync(dataDir, { recursive: true, force: true })
+    throw new Error(`${(err as Error).message}${tail}`, { cause: err })
   }
-  fs.appendFileSync(
-    path.join(dataDir, 'data', 'postgresql.conf'),
-    Object.entries(settings)
-      .map(([k, v]) => `${k} = ${v}\n`)
-      .join(''),
-  )
-  const logFile = path.join(dataDir, 'postgres.log')
-  await runOk(
-    [...asUser, bin('pg_ctl'), '-D', path.join(dataDir, 'data'), '-l', logFile, '-w', '-t', '60', 'start'],
-    'pg_ctl start',
-  )
   log(`[pg] listening on 127.0.0.1:${port}`)
   let stopped = false
   const cluster: PgCluster = {
