@@ -25,6 +25,7 @@ import type { ProgressEvent, RunEndedEvent } from './types.ts'
 import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
 import { testMonitor } from './monitor/index.ts'
 import { Stacks } from './stacks/stacks.ts'
+import { reportsCreate } from './report/index.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
@@ -96,9 +97,6 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     return join(dir, name)
   }
 
-  const unavailable = (what: string): never => {
-    throw new ApiError('unavailable', `${what} is not available in this build yet`)
-  }
 
   const host: EngineHost = {
     dbPath: opts.dbPath,
@@ -218,7 +216,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
     },
     reports: {
-      create: async () => unavailable('reports'),
+      async create(runIds, o) {
+        const [ids, parsed] = parseArgs('reports:create', [runIds, o])
+        return reportsCreate(history, ids, { dir: join(dirname(opts.dbPath), 'reports'), format: parsed?.format ?? 'pdf' })
+      },
     },
     settings: {
       async get(): Promise<SettingsOut> {

@@ -102,7 +102,7 @@ export interface ConnectionHost {
   /** May this connection send now? Called after every response and on (re)connect. */
   pump(conn: Connection): void
   response(conn: Connection, slot: number, status: number, bytes: number, nowMs: number): void
-  failed(conn: Connection, slot: number, errorKind: number, nowMs: number): void
+  failed(conn: Connection, slot: number, errorKind: number): void
   /** A run-unique number for each scenario pass (`${iteration}`). */
   nextIteration(): number
 }
@@ -247,12 +247,11 @@ export class Connection {
 
   /** Record every in-flight request as failed with `kind` and forget it. */
   failAll(kind: number): void {
-    const now = performance.now()
     while (this.inFlight > 0) {
       const slot = this.head
       this.head = (this.head + 1) % this.pipelining
       this.inFlight--
-      this.host.failed(this, slot, kind, now)
+      this.host.failed(this, slot, kind)
     }
     this.client.pipelinedRequests.clear()
     this.stepIndex = 0

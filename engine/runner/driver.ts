@@ -182,10 +182,9 @@ export class SegmentDriver implements ConnectionHost {
     if (this.draining && !this.running) this.checkDrained()
   }
 
-  failed(conn: Connection, slot: number, kind: number, now: number): void {
+  failed(conn: Connection, slot: number, kind: number): void {
     const sentAt = conn.sentAt[slot]!
     this.o.ledger.push(conn.seq[slot]!, (sentAt - this.o.t0) * 1000, -1, -1, 0, 0, kind, conn.phase[slot]!, -1, -1, conn.step[slot]!)
-    void now
     if (this.draining && !this.running) this.checkDrained()
   }
 
