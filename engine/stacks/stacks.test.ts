@@ -76,6 +76,9 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
     expect(rows.every((r) => (r.memory_bytes ?? 0) > 1_000_000)).toBe(true)
     expect(rows[0]!.memory_limit).toBe(512 * 1024 * 1024)
     expect(rows[0]!.cpu_limit).toBe(1)
+    // The environment records the container's image and limits for the report.
+    const env = JSON.parse(db.prepare('SELECT details FROM environment WHERE run_id = ?').pluck().get(summary.runId) as string)
+    expect(env.targets[0].containers[0]).toMatchObject({ image: expect.stringMatching(/^cannonade\/node:24@sha256:/), cpus: 1, memoryBytes: 512 * 1024 * 1024 })
   }, 120_000)
 
   it('refuses an unknown stack and a taken port, clearly', async () => {

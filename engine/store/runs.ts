@@ -8,6 +8,7 @@ import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
 import type { GeneratorHealth, RunStatus, RunSummary, TargetRoundSummary, ThresholdResult } from '../types.ts'
 import { orderSegments } from '../runner/segments.ts'
+import { describeTargets } from '../runner/environment.ts'
 import type { Db } from './db.ts'
 
 export const APP_VERSION = '0.1.0'
@@ -54,7 +55,7 @@ export function createRun(
       process.version,
       APP_VERSION,
       JSON.stringify({
-        targets: config.targets.map((t) => ({ name: t.name, url: t.url, monitor: t.monitor ?? null })),
+        targets: describeTargets(config),
         ...extra,
       }),
     )
