@@ -74,6 +74,12 @@ export class HistoryPage {
   row(runId: number): Locator {
     return this.page.getByTestId(`history-row-${runId}`)
   }
+  async tag(runId: number, tags: string): Promise<void> {
+    await this.page.getByTestId(`history-tags-edit-${runId}`).click()
+    await this.page.getByTestId(`history-tags-input-${runId}`).fill(tags)
+    await this.page.getByTestId(`history-tags-save-${runId}`).click()
+    await this.page.getByTestId(`history-tags-input-${runId}`).waitFor({ state: 'detached' })
+  }
   async select(runId: number): Promise<void> {
     await this.page.getByTestId(`history-select-${runId}`).check()
   }

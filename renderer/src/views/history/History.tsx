@@ -8,6 +8,7 @@ import { Banner, Button, EmptyState } from '../../ui/Common.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { dateTime, count, duration } from '../../lib/format.ts'
 import { RunRow } from './RunRow.tsx'
+import { useDebounced } from '../../lib/useDebounced.ts'
 
 const PAGE = 25
 type StatusFilter = '' | RunStatus
@@ -21,18 +22,20 @@ export function History() {
   const [offset, setOffset] = useState(0)
   const [selected, setSelected] = useState<number[]>([])
   const filtered = search !== '' || status !== '' || target !== '' || tag !== ''
+  // Strings, not an object: the debounced value must compare equal when nothing changed.
+  const text = { search: useDebounced(search.trim()), target: useDebounced(target.trim()), tag: useDebounced(tag.trim()) }
 
   const list = useAsync(
     () =>
       api.runs.list({
-        search: search.trim() || undefined,
+        search: text.search || undefined,
         status: status || undefined,
-        target: target.trim() || undefined,
-        tags: tag.trim() ? [tag.trim()] : undefined,
+        target: text.target || undefined,
+        tags: text.tag ? [text.tag] : undefined,
         limit: PAGE,
         offset,
       }),
-    [api, search, status, target, tag, offset],
+    [api, text.search, text.target, text.tag, status, offset],
   )
 
   const toggle = (runId: number) => setSelected((s) => (s.includes(runId) ? s.filter((x) => x !== runId) : [...s, runId]))

@@ -93,7 +93,7 @@ function Live({ runId }: { runId: number }) {
       </div>
 
       <div className="stats">
-        <Stat label="now running" value={view.current ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}` : '–'} testId="live-current" />
+        <Stat label={running ? 'now running' : 'last target'} value={view.current ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}` : '–'} testId="live-current" />
         <Stat label="throughput (last second)" value={rate(latest?.requests)} testId="live-throughput" />
         <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
         <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />

@@ -21,7 +21,12 @@ function RunChartsImpl({ points, resources, prefix }: { points: readonly SeriesP
     ])
     const errors = errorRows(points)
     const res = resourceRows(resources)
-    const resSeries: SeriesDef[] = res.targets.map((t) => ({ key: t, label: t, colour: colour(Math.max(0, keys.indexOf(t))) }))
+    // A target keeps its colour from the other charts; other sources (the generator) get the next ones.
+    let extra = keys.length
+    const resSeries: SeriesDef[] = res.targets.map((t) => {
+      const i = keys.findIndex((k) => k === t || k.startsWith(`${t} · `))
+      return { key: t, label: t, colour: colour(i >= 0 ? i : extra++), dashed: i < 0 }
+    })
     return { markers, throughput, connections, latency, perKey, latencySeries, errors, res, resSeries }
   }, [points, resources])
 

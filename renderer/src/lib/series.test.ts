@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import type { SeriesPoint } from '../../../engine/types.ts'
+import { errorRows, phaseMarkers, pivot, resourceRows, throughputVsResources } from './series.ts'
+
+function point(target: string, t: number, extra: Partial<SeriesPoint> = {}): SeriesPoint {
+  return { target, round: 1, t, phase: 'main', connections: 4, requests: 100 + t, errors: 0, errorsByKind: {}, bytes: 0, mean: 1, p50: 1, p90: 1, p95: 1, p99: 1, p999: 1, max: 1, generatorCpu: null, ...extra }
+}
+
+describe('chart rows', () => {
+  it('pivots one column per target, gaps as null-free missing keys, sorted by second', () => {
+    const rows = pivot([point('b', 1), point('a', 0), point('a', 1)], (p) => p.requests)
+    expect(rows).toEqual([{ t: 0, a: 100 }, { t: 1, a: 101, b: 101 }])
+  })
+
+  it('names series by round when a run has several', () => {
+    const rows = pivot([point('a', 0), point('a', 5, { round: 2 })], (p) => p.requests)
+    expect(Object.keys(rows[1] ?? {})).toContain('a · round 2')
+  })
+
+  it('marks target starts and phase changes per series, not per interleaved second', () => {
+    const interleaved = Array.from({ length: 200 }, (_, t) => point(t % 2 ? 'b' : 'a', t, { phase: t < 100 ? 'warmup' : 'load' }))
+    const markers = phaseMarkers(interleaved)
+    expect(markers.length).toBeLessThanOrEqual(4)
+    expect(markers.map((m) => m.label)).toContain('load')
+    expect(phaseMarkers([point('a', 0), point('a', 1)])).toEqual([])
+  })
+
+  it('caps markers', () => {
+    const many = Array.from({ length: 500 }, (_, t) => point('a', t, { phase: `p${Math.floor(t / 2)}` }))
+    expect(phaseMarkers(many).length).toBe(40)
+  })
+
+  it('stacks errors by kind with zeros filled in', () => {
+    const { rows, kinds } = errorRows([point('a', 0, { errorsByKind: { timeout: 2 } }), point('a', 1)])
+    expect(kinds).toEqual(['timeout'])
+    expect(rows).toEqual([{ t: 0, timeout: 2 }, { t: 1, timeout: 0 }])
+  })
+
+  it('sums instances per target and pairs throughput with resources by second', () => {
+    const res = [
+      { t: 0.4, target: 'a', source: 'docker', instance: '1', cpuPercent: 50, memoryBytes: 1024 * 1024 },
+      { t: 0.1, target: 'a', source: 'docker', instance: '2', cpuPercent: 25, memoryBytes: 1024 * 1024 },
+    ]
+    expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75 }])
+    expect(throughputVsResources([point('a', 0)], res, 'a')).toEqual({ cpu: [{ x: 100, y: 75 }], memory: [{ x: 100, y: 2 }] })
+  })
+})

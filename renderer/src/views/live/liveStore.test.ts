@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { ProgressEvent, SeriesPoint } from '../../../../engine/types.ts'
+import { LIVE_CAPACITY, LiveStore } from './liveStore.ts'
+
+function progress(runId: number, t: number, target = 'a'): ProgressEvent {
+  const point: SeriesPoint = { target, round: 1, t, phase: 'main', connections: 1, requests: 10, errors: 0, errorsByKind: {}, bytes: 0, mean: 1, p50: 1, p90: 1, p95: 1, p99: 1, p999: 1, max: 1, generatorCpu: null }
+  return { type: 'progress', runId, elapsedSeconds: t + 1, totalSeconds: null, target, round: 1, phase: 'main', point, totals: { requests: 10 * (t + 1), errors: 0 }, generatorSaturated: false }
+}
+
+describe('LiveStore', () => {
+  it('bounds every series and notifies once per burst', () => {
+    vi.useFakeTimers()
+    const store = new LiveStore()
+    const cb = vi.fn()
+    store.subscribe(cb)
+    for (let t = 0; t < LIVE_CAPACITY + 500; t++) store.ingest(progress(1, t))
+    expect(cb).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(300)
+    expect(cb).toHaveBeenCalledTimes(1)
+    const ring = [...(store.get(1)?.series.values() ?? [])][0]
+    expect(ring?.size).toBe(LIVE_CAPACITY)
+    expect(ring?.toArray()[0]?.t).toBe(500)
+    vi.useRealTimers()
+  })
+
+  it('merges a stored backfill under live points and ends a run', () => {
+    const store = new LiveStore()
+    store.ingest(progress(2, 5))
+    store.backfill(2, [progress(2, 3).point, progress(2, 4).point, { ...progress(2, 5).point, requests: 999 }])
+    const points = [...(store.get(2)?.series.values() ?? [])][0]?.toArray() ?? []
+    expect(points.map((p) => p.t)).toEqual([3, 4, 5])
+    expect(points[2]?.requests).toBe(10)
+    expect(store.running()).toEqual([2])
+    store.end({ type: 'ended', runId: 2, status: 'done', error: null })
+    expect(store.running()).toEqual([])
+  })
+
+  it('keeps only a few runs', () => {
+    const store = new LiveStore()
+    for (let run = 1; run <= 6; run++) store.ingest(progress(run, 0))
+    expect(store.get(1)).toBeUndefined()
+    expect(store.get(6)).toBeDefined()
+  })
+})

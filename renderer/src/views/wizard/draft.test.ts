@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { defaultDraft, fromConfig, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
+
+describe('wizard draft', () => {
+  it('reports the schema messages by field, for the right step', () => {
+    const d = defaultDraft()
+    const v = validate(d)
+    expect(v.config).toBeNull()
+    expect(v.issues.get('targets.0.url')).toMatch(/not a valid URL/)
+    expect(stepOf('targets.0.url')).toBe('targets')
+    expect(stepOf('targets.0.monitor.port')).toBe('monitoring')
+    expect(stepOf('load.profile.to')).toBe('load')
+    expect(stepOf('name')).toBe('review')
+  })
+
+  it('builds a valid config the CLI would accept, with units converted', () => {
+    const d = defaultDraft()
+    d.targets[0] = { ...d.targets[0]!, name: 'node', url: 'http://127.0.0.1:8082/ads' }
+    d.targets[0].monitor.kind = 'process'
+    d.targets[0].monitor.process = { by: 'port', pid: undefined, port: 8082 }
+    d.load.profile.kind = 'ramp'
+    d.load.profile.ramp.to = 10
+    d.thresholds = [{ metric: 'p99', target: '*', bound: 'max', value: 250 }]
+    const v = validate(d)
+    expect(v.list).toEqual([])
+    expect(v.config?.thresholds[0]).toMatchObject({ metric: 'p99', max: 250_000 })
+    expect(v.config?.targets[0]?.monitor).toEqual({ kind: 'process', port: 8082 })
+    expect(RunConfigV1Schema.safeParse(toConfigInput(d)).success).toBe(true)
+  })
+
+  it('round-trips a config through the draft (run again, templates)', () => {
+    const d = defaultDraft()
+    d.targets[0] = { ...d.targets[0]!, url: 'http://127.0.0.1:1/x', headers: [{ name: 'accept', value: 'text/plain' }] }
+    d.load.profile.kind = 'phases'
+    d.thresholds = [{ metric: 'errorRate', target: '*', bound: 'max', value: 1 }]
+    const config = validate(d).config
+    expect(config).not.toBeNull()
+    if (!config) return
+    const again = validate(fromConfig(config)).config
+    expect(again).toEqual(config)
+  })
+
+  it('treats empty fields as not yet filled in', () => {
+    expect(hasValue({ a: { b: '' } }, 'a.b')).toBe(false)
+    expect(hasValue({ a: [{ b: 0 }] }, 'a.0.b')).toBe(true)
+  })
+})
