@@ -89,7 +89,9 @@ describe('desktop', () => {
     }
     const app = await _electron.launch({
       executablePath: binary,
-      args: [join(ROOT, 'dist-electron', 'main.js'), '--no-sandbox'],
+      // The package root (package.json "main" → dist-electron/main.js), as `npm start` does.
+      args: [ROOT, '--no-sandbox'],
+      cwd: ROOT,
       env: { ...process.env, CANNONADE_DATA_DIR: join(dir, 'electron-data') },
     })
     try {

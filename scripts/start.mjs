@@ -67,7 +67,8 @@ if (dev) {
   children.push(server)
   env.CANNONADE_DEV_URL = `http://localhost:${port}/`
 }
-const app = spawn(electron, [join(root, 'dist-electron', 'main.js')], { cwd: root, stdio: 'inherit', env })
+// "." (the package root), not main.js: app.getAppPath() must be the root, as in a packaged app.
+const app = spawn(electron, ['.'], { cwd: root, stdio: 'inherit', env })
 children.push(app)
 const stopAll = () => children.forEach((c) => c.kill('SIGTERM'))
 process.on('SIGINT', stopAll)

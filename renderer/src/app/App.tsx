@@ -6,7 +6,7 @@ import { Banner } from '../ui/Common.tsx'
 import { liveStore } from '../views/live/liveStore.ts'
 import { History } from '../views/history/History.tsx'
 import { Link, useRoute } from './router.tsx'
-import { useTheme, type ThemeChoice } from './theme.ts'
+import { applyTheme, storedTheme, useTheme, type ThemeChoice } from './theme.ts'
 
 const Wizard = lazy(() => import('../views/wizard/Wizard.tsx'))
 const LiveRun = lazy(() => import('../views/live/LiveRun.tsx'))
@@ -61,6 +61,15 @@ export function App() {
     window.__cannonadeFirstRender ??= performance.now()
     document.documentElement.dataset.ready = 'true'
   }, [])
+  // A theme saved in settings (e.g. from the desktop app) wins over this browser's default.
+  useEffect(() => {
+    api.settings.get().then(
+      (s) => {
+        if (storedTheme() === 'system' && s.theme !== 'system') applyTheme(s.theme)
+      },
+      () => {},
+    )
+  }, [api])
 
   const section = route.path[0] ?? 'runs'
   return (

@@ -6,6 +6,7 @@ import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { SelectField, TextField } from '../../ui/Field.tsx'
 import { Secrets } from './Secrets.tsx'
+import { applyTheme } from '../../app/theme.ts'
 
 type Form = { dockerHost: string; pgExportUrl: string; cfApi: string; cfUsername: string; theme: SettingsT['theme'] }
 
@@ -58,6 +59,7 @@ function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataD
   const valid = Object.values(errors).every((e) => e === undefined)
   const save = useAction(async () => {
     await api.settings.set(patch)
+    applyTheme(form.theme)
     setSaved(true)
     onSaved()
   })
