@@ -72,7 +72,7 @@ function autocannonCli(url: string): Promise<number> {
       ['-c', '0', process.execPath, bin, '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', url],
       { maxBuffer: 64 << 20, timeout: (SECONDS + 30) * 1000 },
       (err, stdout) => {
-        if (err) return reject(err instanceof Error ? err : new Error(String(err)))
+        if (err) return reject(new Error(`autocannon failed: ${err.message}`))
         const r = JSON.parse(stdout) as { requests: { total: number }; duration: number }
         resolve(r.requests.total / r.duration)
       },

@@ -49,11 +49,10 @@ export interface SegmentResult {
 type CpuReader = () => number
 function cpuReader(): CpuReader {
   // The load thread's own CPU when Node can tell it (threadCpuUsage, Node ≥ 23.9), else the process'.
-  const threadCpuUsage = (process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage
-  if (typeof threadCpuUsage === 'function') {
-    const read = threadCpuUsage.bind(process)
+  const proc = process as NodeJS.Process & { threadCpuUsage?: (this: void) => NodeJS.CpuUsage }
+  if (typeof proc.threadCpuUsage === 'function') {
     return () => {
-      const u = read()
+      const u = proc.threadCpuUsage()
       return u.user + u.system
     }
   }

@@ -97,8 +97,9 @@ export function applyCaptures(
       value = json
       for (const key of c.json) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
     }
-    if (value === undefined || value === null || typeof value === 'object') return false
-    vars[name] = String(value as string | number | boolean)
+    if (typeof value === 'string') vars[name] = value
+    else if (typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value)
+    else return false
   }
   return true
 }

@@ -56,7 +56,7 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
   }
   if (pid > 0) setWorkerPid(db, runId, pid)
   // The targets' own CPU and memory, on the run's timeline, from the moment the runner exists.
-  const resources = new ResourceRecorder(db, runId, config, { secrets: opts.secrets, onLog: hooks.onLog })
+  const resources = new ResourceRecorder(db, runId, config, { secrets: opts.secrets, onLog: (level, message) => hooks.onLog?.(level, message) })
   resources.start()
 
   let ended = false

@@ -1,6 +1,6 @@
 // Issue 7 items 1-2: a sweep is one study with one run per value; results per value and the knee.
 import { afterEach, describe, expect, it } from 'vitest'
-import { ConfigError } from '../config/errors.ts'
+import type { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { openDb } from '../store/db.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
