@@ -152,6 +152,18 @@ describe('web UI', () => {
     await page.getByTestId('review-issues').waitFor()
     expect(await page.getByTestId('wizard-start').isDisabled()).toBe(true)
     await app.screenshot('09-wizard-invalid')
+
+    // Valid by the schema, refused by the engine (nothing listens there): the message names the field.
+    await page.getByTestId('wizard-step-targets').click()
+    await wizard.targetUrl(0).fill('http://127.0.0.1:1/')
+    await page.getByTestId('wizard-step-load').click()
+    await page.getByTestId('load-connections').fill('2')
+    await page.getByTestId('profile-kind').selectOption('constant')
+    await page.getByTestId('wizard-step-review').click()
+    await page.getByTestId('wizard-start').click()
+    await expect.poll(() => page.getByTestId('wizard-start-error').textContent()).toContain('cannot connect')
+    await page.getByTestId('wizard-start-error-go').click()
+    await page.getByTestId('step-targets').waitFor()
   })
 
   it('refuses a page without the token and switches themes', async () => {

@@ -2,6 +2,7 @@
 // save it as a template or load one, and Start.
 import { useMemo, useRef, useState } from 'react'
 import { parse as parseYaml, stringify } from 'yaml'
+import { ApiError } from '../../../../engine/api.ts'
 import { THRESHOLD_METRICS, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { navigate } from '../../app/router.tsx'
@@ -40,10 +41,19 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
   const fileRef = useRef<HTMLInputElement>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const yaml = useMemo(() => stringify(validation.config ?? toConfigInput(draft), { lineWidth: 0 }), [validation.config, draft])
+  // The engine checks more than the schema (e.g. that each target accepts connections); its
+  // answer names the field, so the message can send the user to the right step.
+  const [startField, setStartField] = useState<string | null>(null)
   const start = useAction(async () => {
     if (!validation.config) return
-    const { runId } = await api.runs.start(validation.config)
-    navigate(`/live/${runId}`)
+    setStartField(null)
+    try {
+      const { runId } = await api.runs.start(validation.config)
+      navigate(`/live/${runId}`)
+    } catch (err) {
+      if (err instanceof ApiError && err.field) setStartField(err.field)
+      throw err
+    }
   })
   const at = (f: string) => validation.issues.get(f)
   const targetOptions = [{ value: '*', label: 'every target' }, ...draft.targets.map((t) => ({ value: t.name, label: t.name }))]
@@ -156,6 +166,14 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
         {start.error ? (
           <span className="field-error" role="alert" data-testid="wizard-start-error">
             {start.error}
+            {startField ? (
+              <>
+                {' '}
+                <button type="button" className="link" onClick={() => goTo(stepOf(startField))} data-testid="wizard-start-error-go">
+                  Go to {stepOf(startField)}
+                </button>
+              </>
+            ) : null}
           </span>
         ) : null}
       </div>
