@@ -172,6 +172,7 @@ describe('web UI', () => {
     await page.goto(app.server.origin + '/#/runs')
     await page.getByTestId('app-ready').waitFor()
     await expect.poll(() => page.getByTestId('history').textContent()).toContain('no valid token')
+    await page.getByTestId('no-token').waitFor()
 
     await app.open()
     await page.getByTestId('theme-toggle').click()

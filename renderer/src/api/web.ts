@@ -8,7 +8,8 @@ import { fromErrorBody, isApiErrorCode, type ErrorBody } from '../../../engine/s
 
 const TOKEN_KEY = 'cannonade.token'
 
-export type ConnectionState = 'connecting' | 'open' | 'closed'
+/** `unauthorized`: the page has no token (opened without the printed URL), so events cannot flow. */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
 
 export function takeToken(): string | null {
   const url = new URL(window.location.href)
@@ -40,7 +41,7 @@ export function webTransport(token: string | null): WebTransport {
   const listeners = new Map<EventName, Set<Listener>>()
   const stateListeners = new Set<(state: ConnectionState) => void>()
   let socket: WebSocket | null = null
-  let state: ConnectionState = 'closed'
+  let state: ConnectionState = token ? 'closed' : 'unauthorized'
   let retry = 0
   let retryTimer: ReturnType<typeof setTimeout> | null = null
   let closed = false
@@ -52,9 +53,9 @@ export function webTransport(token: string | null): WebTransport {
   }
 
   const connect = () => {
-    if (closed || socket) return
+    if (closed || socket || !token) return
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:'
-    const ws = new WebSocket(`${proto}//${window.location.host}/api/events?token=${encodeURIComponent(token ?? '')}`)
+    const ws = new WebSocket(`${proto}//${window.location.host}/api/events?token=${encodeURIComponent(token)}`)
     socket = ws
     setState('connecting')
     ws.onopen = () => {

@@ -104,6 +104,11 @@ export function App() {
         </div>
       </nav>
       <main id="main" tabIndex={-1}>
+        {connection === 'unauthorized' ? (
+          <Banner kind="error" testId="no-token">
+            This page has no access token. Open the URL that <code>cannonade serve</code> printed (it ends in <code>?token=…</code>).
+          </Banner>
+        ) : null}
         {mode === 'web' && connection === 'closed' ? (
           <Banner kind="warning" testId="connection-lost">
             Lost the connection to the Cannonade server; reconnecting… Live charts resume when it is back.
