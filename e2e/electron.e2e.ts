@@ -19,12 +19,17 @@ function electronBinary(): string | null {
   const pathFile = join(dir, 'path.txt')
   if (!existsSync(pathFile)) return null
   const rel = readFileSync(pathFile, 'utf8').trim()
-  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel) : join(dir, 'dist', rel)
+  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH
+    ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel)
+    : join(dir, 'dist', rel)
   return existsSync(full) ? full : null
 }
 
 beforeAll(() => {
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-electron.mjs')], { cwd: ROOT, encoding: 'utf8' })
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-electron.mjs')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
   if (built.status !== 0) throw new Error(`build-electron failed:\n${built.stdout}\n${built.stderr}`)
 }, 120_000)
 
@@ -57,7 +62,9 @@ describe('desktop', () => {
     const send = (m: ToEngine) => listeners.forEach((cb) => cb({ data: m }))
     const call = async (seq: number, channel: Channel, args: unknown[]) => {
       send({ type: 'call', seq, channel, args })
-      const reply = await until(() => fromEngine.find((m): m is FromEngine & { type: 'result' } => m.type === 'result' && m.seq === seq))
+      const reply = await until(() =>
+        fromEngine.find((m): m is FromEngine & { type: 'result' } => m.type === 'result' && m.seq === seq),
+      )
       return reply.envelope
     }
 
@@ -70,7 +77,15 @@ describe('desktop', () => {
       expect(demoUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       const bad = await call(2, 'runs:stop', ['seven'])
       expect(bad).toMatchObject({ ok: false, error: { code: 'bad-input' } })
-      const started = await call(3, 'runs:start', [{ version: 1, name: 'bundle smoke', targets: [{ name: 'demo', url: `${demoUrl}/ads` }], load: { connections: 2, duration: 1 }, cooldownSeconds: 0 }])
+      const started = await call(3, 'runs:start', [
+        {
+          version: 1,
+          name: 'bundle smoke',
+          targets: [{ name: 'demo', url: `${demoUrl}/ads` }],
+          load: { connections: 2, duration: 1 },
+          cooldownSeconds: 0,
+        },
+      ])
       expect(started.ok).toBe(true)
       const ended = await until(() => fromEngine.find((m) => m.type === 'event' && m.event === 'runs:ended'))
       expect(ended).toMatchObject({ payload: { status: 'done' } })
@@ -97,7 +112,9 @@ describe('desktop', () => {
     try {
       const page = await app.firstWindow()
       await page.getByTestId('app-ready').waitFor()
-      expect(await page.evaluate(() => typeof (globalThis as { cannonade?: unknown }).cannonade)).toBe('object')
+      expect(await page.evaluate(() => typeof (globalThis as { cannonade?: unknown }).cannonade)).toBe(
+        'object',
+      )
       await page.getByTestId('nav-settings').click()
       await page.getByTestId('settings-form').waitFor()
       await page.screenshot({ path: join(ARTIFACTS, 'electron-settings.png') })

@@ -29,7 +29,12 @@ function phaseAt(t: number): string {
   return s < 300 ? 'warmup' : s < 1500 ? 'load' : 'peak'
 }
 
-function event(runId: number, target: string, t: number, totals: { requests: number; errors: number }): ProgressEvent {
+function event(
+  runId: number,
+  target: string,
+  t: number,
+  totals: { requests: number; errors: number },
+): ProgressEvent {
   const requests = 9000 + Math.round(2000 * Math.sin(t / 60)) + (target === 'java-jetty' ? 1500 : 0)
   const errors = t % 97 === 0 ? 12 : 0
   totals.requests += requests
@@ -53,7 +58,18 @@ function event(runId: number, target: string, t: number, totals: { requests: num
     max: 45000,
     generatorCpu: 40,
   }
-  return { type: 'progress', runId, elapsedSeconds: t + 1, totalSeconds: TOTAL * 3, target, round: 1, phase: point.phase, point, totals: { ...totals }, generatorSaturated: false }
+  return {
+    type: 'progress',
+    runId,
+    elapsedSeconds: t + 1,
+    totalSeconds: TOTAL * 3,
+    target,
+    round: 1,
+    phase: point.phase,
+    point,
+    totals: { ...totals },
+    generatorSaturated: false,
+  }
 }
 
 async function heapMb(cdp: CDPSession): Promise<number> {
@@ -114,24 +130,32 @@ describe('live view memory', () => {
     }
     const started = Date.now()
     await replay(0, TOTAL)
-    await expect.poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 }).toBe('30:00 elapsed')
+    await expect
+      .poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 })
+      .toBe('30:00 elapsed')
     const replaySeconds = (Date.now() - started) / 1000
     await page.getByTestId('live-chart-throughput-plot').waitFor()
     await app.screenshot('11-live-replayed-30min')
     const after30 = await heapMb(cdp)
 
     await replay(TOTAL, TOTAL * 2)
-    await expect.poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 }).toBe('1:00:00 elapsed')
+    await expect
+      .poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 })
+      .toBe('1:00:00 elapsed')
     const after60 = await heapMb(cdp)
     // A third half hour: every series is at its cap now, so memory must stay where it is.
     await replay(TOTAL * 2, TOTAL * 3)
-    await expect.poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 }).toBe('1:30:00 elapsed')
+    await expect
+      .poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 })
+      .toBe('1:30:00 elapsed')
     const after90 = await heapMb(cdp)
     await app.screenshot('12-live-replayed-90min')
-    const points = await page.locator('[data-testid="live-chart-throughput-plot"] .recharts-line-curve').evaluateAll((paths: { getAttribute(name: string): string | null }[]) =>
-      // Points drawn per line: one M or L command each.
-      paths.map((p) => (p.getAttribute('d') ?? '').split(/[ML]/).length - 1),
-    )
+    const points = await page
+      .locator('[data-testid="live-chart-throughput-plot"] .recharts-line-curve')
+      .evaluateAll((paths: { getAttribute(name: string): string | null }[]) =>
+        // Points drawn per line: one M or L command each.
+        paths.map((p) => (p.getAttribute('d') ?? '').split(/[ML]/).length - 1),
+      )
     replaying = false
     await engine.runs.stop(runId)
 

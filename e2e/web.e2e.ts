@@ -29,7 +29,15 @@ async function demoRun(a: App, name: string, connections: number): Promise<RunEn
   let resolve: ((e: RunEndedEvent) => void) | null = null
   const off = a.engine.runs.onEnded((e) => (e.runId === runId && resolve ? resolve(e) : early.push(e)))
   try {
-    runId = (await a.engine.runs.start({ version: 1, name, targets: [{ name: 'demo', url: `${demoUrl}/ads?limit=20` }], load: { connections, duration: 2 }, cooldownSeconds: 0 })).runId
+    runId = (
+      await a.engine.runs.start({
+        version: 1,
+        name,
+        targets: [{ name: 'demo', url: `${demoUrl}/ads?limit=20` }],
+        load: { connections, duration: 2 },
+        cooldownSeconds: 0,
+      })
+    ).runId
     const ended = early.find((e) => e.runId === runId)
     return ended ?? (await new Promise<RunEndedEvent>((r) => (resolve = r)))
   } finally {
@@ -42,7 +50,9 @@ describe('web UI', () => {
     app = await startApp(browser)
     const { page } = app
     await app.open()
-    const firstRender = await page.evaluate(() => (globalThis as { __cannonadeFirstRender?: number }).__cannonadeFirstRender ?? -1)
+    const firstRender = await page.evaluate(
+      () => (globalThis as { __cannonadeFirstRender?: number }).__cannonadeFirstRender ?? -1,
+    )
     console.log(`first render: ${firstRender.toFixed(0)} ms after navigation start (target < 1500 ms)`)
     await page.getByTestId('history-empty').waitFor()
     await app.screenshot('01-empty-history')
@@ -58,7 +68,9 @@ describe('web UI', () => {
     await expect.poll(() => page.getByTestId('target-0-check-result').textContent()).toContain('answered')
     await wizard.next()
     await wizard.setLoad({ connections: 2, duration: 3 })
-    await expect.poll(() => page.getByTestId('schedule-preview-summary').textContent()).toContain('Up to 2 connections')
+    await expect
+      .poll(() => page.getByTestId('schedule-preview-summary').textContent())
+      .toContain('Up to 2 connections')
     await app.screenshot('02-wizard-load')
     await wizard.next()
     // Monitoring: the demo target is served by the engine's process; watch it by its port.
@@ -67,7 +79,9 @@ describe('web UI', () => {
     await page.getByTestId('monitor-0-kind').selectOption('process')
     await page.getByTestId('monitor-0-port').fill(demoPort)
     await page.getByTestId('monitor-0-test').click()
-    await expect.poll(() => page.getByTestId('monitor-0-test-result').textContent(), { timeout: 20_000 }).toMatch(/✓/)
+    await expect
+      .poll(() => page.getByTestId('monitor-0-test-result').textContent(), { timeout: 20_000 })
+      .toMatch(/✓/)
     await app.screenshot('03-wizard-monitoring')
     await wizard.next()
     await wizard.setName('e2e: demo via wizard')
@@ -80,7 +94,13 @@ describe('web UI', () => {
     const live = new LivePage(page)
     await live.chartPlot('throughput').waitFor()
     await live.chartPlot('latency').waitFor()
-    await expect.poll(async () => Number((await page.getByTestId('live-requests').locator('.stat-value').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0)
+    await expect
+      .poll(async () =>
+        Number(
+          (await page.getByTestId('live-requests').locator('.stat-value').textContent())?.replace(/\D/g, ''),
+        ),
+      )
+      .toBeGreaterThan(0)
     await app.screenshot('04-live')
     expect(await live.waitForEnd()).toBe('done')
     await page.getByTestId('live-done').waitFor()
@@ -144,7 +164,9 @@ describe('web UI', () => {
     await expect.poll(() => page.getByTestId('target-0-url-error').textContent()).toContain('http')
     await wizard.next()
     await page.getByTestId('load-connections').fill('0')
-    await expect.poll(() => page.getByTestId('load-connections-error').textContent()).toContain('greater than 0')
+    await expect
+      .poll(() => page.getByTestId('load-connections-error').textContent())
+      .toContain('greater than 0')
     await page.getByTestId('profile-kind').selectOption('ramp')
     await page.getByTestId('ramp-to').fill('500')
     await expect.poll(() => page.getByTestId('ramp-to-error').textContent()).toContain('must not exceed')
@@ -184,6 +206,12 @@ describe('web UI', () => {
     await page.reload()
     await page.getByTestId('app-ready').waitFor()
     await page.keyboard.press('Tab')
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toContain('Skip to content')
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document
+            .activeElement?.textContent,
+      ),
+    ).toContain('Skip to content')
   })
 })

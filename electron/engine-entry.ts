@@ -52,7 +52,9 @@ export async function serveEngine(port: EnginePort, dbPath: string): Promise<Eng
 
   port.on('message', (e) => {
     if (!isToEngine(e.data)) return
-    handle(e.data).catch((err: unknown) => port.postMessage({ type: 'fatal', message: err instanceof Error ? err.message : String(err) }))
+    handle(e.data).catch((err: unknown) =>
+      port.postMessage({ type: 'fatal', message: err instanceof Error ? err.message : String(err) }),
+    )
   })
   port.postMessage({ type: 'ready' })
   return host
@@ -72,7 +74,10 @@ if (parentPort) {
     process.exit(2)
   }
   serveEngine(parentPort, dbPath).catch((err: unknown) => {
-    parentPort.postMessage({ type: 'fatal', message: `engine failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` })
+    parentPort.postMessage({
+      type: 'fatal',
+      message: `engine failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    })
     process.exit(1)
   })
 }

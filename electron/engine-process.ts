@@ -32,7 +32,10 @@ export function startEngineProcess(opts: Options): EngineProcess {
   let seq = 0
   let stopping = false
   let crashes = 0
-  const pending = new Map<number, { resolve: (e: Envelope<unknown>) => void; timer: ReturnType<typeof setTimeout> }>()
+  const pending = new Map<
+    number,
+    { resolve: (e: Envelope<unknown>) => void; timer: ReturnType<typeof setTimeout> }
+  >()
   const running = new Set<number>()
 
   const send = (msg: ToEngine) => child?.postMessage(msg)
@@ -46,7 +49,10 @@ export function startEngineProcess(opts: Options): EngineProcess {
   }
 
   const spawn = () => {
-    const proc = utilityProcess.fork(opts.entry, ['--db', opts.dbPath], { serviceName: 'Cannonade engine', stdio: 'inherit' })
+    const proc = utilityProcess.fork(opts.entry, ['--db', opts.dbPath], {
+      serviceName: 'Cannonade engine',
+      stdio: 'inherit',
+    })
     child = proc
     let markReady: () => void = () => {}
     ready = new Promise<void>((resolve) => (markReady = resolve))
@@ -60,7 +66,12 @@ export function startEngineProcess(opts: Options): EngineProcess {
       const message = `the engine process exited (code ${code})`
       failPending(message)
       for (const runId of running) {
-        const ended: RunEndedEvent = { type: 'ended', runId, status: 'failed', error: `${message} during the run` }
+        const ended: RunEndedEvent = {
+          type: 'ended',
+          runId,
+          status: 'failed',
+          error: `${message} during the run`,
+        }
         opts.onEvent('runs:ended', ended)
       }
       running.clear()
@@ -102,12 +113,22 @@ export function startEngineProcess(opts: Options): EngineProcess {
   return {
     async call(channel, args) {
       await ready
-      if (!child) return { ok: false, error: { code: 'unavailable', message: 'the engine is restarting; try again in a moment' } }
+      if (!child)
+        return {
+          ok: false,
+          error: { code: 'unavailable', message: 'the engine is restarting; try again in a moment' },
+        }
       const id = ++seq
       return new Promise<Envelope<unknown>>((resolve) => {
         const timer = setTimeout(() => {
           pending.delete(id)
-          resolve({ ok: false, error: { code: 'unavailable', message: `${channel}: no answer from the engine within ${CALL_TIMEOUT_MS / 1000} s` } })
+          resolve({
+            ok: false,
+            error: {
+              code: 'unavailable',
+              message: `${channel}: no answer from the engine within ${CALL_TIMEOUT_MS / 1000} s`,
+            },
+          })
         }, CALL_TIMEOUT_MS)
         pending.set(id, { resolve, timer })
         send({ type: 'call', seq: id, channel, args })

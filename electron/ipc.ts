@@ -13,10 +13,17 @@ import type { SecretStore } from './secrets.ts'
 const CHANNELS = Object.keys(argSchemas) as Channel[]
 
 function refused(): Envelope<never> {
-  return { ok: false, error: { code: 'bad-input', message: 'refused: the call did not come from the Cannonade window' } }
+  return {
+    ok: false,
+    error: { code: 'bad-input', message: 'refused: the call did not come from the Cannonade window' },
+  }
 }
 
-export function registerIpc(opts: { engine: EngineProcess; secrets: SecretStore; isTrusted: (event: IpcMainInvokeEvent) => boolean }): () => void {
+export function registerIpc(opts: {
+  engine: EngineProcess
+  secrets: SecretStore
+  isTrusted: (event: IpcMainInvokeEvent) => boolean
+}): () => void {
   const { engine, secrets, isTrusted } = opts
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<Envelope<unknown>> => {
@@ -31,10 +38,22 @@ export function registerIpc(opts: { engine: EngineProcess; secrets: SecretStore;
     })
   }
 
-  const guard = <T>(event: IpcMainInvokeEvent, channel: keyof typeof desktopArgSchemas, args: unknown[], run: (parsed: unknown[]) => T): Envelope<T> => {
+  const guard = <T>(
+    event: IpcMainInvokeEvent,
+    channel: keyof typeof desktopArgSchemas,
+    args: unknown[],
+    run: (parsed: unknown[]) => T,
+  ): Envelope<T> => {
     if (!isTrusted(event)) return refused()
     const parsed = desktopArgSchemas[channel].safeParse(args)
-    if (!parsed.success) return { ok: false, error: { code: 'bad-input', message: `${channel}: ${parsed.error.issues[0]?.message ?? 'bad arguments'}` } }
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: {
+          code: 'bad-input',
+          message: `${channel}: ${parsed.error.issues[0]?.message ?? 'bad arguments'}`,
+        },
+      }
     try {
       return { ok: true, result: run(parsed.data) }
     } catch (err) {
@@ -62,7 +81,13 @@ export function registerIpc(opts: { engine: EngineProcess; secrets: SecretStore;
   )
 
   return () => {
-    for (const channel of [...CHANNELS, desktopChannels.secretsAvailable, desktopChannels.secretsList, desktopChannels.secretsSet, desktopChannels.secretsDelete]) {
+    for (const channel of [
+      ...CHANNELS,
+      desktopChannels.secretsAvailable,
+      desktopChannels.secretsList,
+      desktopChannels.secretsSet,
+      desktopChannels.secretsDelete,
+    ]) {
       ipcMain.removeHandler(channel)
     }
   }

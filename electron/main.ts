@@ -21,7 +21,9 @@ const DEV_URL = process.env.CANNONADE_DEV_URL ?? null
 // Same folder as the CLI (engine/paths.ts), so both see the same runs.
 app.setName(APP_NAME)
 app.setPath('userData', dataDir())
-protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }])
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+])
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -37,8 +39,11 @@ if (!app.requestSingleInstanceLock()) {
   const serveApp = () => {
     protocol.handle('app', async (request) => {
       const { pathname } = new URL(request.url)
-      const file = normalize(join(RENDERER_DIR, decodeURIComponent(pathname === '/' ? '/index.html' : pathname)))
-      if (!file.startsWith(RENDERER_DIR + sep) || !existsSync(file)) return new Response('not found', { status: 404 })
+      const file = normalize(
+        join(RENDERER_DIR, decodeURIComponent(pathname === '/' ? '/index.html' : pathname)),
+      )
+      if (!file.startsWith(RENDERER_DIR + sep) || !existsSync(file))
+        return new Response('not found', { status: 404 })
       const response = await net.fetch(pathToFileURL(file).toString())
       const headers = new Headers(response.headers)
       if (file.endsWith('.html')) headers.set('content-security-policy', CSP)

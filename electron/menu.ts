@@ -3,12 +3,21 @@ import { app, Menu, shell, type MenuItemConstructorOptions } from 'electron'
 
 export function buildMenu(go: (route: string) => void): Menu {
   const isMac = process.platform === 'darwin'
-  const view = (label: string, route: string, accelerator?: string): MenuItemConstructorOptions => ({ label, click: () => go(route), ...(accelerator ? { accelerator } : {}) })
+  const view = (label: string, route: string, accelerator?: string): MenuItemConstructorOptions => ({
+    label,
+    click: () => go(route),
+    ...(accelerator ? { accelerator } : {}),
+  })
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
-      submenu: [view('New Run…', '/new', 'CmdOrCtrl+N'), view('Run History', '/runs', 'CmdOrCtrl+H'), { type: 'separator' }, isMac ? { role: 'close' } : { role: 'quit' }],
+      submenu: [
+        view('New Run…', '/new', 'CmdOrCtrl+N'),
+        view('Run History', '/runs', 'CmdOrCtrl+H'),
+        { type: 'separator' },
+        isMac ? { role: 'close' } : { role: 'quit' },
+      ],
     },
     { role: 'editMenu' },
     {

@@ -51,7 +51,12 @@ const bridge: Bridge = {
     onLog: listen(events.stackLog),
   },
   monitor: { test: op(c.monitor.test) },
-  exports: { pg: op(c.exports.pg), csv: op(c.exports.csv), json: op(c.exports.json), junit: op(c.exports.junit) },
+  exports: {
+    pg: op(c.exports.pg),
+    csv: op(c.exports.csv),
+    json: op(c.exports.json),
+    junit: op(c.exports.junit),
+  },
   reports: { create: op(c.reports.create) },
   settings: { get: op(c.settings.get), set: op(c.settings.set) },
 }
@@ -61,7 +66,8 @@ const desktop: DesktopBridge = {
   secrets: {
     available: () => ipcRenderer.invoke(desktopChannels.secretsAvailable) as Promise<boolean>,
     list: () => ipcRenderer.invoke(desktopChannels.secretsList) as Promise<string[]>,
-    set: (name, value) => ipcRenderer.invoke(desktopChannels.secretsSet, name, value) as Promise<Envelope<null>>,
+    set: (name, value) =>
+      ipcRenderer.invoke(desktopChannels.secretsSet, name, value) as Promise<Envelope<null>>,
     delete: (name) => ipcRenderer.invoke(desktopChannels.secretsDelete, name) as Promise<Envelope<null>>,
   },
   onNavigate(cb) {

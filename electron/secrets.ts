@@ -33,12 +33,17 @@ export function openSecretStore(dir: string): SecretStore {
     writeFileSync(`${file}.tmp`, JSON.stringify(data, null, 2), { mode: 0o600 })
     renameSync(`${file}.tmp`, file)
   }
-  const available = () => safeStorage.isEncryptionAvailable() && (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text')
+  const available = () =>
+    safeStorage.isEncryptionAvailable() &&
+    (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text')
   return {
     available,
     names: () => Object.keys(read()) as SecretName[],
     set(name, value) {
-      if (!available()) throw new Error('no OS encryption available: secrets are not stored (set them as environment variables instead)')
+      if (!available())
+        throw new Error(
+          'no OS encryption available: secrets are not stored (set them as environment variables instead)',
+        )
       write({ ...read(), [name]: safeStorage.encryptString(value).toString('base64') })
     },
     delete(name) {

@@ -7,7 +7,10 @@ import { chromium } from 'playwright-core'
 
 const here = (name) => fileURLToPath(new URL(name, import.meta.url))
 const svg = readFileSync(here('icon.svg'), 'utf8')
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+})
 try {
   for (const [size, file] of [
     [1024, 'icon.png'],
@@ -17,7 +20,9 @@ try {
     [32, 'icons/32x32.png'],
   ]) {
     const page = await browser.newPage({ viewport: { width: size, height: size } })
-    await page.setContent(`<style>html,body{margin:0;background:transparent}svg{width:${size}px;height:${size}px;display:block}</style>${svg}`)
+    await page.setContent(
+      `<style>html,body{margin:0;background:transparent}svg{width:${size}px;height:${size}px;display:block}</style>${svg}`,
+    )
     await page.screenshot({ path: here(file), omitBackground: true })
     await page.close()
   }

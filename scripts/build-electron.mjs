@@ -19,7 +19,8 @@ const out = join(root, 'dist-electron')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]
 const builtins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)]
-const isExternal = (id) => id === 'electron' || builtins.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`))
+const isExternal = (id) =>
+  id === 'electron' || builtins.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`))
 
 /** `new URL('./x.ts', import.meta.url)` in engine code → a chunk named x.js beside the bundle. */
 function siblingTsFiles() {
@@ -34,7 +35,8 @@ function siblingTsFiles() {
       const next = code.replace(pattern, (_m, quote, name) => {
         const file = resolve(dirname(id), `${name}.ts`)
         const previous = emitted.get(name)
-        if (previous && previous !== file) this.error(`two sibling files named ${name}.ts (${previous}, ${file}): rename one`)
+        if (previous && previous !== file)
+          this.error(`two sibling files named ${name}.ts (${previous}, ${file}): rename one`)
         if (!previous) {
           emitted.set(name, file)
           this.emitFile({ type: 'chunk', id: file, fileName: `${name}.js` })
@@ -72,8 +74,20 @@ async function bundle({ entry, outDir, fileName, format, selfContained = false, 
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
 await bundle({ entry: 'electron/main.ts', outDir: out, fileName: 'main.js', format: 'es' })
-await bundle({ entry: 'electron/preload.ts', outDir: out, fileName: 'preload.cjs', format: 'cjs', selfContained: true })
-await bundle({ entry: 'electron/engine-entry.ts', outDir: join(out, 'engine'), fileName: 'entry.js', format: 'es', plugins: [siblingTsFiles()] })
+await bundle({
+  entry: 'electron/preload.ts',
+  outDir: out,
+  fileName: 'preload.cjs',
+  format: 'cjs',
+  selfContained: true,
+})
+await bundle({
+  entry: 'electron/engine-entry.ts',
+  outDir: join(out, 'engine'),
+  fileName: 'entry.js',
+  format: 'es',
+  plugins: [siblingTsFiles()],
+})
 cpSync(join(root, 'engine', 'store', 'migrations'), join(out, 'engine', 'migrations'), { recursive: true })
 writeFileSync(
   join(out, 'engine-host.cjs'),

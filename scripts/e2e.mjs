@@ -11,7 +11,9 @@ const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', e
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 if (!existsSync(chromium)) {
-  console.error(`e2e: no Chromium at ${chromium}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
+  console.error(
+    `e2e: no Chromium at ${chromium}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+  )
   process.exit(2)
 }
 if (!process.argv.includes('--no-build')) {

@@ -16,7 +16,9 @@ function electronBinary() {
   const pathFile = join(dir, 'path.txt')
   if (!existsSync(pathFile)) return null
   const rel = readFileSync(pathFile, 'utf8').trim()
-  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel) : join(dir, 'dist', rel)
+  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH
+    ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel)
+    : join(dir, 'dist', rel)
   return existsSync(full) ? full : null
 }
 
@@ -45,12 +47,17 @@ function run(cmd, args, env = process.env) {
 
 const electron = electronBinary()
 if (!electron) {
-  console.error('Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?) — run `npm run serve` for the web UI')
+  console.error(
+    'Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?) — run `npm run serve` for the web UI',
+  )
   process.exit(1)
 }
 
 const vite = join(root, 'node_modules', '.bin', 'vite')
-if (!dev && stale(join(root, 'dist', 'renderer', 'index.html'), ['renderer', 'engine', 'resources', 'vite.config.ts'])) {
+if (
+  !dev &&
+  stale(join(root, 'dist', 'renderer', 'index.html'), ['renderer', 'engine', 'resources', 'vite.config.ts'])
+) {
   console.log('building the renderer…')
   run(vite, ['build', '--logLevel', 'warn'])
 }

@@ -58,7 +58,11 @@ export class LivePage {
   }
   /** Waits until the run has an end (done, aborted or failed) and returns it. */
   async waitForEnd(timeout = 60_000): Promise<string> {
-    await this.page.locator('[data-testid="live"][data-status="done"], [data-testid="live"][data-status="aborted"], [data-testid="live"][data-status="failed"]').waitFor({ timeout })
+    await this.page
+      .locator(
+        '[data-testid="live"][data-status="done"], [data-testid="live"][data-status="aborted"], [data-testid="live"][data-status="failed"]',
+      )
+      .waitFor({ timeout })
     return (await this.root.getAttribute('data-status')) ?? ''
   }
   chartPlot(name: string): Locator {

@@ -17,7 +17,14 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   })
 }
 
@@ -44,7 +51,10 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
   const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
   const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
   const server = await startServer({ host: opts.wrap ? opts.wrap(engine) : engine, staticDir: STATIC_DIR })
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1360, height: 900 }, colorScheme: opts.colorScheme ?? 'light' })
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1360, height: 900 },
+    colorScheme: opts.colorScheme ?? 'light',
+  })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (err) => errors.push(err.message))

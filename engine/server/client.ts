@@ -87,7 +87,10 @@ export function createApiClient(t: Transport): Api {
 }
 
 /** Forward every Api event by name (server → WebSocket, utility process → main). */
-export function subscribeAll(api: Api, emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void): Unsubscribe {
+export function subscribeAll(
+  api: Api,
+  emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void,
+): Unsubscribe {
   const offs = [
     api.runs.onProgress((p) => emit(events.runProgress, p)),
     api.runs.onEnded((p) => emit(events.runEnded, p)),

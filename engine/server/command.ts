@@ -25,17 +25,24 @@ export function defaultStaticDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Parse serve's arguments; returns an error message naming the flag, or the options. */
-export function parseServeArgs(argv: readonly string[], ctx: Pick<ServeContext, 'dbPath'>): ServeOptions | string {
+export function parseServeArgs(
+  argv: readonly string[],
+  ctx: Pick<ServeContext, 'dbPath'>,
+): ServeOptions | string {
   const opts: ServeOptions = { port: 0, dbPath: ctx.dbPath, staticDir: defaultStaticDir() }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined]
     const value = () => inline ?? argv[++i]
     switch (flag) {
       case '--port': {
         const v = value()
         const port = Number(v)
-        if (v === undefined || !Number.isInteger(port) || port < 0 || port > 65535) return `--port: must be a whole number 0-65535, got ${JSON.stringify(v ?? '')}`
+        if (v === undefined || !Number.isInteger(port) || port < 0 || port > 65535)
+          return `--port: must be a whole number 0-65535, got ${JSON.stringify(v ?? '')}`
         opts.port = port
         break
       }
@@ -67,7 +74,9 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
     return 2
   }
   if (!existsSync(join(parsed.staticDir, 'index.html'))) {
-    ctx.stderr.write(`cannonade serve: the web UI is not built (${parsed.staticDir}); run \`npx vite build\`. The API works meanwhile.\n`)
+    ctx.stderr.write(
+      `cannonade serve: the web UI is not built (${parsed.staticDir}); run \`npx vite build\`. The API works meanwhile.\n`,
+    )
   }
 
   // The demo target starts with the engine so the UI can offer "Run the demo" at once.
@@ -105,7 +114,9 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
         .then(
           () => resolve(0),
           (err: unknown) => {
-            ctx.stderr.write(`cannonade serve: shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`)
+            ctx.stderr.write(
+              `cannonade serve: shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`,
+            )
             resolve(1)
           },
         )

@@ -58,7 +58,9 @@ export interface ErrorBody {
 /** What any thrown value looks like on the wire. Unknown errors become `internal`, message kept. */
 export function toErrorBody(err: unknown): ErrorBody {
   if (err instanceof ApiError) {
-    return err.field === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, field: err.field }
+    return err.field === undefined
+      ? { code: err.code, message: err.message }
+      : { code: err.code, message: err.message, field: err.field }
   }
   if (err instanceof ConfigError) return { code: 'bad-input', message: err.message, field: err.field }
   if (err instanceof Error) {
@@ -66,7 +68,9 @@ export function toErrorBody(err: unknown): ErrorBody {
     const code = (err as Error & { code?: unknown }).code
     if (typeof code === 'string' && isApiErrorCode(code)) {
       const field = (err as Error & { field?: unknown }).field
-      return typeof field === 'string' ? { code, message: err.message, field } : { code, message: err.message }
+      return typeof field === 'string'
+        ? { code, message: err.message, field }
+        : { code, message: err.message }
     }
     return { code: 'internal', message: err.message }
   }

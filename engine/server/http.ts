@@ -129,13 +129,18 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     }
     if (url.pathname.startsWith('/api/')) {
       if (!sameToken(tokenOf(req, url), token)) {
-        sendError(res, 401, { code: 'bad-input', message: 'missing or wrong token: open the URL `cannonade serve` printed' })
+        sendError(res, 401, {
+          code: 'bad-input',
+          message: 'missing or wrong token: open the URL `cannonade serve` printed',
+        })
         return
       }
-      handleApi(opts.host, req, res, decodeURIComponent(url.pathname.slice('/api/'.length))).catch((err: unknown) => {
-        if (!res.headersSent) sendError(res, 500, toErrorBody(err))
-        else res.destroy()
-      })
+      handleApi(opts.host, req, res, decodeURIComponent(url.pathname.slice('/api/'.length))).catch(
+        (err: unknown) => {
+          if (!res.headersSent) sendError(res, 500, toErrorBody(err))
+          else res.destroy()
+        },
+      )
       return
     }
     serveStatic(opts.staticDir, req, res, url.pathname).catch((err: unknown) => {

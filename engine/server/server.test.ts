@@ -49,7 +49,13 @@ function fakeApi() {
         return () => ended.delete(cb)
       },
     },
-    stacks: { list: unavailable, up: unavailable, down: unavailable, status: unavailable, onLog: () => () => {} },
+    stacks: {
+      list: unavailable,
+      up: unavailable,
+      down: unavailable,
+      status: unavailable,
+      onLog: () => () => {},
+    },
     monitor: { test: unavailable },
     exports: { pg: unavailable, csv: unavailable, json: unavailable, junit: unavailable },
     reports: { create: unavailable },
@@ -64,7 +70,12 @@ interface Reply {
   body: string
 }
 
-function http(server: RunningServer, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+function http(
+  server: RunningServer,
+  method: string,
+  path: string,
+  opts: { body?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.origin}${path}`, { method, headers: opts.headers }, (res) => {
       let body = ''
@@ -105,16 +116,23 @@ describe('web transport', () => {
 
   it('refuses API calls without the right token', async () => {
     expect((await http(server, 'POST', '/api/runs:active', { body: '[]' })).status).toBe(401)
-    const wrong = await http(server, 'POST', '/api/runs:active', { body: '[]', headers: { 'x-cannonade-token': 'nope' } })
+    const wrong = await http(server, 'POST', '/api/runs:active', {
+      body: '[]',
+      headers: { 'x-cannonade-token': 'nope' },
+    })
     expect(wrong.status).toBe(401)
-    expect(JSON.parse(wrong.body)).toMatchObject({ error: { message: expect.stringContaining('token') as unknown } })
+    expect(JSON.parse(wrong.body)).toMatchObject({
+      error: { message: expect.stringContaining('token') as unknown },
+    })
   })
 
   it('calls the method with parsed arguments (defaults applied)', async () => {
     const res = await http(server, 'POST', '/api/runs:list', { body: '[{}]', headers: auth() })
     expect(res.status).toBe(200)
     expect(JSON.parse(res.body)).toEqual({ items: [], total: 50 })
-    const bearer = await http(server, 'POST', `/api/runs:tag?token=${server.token}`, { body: '[3,["a","b"]]' })
+    const bearer = await http(server, 'POST', `/api/runs:tag?token=${server.token}`, {
+      body: '[3,["a","b"]]',
+    })
     expect(bearer.status).toBe(200)
     expect(bearer.body).toBe('null')
     expect(fake.calls).toEqual(['tag 3 a,b'])
@@ -124,7 +142,9 @@ describe('web transport', () => {
     const bad = await http(server, 'POST', '/api/runs:stop', { body: '["x"]', headers: auth() })
     expect(bad.status).toBe(400)
     expect(JSON.parse(bad.body)).toMatchObject({ error: { code: 'bad-input' } })
-    expect((await http(server, 'POST', '/api/runs:stop', { body: '{not json', headers: auth() })).status).toBe(400)
+    expect(
+      (await http(server, 'POST', '/api/runs:stop', { body: '{not json', headers: auth() })).status,
+    ).toBe(400)
     expect((await http(server, 'POST', '/api/runs:nope', { body: '[]', headers: auth() })).status).toBe(404)
     expect((await http(server, 'GET', '/api/runs:active', { headers: auth() })).status).toBe(405)
     const missing = await http(server, 'POST', '/api/runs:get', { body: '[12]', headers: auth() })
@@ -133,7 +153,10 @@ describe('web transport', () => {
   })
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
-    const res = await http(server, 'POST', '/api/runs:active', { body: '[]', headers: { ...auth(), host: 'evil.example' } })
+    const res = await http(server, 'POST', '/api/runs:active', {
+      body: '[]',
+      headers: { ...auth(), host: 'evil.example' },
+    })
     expect(res.status).toBe(421)
   })
 
@@ -153,21 +176,32 @@ describe('web transport', () => {
 
   it('sends events over the WebSocket, only with the token', async () => {
     const denied = new WebSocket(`ws://127.0.0.1:${server.port}/api/events`)
-    const deniedStatus = await new Promise<number>((resolve) => denied.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))
+    const deniedStatus = await new Promise<number>((resolve) =>
+      denied.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    )
     expect(deniedStatus).toBe(401)
 
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/events?token=${server.token}`)
     await new Promise((resolve) => ws.on('open', resolve))
-    const got = new Promise<unknown>((resolve) => ws.on('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))))
+    const got = new Promise<unknown>((resolve) =>
+      ws.on('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))),
+    )
     for (const cb of fake.ended) cb({ type: 'ended', runId: 7, status: 'done', error: null })
-    expect(await got).toEqual({ event: 'runs:ended', payload: { type: 'ended', runId: 7, status: 'done', error: null } })
+    expect(await got).toEqual({
+      event: 'runs:ended',
+      payload: { type: 'ended', runId: 7, status: 'done', error: null },
+    })
     ws.close()
   })
 
   it('works end to end through createApiClient (the renderer uses the same client)', async () => {
     const transport: Transport = {
       async call(channel, args) {
-        const res = await fetch(`${server.origin}/api/${channel}`, { method: 'POST', headers: auth(), body: JSON.stringify(args) })
+        const res = await fetch(`${server.origin}/api/${channel}`, {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify(args),
+        })
         const body = (await res.json()) as { error?: { message: string } }
         if (!res.ok) throw new Error(body.error?.message)
         return body as never

@@ -20,7 +20,6 @@ const MIME: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 }
 
-
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
   res.end(body)
@@ -37,7 +36,12 @@ async function fileAt(path: string): Promise<boolean> {
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Cannonade</title>
 <p>The web UI is not built yet. Run <code>npx vite build</code> (or <code>npm run build</code>) and reload.</p>`
 
-export async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export async function serveStatic(
+  root: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD')
     send(res, 405, 'method not allowed')
@@ -74,9 +78,15 @@ export async function serveStatic(root: string, req: IncomingMessage, res: Serve
   res.writeHead(200, {
     'content-type': MIME[ext] ?? 'application/octet-stream',
     'content-length': info.size,
-    'cache-control': isHtml ? 'no-store' : file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'cache-control': isHtml
+      ? 'no-store'
+      : file.includes(`${sep}assets${sep}`)
+        ? 'public, max-age=31536000, immutable'
+        : 'no-cache',
     'x-content-type-options': 'nosniff',
-    ...(isHtml ? { 'content-security-policy': CSP, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : {}),
+    ...(isHtml
+      ? { 'content-security-policy': CSP, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' }
+      : {}),
   })
   if (req.method === 'HEAD') {
     res.end()

@@ -27,7 +27,12 @@ applyTheme(storedTheme())
 function environment(): ApiEnv {
   if (window.cannonade) {
     const open = { get: (): ConnectionState => 'open', subscribe: (): Unsubscribe => () => {} }
-    return { api: createApiClient(bridgeTransport(window.cannonade)), mode: 'desktop', desktop: window.cannonadeDesktop ?? null, connection: open }
+    return {
+      api: createApiClient(bridgeTransport(window.cannonade)),
+      mode: 'desktop',
+      desktop: window.cannonadeDesktop ?? null,
+      connection: open,
+    }
   }
   const web = webTransport(takeToken())
   return {

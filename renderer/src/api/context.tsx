@@ -1,5 +1,15 @@
 // The Api as React context, plus the few hooks every view uses to call it.
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react'
 import type { Api, Unsubscribe } from '../../../engine/api.ts'
 import type { DesktopBridge } from '../../../engine/server/bridge.ts'
 import type { ConnectionState } from './web.ts'
@@ -55,7 +65,11 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
     setSeenDeps(deps)
     setRequest({})
   }
-  const [state, setState] = useState<{ for: object | null; data: T | undefined; error: string | null }>({ for: null, data: undefined, error: null })
+  const [state, setState] = useState<{ for: object | null; data: T | undefined; error: string | null }>({
+    for: null,
+    data: undefined,
+    error: null,
+  })
   useEffect(() => {
     let live = true
     load().then(

@@ -2,7 +2,13 @@
 // per-launch token from the URL `cannonade serve` printed (kept in sessionStorage, then removed
 // from the address bar so it does not end up in screenshots or history).
 import { ApiError, type Channel, type Unsubscribe } from '../../../engine/api.ts'
-import type { EventName, EventPayloads, ParamsOf, ResultOf, Transport } from '../../../engine/server/client.ts'
+import type {
+  EventName,
+  EventPayloads,
+  ParamsOf,
+  ResultOf,
+  Transport,
+} from '../../../engine/server/client.ts'
 import { isEventName } from '../../../engine/server/client.ts'
 import { fromErrorBody, isApiErrorCode, type ErrorBody } from '../../../engine/server/dispatch.ts'
 
@@ -26,7 +32,13 @@ export function takeToken(): string | null {
 function isErrorBody(value: unknown): value is { error: ErrorBody } {
   if (typeof value !== 'object' || value === null || !('error' in value)) return false
   const error = value.error
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && isApiErrorCode(error.code)
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    isApiErrorCode(error.code)
+  )
 }
 
 export interface WebTransport extends Transport {
@@ -55,7 +67,9 @@ export function webTransport(token: string | null): WebTransport {
   const connect = () => {
     if (closed || socket || !token) return
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:'
-    const ws = new WebSocket(`${proto}//${window.location.host}/api/events?token=${encodeURIComponent(token)}`)
+    const ws = new WebSocket(
+      `${proto}//${window.location.host}/api/events?token=${encodeURIComponent(token)}`,
+    )
     socket = ws
     setState('connecting')
     ws.onopen = () => {
@@ -98,10 +112,17 @@ export function webTransport(token: string | null): WebTransport {
           body: JSON.stringify(list),
         })
       } catch (err) {
-        throw new ApiError('unavailable', `cannot reach the Cannonade server (${err instanceof Error ? err.message : String(err)})`)
+        throw new ApiError(
+          'unavailable',
+          `cannot reach the Cannonade server (${err instanceof Error ? err.message : String(err)})`,
+        )
       }
       const body: unknown = await res.json().catch(() => null)
-      if (res.status === 401) throw new ApiError('bad-input', 'This page has no valid token: open the URL `cannonade serve` printed.')
+      if (res.status === 401)
+        throw new ApiError(
+          'bad-input',
+          'This page has no valid token: open the URL `cannonade serve` printed.',
+        )
       if (!res.ok) {
         if (isErrorBody(body)) throw fromErrorBody(body.error)
         throw new ApiError('internal', `${channel}: HTTP ${res.status}`)

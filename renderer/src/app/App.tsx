@@ -46,14 +46,21 @@ function View() {
   }
 }
 
-const THEME_LABEL: Record<ThemeChoice, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' }
+const THEME_LABEL: Record<ThemeChoice, string> = {
+  system: 'Theme: system',
+  light: 'Theme: light',
+  dark: 'Theme: dark',
+}
 
 export function App() {
   const api = useApi()
   const { mode } = useApiEnv()
   const route = useRoute()
   const connection = useConnection()
-  const saveTheme = useCallback((theme: ThemeChoice) => void api.settings.set({ theme }).catch(() => {}), [api])
+  const saveTheme = useCallback(
+    (theme: ThemeChoice) => void api.settings.set({ theme }).catch(() => {}),
+    [api],
+  )
   const theme = useTheme(saveTheme)
   const liveCount = useSyncExternalStore(liveStore.subscribe, () => liveStore.running().length)
 
@@ -97,7 +104,13 @@ export function App() {
           ))}
         </ul>
         <div className="sidebar-foot">
-          <button type="button" className="btn btn-ghost" onClick={theme.cycle} data-testid="theme-toggle" aria-label={`${THEME_LABEL[theme.choice]} (change)`}>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={theme.cycle}
+            data-testid="theme-toggle"
+            aria-label={`${THEME_LABEL[theme.choice]} (change)`}
+          >
             {THEME_LABEL[theme.choice]}
           </button>
           <div className="mode">{mode === 'desktop' ? 'Desktop' : 'Web mode'}</div>
@@ -106,7 +119,8 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {connection === 'unauthorized' ? (
           <Banner kind="error" testId="no-token">
-            This page has no access token. Open the URL that <code>cannonade serve</code> printed (it ends in <code>?token=…</code>).
+            This page has no access token. Open the URL that <code>cannonade serve</code> printed (it ends in{' '}
+            <code>?token=…</code>).
           </Banner>
         ) : null}
         {mode === 'web' && connection === 'closed' ? (

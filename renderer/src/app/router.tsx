@@ -18,7 +18,11 @@ const getHash = () => window.location.hash
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, '') || '/'
   const [pathPart = '/', queryPart = ''] = raw.split('?', 2)
-  return { path: pathPart.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(queryPart), href: raw }
+  return {
+    path: pathPart.split('/').filter(Boolean).map(decodeURIComponent),
+    query: new URLSearchParams(queryPart),
+    href: raw,
+  }
 }
 
 export function useRoute(): Route {
@@ -30,7 +34,11 @@ export function navigate(to: string): void {
   window.location.hash = to.startsWith('#') ? to : `#${to}`
 }
 
-export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+export function Link({
+  to,
+  children,
+  ...rest
+}: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   return (
     <a href={`#${to}`} {...rest}>
       {children}

@@ -61,7 +61,16 @@ export function dateTime(iso: string | null | undefined): string {
 }
 
 /** Stable colours per series index, readable on light and dark backgrounds. */
-export const PALETTE = ['#2f7ed8', '#e4572e', '#17a398', '#f2a541', '#8e6bd8', '#d84a8e', '#5c946e', '#a0522d']
+export const PALETTE = [
+  '#2f7ed8',
+  '#e4572e',
+  '#17a398',
+  '#f2a541',
+  '#8e6bd8',
+  '#d84a8e',
+  '#5c946e',
+  '#a0522d',
+]
 
 export function colour(i: number): string {
   return PALETTE[i % PALETTE.length] ?? '#888'

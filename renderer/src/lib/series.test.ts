@@ -3,13 +3,35 @@ import type { SeriesPoint } from '../../../engine/types.ts'
 import { errorRows, phaseMarkers, pivot, resourceRows, throughputVsResources } from './series.ts'
 
 function point(target: string, t: number, extra: Partial<SeriesPoint> = {}): SeriesPoint {
-  return { target, round: 1, t, phase: 'main', connections: 4, requests: 100 + t, errors: 0, errorsByKind: {}, bytes: 0, mean: 1, p50: 1, p90: 1, p95: 1, p99: 1, p999: 1, max: 1, generatorCpu: null, ...extra }
+  return {
+    target,
+    round: 1,
+    t,
+    phase: 'main',
+    connections: 4,
+    requests: 100 + t,
+    errors: 0,
+    errorsByKind: {},
+    bytes: 0,
+    mean: 1,
+    p50: 1,
+    p90: 1,
+    p95: 1,
+    p99: 1,
+    p999: 1,
+    max: 1,
+    generatorCpu: null,
+    ...extra,
+  }
 }
 
 describe('chart rows', () => {
   it('pivots one column per target, gaps as null-free missing keys, sorted by second', () => {
     const rows = pivot([point('b', 1), point('a', 0), point('a', 1)], (p) => p.requests)
-    expect(rows).toEqual([{ t: 0, a: 100 }, { t: 1, a: 101, b: 101 }])
+    expect(rows).toEqual([
+      { t: 0, a: 100 },
+      { t: 1, a: 101, b: 101 },
+    ])
   })
 
   it('names series by round when a run has several', () => {
@@ -18,7 +40,9 @@ describe('chart rows', () => {
   })
 
   it('marks target starts and phase changes per series, not per interleaved second', () => {
-    const interleaved = Array.from({ length: 200 }, (_, t) => point(t % 2 ? 'b' : 'a', t, { phase: t < 100 ? 'warmup' : 'load' }))
+    const interleaved = Array.from({ length: 200 }, (_, t) =>
+      point(t % 2 ? 'b' : 'a', t, { phase: t < 100 ? 'warmup' : 'load' }),
+    )
     const markers = phaseMarkers(interleaved)
     expect(markers.length).toBeLessThanOrEqual(4)
     expect(markers.map((m) => m.label)).toContain('load')
@@ -33,7 +57,10 @@ describe('chart rows', () => {
   it('stacks errors by kind with zeros filled in', () => {
     const { rows, kinds } = errorRows([point('a', 0, { errorsByKind: { timeout: 2 } }), point('a', 1)])
     expect(kinds).toEqual(['timeout'])
-    expect(rows).toEqual([{ t: 0, timeout: 2 }, { t: 1, timeout: 0 }])
+    expect(rows).toEqual([
+      { t: 0, timeout: 2 },
+      { t: 1, timeout: 0 },
+    ])
   })
 
   it('sums instances per target and pairs throughput with resources by second', () => {
@@ -42,6 +69,9 @@ describe('chart rows', () => {
       { t: 0.1, target: 'a', source: 'docker', instance: '2', cpuPercent: 25, memoryBytes: 1024 * 1024 },
     ]
     expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75 }])
-    expect(throughputVsResources([point('a', 0)], res, 'a')).toEqual({ cpu: [{ x: 100, y: 75 }], memory: [{ x: 100, y: 2 }] })
+    expect(throughputVsResources([point('a', 0)], res, 'a')).toEqual({
+      cpu: [{ x: 100, y: 75 }],
+      memory: [{ x: 100, y: 2 }],
+    })
   })
 })

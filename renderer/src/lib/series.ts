@@ -73,7 +73,11 @@ export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
 }
 
 /** CPU % and memory per target and second, instances summed (a target's total footprint). */
-export function resourceRows(points: readonly ResourcePoint[]): { cpu: Row[]; memory: Row[]; targets: string[] } {
+export function resourceRows(points: readonly ResourcePoint[]): {
+  cpu: Row[]
+  memory: Row[]
+  targets: string[]
+} {
   const cpu = new Map<number, Row>()
   const memory = new Map<number, Row>()
   const targets = new Set<string>()

@@ -1,15 +1,35 @@
 // Small shared pieces: banners, empty states, cards, a busy button.
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 
-export function Banner({ kind, children, testId }: { kind: 'error' | 'warning' | 'info' | 'success'; children: ReactNode; testId?: string }) {
+export function Banner({
+  kind,
+  children,
+  testId,
+}: {
+  kind: 'error' | 'warning' | 'info' | 'success'
+  children: ReactNode
+  testId?: string
+}) {
   return (
-    <div className={`banner banner-${kind}`} role={kind === 'error' || kind === 'warning' ? 'alert' : 'status'} data-testid={testId}>
+    <div
+      className={`banner banner-${kind}`}
+      role={kind === 'error' || kind === 'warning' ? 'alert' : 'status'}
+      data-testid={testId}
+    >
       {children}
     </div>
   )
 }
 
-export function EmptyState({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+export function EmptyState({
+  title,
+  children,
+  testId,
+}: {
+  title: string
+  children: ReactNode
+  testId?: string
+}) {
   return (
     <section className="empty" data-testid={testId}>
       <h2>{title}</h2>
@@ -18,7 +38,19 @@ export function EmptyState({ title, children, testId }: { title: string; childre
   )
 }
 
-export function Card({ title, children, actions, testId, className }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; testId?: string; className?: string }) {
+export function Card({
+  title,
+  children,
+  actions,
+  testId,
+  className,
+}: {
+  title?: ReactNode
+  children: ReactNode
+  actions?: ReactNode
+  testId?: string
+  className?: string
+}) {
   return (
     <section className={`card${className ? ` ${className}` : ''}`} data-testid={testId}>
       {title || actions ? (
@@ -32,9 +64,23 @@ export function Card({ title, children, actions, testId, className }: { title?: 
   )
 }
 
-export function Button({ busy, children, variant = 'secondary', ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; variant?: 'primary' | 'secondary' | 'danger' | 'ghost' }) {
+export function Button({
+  busy,
+  children,
+  variant = 'secondary',
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  busy?: boolean
+  variant?: 'primary' | 'secondary' | 'danger' | 'ghost'
+}) {
   return (
-    <button type="button" {...rest} className={`btn btn-${variant}`} aria-busy={busy || undefined} disabled={busy || rest.disabled}>
+    <button
+      type="button"
+      {...rest}
+      className={`btn btn-${variant}`}
+      aria-busy={busy || undefined}
+      disabled={busy || rest.disabled}
+    >
       {children}
       {busy ? <span className="spinner" aria-hidden="true" /> : null}
     </button>

@@ -8,7 +8,12 @@ interface FieldProps {
   error?: string | undefined
   hint?: ReactNode
   testId: string
-  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined; 'data-testid': string }) => ReactNode
+  children: (props: {
+    id: string
+    'aria-invalid': boolean
+    'aria-describedby': string | undefined
+    'data-testid': string
+  }) => ReactNode
   className?: string
 }
 
@@ -20,7 +25,12 @@ export function Field({ label, error, hint, testId, children, className }: Field
   return (
     <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy, 'data-testid': testId })}
+      {children({
+        id,
+        'aria-invalid': Boolean(error),
+        'aria-describedby': describedBy,
+        'data-testid': testId,
+      })}
       {hint ? (
         <div className="field-hint" id={hintId}>
           {hint}
@@ -48,11 +58,30 @@ interface TextFieldProps {
   autoFocus?: boolean
 }
 
-export function TextField({ label, value, onChange, error, hint, testId, placeholder, type = 'text', className, autoFocus }: TextFieldProps) {
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  testId,
+  placeholder,
+  type = 'text',
+  className,
+  autoFocus,
+}: TextFieldProps) {
   return (
     <Field label={label} error={error} hint={hint} testId={testId} className={className}>
       {(p) => (
-        <input {...p} type={type} value={value} placeholder={placeholder} autoFocus={autoFocus} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
+        <input
+          {...p}
+          type={type}
+          value={value}
+          placeholder={placeholder}
+          autoFocus={autoFocus}
+          spellCheck={false}
+          onChange={(e) => onChange(e.target.value)}
+        />
       )}
     </Field>
   )
@@ -75,8 +104,20 @@ interface NumberFieldProps {
  * A number input that lets the user type freely ("1.", "") and reports undefined for empty and NaN
  * for garbage, so the schema (not this widget) says what is wrong.
  */
-export function NumberField({ label, value, onChange, error, hint, testId, min, step = 'any', placeholder, className }: NumberFieldProps) {
-  const toText = (v: number | null | undefined) => (v === undefined || v === null || Number.isNaN(v) ? '' : String(v))
+export function NumberField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  testId,
+  min,
+  step = 'any',
+  placeholder,
+  className,
+}: NumberFieldProps) {
+  const toText = (v: number | null | undefined) =>
+    v === undefined || v === null || Number.isNaN(v) ? '' : String(v)
   const [text, setText] = useState(() => toText(value))
   const [seen, setSeen] = useState(value)
   if (!Object.is(seen, value)) {
@@ -118,7 +159,16 @@ interface SelectFieldProps<T extends string> {
   className?: string
 }
 
-export function SelectField<T extends string>({ label, value, options, onChange, error, hint, testId, className }: SelectFieldProps<T>) {
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  error,
+  hint,
+  testId,
+  className,
+}: SelectFieldProps<T>) {
   return (
     <Field label={label} error={error} hint={hint} testId={testId} className={className}>
       {(p) => (
@@ -141,11 +191,29 @@ export function SelectField<T extends string>({ label, value, options, onChange,
   )
 }
 
-export function CheckboxField({ label, checked, onChange, testId, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; testId: string; hint?: ReactNode }) {
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+  testId,
+  hint,
+}: {
+  label: string
+  checked: boolean
+  onChange: (v: boolean) => void
+  testId: string
+  hint?: ReactNode
+}) {
   const id = useId()
   return (
     <div className="field field-check">
-      <input id={id} type="checkbox" checked={checked} data-testid={testId} onChange={(e) => onChange(e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        data-testid={testId}
+        onChange={(e) => onChange(e.target.checked)}
+      />
       <label htmlFor={id}>{label}</label>
       {hint ? <div className="field-hint">{hint}</div> : null}
     </div>

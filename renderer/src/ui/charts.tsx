@@ -54,7 +54,21 @@ interface TimeChartProps {
 
 const axisTick = { fontSize: 11, fill: 'var(--muted)' }
 
-function ChartFrame({ title, testId, height, empty, emptyText, children }: { title: ReactNode; testId: string; height: number; empty: boolean; emptyText?: string | undefined; children: ReactNode }) {
+function ChartFrame({
+  title,
+  testId,
+  height,
+  empty,
+  emptyText,
+  children,
+}: {
+  title: ReactNode
+  testId: string
+  height: number
+  empty: boolean
+  emptyText?: string | undefined
+  children: ReactNode
+}) {
   return (
     <figure className="chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
@@ -73,13 +87,41 @@ function ChartFrame({ title, testId, height, empty, emptyText, children }: { tit
   )
 }
 
-function TimeChartImpl({ title, rows, series, unit, format, markers, height = 220, testId, stacked, domain, integer, emptyText }: TimeChartProps) {
+function TimeChartImpl({
+  title,
+  rows,
+  series,
+  unit,
+  format,
+  markers,
+  height = 220,
+  testId,
+  stacked,
+  domain,
+  integer,
+  emptyText,
+}: TimeChartProps) {
   const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
   const common = (
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-      <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} tickFormatter={duration} tick={axisTick} stroke="var(--muted)" />
-      <YAxis tick={axisTick} stroke="var(--muted)" width={64} allowDecimals={!integer} tickFormatter={(v: number) => fmt(v)} domain={domain ?? [0, 'auto']} />
+      <XAxis
+        dataKey="t"
+        type="number"
+        domain={['dataMin', 'dataMax']}
+        allowDecimals={false}
+        tickFormatter={duration}
+        tick={axisTick}
+        stroke="var(--muted)"
+      />
+      <YAxis
+        tick={axisTick}
+        stroke="var(--muted)"
+        width={64}
+        allowDecimals={!integer}
+        tickFormatter={(v: number) => fmt(v)}
+        domain={domain ?? [0, 'auto']}
+      />
       <Tooltip
         contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
         labelFormatter={(t) => `t = ${duration(Number(t))}`}
@@ -87,17 +129,39 @@ function TimeChartImpl({ title, rows, series, unit, format, markers, height = 22
       />
       <Legend wrapperStyle={{ fontSize: 12 }} />
       {(markers ?? []).map((m) => (
-        <ReferenceLine key={`${m.t}-${m.label}`} x={m.t} stroke="var(--muted)" strokeDasharray="4 4" label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--muted)' }} />
+        <ReferenceLine
+          key={`${m.t}-${m.label}`}
+          x={m.t}
+          stroke="var(--muted)"
+          strokeDasharray="4 4"
+          label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--muted)' }}
+        />
       ))}
     </>
   )
   return (
-    <ChartFrame title={title} testId={testId} height={height} empty={rows.length === 0 || series.length === 0} emptyText={rows.length > 0 ? emptyText : undefined}>
+    <ChartFrame
+      title={title}
+      testId={testId}
+      height={height}
+      empty={rows.length === 0 || series.length === 0}
+      emptyText={rows.length > 0 ? emptyText : undefined}
+    >
       {stacked ? (
         <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           {common}
           {series.map((s) => (
-            <Area key={s.key} dataKey={s.key} name={s.label} stackId="1" stroke={s.colour} fill={s.colour} fillOpacity={0.35} isAnimationActive={false} connectNulls />
+            <Area
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              stackId="1"
+              stroke={s.colour}
+              fill={s.colour}
+              fillOpacity={0.35}
+              isAnimationActive={false}
+              connectNulls
+            />
           ))}
         </AreaChart>
       ) : (
@@ -130,21 +194,64 @@ export interface ScatterSet {
   points: readonly { x: number; y: number }[]
 }
 
-function XYChartImpl(props: { title: ReactNode; sets: readonly ScatterSet[]; xLabel: string; yLabel: string; xFormat?: (v: number) => string; yFormat?: (v: number) => string; height?: number; testId: string }) {
+function XYChartImpl(props: {
+  title: ReactNode
+  sets: readonly ScatterSet[]
+  xLabel: string
+  yLabel: string
+  xFormat?: (v: number) => string
+  yFormat?: (v: number) => string
+  height?: number
+  testId: string
+}) {
   const { title, sets, xLabel, yLabel, height = 260, testId } = props
   const xf = props.xFormat ?? ((v: number) => String(Math.round(v * 10) / 10))
   const yf = props.yFormat ?? ((v: number) => String(Math.round(v * 10) / 10))
   return (
-    <ChartFrame title={title} testId={testId} height={height} empty={sets.every((s) => s.points.length === 0)}>
+    <ChartFrame
+      title={title}
+      testId={testId}
+      height={height}
+      empty={sets.every((s) => s.points.length === 0)}
+    >
       <ScatterChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-        <XAxis type="number" dataKey="x" name={xLabel} tickFormatter={xf} tick={axisTick} stroke="var(--muted)" label={{ value: xLabel, position: 'insideBottom', offset: -8, fontSize: 11, fill: 'var(--muted)' }} />
-        <YAxis type="number" dataKey="y" name={yLabel} tickFormatter={yf} tick={axisTick} stroke="var(--muted)" width={70} label={{ value: yLabel, angle: -90, position: 'insideLeft', fontSize: 11, fill: 'var(--muted)' }} />
+        <XAxis
+          type="number"
+          dataKey="x"
+          name={xLabel}
+          tickFormatter={xf}
+          tick={axisTick}
+          stroke="var(--muted)"
+          label={{ value: xLabel, position: 'insideBottom', offset: -8, fontSize: 11, fill: 'var(--muted)' }}
+        />
+        <YAxis
+          type="number"
+          dataKey="y"
+          name={yLabel}
+          tickFormatter={yf}
+          tick={axisTick}
+          stroke="var(--muted)"
+          width={70}
+          label={{ value: yLabel, angle: -90, position: 'insideLeft', fontSize: 11, fill: 'var(--muted)' }}
+        />
         <ZAxis range={[18, 18]} />
-        <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }} />
+        <Tooltip
+          contentStyle={{
+            background: 'var(--panel)',
+            border: '1px solid var(--border)',
+            color: 'var(--text)',
+          }}
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {sets.map((s) => (
-          <Scatter key={s.label} name={s.label} data={s.points as { x: number; y: number }[]} fill={s.colour} isAnimationActive={false} />
+          <Scatter
+            key={s.label}
+            name={s.label}
+            data={s.points as { x: number; y: number }[]}
+            fill={s.colour}
+            isAnimationActive={false}
+          />
         ))}
       </ScatterChart>
     </ChartFrame>
@@ -153,7 +260,15 @@ function XYChartImpl(props: { title: ReactNode; sets: readonly ScatterSet[]; xLa
 
 export const XYChart = memo(XYChartImpl)
 
-function BarsImpl(props: { title: ReactNode; rows: readonly Record<string, string | number>[]; category: string; series: readonly SeriesDef[]; format?: (v: number) => string; height?: number; testId: string }) {
+function BarsImpl(props: {
+  title: ReactNode
+  rows: readonly Record<string, string | number>[]
+  category: string
+  series: readonly SeriesDef[]
+  format?: (v: number) => string
+  height?: number
+  testId: string
+}) {
   const { title, rows, category, series, height = 260, testId } = props
   const fmt = props.format ?? ((v: number) => String(v))
   return (
@@ -162,7 +277,14 @@ function BarsImpl(props: { title: ReactNode; rows: readonly Record<string, strin
         <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
         <XAxis dataKey={category} tick={axisTick} stroke="var(--muted)" />
         <YAxis tick={axisTick} stroke="var(--muted)" width={70} tickFormatter={(v: number) => fmt(v)} />
-        <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }} formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))} />
+        <Tooltip
+          contentStyle={{
+            background: 'var(--panel)',
+            border: '1px solid var(--border)',
+            color: 'var(--text)',
+          }}
+          formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {series.map((s) => (
           <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.colour} isAnimationActive={false} />

@@ -11,7 +11,14 @@ import { DeltaTable } from './DeltaTable.tsx'
 const MAX_POINTS = 2000
 
 function parseIds(text: string | null): number[] {
-  return [...new Set((text ?? '').split(',').filter((s) => /^\d+$/.test(s)).map(Number))].filter((n) => n > 0)
+  return [
+    ...new Set(
+      (text ?? '')
+        .split(',')
+        .filter((s) => /^\d+$/.test(s))
+        .map(Number),
+    ),
+  ].filter((n) => n > 0)
 }
 
 function Picker() {
@@ -22,7 +29,10 @@ function Picker() {
   if (!list.loading && items.length === 0) {
     return (
       <EmptyState title="Nothing to compare yet" testId="compare-empty">
-        <p>Compare needs finished runs: two runs of different servers, or one run with two targets (say node-http and java-jetty).</p>
+        <p>
+          Compare needs finished runs: two runs of different servers, or one run with two targets (say
+          node-http and java-jetty).
+        </p>
         <p className="actions">
           <Link className="btn btn-primary" to="/new">
             Configure a run
@@ -41,13 +51,28 @@ function Picker() {
         {items.map((r) => (
           <li key={r.runId}>
             <label>
-              <input type="checkbox" checked={picked.includes(r.runId)} onChange={() => setPicked((p) => (p.includes(r.runId) ? p.filter((x) => x !== r.runId) : [...p, r.runId]))} data-testid={`compare-pick-${r.runId}`} />
-              #{r.runId} {r.name} <span className="muted">({r.targets.join(', ')}, {dateTime(r.startedAt)})</span>
+              <input
+                type="checkbox"
+                checked={picked.includes(r.runId)}
+                onChange={() =>
+                  setPicked((p) => (p.includes(r.runId) ? p.filter((x) => x !== r.runId) : [...p, r.runId]))
+                }
+                data-testid={`compare-pick-${r.runId}`}
+              />
+              #{r.runId} {r.name}{' '}
+              <span className="muted">
+                ({r.targets.join(', ')}, {dateTime(r.startedAt)})
+              </span>
             </label>
           </li>
         ))}
       </ul>
-      <Button variant="primary" disabled={picked.length === 0} onClick={() => navigate(`/compare?runs=${picked.join(',')}`)} data-testid="compare-go">
+      <Button
+        variant="primary"
+        disabled={picked.length === 0}
+        onClick={() => navigate(`/compare?runs=${picked.join(',')}`)}
+        data-testid="compare-go"
+      >
         Compare
       </Button>
     </Card>
@@ -59,15 +84,25 @@ export default function Compare({ query }: { query: URLSearchParams }) {
   const runIds = parseIds(query.get('runs'))
   const baselineParam = query.get('baseline')
   const [baseRun, ...baseTarget] = (baselineParam ?? '').split(':')
-  const baseline = baselineParam && /^\d+$/.test(baseRun ?? '') ? { runId: Number(baseRun), target: baseTarget.join(':') } : undefined
+  const baseline =
+    baselineParam && /^\d+$/.test(baseRun ?? '')
+      ? { runId: Number(baseRun), target: baseTarget.join(':') }
+      : undefined
   const key = runIds.join(',')
 
-  const result = useAsync(() => (runIds.length ? api.runs.compare({ runIds, baseline }) : Promise.resolve(null)), [api, key, baselineParam])
+  const result = useAsync(
+    () => (runIds.length ? api.runs.compare({ runIds, baseline }) : Promise.resolve(null)),
+    [api, key, baselineParam],
+  )
   const data = useAsync(
     async (): Promise<RunData[]> =>
       Promise.all(
         runIds.map(async (id) => {
-          const [run, series, resources] = await Promise.all([api.runs.get(id), api.runs.series(id, { maxPoints: Math.ceil(MAX_POINTS / runIds.length) }), api.runs.resources(id)])
+          const [run, series, resources] = await Promise.all([
+            api.runs.get(id),
+            api.runs.series(id, { maxPoints: Math.ceil(MAX_POINTS / runIds.length) }),
+            api.runs.resources(id),
+          ])
           return { run, series, resources }
         }),
       ),
@@ -76,7 +111,8 @@ export default function Compare({ query }: { query: URLSearchParams }) {
 
   if (runIds.length === 0) return <Picker />
   const entries = result.data ? [result.data.baseline, ...result.data.others.map((o) => o.entry)] : []
-  const setBaseline = (value: string) => navigate(`/compare?runs=${key}&baseline=${encodeURIComponent(value)}`)
+  const setBaseline = (value: string) =>
+    navigate(`/compare?runs=${key}&baseline=${encodeURIComponent(value)}`)
   return (
     <section data-testid="compare">
       <header className="view-head">
@@ -85,7 +121,11 @@ export default function Compare({ query }: { query: URLSearchParams }) {
           {entries.length > 1 ? (
             <label className="inline-label">
               Baseline
-              <select value={result.data ? `${result.data.baseline.runId}:${result.data.baseline.target}` : ''} onChange={(e) => setBaseline(e.target.value)} data-testid="compare-baseline">
+              <select
+                value={result.data ? `${result.data.baseline.runId}:${result.data.baseline.target}` : ''}
+                onChange={(e) => setBaseline(e.target.value)}
+                data-testid="compare-baseline"
+              >
                 {entries.map((e) => (
                   <option key={`${e.runId}:${e.target}`} value={`${e.runId}:${e.target}`}>
                     {e.label}
@@ -105,7 +145,13 @@ export default function Compare({ query }: { query: URLSearchParams }) {
             <Link to={`/runs/${d.run.runId}`}>
               #{d.run.runId} {d.run.name}
             </Link>{' '}
-            <StatusBadge status={d.run.status} /> <span className="muted">{d.run.results.map((r) => r.target).filter((t, i, a) => a.indexOf(t) === i).join(', ')}</span>
+            <StatusBadge status={d.run.status} />{' '}
+            <span className="muted">
+              {d.run.results
+                .map((r) => r.target)
+                .filter((t, i, a) => a.indexOf(t) === i)
+                .join(', ')}
+            </span>
           </li>
         ))}
       </ul>

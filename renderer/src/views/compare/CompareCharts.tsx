@@ -16,10 +16,13 @@ export interface RunData {
 function CompareChartsImpl({ data }: { data: readonly RunData[] }) {
   const charts = useMemo(() => {
     const multiRun = data.length > 1
-    const label = (runId: number, target: string, round: number, rounds: number) => `${multiRun ? `#${runId} ` : ''}${target}${rounds > 1 ? ` · r${round}` : ''}`
+    const label = (runId: number, target: string, round: number, rounds: number) =>
+      `${multiRun ? `#${runId} ` : ''}${target}${rounds > 1 ? ` · r${round}` : ''}`
     const defs: SeriesDef[] = []
     const rows = new Map<number, Row>()
-    const bars: Record<string, string | number>[] = ['p50', 'p95', 'p99', 'p99.9'].map((p) => ({ percentile: p }))
+    const bars: Record<string, string | number>[] = ['p50', 'p95', 'p99', 'p99.9'].map((p) => ({
+      percentile: p,
+    }))
     const cpu: ScatterSet[] = []
     const memory: ScatterSet[] = []
     let i = 0
@@ -58,13 +61,42 @@ function CompareChartsImpl({ data }: { data: readonly RunData[] }) {
 
   return (
     <div className="charts">
-      <TimeChart title="Throughput over time (requests/s, each from its own start)" rows={charts.throughput} series={charts.defs} testId="compare-chart-throughput" format={(v) => String(Math.round(v))} />
-      <Bars title="Latency percentiles (ms)" rows={charts.bars} category="percentile" series={charts.defs} testId="compare-chart-percentiles" />
-      {charts.cpu.length > 0 ? <XYChart title="Throughput vs CPU" sets={charts.cpu} xLabel="requests/s" yLabel="CPU %" testId="compare-chart-cpu" /> : null}
-      {charts.memory.length > 0 ? <XYChart title="Memory vs throughput" sets={charts.memory} xLabel="requests/s" yLabel="memory MiB" testId="compare-chart-memory" /> : null}
+      <TimeChart
+        title="Throughput over time (requests/s, each from its own start)"
+        rows={charts.throughput}
+        series={charts.defs}
+        testId="compare-chart-throughput"
+        format={(v) => String(Math.round(v))}
+      />
+      <Bars
+        title="Latency percentiles (ms)"
+        rows={charts.bars}
+        category="percentile"
+        series={charts.defs}
+        testId="compare-chart-percentiles"
+      />
+      {charts.cpu.length > 0 ? (
+        <XYChart
+          title="Throughput vs CPU"
+          sets={charts.cpu}
+          xLabel="requests/s"
+          yLabel="CPU %"
+          testId="compare-chart-cpu"
+        />
+      ) : null}
+      {charts.memory.length > 0 ? (
+        <XYChart
+          title="Memory vs throughput"
+          sets={charts.memory}
+          xLabel="requests/s"
+          yLabel="memory MiB"
+          testId="compare-chart-memory"
+        />
+      ) : null}
       {charts.cpu.length === 0 && charts.memory.length === 0 ? (
         <p className="muted" data-testid="compare-no-resources">
-          No CPU or memory was sampled for these runs. Choose a resource source in the wizard's Monitoring step to plot throughput against CPU and memory.
+          No CPU or memory was sampled for these runs. Choose a resource source in the wizard's Monitoring
+          step to plot throughput against CPU and memory.
         </p>
       ) : null}
     </div>

@@ -28,10 +28,19 @@ export function DeltaTable({ result }: { result: CompareResult }) {
   return (
     <div data-testid="compare-deltas">
       {result.others.map(({ entry, metrics }) => (
-        <section key={`${entry.runId}-${entry.target}`} className="delta" data-testid={`compare-delta-${entry.runId}-${entry.target}`}>
+        <section
+          key={`${entry.runId}-${entry.target}`}
+          className="delta"
+          data-testid={`compare-delta-${entry.runId}-${entry.target}`}
+        >
           <h3>
             {entry.label} <span className="muted">vs</span> {result.baseline.label}
-            {entry.rounds > 1 || result.baseline.rounds > 1 ? <span className="muted"> ({entry.rounds} vs {result.baseline.rounds} rounds)</span> : null}
+            {entry.rounds > 1 || result.baseline.rounds > 1 ? (
+              <span className="muted">
+                {' '}
+                ({entry.rounds} vs {result.baseline.rounds} rounds)
+              </span>
+            ) : null}
           </h3>
           <table className="table">
             <thead>
@@ -58,7 +67,11 @@ export function DeltaTable({ result }: { result: CompareResult }) {
                   <th scope="row">{LABEL[m.metric]}</th>
                   <td className="num">{value(m, m.baseline)}</td>
                   <td className="num">{value(m, m.other)}</td>
-                  <td className="num">{m.diffPercent === null ? '–' : `${m.diffPercent > 0 ? '+' : ''}${m.diffPercent.toFixed(1)} %`}</td>
+                  <td className="num">
+                    {m.diffPercent === null
+                      ? '–'
+                      : `${m.diffPercent > 0 ? '+' : ''}${m.diffPercent.toFixed(1)} %`}
+                  </td>
                   <td className="num">{ci(m)}</td>
                   <td>{m.significant === null ? 'n/a' : m.significant ? 'yes' : 'no'}</td>
                 </tr>

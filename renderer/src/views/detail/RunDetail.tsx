@@ -44,7 +44,17 @@ function Exports({ runId }: { runId: number }) {
   )
 }
 
-function TagsAndNote({ runId, tags, note, onSaved }: { runId: number; tags: string[]; note: string; onSaved: () => void }) {
+function TagsAndNote({
+  runId,
+  tags,
+  note,
+  onSaved,
+}: {
+  runId: number
+  tags: string[]
+  note: string
+  onSaved: () => void
+}) {
   const api = useApi()
   const [tagText, setTagText] = useState(tags.join(', '))
   const [noteText, setNoteText] = useState(note)
@@ -62,9 +72,19 @@ function TagsAndNote({ runId, tags, note, onSaved }: { runId: number; tags: stri
       </label>
       <label className="field">
         Note
-        <textarea rows={3} value={noteText} onChange={(e) => setNoteText(e.target.value)} data-testid="detail-note" />
+        <textarea
+          rows={3}
+          value={noteText}
+          onChange={(e) => setNoteText(e.target.value)}
+          data-testid="detail-note"
+        />
       </label>
-      <Button disabled={!dirty} busy={save.busy} onClick={() => void save.run()} data-testid="detail-save-notes">
+      <Button
+        disabled={!dirty}
+        busy={save.busy}
+        onClick={() => void save.run()}
+        data-testid="detail-save-notes"
+      >
         Save
       </Button>
       {save.error ? <span className="field-error">{save.error}</span> : null}
@@ -78,7 +98,12 @@ export default function RunDetail({ runId }: { runId: number }) {
   const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_POINTS }), [api, runId])
   const resources = useAsync(() => api.runs.resources(runId), [api, runId])
 
-  if (run.error) return <Banner kind="error" testId="detail-error">Could not load run #{runId}: {run.error}</Banner>
+  if (run.error)
+    return (
+      <Banner kind="error" testId="detail-error">
+        Could not load run #{runId}: {run.error}
+      </Banner>
+    )
   const r = run.data
   if (!r) return <div className="loading">Loading run #{runId}…</div>
   const targets = [...new Set(r.results.map((x) => x.target))]
@@ -106,7 +131,8 @@ export default function RunDetail({ runId }: { runId: number }) {
       </header>
       <p className="muted">
         Started {dateTime(r.startedAt)}
-        {r.endedAt ? `, ended ${dateTime(r.endedAt)}` : ''}. Correlation ids: <code>{r.correlationPrefix}-…</code>
+        {r.endedAt ? `, ended ${dateTime(r.endedAt)}` : ''}. Correlation ids:{' '}
+        <code>{r.correlationPrefix}-…</code>
       </p>
       {r.status === 'failed' ? (
         <Banner kind="error" testId="detail-failed">
@@ -115,24 +141,40 @@ export default function RunDetail({ runId }: { runId: number }) {
       ) : null}
       {r.generator.saturated ? (
         <Banner kind="warning" testId="detail-saturation">
-          {r.generator.message ?? `The load generator was saturated for ${r.generator.saturatedSeconds} of ${r.generator.seconds} s: these numbers are limited by Cannonade, not the target.`}
+          {r.generator.message ??
+            `The load generator was saturated for ${r.generator.saturatedSeconds} of ${r.generator.seconds} s: these numbers are limited by Cannonade, not the target.`}
         </Banner>
       ) : null}
       {r.thresholds.length > 0 ? (
         <Banner kind={r.thresholdsPassed ? 'success' : 'error'} testId="detail-thresholds">
           Thresholds {r.thresholdsPassed ? 'passed' : 'failed'}:{' '}
-          {r.thresholds.map((t) => `${t.metric} ${t.target} ${t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`} (${t.actual ?? '–'}) ${t.passed ? '✓' : '✗'}`).join(' · ')}
+          {r.thresholds
+            .map(
+              (t) =>
+                `${t.metric} ${t.target} ${t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`} (${t.actual ?? '–'}) ${t.passed ? '✓' : '✗'}`,
+            )
+            .join(' · ')}
         </Banner>
       ) : null}
 
       <Card title="Summary">
-        {r.results.length > 0 ? <SummaryTable results={r.results} /> : <p className="muted">No results were recorded.</p>}
+        {r.results.length > 0 ? (
+          <SummaryTable results={r.results} />
+        ) : (
+          <p className="muted">No results were recorded.</p>
+        )}
       </Card>
       {series.error ? <Banner kind="error">Could not load the series: {series.error}</Banner> : null}
       <RunCharts points={series.data ?? []} resources={resources.data ?? []} prefix="detail" />
       <SampleExplorer runId={runId} prefix={r.correlationPrefix} targets={targets} />
       <div className="grid-2">
-        <TagsAndNote key={`${r.tags.join(',')}|${r.note}`} runId={runId} tags={r.tags} note={r.note} onSaved={run.reload} />
+        <TagsAndNote
+          key={`${r.tags.join(',')}|${r.note}`}
+          runId={runId}
+          tags={r.tags}
+          note={r.note}
+          onSaved={run.reload}
+        />
         <Card title="Exports">
           <Exports runId={runId} />
         </Card>

@@ -6,16 +6,26 @@ import { useAction, useApi } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { count, ms } from '../../lib/format.ts'
 
-export function SampleExplorer({ runId, prefix, targets }: { runId: number; prefix: string; targets: string[] }) {
+export function SampleExplorer({
+  runId,
+  prefix,
+  targets,
+}: {
+  runId: number
+  prefix: string
+  targets: string[]
+}) {
   const api = useApi()
   const [id, setId] = useState('')
   const [target, setTarget] = useState('')
   const [rows, setRows] = useState<{ rows: SampleRow[]; total: number; what: string } | null>(null)
-  const search = useAction(async (query: { correlationId?: string; order?: 'slowest'; errorsOnly?: boolean }, what: string) => {
-    const q = { ...query, target: target || undefined, limit: 50 }
-    const result = await api.runs.samples(runId, q)
-    setRows({ ...result, what })
-  })
+  const search = useAction(
+    async (query: { correlationId?: string; order?: 'slowest'; errorsOnly?: boolean }, what: string) => {
+      const q = { ...query, target: target || undefined, limit: 50 }
+      const result = await api.runs.samples(runId, q)
+      setRows({ ...result, what })
+    },
+  )
   return (
     <Card title="Requests" testId="samples">
       <form
@@ -30,7 +40,12 @@ export function SampleExplorer({ runId, prefix, targets }: { runId: number; pref
       >
         <label>
           Correlation id
-          <input value={id} placeholder={`${prefix}-0000000042 or 42`} onChange={(e) => setId(e.target.value)} data-testid="samples-id" />
+          <input
+            value={id}
+            placeholder={`${prefix}-0000000042 or 42`}
+            onChange={(e) => setId(e.target.value)}
+            data-testid="samples-id"
+          />
         </label>
         <Button type="submit" busy={search.busy} data-testid="samples-find">
           Find
@@ -44,10 +59,16 @@ export function SampleExplorer({ runId, prefix, targets }: { runId: number; pref
             ))}
           </select>
         </label>
-        <Button onClick={() => void search.run({ order: 'slowest' }, 'slowest requests')} data-testid="samples-slowest">
+        <Button
+          onClick={() => void search.run({ order: 'slowest' }, 'slowest requests')}
+          data-testid="samples-slowest"
+        >
           Slowest
         </Button>
-        <Button onClick={() => void search.run({ errorsOnly: true }, 'failed requests')} data-testid="samples-errors">
+        <Button
+          onClick={() => void search.run({ errorsOnly: true }, 'failed requests')}
+          data-testid="samples-errors"
+        >
           Errors
         </Button>
       </form>
@@ -55,7 +76,9 @@ export function SampleExplorer({ runId, prefix, targets }: { runId: number; pref
       {rows ? (
         <>
           <p className="muted" data-testid="samples-summary">
-            {rows.total === 0 ? `No ${rows.what} found.` : `${rows.what}: ${count(rows.rows.length)} of ${count(rows.total)}`}
+            {rows.total === 0
+              ? `No ${rows.what} found.`
+              : `${rows.what}: ${count(rows.rows.length)} of ${count(rows.total)}`}
           </p>
           {rows.rows.length > 0 ? (
             <table className="table" data-testid="samples-table">
@@ -64,11 +87,21 @@ export function SampleExplorer({ runId, prefix, targets }: { runId: number; pref
                   <th scope="col">Correlation id</th>
                   <th scope="col">Target</th>
                   <th scope="col">Phase</th>
-                  <th scope="col" className="num">Sent at</th>
-                  <th scope="col" className="num">Latency</th>
-                  <th scope="col" className="num">Server app</th>
-                  <th scope="col" className="num">Server db</th>
-                  <th scope="col" className="num">Status</th>
+                  <th scope="col" className="num">
+                    Sent at
+                  </th>
+                  <th scope="col" className="num">
+                    Latency
+                  </th>
+                  <th scope="col" className="num">
+                    Server app
+                  </th>
+                  <th scope="col" className="num">
+                    Server db
+                  </th>
+                  <th scope="col" className="num">
+                    Status
+                  </th>
                   <th scope="col">Error</th>
                 </tr>
               </thead>
@@ -86,7 +119,9 @@ export function SampleExplorer({ runId, prefix, targets }: { runId: number; pref
                     <td className="num">{(r.startUs / 1e6).toFixed(3)} s</td>
                     <td className="num">
                       {ms(r.latencyUs)}
-                      {r.correctedUs !== null && r.correctedUs !== r.latencyUs ? <span className="muted"> ({ms(r.correctedUs)} corrected)</span> : null}
+                      {r.correctedUs !== null && r.correctedUs !== r.latencyUs ? (
+                        <span className="muted"> ({ms(r.correctedUs)} corrected)</span>
+                      ) : null}
                     </td>
                     <td className="num">{ms(r.serverAppUs)}</td>
                     <td className="num">{ms(r.serverDbUs)}</td>

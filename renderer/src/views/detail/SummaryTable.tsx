@@ -19,7 +19,12 @@ function Cells({ s }: { s: StatsBlock }) {
       <td className="num">{ms(s.latency.p99)}</td>
       <td className="num">{ms(s.latency.p999)}</td>
       <td className="num">{ms(s.latency.max)}</td>
-      <td className="num" title={Object.entries(s.errors).map(([k, v]) => `${k}: ${v}`).join(', ')}>
+      <td
+        className="num"
+        title={Object.entries(s.errors)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')}
+      >
         {count(errors)} {s.requests > 0 && errors > 0 ? `(${percent((errors / s.requests) * 100)})` : ''}
       </td>
     </>
@@ -33,15 +38,33 @@ export function SummaryTable({ results }: { results: readonly TargetRoundSummary
       <thead>
         <tr>
           <th scope="col">Target</th>
-          <th scope="col" className="num">Requests</th>
-          <th scope="col" className="num">Throughput</th>
-          <th scope="col" className="num">Mean</th>
-          <th scope="col" className="num">p50</th>
-          <th scope="col" className="num">p95</th>
-          <th scope="col" className="num">p99</th>
-          <th scope="col" className="num">p99.9</th>
-          <th scope="col" className="num">Max</th>
-          <th scope="col" className="num">Errors</th>
+          <th scope="col" className="num">
+            Requests
+          </th>
+          <th scope="col" className="num">
+            Throughput
+          </th>
+          <th scope="col" className="num">
+            Mean
+          </th>
+          <th scope="col" className="num">
+            p50
+          </th>
+          <th scope="col" className="num">
+            p95
+          </th>
+          <th scope="col" className="num">
+            p99
+          </th>
+          <th scope="col" className="num">
+            p99.9
+          </th>
+          <th scope="col" className="num">
+            Max
+          </th>
+          <th scope="col" className="num">
+            Errors
+          </th>
         </tr>
       </thead>
       <tbody>

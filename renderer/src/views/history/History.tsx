@@ -23,7 +23,11 @@ export function History() {
   const [selected, setSelected] = useState<number[]>([])
   const filtered = search !== '' || status !== '' || target !== '' || tag !== ''
   // Strings, not an object: the debounced value must compare equal when nothing changed.
-  const text = { search: useDebounced(search.trim()), target: useDebounced(target.trim()), tag: useDebounced(tag.trim()) }
+  const text = {
+    search: useDebounced(search.trim()),
+    target: useDebounced(target.trim()),
+    tag: useDebounced(tag.trim()),
+  }
 
   const list = useAsync(
     () =>
@@ -38,14 +42,18 @@ export function History() {
     [api, text.search, text.target, text.tag, status, offset],
   )
 
-  const toggle = (runId: number) => setSelected((s) => (s.includes(runId) ? s.filter((x) => x !== runId) : [...s, runId]))
+  const toggle = (runId: number) =>
+    setSelected((s) => (s.includes(runId) ? s.filter((x) => x !== runId) : [...s, runId]))
   const items: RunListItem[] = list.data?.items ?? []
   const total = list.data?.total ?? 0
 
   if (!list.loading && !list.error && total === 0 && !filtered) {
     return (
       <EmptyState title="No runs yet" testId="history-empty">
-        <p>Cannonade keeps every run here. To see what a run looks like, start the demo: a 10-second run against a small server built into Cannonade.</p>
+        <p>
+          Cannonade keeps every run here. To see what a run looks like, start the demo: a 10-second run
+          against a small server built into Cannonade.
+        </p>
         <p className="actions">
           <DemoButton />
           <Link className="btn btn-secondary" to="/new" data-testid="history-empty-new">
@@ -81,11 +89,21 @@ export function History() {
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label>
           Search
-          <input type="search" value={search} placeholder="name or note" onChange={(e) => (setSearch(e.target.value), setOffset(0))} data-testid="history-search" />
+          <input
+            type="search"
+            value={search}
+            placeholder="name or note"
+            onChange={(e) => (setSearch(e.target.value), setOffset(0))}
+            data-testid="history-search"
+          />
         </label>
         <label>
           Status
-          <select value={status} onChange={(e) => (setStatus(e.target.value as StatusFilter), setOffset(0))} data-testid="history-status">
+          <select
+            value={status}
+            onChange={(e) => (setStatus(e.target.value as StatusFilter), setOffset(0))}
+            data-testid="history-status"
+          >
             <option value="">any</option>
             <option value="running">running</option>
             <option value="done">done</option>
@@ -95,11 +113,21 @@ export function History() {
         </label>
         <label>
           Target
-          <input value={target} placeholder="target name" onChange={(e) => (setTarget(e.target.value), setOffset(0))} data-testid="history-target" />
+          <input
+            value={target}
+            placeholder="target name"
+            onChange={(e) => (setTarget(e.target.value), setOffset(0))}
+            data-testid="history-target"
+          />
         </label>
         <label>
           Tag
-          <input value={tag} placeholder="tag" onChange={(e) => (setTag(e.target.value), setOffset(0))} data-testid="history-tag" />
+          <input
+            value={tag}
+            placeholder="tag"
+            onChange={(e) => (setTag(e.target.value), setOffset(0))}
+            data-testid="history-tag"
+          />
         </label>
       </form>
       {list.error ? <Banner kind="error">Could not load runs: {list.error}</Banner> : null}
@@ -134,7 +162,11 @@ export function History() {
                 setSelected((s) => s.filter((x) => x !== run.runId || items.some((i) => i.runId === x)))
                 list.reload()
               }}
-              cells={{ started: dateTime(run.startedAt), length: duration(run.durationSeconds), requests: count(run.requests) }}
+              cells={{
+                started: dateTime(run.startedAt),
+                length: duration(run.durationSeconds),
+                requests: count(run.requests),
+              }}
             />
           ))}
           {items.length === 0 && !list.loading ? (
@@ -147,13 +179,21 @@ export function History() {
         </tbody>
       </table>
       <footer className="pager">
-        <Button disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))} data-testid="history-prev">
+        <Button
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - PAGE))}
+          data-testid="history-prev"
+        >
           Previous
         </Button>
         <span data-testid="history-count">
           {total === 0 ? 'no runs' : `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}`}
         </span>
-        <Button disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)} data-testid="history-next">
+        <Button
+          disabled={offset + PAGE >= total}
+          onClick={() => setOffset(offset + PAGE)}
+          data-testid="history-next"
+        >
           Next
         </Button>
       </footer>

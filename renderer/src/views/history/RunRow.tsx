@@ -14,7 +14,14 @@ interface Props {
 }
 
 export function parseTags(text: string): string[] {
-  return [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))]
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ]
 }
 
 export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
@@ -32,9 +39,19 @@ export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
     onChanged()
   })
   return (
-    <tr data-testid={`history-row-${run.runId}`} data-run-id={run.runId} className={selected ? 'selected' : undefined}>
+    <tr
+      data-testid={`history-row-${run.runId}`}
+      data-run-id={run.runId}
+      className={selected ? 'selected' : undefined}
+    >
       <td>
-        <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Select run ${run.runId} (${run.name})`} data-testid={`history-select-${run.runId}`} />
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={onToggle}
+          aria-label={`Select run ${run.runId} (${run.name})`}
+          data-testid={`history-select-${run.runId}`}
+        />
       </td>
       <td>
         <Link to={`/runs/${run.runId}`} data-testid={`history-open-${run.runId}`}>
@@ -63,7 +80,13 @@ export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
               void saveTags.run()
             }}
           >
-            <input value={tagText} onChange={(e) => setTagText(e.target.value)} aria-label="Tags, comma separated" autoFocus data-testid={`history-tags-input-${run.runId}`} />
+            <input
+              value={tagText}
+              onChange={(e) => setTagText(e.target.value)}
+              aria-label="Tags, comma separated"
+              autoFocus
+              data-testid={`history-tags-input-${run.runId}`}
+            />
             <Button type="submit" busy={saveTags.busy} data-testid={`history-tags-save-${run.runId}`}>
               Save
             </Button>
@@ -79,7 +102,12 @@ export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
                 {t}
               </span>
             ))}
-            <Button variant="ghost" onClick={() => setEditing(true)} aria-label={`Edit tags of run ${run.runId}`} data-testid={`history-tags-edit-${run.runId}`}>
+            <Button
+              variant="ghost"
+              onClick={() => setEditing(true)}
+              aria-label={`Edit tags of run ${run.runId}`}
+              data-testid={`history-tags-edit-${run.runId}`}
+            >
               ✎
             </Button>
           </span>
@@ -88,7 +116,12 @@ export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
       <td className="row-actions">
         {confirming ? (
           <>
-            <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()} data-testid={`history-delete-confirm-${run.runId}`}>
+            <Button
+              variant="danger"
+              busy={remove.busy}
+              onClick={() => void remove.run()}
+              data-testid={`history-delete-confirm-${run.runId}`}
+            >
               Delete for good
             </Button>
             <Button variant="ghost" onClick={() => setConfirming(false)}>
@@ -97,7 +130,13 @@ export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
             {remove.error ? <span className="field-error">{remove.error}</span> : null}
           </>
         ) : (
-          <Button variant="ghost" disabled={run.status === 'running'} onClick={() => setConfirming(true)} data-testid={`history-delete-${run.runId}`} aria-label={`Delete run ${run.runId}`}>
+          <Button
+            variant="ghost"
+            disabled={run.status === 'running'}
+            onClick={() => setConfirming(true)}
+            data-testid={`history-delete-${run.runId}`}
+            aria-label={`Delete run ${run.runId}`}
+          >
             Delete
           </Button>
         )}

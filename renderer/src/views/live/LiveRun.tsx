@@ -20,7 +20,10 @@ function NoRun() {
   if (active.loading || first !== undefined) return <div className="loading">Looking for a running run…</div>
   return (
     <EmptyState title="Nothing is running" testId="live-empty">
-      <p>Start a run and watch it here: throughput, latency percentiles, errors and the targets' CPU and memory, second by second.</p>
+      <p>
+        Start a run and watch it here: throughput, latency percentiles, errors and the targets' CPU and
+        memory, second by second.
+      </p>
       <p className="actions">
         <DemoButton />
         <Link className="btn btn-secondary" to="/new">
@@ -67,11 +70,16 @@ function Live({ runId }: { runId: number }) {
           )}
         </div>
       </header>
-      {view.loadError && !view.points.length ? <Banner kind="error">Could not load run #{runId}: {view.loadError}</Banner> : null}
+      {view.loadError && !view.points.length ? (
+        <Banner kind="error">
+          Could not load run #{runId}: {view.loadError}
+        </Banner>
+      ) : null}
       {stop.error ? <Banner kind="error">Stop failed: {stop.error}</Banner> : null}
       {view.saturated ? (
         <Banner kind="warning" testId="live-saturation">
-          The load generator itself is saturated (its CPU is near 100 %): the numbers measure Cannonade, not the target. Use fewer connections, a rate, or a faster machine.
+          The load generator itself is saturated (its CPU is near 100 %): the numbers measure Cannonade, not
+          the target. Use fewer connections, a rate, or a faster machine.
         </Banner>
       ) : null}
       {view.status === 'failed' ? (
@@ -79,21 +87,52 @@ function Live({ runId }: { runId: number }) {
           The run failed: {view.error ?? 'no reason given'}
         </Banner>
       ) : null}
-      {view.status === 'aborted' ? <Banner kind="info" testId="live-aborted">The run was stopped; what it measured until then is kept.</Banner> : null}
-      {view.status === 'done' ? <Banner kind="success" testId="live-done">The run finished.</Banner> : null}
+      {view.status === 'aborted' ? (
+        <Banner kind="info" testId="live-aborted">
+          The run was stopped; what it measured until then is kept.
+        </Banner>
+      ) : null}
+      {view.status === 'done' ? (
+        <Banner kind="success" testId="live-done">
+          The run finished.
+        </Banner>
+      ) : null}
 
       <div className="progress" data-testid="live-progress">
         <div className="progress-label">
           <span data-testid="live-elapsed">{duration(view.elapsed)} elapsed</span>
-          <span data-testid="live-remaining">{view.total !== null ? `${duration(Math.max(0, view.total - view.elapsed))} remaining` : 'request-bound: ends when the requests are done'}</span>
+          <span data-testid="live-remaining">
+            {view.total !== null
+              ? `${duration(Math.max(0, view.total - view.elapsed))} remaining`
+              : 'request-bound: ends when the requests are done'}
+          </span>
         </div>
-        <div className="progress-track" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress !== null ? Math.round(progress * 100) : undefined}>
-          <div className="progress-fill" style={{ width: `${progress !== null ? progress * 100 : running ? 100 : 0}%` }} data-indeterminate={progress === null && running ? 'true' : undefined} />
+        <div
+          className="progress-track"
+          role="progressbar"
+          aria-label="Run progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={progress !== null ? Math.round(progress * 100) : undefined}
+        >
+          <div
+            className="progress-fill"
+            style={{ width: `${progress !== null ? progress * 100 : running ? 100 : 0}%` }}
+            data-indeterminate={progress === null && running ? 'true' : undefined}
+          />
         </div>
       </div>
 
       <div className="stats">
-        <Stat label={running ? 'now running' : 'last target'} value={view.current ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}` : '–'} testId="live-current" />
+        <Stat
+          label={running ? 'now running' : 'last target'}
+          value={
+            view.current
+              ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}`
+              : '–'
+          }
+          testId="live-current"
+        />
         <Stat label="throughput (last second)" value={rate(latest?.requests)} testId="live-throughput" />
         <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
         <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />

@@ -6,13 +6,25 @@ import { colour, msValue } from '../../lib/format.ts'
 import { errorRows, keysOf, mergeRows, phaseMarkers, pivot, resourceRows } from '../../lib/series.ts'
 import { TimeChart, type SeriesDef } from '../../ui/charts.tsx'
 
-function RunChartsImpl({ points, resources, prefix }: { points: readonly SeriesPoint[]; resources: readonly ResourcePoint[]; prefix: string }) {
+function RunChartsImpl({
+  points,
+  resources,
+  prefix,
+}: {
+  points: readonly SeriesPoint[]
+  resources: readonly ResourcePoint[]
+  prefix: string
+}) {
   const charts = useMemo(() => {
     const keys = keysOf(points)
     const markers = phaseMarkers(points)
     const throughput = pivot(points, (p) => p.requests)
     const connections = pivot(points, (p) => p.connections)
-    const latency = mergeRows(pivot(points, (p) => msValue(p.p50), ' p50'), pivot(points, (p) => msValue(p.p95), ' p95'), pivot(points, (p) => msValue(p.p99), ' p99'))
+    const latency = mergeRows(
+      pivot(points, (p) => msValue(p.p50), ' p50'),
+      pivot(points, (p) => msValue(p.p95), ' p95'),
+      pivot(points, (p) => msValue(p.p99), ' p99'),
+    )
     const perKey: SeriesDef[] = keys.map((k, i) => ({ key: k, label: k, colour: colour(i) }))
     const latencySeries: SeriesDef[] = keys.flatMap((k, i) => [
       { key: `${k} p50`, label: `${k} p50`, colour: colour(i), dashed: true },
@@ -32,8 +44,23 @@ function RunChartsImpl({ points, resources, prefix }: { points: readonly SeriesP
 
   return (
     <div className="charts">
-      <TimeChart title="Throughput (requests/s)" rows={charts.throughput} series={charts.perKey} markers={charts.markers} testId={`${prefix}-chart-throughput`} format={(v) => String(Math.round(v))} integer />
-      <TimeChart title="Latency p50 / p95 / p99 (ms)" rows={charts.latency} series={charts.latencySeries} markers={charts.markers} testId={`${prefix}-chart-latency`} unit="ms" />
+      <TimeChart
+        title="Throughput (requests/s)"
+        rows={charts.throughput}
+        series={charts.perKey}
+        markers={charts.markers}
+        testId={`${prefix}-chart-throughput`}
+        format={(v) => String(Math.round(v))}
+        integer
+      />
+      <TimeChart
+        title="Latency p50 / p95 / p99 (ms)"
+        rows={charts.latency}
+        series={charts.latencySeries}
+        markers={charts.markers}
+        testId={`${prefix}-chart-latency`}
+        unit="ms"
+      />
       <TimeChart
         title="Errors by kind (per second)"
         rows={charts.errors.rows}
@@ -45,9 +72,35 @@ function RunChartsImpl({ points, resources, prefix }: { points: readonly SeriesP
         emptyText="No errors"
         format={(v) => String(Math.round(v))}
       />
-      <TimeChart title="Active connections" rows={charts.connections} series={charts.perKey} markers={charts.markers} testId={`${prefix}-chart-connections`} format={(v) => String(Math.round(v))} integer />
-      {charts.res.cpu.length > 0 ? <TimeChart title="CPU (%) — targets and the load generator" rows={charts.res.cpu} series={charts.resSeries} markers={charts.markers} testId={`${prefix}-chart-cpu`} unit="%" /> : null}
-      {charts.res.memory.length > 0 ? <TimeChart title="Memory (MiB)" rows={charts.res.memory} series={charts.resSeries} markers={charts.markers} testId={`${prefix}-chart-memory`} unit="MiB" /> : null}
+      <TimeChart
+        title="Active connections"
+        rows={charts.connections}
+        series={charts.perKey}
+        markers={charts.markers}
+        testId={`${prefix}-chart-connections`}
+        format={(v) => String(Math.round(v))}
+        integer
+      />
+      {charts.res.cpu.length > 0 ? (
+        <TimeChart
+          title="CPU (%) — targets and the load generator"
+          rows={charts.res.cpu}
+          series={charts.resSeries}
+          markers={charts.markers}
+          testId={`${prefix}-chart-cpu`}
+          unit="%"
+        />
+      ) : null}
+      {charts.res.memory.length > 0 ? (
+        <TimeChart
+          title="Memory (MiB)"
+          rows={charts.res.memory}
+          series={charts.resSeries}
+          markers={charts.markers}
+          testId={`${prefix}-chart-memory`}
+          unit="MiB"
+        />
+      ) : null}
     </div>
   )
 }

@@ -3,8 +3,37 @@ import type { ProgressEvent, SeriesPoint } from '../../../../engine/types.ts'
 import { LIVE_CAPACITY, LiveStore } from './liveStore.ts'
 
 function progress(runId: number, t: number, target = 'a'): ProgressEvent {
-  const point: SeriesPoint = { target, round: 1, t, phase: 'main', connections: 1, requests: 10, errors: 0, errorsByKind: {}, bytes: 0, mean: 1, p50: 1, p90: 1, p95: 1, p99: 1, p999: 1, max: 1, generatorCpu: null }
-  return { type: 'progress', runId, elapsedSeconds: t + 1, totalSeconds: null, target, round: 1, phase: 'main', point, totals: { requests: 10 * (t + 1), errors: 0 }, generatorSaturated: false }
+  const point: SeriesPoint = {
+    target,
+    round: 1,
+    t,
+    phase: 'main',
+    connections: 1,
+    requests: 10,
+    errors: 0,
+    errorsByKind: {},
+    bytes: 0,
+    mean: 1,
+    p50: 1,
+    p90: 1,
+    p95: 1,
+    p99: 1,
+    p999: 1,
+    max: 1,
+    generatorCpu: null,
+  }
+  return {
+    type: 'progress',
+    runId,
+    elapsedSeconds: t + 1,
+    totalSeconds: null,
+    target,
+    round: 1,
+    phase: 'main',
+    point,
+    totals: { requests: 10 * (t + 1), errors: 0 },
+    generatorSaturated: false,
+  }
 }
 
 describe('LiveStore', () => {
@@ -26,7 +55,11 @@ describe('LiveStore', () => {
   it('merges a stored backfill under live points and ends a run', () => {
     const store = new LiveStore()
     store.ingest(progress(2, 5))
-    store.backfill(2, [progress(2, 3).point, progress(2, 4).point, { ...progress(2, 5).point, requests: 999 }])
+    store.backfill(2, [
+      progress(2, 3).point,
+      progress(2, 4).point,
+      { ...progress(2, 5).point, requests: 999 },
+    ])
     const points = [...(store.get(2)?.series.values() ?? [])][0]?.toArray() ?? []
     expect(points.map((p) => p.t)).toEqual([3, 4, 5])
     expect(points[2]?.requests).toBe(10)

@@ -51,10 +51,20 @@ export class LiveStore {
   private run(runId: number): LiveRun {
     let run = this.runs.get(runId)
     if (!run) {
-      run = { runId, series: new Map(), last: null, totals: new Map(), saturated: false, ended: null, version: 0 }
+      run = {
+        runId,
+        series: new Map(),
+        last: null,
+        totals: new Map(),
+        saturated: false,
+        ended: null,
+        version: 0,
+      }
       this.runs.set(runId, run)
       if (this.runs.size > MAX_RUNS) {
-        const evict = [...this.runs.values()].filter((r) => r.runId !== runId).sort((a, b) => Number(!a.ended) - Number(!b.ended) || a.runId - b.runId)[0]
+        const evict = [...this.runs.values()]
+          .filter((r) => r.runId !== runId)
+          .sort((a, b) => Number(!a.ended) - Number(!b.ended) || a.runId - b.runId)[0]
         if (evict) this.runs.delete(evict.runId)
       }
     }

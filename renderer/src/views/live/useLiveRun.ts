@@ -83,8 +83,11 @@ export function useLiveRun(runId: number): LiveView {
 
   const last = run?.last ?? null
   let totals = { requests: 0, errors: 0 }
-  for (const t of run?.totals.values() ?? []) totals = { requests: totals.requests + t.requests, errors: totals.errors + t.errors }
-  const status: LiveView['status'] = ended ? ended.status : (summary?.status ?? (last ? 'running' : 'unknown'))
+  for (const t of run?.totals.values() ?? [])
+    totals = { requests: totals.requests + t.requests, errors: totals.errors + t.errors }
+  const status: LiveView['status'] = ended
+    ? ended.status
+    : (summary?.status ?? (last ? 'running' : 'unknown'))
   return {
     summary,
     loadError,

@@ -21,13 +21,20 @@ function DesktopSecrets({ desktop }: { desktop: DesktopBridge }) {
   const [error, setError] = useState<string | null>(null)
   const handleSave = async (name: string, remove: boolean) => {
     setError(null)
-    const result = remove ? await desktop.secrets.delete(name) : await desktop.secrets.set(name, values[name] ?? '')
+    const result = remove
+      ? await desktop.secrets.delete(name)
+      : await desktop.secrets.set(name, values[name] ?? '')
     if (!result.ok) setError(result.error.message)
     setValues((v) => ({ ...v, [name]: '' }))
     names.reload()
   }
   if (available.data === false) {
-    return <p className="field-error">This system offers no encrypted storage (no keychain), so Cannonade will not store secrets. Set them as environment variables before starting the app.</p>
+    return (
+      <p className="field-error">
+        This system offers no encrypted storage (no keychain), so Cannonade will not store secrets. Set them
+        as environment variables before starting the app.
+      </p>
+    )
   }
   return (
     <>
@@ -37,7 +44,14 @@ function DesktopSecrets({ desktop }: { desktop: DesktopBridge }) {
           <div className="secret-row" key={name}>
             <label>
               <code>{name}</code> <span className="muted">{DESCRIPTION[name]}</span>
-              <input type="password" autoComplete="off" value={values[name] ?? ''} placeholder={isSet ? '•••••• (set)' : 'not set'} onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))} data-testid={`secret-${name}`} />
+              <input
+                type="password"
+                autoComplete="off"
+                value={values[name] ?? ''}
+                placeholder={isSet ? '•••••• (set)' : 'not set'}
+                onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+                data-testid={`secret-${name}`}
+              />
             </label>
             <Button disabled={!values[name]} onClick={() => void handleSave(name, false)}>
               Save
@@ -60,7 +74,12 @@ export function Secrets({ mode, desktop }: { mode: 'web' | 'desktop'; desktop: D
         <DesktopSecrets desktop={desktop} />
       ) : (
         <p>
-          In web mode secrets are read from the environment of <code>cannonade serve</code>: {SECRET_NAMES.map((n) => <code key={n}>{n} </code>)}. Run configs name them (for example <code>passwordEnv: CF_PASSWORD</code>); they are never stored in configs or settings.
+          In web mode secrets are read from the environment of <code>cannonade serve</code>:{' '}
+          {SECRET_NAMES.map((n) => (
+            <code key={n}>{n} </code>
+          ))}
+          . Run configs name them (for example <code>passwordEnv: CF_PASSWORD</code>); they are never stored
+          in configs or settings.
         </p>
       )}
     </Card>

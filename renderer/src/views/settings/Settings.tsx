@@ -8,7 +8,13 @@ import { SelectField, TextField } from '../../ui/Field.tsx'
 import { Secrets } from './Secrets.tsx'
 import { applyTheme } from '../../app/theme.ts'
 
-type Form = { dockerHost: string; pgExportUrl: string; cfApi: string; cfUsername: string; theme: SettingsT['theme'] }
+type Form = {
+  dockerHost: string
+  pgExportUrl: string
+  cfApi: string
+  cfUsername: string
+  theme: SettingsT['theme']
+}
 
 function checkPgUrl(url: string): string | undefined {
   if (url.trim() === '') return undefined
@@ -18,7 +24,8 @@ function checkPgUrl(url: string): string | undefined {
   } catch {
     return 'is not a URL; expected postgres://user@host:5432/database'
   }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') return 'must start with postgres:// or postgresql://'
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    return 'must start with postgres:// or postgresql://'
   if (u.password) return 'must not contain the password: keep it as the PGPASSWORD secret instead'
   return undefined
 }
@@ -33,7 +40,15 @@ function checkHttpUrl(url: string): string | undefined {
   }
 }
 
-function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataDir: string | null; onSaved: () => void }) {
+function SettingsForm({
+  initial,
+  dataDir,
+  onSaved,
+}: {
+  initial: SettingsT
+  dataDir: string | null
+  onSaved: () => void
+}) {
   const api = useApi()
   const [form, setForm] = useState<Form>({
     dockerHost: initial.dockerHost ?? '',
@@ -47,9 +62,17 @@ function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataD
     setSaved(false)
     setForm((f) => ({ ...f, [k]: v }))
   }
-  const patch = { dockerHost: form.dockerHost.trim() || undefined, pgExportUrl: form.pgExportUrl.trim() || undefined, cfApi: form.cfApi.trim() || undefined, cfUsername: form.cfUsername.trim() || undefined, theme: form.theme }
+  const patch = {
+    dockerHost: form.dockerHost.trim() || undefined,
+    pgExportUrl: form.pgExportUrl.trim() || undefined,
+    cfApi: form.cfApi.trim() || undefined,
+    cfUsername: form.cfUsername.trim() || undefined,
+    theme: form.theme,
+  }
   const parsed = SettingsSchema.partial().safeParse(patch)
-  const schemaIssues = new Map(parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join('.'), i.message]))
+  const schemaIssues = new Map(
+    parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join('.'), i.message]),
+  )
   const errors = {
     pgExportUrl: schemaIssues.get('pgExportUrl') ?? checkPgUrl(form.pgExportUrl),
     cfApi: schemaIssues.get('cfApi') ?? checkHttpUrl(form.cfApi),
@@ -73,7 +96,9 @@ function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataD
     >
       <Card title="Data">
         <p>
-          Runs are kept in <code data-testid="settings-data-dir">{dataDir ?? 'the default data directory'}</code>. The <code>cannonade</code> command uses the same database unless given <code>--db</code>.
+          Runs are kept in{' '}
+          <code data-testid="settings-data-dir">{dataDir ?? 'the default data directory'}</code>. The{' '}
+          <code>cannonade</code> command uses the same database unless given <code>--db</code>.
         </p>
         <SelectField
           label="Theme"
@@ -88,7 +113,14 @@ function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataD
         />
       </Card>
       <Card title="Docker">
-        <TextField label="Docker host" value={form.dockerHost} placeholder="unix:///var/run/docker.sock (default)" onChange={(v) => set('dockerHost', v)} error={errors.dockerHost} testId="settings-docker-host" />
+        <TextField
+          label="Docker host"
+          value={form.dockerHost}
+          placeholder="unix:///var/run/docker.sock (default)"
+          onChange={(v) => set('dockerHost', v)}
+          error={errors.dockerHost}
+          testId="settings-docker-host"
+        />
       </Card>
       <Card title="PostgreSQL export">
         <TextField
@@ -103,12 +135,31 @@ function SettingsForm({ initial, dataDir, onSaved }: { initial: SettingsT; dataD
       </Card>
       <Card title="Cloud Foundry">
         <div className="grid-2">
-          <TextField label="API endpoint" value={form.cfApi} placeholder="https://api.cf.example.com" onChange={(v) => set('cfApi', v)} error={errors.cfApi} testId="settings-cf-api" />
-          <TextField label="User" value={form.cfUsername} onChange={(v) => set('cfUsername', v)} error={errors.cfUsername} testId="settings-cf-user" />
+          <TextField
+            label="API endpoint"
+            value={form.cfApi}
+            placeholder="https://api.cf.example.com"
+            onChange={(v) => set('cfApi', v)}
+            error={errors.cfApi}
+            testId="settings-cf-api"
+          />
+          <TextField
+            label="User"
+            value={form.cfUsername}
+            onChange={(v) => set('cfUsername', v)}
+            error={errors.cfUsername}
+            testId="settings-cf-user"
+          />
         </div>
       </Card>
       <div className="actions">
-        <Button type="submit" variant="primary" disabled={!valid} busy={save.busy} data-testid="settings-save">
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={!valid}
+          busy={save.busy}
+          data-testid="settings-save"
+        >
           Save settings
         </Button>
         {saved ? (
@@ -127,14 +178,19 @@ export default function Settings() {
   const { mode, desktop } = useApiEnv()
   const settings = useAsync(() => api.settings.get(), [api])
   const raw: unknown = settings.data
-  const dataDir = typeof raw === 'object' && raw !== null && 'dataDir' in raw && typeof raw.dataDir === 'string' ? raw.dataDir : null
+  const dataDir =
+    typeof raw === 'object' && raw !== null && 'dataDir' in raw && typeof raw.dataDir === 'string'
+      ? raw.dataDir
+      : null
   return (
     <section data-testid="settings">
       <header className="view-head">
         <h1>Settings</h1>
       </header>
       {settings.error ? <Banner kind="error">Could not load settings: {settings.error}</Banner> : null}
-      {settings.data ? <SettingsForm initial={settings.data} dataDir={dataDir} onSaved={settings.reload} /> : null}
+      {settings.data ? (
+        <SettingsForm initial={settings.data} dataDir={dataDir} onSaved={settings.reload} />
+      ) : null}
       <Secrets mode={mode} desktop={desktop} />
     </section>
   )

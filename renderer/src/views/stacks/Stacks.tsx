@@ -37,7 +37,15 @@ function useStackLogs(): Map<string, string[]> {
   return logs
 }
 
-function StackCard({ stack, log, onChanged }: { stack: StackStatus; log: string[] | undefined; onChanged: () => void }) {
+function StackCard({
+  stack,
+  log,
+  onChanged,
+}: {
+  stack: StackStatus
+  log: string[] | undefined
+  onChanged: () => void
+}) {
   const api = useApi()
   const [native, setNative] = useState(false)
   const up = useAction(async () => {
@@ -60,20 +68,40 @@ function StackCard({ stack, log, onChanged }: { stack: StackStatus; log: string[
       actions={
         <>
           {running ? (
-            <Button variant="danger" busy={down.busy} onClick={() => void down.run()} data-testid={`stack-${stack.name}-down`}>
+            <Button
+              variant="danger"
+              busy={down.busy}
+              onClick={() => void down.run()}
+              data-testid={`stack-${stack.name}-down`}
+            >
               Stop
             </Button>
           ) : (
             <>
               <label className="inline-label">
-                <input type="checkbox" checked={native} onChange={(e) => setNative(e.target.checked)} data-testid={`stack-${stack.name}-native`} /> without Docker
+                <input
+                  type="checkbox"
+                  checked={native}
+                  onChange={(e) => setNative(e.target.checked)}
+                  data-testid={`stack-${stack.name}-native`}
+                />{' '}
+                without Docker
               </label>
-              <Button variant="primary" busy={up.busy} onClick={() => void up.run()} data-testid={`stack-${stack.name}-up`}>
+              <Button
+                variant="primary"
+                busy={up.busy}
+                onClick={() => void up.run()}
+                data-testid={`stack-${stack.name}-up`}
+              >
                 Launch
               </Button>
             </>
           )}
-          <Link className="btn btn-secondary" to={`/new?url=${encodeURIComponent(stack.url)}&name=${encodeURIComponent(stack.name)}`} data-testid={`stack-${stack.name}-use`}>
+          <Link
+            className="btn btn-secondary"
+            to={`/new?url=${encodeURIComponent(stack.url)}&name=${encodeURIComponent(stack.name)}`}
+            data-testid={`stack-${stack.name}-use`}
+          >
             Use in a new run
           </Link>
         </>
@@ -81,7 +109,8 @@ function StackCard({ stack, log, onChanged }: { stack: StackStatus; log: string[
     >
       <p>{stack.description}</p>
       <p className="muted">
-        {stack.runtime} · <code>{stack.url}</code> · limits: {stack.limits.cpus ?? 'no'} CPU, {stack.limits.memory ?? 'no'} memory
+        {stack.runtime} · <code>{stack.url}</code> · limits: {stack.limits.cpus ?? 'no'} CPU,{' '}
+        {stack.limits.memory ?? 'no'} memory
       </p>
       {stack.containers.length > 0 ? (
         <ul className="containers">
@@ -95,7 +124,12 @@ function StackCard({ stack, log, onChanged }: { stack: StackStatus; log: string[
       ) : null}
       {up.error || down.error ? <div className="field-error">{up.error ?? down.error}</div> : null}
       {log && log.length > 0 ? (
-        <pre className="log" data-testid={`stack-${stack.name}-log`} tabIndex={0} aria-label={`${stack.name} log`}>
+        <pre
+          className="log"
+          data-testid={`stack-${stack.name}-log`}
+          tabIndex={0}
+          aria-label={`${stack.name} log`}
+        >
           {log.join('\n')}
         </pre>
       ) : null}
@@ -124,7 +158,10 @@ export default function Stacks() {
           Refresh
         </Button>
       </header>
-      <p className="lead">Ready-made servers with the same API and their own PostgreSQL, to reproduce a "Java vs Node.js" comparison on this machine.</p>
+      <p className="lead">
+        Ready-made servers with the same API and their own PostgreSQL, to reproduce a "Java vs Node.js"
+        comparison on this machine.
+      </p>
       {status.error ? (
         <Banner kind="error" testId="stacks-error">
           Stacks are not available: {status.error}

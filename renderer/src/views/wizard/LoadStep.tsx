@@ -39,21 +39,59 @@ export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch;
                 testId="load-mode"
               />
               {l.mode === 'duration' ? (
-                <NumberField label="Duration (s)" value={l.duration} min={1} onChange={(v) => patch((d) => void (d.load.duration = v))} error={at('duration')} testId="load-duration" />
+                <NumberField
+                  label="Duration (s)"
+                  value={l.duration}
+                  min={1}
+                  onChange={(v) => patch((d) => void (d.load.duration = v))}
+                  error={at('duration')}
+                  testId="load-duration"
+                />
               ) : (
-                <NumberField label="Requests" value={l.requests} min={1} step={1} onChange={(v) => patch((d) => void (d.load.requests = v))} error={at('requests') ?? at('duration')} testId="load-requests" />
+                <NumberField
+                  label="Requests"
+                  value={l.requests}
+                  min={1}
+                  step={1}
+                  onChange={(v) => patch((d) => void (d.load.requests = v))}
+                  error={at('requests') ?? at('duration')}
+                  testId="load-requests"
+                />
               )}
             </>
           )}
         </div>
-        {ownWindow && (at('duration') || at('requests')) ? <div className="field-error">{at('duration') ?? at('requests')}</div> : null}
+        {ownWindow && (at('duration') || at('requests')) ? (
+          <div className="field-error">{at('duration') ?? at('requests')}</div>
+        ) : null}
         <ProfileEditor draft={draft} patch={patch} issues={issues} />
         <details className="advanced">
           <summary>Connection options, rate, rounds</summary>
           <div className="grid-3">
-            <NumberField label="Pipelining" value={l.pipelining} min={1} step={1} onChange={(v) => patch((d) => void (d.load.pipelining = v))} error={at('pipelining')} testId="load-pipelining" />
-            <NumberField label="Timeout (ms)" value={l.timeoutMs} min={1} step={1} onChange={(v) => patch((d) => void (d.load.timeoutMs = v))} error={at('timeoutMs')} testId="load-timeout" />
-            <CheckboxField label="Keep connections alive" checked={l.keepAlive} onChange={(v) => patch((d) => void (d.load.keepAlive = v))} testId="load-keepalive" />
+            <NumberField
+              label="Pipelining"
+              value={l.pipelining}
+              min={1}
+              step={1}
+              onChange={(v) => patch((d) => void (d.load.pipelining = v))}
+              error={at('pipelining')}
+              testId="load-pipelining"
+            />
+            <NumberField
+              label="Timeout (ms)"
+              value={l.timeoutMs}
+              min={1}
+              step={1}
+              onChange={(v) => patch((d) => void (d.load.timeoutMs = v))}
+              error={at('timeoutMs')}
+              testId="load-timeout"
+            />
+            <CheckboxField
+              label="Keep connections alive"
+              checked={l.keepAlive}
+              onChange={(v) => patch((d) => void (d.load.keepAlive = v))}
+              testId="load-keepalive"
+            />
           </div>
           <div className="grid-3">
             <CheckboxField
@@ -63,7 +101,16 @@ export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch;
               testId="load-rate-enabled"
               hint="Latency is then measured from each request's intended send time (no coordinated omission)."
             />
-            {l.rateLimited ? <NumberField label="Requests/s per target" value={l.rate} min={0} onChange={(v) => patch((d) => void (d.load.rate = v))} error={at('rate')} testId="load-rate" /> : null}
+            {l.rateLimited ? (
+              <NumberField
+                label="Requests/s per target"
+                value={l.rate}
+                min={0}
+                onChange={(v) => patch((d) => void (d.load.rate = v))}
+                error={at('rate')}
+                testId="load-rate"
+              />
+            ) : null}
           </div>
           <div className="grid-3">
             <SelectField
@@ -77,8 +124,23 @@ export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch;
               error={issues.get('schedule')}
               testId="load-schedule"
             />
-            <NumberField label="Rounds" value={draft.rounds} min={1} step={1} onChange={(v) => patch((d) => void (d.rounds = v))} error={issues.get('rounds')} testId="load-rounds" />
-            <NumberField label="Cool-down between (s)" value={draft.cooldownSeconds} min={0} onChange={(v) => patch((d) => void (d.cooldownSeconds = v))} error={issues.get('cooldownSeconds')} testId="load-cooldown" />
+            <NumberField
+              label="Rounds"
+              value={draft.rounds}
+              min={1}
+              step={1}
+              onChange={(v) => patch((d) => void (d.rounds = v))}
+              error={issues.get('rounds')}
+              testId="load-rounds"
+            />
+            <NumberField
+              label="Cool-down between (s)"
+              value={draft.cooldownSeconds}
+              min={0}
+              onChange={(v) => patch((d) => void (d.cooldownSeconds = v))}
+              error={issues.get('cooldownSeconds')}
+              testId="load-cooldown"
+            />
           </div>
         </details>
       </div>

@@ -16,7 +16,17 @@ const KINDS: { value: MonitorKind; label: string }[] = [
 
 type TestState = { state: 'idle' | 'busy' } | { state: 'done'; ok: boolean; message: string }
 
-function MonitorEditor({ draft, index, patch, issues }: { draft: Draft; index: number; patch: Patch; issues: Issues }) {
+function MonitorEditor({
+  draft,
+  index,
+  patch,
+  issues,
+}: {
+  draft: Draft
+  index: number
+  patch: Patch
+  issues: Issues
+}) {
   const api = useApi()
   const { mode } = useApiEnv()
   const [test, setTest] = useState<TestState>({ state: 'idle' })
@@ -35,14 +45,25 @@ function MonitorEditor({ draft, index, patch, issues }: { draft: Draft; index: n
     setTest({ state: 'busy' })
     try {
       const r = await api.monitor.test(monitorSpec(m))
-      setTest({ state: 'done', ok: r.ok, message: `${r.message}${r.ok ? ` (${r.instances} instance${r.instances === 1 ? '' : 's'})` : ''}` })
+      setTest({
+        state: 'done',
+        ok: r.ok,
+        message: `${r.message}${r.ok ? ` (${r.instances} instance${r.instances === 1 ? '' : 's'})` : ''}`,
+      })
     } catch (err) {
       setTest({ state: 'done', ok: false, message: err instanceof Error ? err.message : String(err) })
     }
   }
   return (
     <Card title={`${target.name || `Target ${index + 1}`}`} testId={`monitor-${index}`}>
-      <SelectField label="Resource source" value={m.kind} options={KINDS} onChange={(v) => set((x) => void (x.kind = v))} error={issues.get(prefix)} testId={`monitor-${index}-kind`} />
+      <SelectField
+        label="Resource source"
+        value={m.kind}
+        options={KINDS}
+        onChange={(v) => set((x) => void (x.kind = v))}
+        error={issues.get(prefix)}
+        testId={`monitor-${index}-kind`}
+      />
       {m.kind === 'docker' ? (
         <div className="grid-3">
           <SelectField
@@ -56,11 +77,30 @@ function MonitorEditor({ draft, index, patch, issues }: { draft: Draft; index: n
             testId={`monitor-${index}-docker-by`}
           />
           {m.docker.by === 'container' ? (
-            <TextField label="Container" value={m.docker.container} placeholder="cannonade-node-http-app-1" onChange={(v) => set((x) => void (x.docker.container = v))} error={at('container')} testId={`monitor-${index}-container`} />
+            <TextField
+              label="Container"
+              value={m.docker.container}
+              placeholder="cannonade-node-http-app-1"
+              onChange={(v) => set((x) => void (x.docker.container = v))}
+              error={at('container')}
+              testId={`monitor-${index}-container`}
+            />
           ) : (
             <>
-              <TextField label="Project" value={m.docker.project} onChange={(v) => set((x) => void (x.docker.project = v))} error={at('project') ?? at('container')} testId={`monitor-${index}-project`} />
-              <TextField label="Service (optional)" value={m.docker.service} onChange={(v) => set((x) => void (x.docker.service = v))} error={at('service')} testId={`monitor-${index}-service`} />
+              <TextField
+                label="Project"
+                value={m.docker.project}
+                onChange={(v) => set((x) => void (x.docker.project = v))}
+                error={at('project') ?? at('container')}
+                testId={`monitor-${index}-project`}
+              />
+              <TextField
+                label="Service (optional)"
+                value={m.docker.service}
+                onChange={(v) => set((x) => void (x.docker.service = v))}
+                error={at('service')}
+                testId={`monitor-${index}-service`}
+              />
             </>
           )}
         </div>
@@ -78,18 +118,53 @@ function MonitorEditor({ draft, index, patch, issues }: { draft: Draft; index: n
             testId={`monitor-${index}-process-by`}
           />
           {m.process.by === 'port' ? (
-            <NumberField label="Port" value={m.process.port} min={1} step={1} onChange={(v) => set((x) => void (x.process.port = v))} error={at('port') ?? at('pid')} testId={`monitor-${index}-port`} />
+            <NumberField
+              label="Port"
+              value={m.process.port}
+              min={1}
+              step={1}
+              onChange={(v) => set((x) => void (x.process.port = v))}
+              error={at('port') ?? at('pid')}
+              testId={`monitor-${index}-port`}
+            />
           ) : (
-            <NumberField label="PID" value={m.process.pid} min={1} step={1} onChange={(v) => set((x) => void (x.process.pid = v))} error={at('pid')} testId={`monitor-${index}-pid`} />
+            <NumberField
+              label="PID"
+              value={m.process.pid}
+              min={1}
+              step={1}
+              onChange={(v) => set((x) => void (x.process.pid = v))}
+              error={at('pid')}
+              testId={`monitor-${index}-pid`}
+            />
           )}
         </div>
       ) : null}
       {m.kind === 'cloudfoundry' ? (
         <>
           <div className="grid-3">
-            <TextField label="API endpoint" value={m.cf.api} placeholder="https://api.cf.example.com" onChange={(v) => set((x) => void (x.cf.api = v))} error={at('api')} testId={`monitor-${index}-cf-api`} />
-            <TextField label="App" value={m.cf.app} onChange={(v) => set((x) => void (x.cf.app = v))} error={at('app')} testId={`monitor-${index}-cf-app`} />
-            <TextField label="Space (optional)" value={m.cf.space} onChange={(v) => set((x) => void (x.cf.space = v))} error={at('space')} testId={`monitor-${index}-cf-space`} />
+            <TextField
+              label="API endpoint"
+              value={m.cf.api}
+              placeholder="https://api.cf.example.com"
+              onChange={(v) => set((x) => void (x.cf.api = v))}
+              error={at('api')}
+              testId={`monitor-${index}-cf-api`}
+            />
+            <TextField
+              label="App"
+              value={m.cf.app}
+              onChange={(v) => set((x) => void (x.cf.app = v))}
+              error={at('app')}
+              testId={`monitor-${index}-cf-app`}
+            />
+            <TextField
+              label="Space (optional)"
+              value={m.cf.space}
+              onChange={(v) => set((x) => void (x.cf.space = v))}
+              error={at('space')}
+              testId={`monitor-${index}-cf-space`}
+            />
           </div>
           <div className="grid-3">
             <SelectField
@@ -105,29 +180,69 @@ function MonitorEditor({ draft, index, patch, issues }: { draft: Draft; index: n
             />
             {m.cf.grant === 'password' ? (
               <>
-                <TextField label="User" value={m.cf.username} onChange={(v) => set((x) => void (x.cf.username = v))} error={at('auth.username')} testId={`monitor-${index}-cf-user`} />
-                <TextField label="Password from secret" value={m.cf.passwordEnv} onChange={(v) => set((x) => void (x.cf.passwordEnv = v))} error={at('auth.passwordEnv')} testId={`monitor-${index}-cf-password-env`} />
+                <TextField
+                  label="User"
+                  value={m.cf.username}
+                  onChange={(v) => set((x) => void (x.cf.username = v))}
+                  error={at('auth.username')}
+                  testId={`monitor-${index}-cf-user`}
+                />
+                <TextField
+                  label="Password from secret"
+                  value={m.cf.passwordEnv}
+                  onChange={(v) => set((x) => void (x.cf.passwordEnv = v))}
+                  error={at('auth.passwordEnv')}
+                  testId={`monitor-${index}-cf-password-env`}
+                />
               </>
             ) : m.cf.grant === 'refresh' ? (
-              <TextField label="Refresh token from secret" value={m.cf.refreshTokenEnv} onChange={(v) => set((x) => void (x.cf.refreshTokenEnv = v))} error={at('auth.refreshTokenEnv')} testId={`monitor-${index}-cf-refresh-env`} />
+              <TextField
+                label="Refresh token from secret"
+                value={m.cf.refreshTokenEnv}
+                onChange={(v) => set((x) => void (x.cf.refreshTokenEnv = v))}
+                error={at('auth.refreshTokenEnv')}
+                testId={`monitor-${index}-cf-refresh-env`}
+              />
             ) : (
-              <TextField label="Token from secret" value={m.cf.tokenEnv} onChange={(v) => set((x) => void (x.cf.tokenEnv = v))} error={at('auth.tokenEnv')} testId={`monitor-${index}-cf-token-env`} />
+              <TextField
+                label="Token from secret"
+                value={m.cf.tokenEnv}
+                onChange={(v) => set((x) => void (x.cf.tokenEnv = v))}
+                error={at('auth.tokenEnv')}
+                testId={`monitor-${index}-cf-token-env`}
+              />
             )}
           </div>
-          <CheckboxField label="Skip TLS verification" checked={m.cf.skipTlsVerify} onChange={(v) => set((x) => void (x.cf.skipTlsVerify = v))} testId={`monitor-${index}-cf-skip-tls`} />
+          <CheckboxField
+            label="Skip TLS verification"
+            checked={m.cf.skipTlsVerify}
+            onChange={(v) => set((x) => void (x.cf.skipTlsVerify = v))}
+            testId={`monitor-${index}-cf-skip-tls`}
+          />
           <p className="muted">
             Secrets never go into the run config: it names them.{' '}
-            {mode === 'desktop' ? 'Set their values in Settings → Secrets (kept encrypted by the OS).' : 'In web mode, export them in the environment of `cannonade serve`.'}
+            {mode === 'desktop'
+              ? 'Set their values in Settings → Secrets (kept encrypted by the OS).'
+              : 'In web mode, export them in the environment of `cannonade serve`.'}
           </p>
         </>
       ) : null}
       {m.kind !== 'none' ? (
         <div className="actions">
-          <Button busy={test.state === 'busy'} disabled={specProblems.length > 0} onClick={() => void handleTest()} data-testid={`monitor-${index}-test`}>
+          <Button
+            busy={test.state === 'busy'}
+            disabled={specProblems.length > 0}
+            onClick={() => void handleTest()}
+            data-testid={`monitor-${index}-test`}
+          >
             Test
           </Button>
           {test.state === 'done' ? (
-            <span className={test.ok ? 'check-ok' : 'field-error'} role="status" data-testid={`monitor-${index}-test-result`}>
+            <span
+              className={test.ok ? 'check-ok' : 'field-error'}
+              role="status"
+              data-testid={`monitor-${index}-test-result`}
+            >
               {test.ok ? '✓ ' : '✗ '}
               {test.message}
             </span>
@@ -141,7 +256,10 @@ function MonitorEditor({ draft, index, patch, issues }: { draft: Draft; index: n
 export function MonitorStep({ draft, patch, issues }: { draft: Draft; patch: Patch; issues: Issues }) {
   return (
     <div data-testid="step-monitoring">
-      <p className="lead">Optional: sample each target's CPU and memory on the run's timeline, to plot throughput against CPU and memory against throughput.</p>
+      <p className="lead">
+        Optional: sample each target's CPU and memory on the run's timeline, to plot throughput against CPU
+        and memory against throughput.
+      </p>
       {draft.targets.map((_, i) => (
         <MonitorEditor key={i} draft={draft} index={i} patch={patch} issues={issues} />
       ))}

@@ -8,11 +8,17 @@ import { useAction, useApi } from '../../api/context.tsx'
 import { navigate } from '../../app/router.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
-import { fromConfig, LATENCY_METRICS, stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
+import { LATENCY_METRICS, stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
+import { fromConfig } from './fromConfig.ts'
 import type { Patch } from './Wizard.tsx'
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'run'
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'run'
+  )
 }
 
 function download(name: string, text: string, type: string): void {
@@ -40,7 +46,10 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
   const api = useApi()
   const fileRef = useRef<HTMLInputElement>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
-  const yaml = useMemo(() => stringify(validation.config ?? toConfigInput(draft), { lineWidth: 0 }), [validation.config, draft])
+  const yaml = useMemo(
+    () => stringify(validation.config ?? toConfigInput(draft), { lineWidth: 0 }),
+    [validation.config, draft],
+  )
   // The engine checks more than the schema (e.g. that each target accepts connections); its
   // answer names the field, so the message can send the user to the right step.
   const [startField, setStartField] = useState<string | null>(null)
@@ -56,7 +65,10 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
     }
   })
   const at = (f: string) => validation.issues.get(f)
-  const targetOptions = [{ value: '*', label: 'every target' }, ...draft.targets.map((t) => ({ value: t.name, label: t.name }))]
+  const targetOptions = [
+    { value: '*', label: 'every target' },
+    ...draft.targets.map((t) => ({ value: t.name, label: t.name })),
+  ]
 
   const handleLoad = async (file: File) => {
     setLoadError(null)
@@ -77,16 +89,48 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
   return (
     <div data-testid="step-review" className="review">
       <div className="grid-2">
-        <TextField label="Run name" value={draft.name} onChange={(v) => patch((d) => void (d.name = v))} error={at('name')} testId="review-name" />
-        <TextField label="Tags (comma separated)" value={draft.tags} placeholder="round-1, jetty-vs-node" onChange={(v) => patch((d) => void (d.tags = v))} error={at('tags')} testId="review-tags" />
+        <TextField
+          label="Run name"
+          value={draft.name}
+          onChange={(v) => patch((d) => void (d.name = v))}
+          error={at('name')}
+          testId="review-name"
+        />
+        <TextField
+          label="Tags (comma separated)"
+          value={draft.tags}
+          placeholder="round-1, jetty-vs-node"
+          onChange={(v) => patch((d) => void (d.tags = v))}
+          error={at('tags')}
+          testId="review-tags"
+        />
       </div>
       <details className="advanced">
         <summary>Thresholds and correlation header</summary>
-        <TextField label="Correlation id header" value={draft.correlationHeader} onChange={(v) => patch((d) => void (d.correlationHeader = v))} error={at('correlationHeader')} testId="review-correlation-header" />
+        <TextField
+          label="Correlation id header"
+          value={draft.correlationHeader}
+          onChange={(v) => patch((d) => void (d.correlationHeader = v))}
+          error={at('correlationHeader')}
+          testId="review-correlation-header"
+        />
         {draft.thresholds.map((t, i) => (
           <div className="grid-4 row" key={i} data-testid={`threshold-${i}`}>
-            <SelectField label="Metric" value={t.metric} options={THRESHOLD_METRICS.map((m) => ({ value: m, label: m }))} onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].metric = v)))} testId={`threshold-${i}-metric`} />
-            <SelectField label="Target" value={t.target} options={targetOptions} onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].target = v)))} error={at(`thresholds.${i}.target`)} testId={`threshold-${i}-target`} />
+            <SelectField
+              label="Metric"
+              value={t.metric}
+              options={THRESHOLD_METRICS.map((m) => ({ value: m, label: m }))}
+              onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].metric = v)))}
+              testId={`threshold-${i}-metric`}
+            />
+            <SelectField
+              label="Target"
+              value={t.target}
+              options={targetOptions}
+              onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].target = v)))}
+              error={at(`thresholds.${i}.target`)}
+              testId={`threshold-${i}-target`}
+            />
             <SelectField
               label="Bound"
               value={t.bound}
@@ -98,14 +142,31 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
               testId={`threshold-${i}-bound`}
             />
             <div className="url-row">
-              <NumberField className="grow" label={`Value (${unitOf(t.metric)})`} value={t.value} onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].value = v)))} error={at(`thresholds.${i}.max`) ?? at(`thresholds.${i}.min`)} testId={`threshold-${i}-value`} />
-              <Button variant="ghost" onClick={() => patch((d) => void d.thresholds.splice(i, 1))} aria-label={`Remove threshold ${i + 1}`}>
+              <NumberField
+                className="grow"
+                label={`Value (${unitOf(t.metric)})`}
+                value={t.value}
+                onChange={(v) => patch((d) => void (d.thresholds[i] && (d.thresholds[i].value = v)))}
+                error={at(`thresholds.${i}.max`) ?? at(`thresholds.${i}.min`)}
+                testId={`threshold-${i}-value`}
+              />
+              <Button
+                variant="ghost"
+                onClick={() => patch((d) => void d.thresholds.splice(i, 1))}
+                aria-label={`Remove threshold ${i + 1}`}
+              >
                 ✕
               </Button>
             </div>
           </div>
         ))}
-        <Button variant="ghost" onClick={() => patch((d) => void d.thresholds.push({ metric: 'p99', target: '*', bound: 'max', value: 200 }))} data-testid="threshold-add">
+        <Button
+          variant="ghost"
+          onClick={() =>
+            patch((d) => void d.thresholds.push({ metric: 'p99', target: '*', bound: 'max', value: 200 }))
+          }
+          data-testid="threshold-add"
+        >
           Add threshold
         </Button>
       </details>
@@ -131,7 +192,10 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
         testId="review-yaml-card"
         actions={
           <>
-            <Button onClick={() => download(`${slug(draft.name)}.cannonade.yaml`, yaml, 'application/yaml')} data-testid="review-save-template">
+            <Button
+              onClick={() => download(`${slug(draft.name)}.cannonade.yaml`, yaml, 'application/yaml')}
+              data-testid="review-save-template"
+            >
               Save as template
             </Button>
             <Button onClick={() => fileRef.current?.click()} data-testid="review-load-template">
@@ -152,15 +216,27 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
           </>
         }
       >
-        {loadError ? <div className="field-error" role="alert">{loadError}</div> : null}
+        {loadError ? (
+          <div className="field-error" role="alert">
+            {loadError}
+          </div>
+        ) : null}
         <pre className="yaml" data-testid="review-yaml" tabIndex={0}>
           {yaml}
         </pre>
-        <p className="muted">Run it from a terminal too: <code>cannonade run {slug(draft.name)}.cannonade.yaml</code></p>
+        <p className="muted">
+          Run it from a terminal too: <code>cannonade run {slug(draft.name)}.cannonade.yaml</code>
+        </p>
       </Card>
 
       <div className="actions start">
-        <Button variant="primary" disabled={!validation.config} busy={start.busy} onClick={() => void start.run()} data-testid="wizard-start">
+        <Button
+          variant="primary"
+          disabled={!validation.config}
+          busy={start.busy}
+          onClick={() => void start.run()}
+          data-testid="wizard-start"
+        >
           Start run
         </Button>
         {start.error ? (
@@ -169,7 +245,12 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
             {startField ? (
               <>
                 {' '}
-                <button type="button" className="link" onClick={() => goTo(stepOf(startField))} data-testid="wizard-start-error-go">
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => goTo(stepOf(startField))}
+                  data-testid="wizard-start-error-go"
+                >
                   Go to {stepOf(startField)}
                 </button>
               </>

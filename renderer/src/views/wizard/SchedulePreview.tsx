@@ -21,14 +21,18 @@ export function SchedulePreview({ draft }: { draft: Draft }) {
     const points = previewSchedule(plan, ASSUMED_SECONDS)
     // A long window previews as every n-th second: the shape stays, the chart stays fast.
     const every = Math.max(1, Math.ceil(points.length / MAX_PREVIEW_POINTS))
-    const rows: Row[] = points.filter((_, i) => i % every === 0).map((p) => ({ t: p.t, connections: p.connections }))
+    const rows: Row[] = points
+      .filter((_, i) => i % every === 0)
+      .map((p) => ({ t: p.t, connections: p.connections }))
     const last = points[points.length - 1]
     return { plan, rows, seconds: last ? last.t + 1 : 0, estimated: points.some((p) => p.estimated) }
   }, [draft.load])
 
   const targets = draft.targets.length
   const rounds = draft.rounds ?? 1
-  const total = preview ? preview.seconds * targets * rounds + (draft.cooldownSeconds ?? 0) * Math.max(0, targets * rounds - 1) : null
+  const total = preview
+    ? preview.seconds * targets * rounds + (draft.cooldownSeconds ?? 0) * Math.max(0, targets * rounds - 1)
+    : null
 
   return (
     <div className="preview" data-testid="schedule-preview">
@@ -44,9 +48,13 @@ export function SchedulePreview({ draft }: { draft: Draft }) {
           />
           <p className="muted" data-testid="schedule-preview-summary">
             Up to {preview.plan.maxConnections} connections,{' '}
-            {preview.plan.maxRequests !== null ? `${preview.plan.maxRequests.toLocaleString()} requests per target` : `${duration(preview.seconds)} per target`}
+            {preview.plan.maxRequests !== null
+              ? `${preview.plan.maxRequests.toLocaleString()} requests per target`
+              : `${duration(preview.seconds)} per target`}
             {preview.estimated ? ` (request-bound parts drawn ${ASSUMED_SECONDS} s long)` : ''}.
-            {total !== null && (targets > 1 || rounds > 1) ? ` About ${duration(total)} for ${targets} target(s) × ${rounds} round(s) with cool-downs.` : ''}
+            {total !== null && (targets > 1 || rounds > 1)
+              ? ` About ${duration(total)} for ${targets} target(s) × ${rounds} round(s) with cool-downs.`
+              : ''}
           </p>
         </>
       ) : (

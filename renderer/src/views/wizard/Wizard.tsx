@@ -4,7 +4,17 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useApi } from '../../api/context.tsx'
 import { Button } from '../../ui/Common.tsx'
-import { defaultDraft, emptyTarget, fromConfig, hasValue, stepOf, toConfigInput, validate, type Draft, type StepId } from './draft.ts'
+import {
+  defaultDraft,
+  emptyTarget,
+  hasValue,
+  stepOf,
+  toConfigInput,
+  validate,
+  type Draft,
+  type StepId,
+} from './draft.ts'
+import { fromConfig } from './fromConfig.ts'
 import { TargetsStep } from './TargetsStep.tsx'
 import { LoadStep } from './LoadStep.tsx'
 import { MonitorStep } from './MonitorStep.tsx'
@@ -113,11 +123,18 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
           Start over
         </Button>
       </header>
-      {fromRunError ? <div className="banner banner-error">Could not load that run: {fromRunError}</div> : null}
+      {fromRunError ? (
+        <div className="banner banner-error">Could not load that run: {fromRunError}</div>
+      ) : null}
       <ol className="stepper" aria-label="Steps">
         {STEPS.map((s, i) => (
           <li key={s.id}>
-            <button type="button" aria-current={s.id === step ? 'step' : undefined} onClick={() => setStep(s.id)} data-testid={`wizard-step-${s.id}`}>
+            <button
+              type="button"
+              aria-current={s.id === step ? 'step' : undefined}
+              onClick={() => setStep(s.id)}
+              data-testid={`wizard-step-${s.id}`}
+            >
               <span className="step-num">{i + 1}</span> {s.label}
               {errorsByStep[s.id] > 0 && i < index ? (
                 <span className="step-errors" aria-label={`${errorsByStep[s.id]} problems`}>
@@ -132,10 +149,22 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
         {step === 'targets' ? <TargetsStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
         {step === 'load' ? <LoadStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
         {step === 'monitoring' ? <MonitorStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
-        {step === 'review' ? <ReviewStep draft={draft} patch={patch} setDraft={setDraft} validation={validation} goTo={setStep} /> : null}
+        {step === 'review' ? (
+          <ReviewStep
+            draft={draft}
+            patch={patch}
+            setDraft={setDraft}
+            validation={validation}
+            goTo={setStep}
+          />
+        ) : null}
       </div>
       <footer className="wizard-nav">
-        <Button disabled={index === 0} onClick={() => setStep(STEPS[index - 1]?.id ?? 'targets')} data-testid="wizard-back">
+        <Button
+          disabled={index === 0}
+          onClick={() => setStep(STEPS[index - 1]?.id ?? 'targets')}
+          data-testid="wizard-back"
+        >
           Back
         </Button>
         {index < STEPS.length - 1 ? (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
-import { defaultDraft, fromConfig, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
+import { defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
+import { fromConfig } from './fromConfig.ts'
 
 describe('wizard draft', () => {
   it('reports the schema messages by field, for the right step', () => {
@@ -31,7 +32,11 @@ describe('wizard draft', () => {
 
   it('round-trips a config through the draft (run again, templates)', () => {
     const d = defaultDraft()
-    d.targets[0] = { ...d.targets[0]!, url: 'http://127.0.0.1:1/x', headers: [{ name: 'accept', value: 'text/plain' }] }
+    d.targets[0] = {
+      ...d.targets[0]!,
+      url: 'http://127.0.0.1:1/x',
+      headers: [{ name: 'accept', value: 'text/plain' }],
+    }
     d.load.profile.kind = 'phases'
     d.thresholds = [{ metric: 'errorRate', target: '*', bound: 'max', value: 1 }]
     const config = validate(d).config

@@ -1,7 +1,12 @@
 // The wizard's editable model. Form fields hold what the user typed (numbers may be undefined or
 // NaN while typing); `toConfigInput` turns the draft into a RunConfig document and `validate`
 // runs the same zod schema the CLI uses, keyed by field path ("targets.0.url") for inline messages.
-import { RunConfigV1Schema, type RunConfig, type RunConfigInput, type ThresholdMetric } from '../../../../engine/config/schema.ts'
+import {
+  RunConfigV1Schema,
+  type RunConfig,
+  type RunConfigInput,
+  type ThresholdMetric,
+} from '../../../../engine/config/schema.ts'
 
 export type ProfileKind = 'constant' | 'ramp' | 'burst' | 'phases' | 'stages'
 export type MonitorKind = 'none' | 'docker' | 'process' | 'cloudfoundry'
@@ -53,7 +58,16 @@ export interface Draft {
     requests: Num
     profile: {
       kind: ProfileKind
-      ramp: { from: Num; to: Num; rampSeconds: Num; holdSeconds: Num; stepped: boolean; stepSize: Num; stepSeconds: Num; pauseSeconds: Num }
+      ramp: {
+        from: Num
+        to: Num
+        rampSeconds: Num
+        holdSeconds: Num
+        stepped: boolean
+        stepSize: Num
+        stepSeconds: Num
+        pauseSeconds: Num
+      }
       burst: { burstSeconds: Num; idleSeconds: Num; connections: Num }
       phases: PhaseDraft[]
       stages: { duration: Num; connections: Num }[]
@@ -79,14 +93,32 @@ export interface ThresholdDraft {
   value: Num
 }
 
-export const LATENCY_METRICS: readonly ThresholdMetric[] = ['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max']
+export const LATENCY_METRICS: readonly ThresholdMetric[] = [
+  'mean',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'p99.9',
+  'max',
+]
 
 export function emptyMonitor(): MonitorDraft {
   return {
     kind: 'none',
     docker: { by: 'container', container: '', project: '', service: '' },
     process: { by: 'port', pid: undefined, port: undefined },
-    cf: { api: '', app: '', space: '', grant: 'password', username: '', passwordEnv: 'CF_PASSWORD', refreshTokenEnv: 'CF_REFRESH_TOKEN', tokenEnv: 'CF_TOKEN', skipTlsVerify: false },
+    cf: {
+      api: '',
+      app: '',
+      space: '',
+      grant: 'password',
+      username: '',
+      passwordEnv: 'CF_PASSWORD',
+      refreshTokenEnv: 'CF_REFRESH_TOKEN',
+      tokenEnv: 'CF_TOKEN',
+      skipTlsVerify: false,
+    },
   }
 }
 
@@ -106,7 +138,16 @@ export function defaultDraft(): Draft {
       requests: undefined,
       profile: {
         kind: 'constant',
-        ramp: { from: 1, to: undefined, rampSeconds: 10, holdSeconds: 0, stepped: false, stepSize: 4, stepSeconds: 5, pauseSeconds: 0 },
+        ramp: {
+          from: 1,
+          to: undefined,
+          rampSeconds: 10,
+          holdSeconds: 0,
+          stepped: false,
+          stepSize: 4,
+          stepSeconds: 5,
+          pauseSeconds: 0,
+        },
         burst: { burstSeconds: 5, idleSeconds: 5, connections: undefined },
         phases: [
           { name: 'warmup', share: 0.1, by: 'duration', duration: 10, requests: undefined },
@@ -142,12 +183,6 @@ function thresholdValue(t: ThresholdDraft): number | undefined {
   return t.value
 }
 
-function thresholdDisplay(metric: ThresholdMetric, v: number): number {
-  if (LATENCY_METRICS.includes(metric)) return v / 1000
-  if (metric === 'errorRate') return v * 100
-  return v
-}
-
 /** Drop undefined so the document reads like a hand-written config (and YAML shows no nulls). */
 function clean<T extends Record<string, unknown>>(obj: T): Partial<T> {
   const out: Partial<T> = {}
@@ -164,7 +199,9 @@ function monitorInput(m: MonitorDraft): Record<string, unknown> | undefined {
         ? { kind: 'docker', container: m.docker.container }
         : clean({ kind: 'docker', project: m.docker.project, service: m.docker.service.trim() || undefined })
     case 'process':
-      return m.process.by === 'pid' ? { kind: 'process', pid: m.process.pid } : { kind: 'process', port: m.process.port }
+      return m.process.by === 'pid'
+        ? { kind: 'process', pid: m.process.pid }
+        : { kind: 'process', port: m.process.port }
     case 'cloudfoundry': {
       const c = m.cf
       const auth =
@@ -173,7 +210,14 @@ function monitorInput(m: MonitorDraft): Record<string, unknown> | undefined {
           : c.grant === 'refresh'
             ? clean({ grant: 'refresh', refreshTokenEnv: c.refreshTokenEnv.trim() || undefined })
             : clean({ grant: 'token', tokenEnv: c.tokenEnv.trim() || undefined })
-      return clean({ kind: 'cloudfoundry', api: c.api, app: c.app, space: c.space.trim() || undefined, skipTlsVerify: c.skipTlsVerify || undefined, auth })
+      return clean({
+        kind: 'cloudfoundry',
+        api: c.api,
+        app: c.app,
+        space: c.space.trim() || undefined,
+        skipTlsVerify: c.skipTlsVerify || undefined,
+        auth,
+      })
     }
   }
 }
@@ -189,18 +233,47 @@ function profileInput(p: Draft['load']['profile']): Record<string, unknown> {
     case 'ramp': {
       const r = p.ramp
       return r.stepped
-        ? clean({ kind: 'ramp', from: r.from, to: r.to, stepSize: r.stepSize, stepSeconds: r.stepSeconds, pauseSeconds: r.pauseSeconds, holdSeconds: r.holdSeconds })
-        : clean({ kind: 'ramp', from: r.from, to: r.to, rampSeconds: r.rampSeconds, holdSeconds: r.holdSeconds })
+        ? clean({
+            kind: 'ramp',
+            from: r.from,
+            to: r.to,
+            stepSize: r.stepSize,
+            stepSeconds: r.stepSeconds,
+            pauseSeconds: r.pauseSeconds,
+            holdSeconds: r.holdSeconds,
+          })
+        : clean({
+            kind: 'ramp',
+            from: r.from,
+            to: r.to,
+            rampSeconds: r.rampSeconds,
+            holdSeconds: r.holdSeconds,
+          })
     }
     case 'burst':
-      return clean({ kind: 'burst', burstSeconds: p.burst.burstSeconds, idleSeconds: p.burst.idleSeconds, connections: p.burst.connections })
+      return clean({
+        kind: 'burst',
+        burstSeconds: p.burst.burstSeconds,
+        idleSeconds: p.burst.idleSeconds,
+        connections: p.burst.connections,
+      })
     case 'phases':
       return {
         kind: 'phases',
-        phases: p.phases.map((ph) => clean({ name: ph.name, share: ph.share, duration: ph.by === 'duration' ? ph.duration : undefined, requests: ph.by === 'requests' ? ph.requests : undefined })),
+        phases: p.phases.map((ph) =>
+          clean({
+            name: ph.name,
+            share: ph.share,
+            duration: ph.by === 'duration' ? ph.duration : undefined,
+            requests: ph.by === 'requests' ? ph.requests : undefined,
+          }),
+        ),
       }
     case 'stages':
-      return { kind: 'stages', stages: p.stages.map((s) => ({ duration: s.duration, connections: s.connections })) }
+      return {
+        kind: 'stages',
+        stages: p.stages.map((s) => ({ duration: s.duration, connections: s.connections })),
+      }
   }
 }
 
@@ -219,7 +292,14 @@ export function loadInput(l: Draft['load']): Record<string, unknown> {
 }
 
 export function parseTagList(text: string): string[] {
-  return [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))]
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ]
 }
 
 export function toConfigInput(d: Draft): RunConfigInput {
@@ -231,7 +311,9 @@ export function toConfigInput(d: Draft): RunConfigInput {
         name: t.name,
         url: t.url.trim(),
         method: t.method,
-        headers: t.headers.length ? Object.fromEntries(t.headers.filter((h) => h.name !== '').map((h) => [h.name, h.value])) : undefined,
+        headers: t.headers.length
+          ? Object.fromEntries(t.headers.filter((h) => h.name !== '').map((h) => [h.name, h.value]))
+          : undefined,
         body: t.body === '' ? undefined : t.body,
         insecure: t.insecure || undefined,
         monitor: monitorInput(t.monitor),
@@ -242,7 +324,9 @@ export function toConfigInput(d: Draft): RunConfigInput {
     rounds: d.rounds,
     cooldownSeconds: d.cooldownSeconds,
     correlationHeader: d.correlationHeader,
-    thresholds: d.thresholds.length ? d.thresholds.map((t) => ({ metric: t.metric, target: t.target, [t.bound]: thresholdValue(t) })) : undefined,
+    thresholds: d.thresholds.length
+      ? d.thresholds.map((t) => ({ metric: t.metric, target: t.target, [t.bound]: thresholdValue(t) }))
+      : undefined,
     tags: parseTagList(d.tags),
   }
   // The schema decides what is valid; the input type only describes a well-formed document.
@@ -265,7 +349,12 @@ export function validate(d: Draft): Validation {
   const list: { field: string; message: string }[] = []
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.')
-    const message = issue.code === 'invalid_type' && /received (undefined|NaN)/.test(issue.message) ? (issue.message.includes('NaN') ? 'must be a number' : 'is required') : issue.message
+    const message =
+      issue.code === 'invalid_type' && /received (undefined|NaN)/.test(issue.message)
+        ? issue.message.includes('NaN')
+          ? 'must be a number'
+          : 'is required'
+        : issue.message
     if (!issues.has(field)) issues.set(field, message)
     list.push({ field, message })
   }
@@ -289,74 +378,4 @@ export function stepOf(field: string): StepId {
   if (field.startsWith('targets')) return 'targets'
   if (field.startsWith('load') || ['schedule', 'rounds', 'cooldownSeconds'].includes(field)) return 'load'
   return 'review'
-}
-
-/** Prefill from a stored run's config ("run again") or a loaded template. */
-export function fromConfig(c: RunConfig): Draft {
-  const d = defaultDraft()
-  d.name = c.name
-  d.tags = c.tags.join(', ')
-  d.targets = c.targets.map((t) => {
-    const td = emptyTarget(t.name, t.url)
-    td.method = t.method
-    td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
-    td.body = t.body ?? ''
-    td.insecure = t.insecure
-    const m = t.monitor
-    if (m?.kind === 'docker') {
-      td.monitor.kind = 'docker'
-      td.monitor.docker = m.container !== undefined ? { by: 'container', container: m.container, project: '', service: '' } : { by: 'project', container: '', project: m.project ?? '', service: m.service ?? '' }
-    } else if (m?.kind === 'process') {
-      td.monitor.kind = 'process'
-      td.monitor.process = m.pid !== undefined ? { by: 'pid', pid: m.pid, port: undefined } : { by: 'port', pid: undefined, port: m.port }
-    } else if (m?.kind === 'cloudfoundry') {
-      td.monitor.kind = 'cloudfoundry'
-      const a = m.auth
-      td.monitor.cf = {
-        ...td.monitor.cf,
-        api: m.api,
-        app: m.app,
-        space: m.space ?? '',
-        skipTlsVerify: m.skipTlsVerify ?? false,
-        grant: a.grant,
-        username: a.grant === 'password' ? a.username : '',
-        passwordEnv: a.grant === 'password' ? (a.passwordEnv ?? '') : td.monitor.cf.passwordEnv,
-        refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : td.monitor.cf.refreshTokenEnv,
-        tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : td.monitor.cf.tokenEnv,
-      }
-    }
-    return td
-  })
-  const l = c.load
-  d.load.connections = l.connections
-  d.load.mode = l.requests !== undefined ? 'requests' : 'duration'
-  d.load.duration = l.duration
-  d.load.requests = l.requests
-  d.load.keepAlive = l.keepAlive
-  d.load.pipelining = l.pipelining
-  d.load.timeoutMs = l.timeoutMs
-  d.load.rateLimited = l.rate !== null
-  d.load.rate = l.rate ?? d.load.rate
-  const p = l.profile
-  d.load.profile.kind = p.kind
-  if (p.kind === 'ramp') {
-    const stepped = p.stepSize !== undefined
-    d.load.profile.ramp = { ...d.load.profile.ramp, from: p.from, to: p.to, rampSeconds: p.rampSeconds, holdSeconds: p.holdSeconds, stepped, stepSize: p.stepSize, stepSeconds: p.stepSeconds, pauseSeconds: p.pauseSeconds }
-  } else if (p.kind === 'burst') {
-    d.load.profile.burst = { burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, connections: p.connections }
-  } else if (p.kind === 'phases') {
-    d.load.profile.phases = p.phases.map((ph) => ({ name: ph.name, share: ph.share, by: ph.requests !== undefined ? 'requests' : 'duration', duration: ph.duration, requests: ph.requests }))
-  } else if (p.kind === 'stages') {
-    d.load.profile.stages = p.stages.map((s) => ({ duration: s.duration, connections: s.connections }))
-  }
-  d.schedule = c.schedule
-  d.rounds = c.rounds
-  d.cooldownSeconds = c.cooldownSeconds
-  d.correlationHeader = c.correlationHeader
-  d.thresholds = c.thresholds.map((t) => {
-    const bound = t.max !== undefined ? 'max' : 'min'
-    const raw = t.max ?? t.min
-    return { metric: t.metric, target: t.target, bound, value: raw === undefined ? undefined : thresholdDisplay(t.metric, raw) }
-  })
-  return d
 }

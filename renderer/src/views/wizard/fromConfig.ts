@@ -1,0 +1,111 @@
+// From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
+import type { RunConfig, ThresholdMetric } from '../../../../engine/config/schema.ts'
+import { defaultDraft, emptyTarget, LATENCY_METRICS, type Draft } from './draft.ts'
+
+/** Config units → display units: µs → ms for latencies, fraction → % for the error rate. */
+function thresholdDisplay(metric: ThresholdMetric, v: number): number {
+  if (LATENCY_METRICS.includes(metric)) return v / 1000
+  if (metric === 'errorRate') return v * 100
+  return v
+}
+
+/** Prefill from a stored run's config ("run again") or a loaded template. */
+export function fromConfig(c: RunConfig): Draft {
+  const d = defaultDraft()
+  d.name = c.name
+  d.tags = c.tags.join(', ')
+  d.targets = c.targets.map((t) => {
+    const td = emptyTarget(t.name, t.url)
+    td.method = t.method
+    td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
+    td.body = t.body ?? ''
+    td.insecure = t.insecure
+    const m = t.monitor
+    if (m?.kind === 'docker') {
+      td.monitor.kind = 'docker'
+      td.monitor.docker =
+        m.container !== undefined
+          ? { by: 'container', container: m.container, project: '', service: '' }
+          : { by: 'project', container: '', project: m.project ?? '', service: m.service ?? '' }
+    } else if (m?.kind === 'process') {
+      td.monitor.kind = 'process'
+      td.monitor.process =
+        m.pid !== undefined
+          ? { by: 'pid', pid: m.pid, port: undefined }
+          : { by: 'port', pid: undefined, port: m.port }
+    } else if (m?.kind === 'cloudfoundry') {
+      td.monitor.kind = 'cloudfoundry'
+      const a = m.auth
+      td.monitor.cf = {
+        ...td.monitor.cf,
+        api: m.api,
+        app: m.app,
+        space: m.space ?? '',
+        skipTlsVerify: m.skipTlsVerify ?? false,
+        grant: a.grant,
+        username: a.grant === 'password' ? a.username : '',
+        passwordEnv: a.grant === 'password' ? (a.passwordEnv ?? '') : td.monitor.cf.passwordEnv,
+        refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : td.monitor.cf.refreshTokenEnv,
+        tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : td.monitor.cf.tokenEnv,
+      }
+    }
+    return td
+  })
+  const l = c.load
+  d.load.connections = l.connections
+  d.load.mode = l.requests !== undefined ? 'requests' : 'duration'
+  d.load.duration = l.duration
+  d.load.requests = l.requests
+  d.load.keepAlive = l.keepAlive
+  d.load.pipelining = l.pipelining
+  d.load.timeoutMs = l.timeoutMs
+  d.load.rateLimited = l.rate !== null
+  d.load.rate = l.rate ?? d.load.rate
+  const p = l.profile
+  d.load.profile.kind = p.kind
+  if (p.kind === 'ramp') {
+    const stepped = p.stepSize !== undefined
+    d.load.profile.ramp = {
+      ...d.load.profile.ramp,
+      from: p.from,
+      to: p.to,
+      rampSeconds: p.rampSeconds,
+      holdSeconds: p.holdSeconds,
+      stepped,
+      stepSize: p.stepSize,
+      stepSeconds: p.stepSeconds,
+      pauseSeconds: p.pauseSeconds,
+    }
+  } else if (p.kind === 'burst') {
+    d.load.profile.burst = {
+      burstSeconds: p.burstSeconds,
+      idleSeconds: p.idleSeconds,
+      connections: p.connections,
+    }
+  } else if (p.kind === 'phases') {
+    d.load.profile.phases = p.phases.map((ph) => ({
+      name: ph.name,
+      share: ph.share,
+      by: ph.requests !== undefined ? 'requests' : 'duration',
+      duration: ph.duration,
+      requests: ph.requests,
+    }))
+  } else if (p.kind === 'stages') {
+    d.load.profile.stages = p.stages.map((s) => ({ duration: s.duration, connections: s.connections }))
+  }
+  d.schedule = c.schedule
+  d.rounds = c.rounds
+  d.cooldownSeconds = c.cooldownSeconds
+  d.correlationHeader = c.correlationHeader
+  d.thresholds = c.thresholds.map((t) => {
+    const bound = t.max !== undefined ? 'max' : 'min'
+    const raw = t.max ?? t.min
+    return {
+      metric: t.metric,
+      target: t.target,
+      bound,
+      value: raw === undefined ? undefined : thresholdDisplay(t.metric, raw),
+    }
+  })
+  return d
+}
