@@ -35,6 +35,14 @@ export default tseslint.config(
     },
   },
   {
+    // The renderer (DOM, JSX) and Electron have their own tsconfigs, which the project service
+    // does not find from the root one.
+    files: ['renderer/**/*.{ts,tsx}', 'electron/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, project: ['./tsconfig.renderer.json', './tsconfig.electron.json'], tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
     // Tests read JSON from files and processes: asserting on parsed values is what they are for.
     files: ['**/*.test.ts', 'e2e/**/*.ts'],
     rules: {

@@ -12,7 +12,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
 }
 
 const stages = [
-  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['typecheck (engine)', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['typecheck (renderer)', 'npx', ['tsc', '-p', 'tsconfig.renderer.json']],
+  ['typecheck (electron)', 'npx', ['tsc', '-p', 'tsconfig.electron.json']],
   ['lint', 'npx', ['eslint', '.']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],
 ]
