@@ -69,6 +69,7 @@ function event(
     point,
     totals: { ...totals },
     generatorSaturated: false,
+    resources: [],
   }
 }
 

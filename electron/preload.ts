@@ -43,6 +43,8 @@ const bridge: Bridge = {
     onProgress: listen(events.runProgress),
     onEnded: listen(events.runEnded),
   },
+  studies: { list: op(c.studies.list), get: op(c.studies.get), templates: op(c.studies.templates) },
+  targets: { probe: op(c.targets.probe) },
   stacks: {
     list: op(c.stacks.list),
     up: op(c.stacks.up),
@@ -53,9 +55,11 @@ const bridge: Bridge = {
   monitor: { test: op(c.monitor.test) },
   exports: {
     pg: op(c.exports.pg),
+    pgTest: op(c.exports.pgTest),
     csv: op(c.exports.csv),
     json: op(c.exports.json),
     junit: op(c.exports.junit),
+    onProgress: listen(events.exportProgress),
   },
   reports: { create: op(c.reports.create) },
   settings: { get: op(c.settings.get), set: op(c.settings.set) },

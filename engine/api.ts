@@ -31,9 +31,11 @@ export const channels = {
     tag: 'runs:tag',
     note: 'runs:note',
   },
+  studies: { list: 'studies:list', get: 'studies:get', templates: 'studies:templates' },
+  targets: { probe: 'targets:probe' },
   stacks: { list: 'stacks:list', up: 'stacks:up', down: 'stacks:down', status: 'stacks:status' },
   monitor: { test: 'monitor:test' },
-  exports: { pg: 'exports:pg', csv: 'exports:csv', json: 'exports:json', junit: 'exports:junit' },
+  exports: { pg: 'exports:pg', pgTest: 'exports:pgTest', csv: 'exports:csv', json: 'exports:json', junit: 'exports:junit' },
   reports: { create: 'reports:create' },
   settings: { get: 'settings:get', set: 'settings:set' },
 } as const
@@ -108,12 +110,17 @@ export const argSchemas = {
   'runs:delete': z.tuple([runId]),
   'runs:tag': z.tuple([runId, z.array(z.string().min(1).max(64)).max(50)]),
   'runs:note': z.tuple([runId, z.string().max(10_000)]),
+  'studies:list': z.tuple([]),
+  'studies:get': z.tuple([z.number().int().positive()]),
+  'studies:templates': z.tuple([]),
+  'targets:probe': z.tuple([z.string().min(1).max(2000), z.object({ insecure: z.boolean().default(false) }).optional()]),
   'stacks:list': z.tuple([]),
   'stacks:up': z.tuple([z.string().min(1), z.object({ native: z.boolean().default(false) }).optional()]),
   'stacks:down': z.tuple([z.string().min(1)]),
   'stacks:status': z.tuple([]),
   'monitor:test': z.tuple([z.unknown()]),
   'exports:pg': z.tuple([runIds, z.object({ url: z.string().min(1) })]),
+  'exports:pgTest': z.tuple([z.object({ url: z.string().min(1) })]),
   'exports:csv': z.tuple([runId, z.object({ kind: z.enum(['samples', 'series']).default('samples') })]),
   'exports:json': z.tuple([runIds]),
   'exports:junit': z.tuple([runId]),
@@ -186,6 +193,58 @@ export interface ExportResult {
 
 export type Settings = z.output<typeof SettingsSchema>
 
+export interface StudyListItem {
+  studyId: number
+  name: string
+  path: string
+  values: number[]
+  runIds: number[]
+  createdAt: string
+}
+
+export interface SweepPoint {
+  value: number
+  runId: number
+  throughput: number
+  p50: number
+  p95: number
+  p99: number
+  errorRate: number
+}
+
+export interface StudyResults {
+  studyId: number
+  name: string
+  path: string
+  values: number[]
+  /** Per target: the figures against the swept value and the knee, in words too. */
+  targets: { target: string; points: SweepPoint[]; knee: number | null; sentence: string }[]
+}
+
+export interface TemplateInfo {
+  id: string
+  name: string
+  description: string
+  config: RunConfig
+}
+
+export interface ProbeResult {
+  ok: boolean
+  status: number | null
+  latencyMs: number | null
+  /** Why it did not answer, in words (refused, DNS, TLS, time-out). */
+  error: string | null
+}
+
+export interface ExportProgressEvent {
+  type: 'export-progress'
+  runId: number
+  runsDone: number
+  runsTotal: number
+  rowsDone: number
+  rowsTotal: number
+}
+
 export type Unsubscribe = () => void
 
 export interface Api {
@@ -207,6 +266,16 @@ export interface Api {
     onProgress(cb: (event: ProgressEvent) => void): Unsubscribe
     onEnded(cb: (event: RunEndedEvent) => void): Unsubscribe
   }
+  studies: {
+    list(): Promise<StudyListItem[]>
+    get(studyId: number): Promise<StudyResults>
+    /** Ready-made studies reproducing the seed experiments (resources/templates). */
+    templates(): Promise<TemplateInfo[]>
+  }
+  targets: {
+    /** Does this URL answer? One GET, with its status and time (the wizard's check). */
+    probe(url: string, opts?: { insecure?: boolean }): Promise<ProbeResult>
+  }
   stacks: {
     list(): Promise<StackInfo[]>
     up(name: string, opts?: { native?: boolean }): Promise<StackStatus>
@@ -219,9 +288,12 @@ export interface Api {
   }
   exports: {
     pg(runIds: number[], opts: { url: string }): Promise<ExportResult>
+    /** Connect and check permissions without writing: the settings' test button. */
+    pgTest(opts: { url: string }): Promise<{ ok: boolean; message: string }>
     csv(runId: number, opts: { kind?: 'samples' | 'series' }): Promise<ExportResult>
     json(runIds: number[]): Promise<ExportResult>
     junit(runId: number): Promise<ExportResult>
+    onProgress(cb: (event: ExportProgressEvent) => void): Unsubscribe
   }
   reports: {
     create(runIds: number[], opts?: { format?: 'pdf' | 'html' }): Promise<ExportResult>

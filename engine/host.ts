@@ -10,6 +10,8 @@ import {
   type PreviewResult,
   type Settings,
   type StackLogEvent,
+  type ExportProgressEvent,
+  type StudyListItem,
   type ValidationResult,
 } from './api.ts'
 import { compilePlan, previewSchedule } from './config/compile.ts'
@@ -26,6 +28,10 @@ import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts
 import { testMonitor } from './monitor/index.ts'
 import { Stacks } from './stacks/stacks.ts'
 import { reportsCreate } from './report/index.ts'
+import { testPgConnection } from './exports/pg-test.ts'
+import { probeTarget } from './config/probe.ts'
+import { studyResults } from './study/results.ts'
+import { listTemplates } from './study/templates.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
@@ -180,6 +186,36 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       onProgress: (cb) => subscribe('progress', cb),
       onEnded: (cb) => subscribe('ended', cb),
     },
+    studies: {
+      async list(): Promise<StudyListItem[]> {
+        const rows = db
+          .prepare(
+            `SELECT s.id, s.name, s.path, s."values" AS v, s.created_at, group_concat(r.id) AS runs
+             FROM studies s LEFT JOIN runs r ON r.study_id = s.id GROUP BY s.id ORDER BY s.id DESC`,
+          )
+          .all() as { id: number; name: string; path: string; v: string; created_at: string; runs: string | null }[]
+        return rows.map((r) => ({
+          studyId: r.id,
+          name: r.name,
+          path: r.path,
+          values: JSON.parse(r.v) as number[],
+          runIds: r.runs ? r.runs.split(',').map(Number) : [],
+          createdAt: r.created_at,
+        }))
+      },
+      async get(studyId) {
+        return studyResults(db, parseArgs('studies:get', [studyId])[0])
+      },
+      async templates() {
+        return listTemplates().map(({ id, name, description, config }) => ({ id, name, description, config }))
+      },
+    },
+    targets: {
+      async probe(url, o) {
+        const [u, parsed] = parseArgs('targets:probe', [url, o])
+        return probeTarget(u, { insecure: parsed?.insecure ?? false })
+      },
+    },
     stacks: {
       list: async () => stacks.list(),
       up: async (name, o) => {
@@ -200,8 +236,12 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     exports: {
       async pg(runIds, o) {
         const [ids, { url }] = parseArgs('exports:pg', [runIds, o])
-        return exportPg(db, ids, url, (p) => bus.emit('export-progress', { type: 'export-progress', ...p }))
+        return exportPg(db, ids, url, (p) => bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent))
       },
+      async pgTest(o) {
+        return testPgConnection(parseArgs('exports:pgTest', [o])[0].url)
+      },
+      onProgress: (cb) => subscribe('export-progress', cb),
       async csv(runId, o) {
         const [id, { kind }] = parseArgs('exports:csv', [runId, o])
         return exportCsv(db, id, { kind }, exportPath(`run-${id}-${kind}.csv`))

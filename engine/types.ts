@@ -130,6 +130,8 @@ export interface ProgressEvent {
   point: SeriesPoint
   totals: { requests: number; errors: number }
   generatorSaturated: boolean
+  /** Resource samples (targets' CPU and memory, the generator's) taken since the last event. */
+  resources: ResourcePoint[]
 }
 
 export interface RunEndedEvent {

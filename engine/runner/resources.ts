@@ -6,11 +6,14 @@ import { readFileSync } from 'node:fs'
 import type { RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample } from '../monitor/index.ts'
 import type { Db } from '../store/db.ts'
+import type { ResourcePoint } from '../types.ts'
 
 export class ResourceRecorder {
   private readonly monitors: Monitor[] = []
   private readonly pending: ResourceSample[] = []
   private t0: number | null = null
+  /** Samples since the last progress event, for the live view. */
+  private recent: ResourcePoint[] = []
   private readonly insert: (s: ResourceSample) => void
   private readonly config: RunConfig
   private readonly opts: { secrets?: Record<string, string>; onLog?: (level: 'warn', message: string) => void }
@@ -22,8 +25,11 @@ export class ResourceRecorder {
       `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    this.insert = (s) =>
-      stmt.run(runId, (s.t - (this.t0 ?? s.t)) / 1000, s.target, s.source, s.instance, s.cpuPercent, s.memoryBytes, s.memoryLimitBytes, s.cpuLimit, s.state)
+    this.insert = (s) => {
+      const t = (s.t - (this.t0 ?? s.t)) / 1000
+      stmt.run(runId, t, s.target, s.source, s.instance, s.cpuPercent, s.memoryBytes, s.memoryLimitBytes, s.cpuLimit, s.state)
+      if (this.recent.length < 1000) this.recent.push({ t, target: s.target, source: s.source, instance: s.instance, cpuPercent: s.cpuPercent, memoryBytes: s.memoryBytes })
+    }
   }
 
   start(): void {
@@ -62,6 +68,12 @@ export class ResourceRecorder {
       memory = null // not Linux, or the process just ended
     }
     this.record({ t: Date.now(), source: 'generator', target: 'generator', instance: String(pid), cpuPercent, memoryBytes: memory, memoryLimitBytes: null, cpuLimit: null, state: 'running' })
+  }
+
+  drain(): ResourcePoint[] {
+    const out = this.recent
+    this.recent = []
+    return out
   }
 
   async stop(): Promise<void> {

@@ -78,7 +78,7 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
         break
       case 'progress':
         resources.generator(pid, msg.event.point.generatorCpu)
-        hooks.onProgress?.(msg.event)
+        hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
         break
       case 'segment':
         hooks.onSegment?.(msg.summary)

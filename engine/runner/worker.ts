@@ -71,6 +71,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
             point: m.point,
             totals: m.totals,
             generatorSaturated: (m.point.generatorCpu ?? 0) > 90,
+            resources: [], // the parent adds its monitors' samples
           },
         })
         return

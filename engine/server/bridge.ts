@@ -37,6 +37,7 @@ export function bridgeTransport(bridge: Bridge): Transport {
     'runs:progress': (cb) => bridge.runs.onProgress(cb),
     'runs:ended': (cb) => bridge.runs.onEnded(cb),
     'stacks:log': (cb) => bridge.stacks.onLog(cb),
+    'exports:progress': (cb) => bridge.exports.onProgress(cb),
   }
   return {
     async call<C extends Channel>(channel: C, args: ParamsOf<C>): Promise<ResultOf<C>> {

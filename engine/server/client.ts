@@ -3,7 +3,7 @@
 // `subscribeAll` forwards an `Api`'s events by name. Pure module: the renderer imports it.
 import { channels, events, type Api, type Channel, type Unsubscribe } from '../api.ts'
 import type { ProgressEvent, RunEndedEvent } from '../types.ts'
-import type { StackLogEvent } from '../api.ts'
+import type { ExportProgressEvent, StackLogEvent } from '../api.ts'
 import type { ErrorBody } from './dispatch.ts'
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never
@@ -21,14 +21,15 @@ type Fn = (...args: never[]) => unknown
 export type ParamsOf<C extends Channel> = Method<C> extends Fn ? Parameters<Method<C>> : never
 export type ResultOf<C extends Channel> = Method<C> extends Fn ? Awaited<ReturnType<Method<C>>> : never
 
-/** Events the Api exposes as `onX` subscriptions. (`exports:progress` has no Api method yet.) */
+/** Events the Api exposes as `onX` subscriptions. */
 export interface EventPayloads {
   [events.runProgress]: ProgressEvent
   [events.runEnded]: RunEndedEvent
   [events.stackLog]: StackLogEvent
+  [events.exportProgress]: ExportProgressEvent
 }
 export type EventName = keyof EventPayloads
-export const EVENT_NAMES: readonly EventName[] = [events.runProgress, events.runEnded, events.stackLog]
+export const EVENT_NAMES: readonly EventName[] = [events.runProgress, events.runEnded, events.stackLog, events.exportProgress]
 
 export function isEventName(name: string): name is EventName {
   return (EVENT_NAMES as readonly string[]).includes(name)
@@ -64,6 +65,12 @@ export function createApiClient(t: Transport): Api {
       onProgress: (cb) => t.subscribe(events.runProgress, cb),
       onEnded: (cb) => t.subscribe(events.runEnded, cb),
     },
+    studies: {
+      list: (...a) => t.call(c.studies.list, a),
+      get: (...a) => t.call(c.studies.get, a),
+      templates: (...a) => t.call(c.studies.templates, a),
+    },
+    targets: { probe: (...a) => t.call(c.targets.probe, a) },
     stacks: {
       list: (...a) => t.call(c.stacks.list, a),
       up: (...a) => t.call(c.stacks.up, a),
@@ -74,9 +81,11 @@ export function createApiClient(t: Transport): Api {
     monitor: { test: (...a) => t.call(c.monitor.test, a) },
     exports: {
       pg: (...a) => t.call(c.exports.pg, a),
+      pgTest: (...a) => t.call(c.exports.pgTest, a),
       csv: (...a) => t.call(c.exports.csv, a),
       json: (...a) => t.call(c.exports.json, a),
       junit: (...a) => t.call(c.exports.junit, a),
+      onProgress: (cb) => t.subscribe(events.exportProgress, cb),
     },
     reports: { create: (...a) => t.call(c.reports.create, a) },
     settings: {
@@ -95,6 +104,7 @@ export function subscribeAll(
     api.runs.onProgress((p) => emit(events.runProgress, p)),
     api.runs.onEnded((p) => emit(events.runEnded, p)),
     api.stacks.onLog((p) => emit(events.stackLog, p)),
+    api.exports.onProgress((p) => emit(events.exportProgress, p)),
   ]
   return () => {
     for (const off of offs) off()

@@ -57,7 +57,9 @@ function fakeApi() {
       onLog: () => () => {},
     },
     monitor: { test: unavailable },
-    exports: { pg: unavailable, csv: unavailable, json: unavailable, junit: unavailable },
+    studies: { list: unavailable, get: unavailable, templates: unavailable },
+    targets: { probe: unavailable },
+    exports: { pg: unavailable, pgTest: unavailable, csv: unavailable, json: unavailable, junit: unavailable, onProgress: () => () => {} },
     reports: { create: unavailable },
     settings: { get: async () => ({ theme: 'system' }), set: unavailable },
   }

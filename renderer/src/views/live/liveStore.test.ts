@@ -33,6 +33,7 @@ function progress(runId: number, t: number, target = 'a'): ProgressEvent {
     point,
     totals: { requests: 10 * (t + 1), errors: 0 },
     generatorSaturated: false,
+    resources: [],
   }
 }
 

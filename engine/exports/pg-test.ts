@@ -1,0 +1,31 @@
+// The settings' "Test connection" button: connect, and say whether an export could create its
+// schema, without writing anything. The password is never echoed.
+import pg from 'pg'
+import { describePgError, parsePgUrl } from './pg-errors.ts'
+
+export async function testPgConnection(url: string, timeoutMs = 5000): Promise<{ ok: boolean; message: string }> {
+  const target = parsePgUrl(url)
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, application_name: 'cannonade test' })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+  } catch (err) {
+    return { ok: false, message: describePgError(err, target).message }
+  }
+  try {
+    const r = await client.query<{ version: string; can_create: boolean; has_schema: boolean }>(
+      `SELECT current_setting('server_version') AS version,
+              has_database_privilege(current_user, current_database(), 'CREATE') AS can_create,
+              EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'cannonade') AS has_schema`,
+    )
+    const row = r.rows[0]!
+    const where = `${target.user}@${target.host}:${target.port}/${target.database} (PostgreSQL ${row.version})`
+    if (row.has_schema) return { ok: true, message: `connected to ${where}; the cannonade schema exists` }
+    if (row.can_create) return { ok: true, message: `connected to ${where}; the cannonade schema will be created on the first export` }
+    return { ok: false, message: `connected to ${where}, but ${target.user} may not create the cannonade schema there (needs CREATE on the database)` }
+  } catch (err) {
+    return { ok: false, message: describePgError(err, target).message }
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
