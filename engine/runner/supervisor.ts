@@ -11,6 +11,7 @@ import { createRun, finishRun, generatorHealth, readRunSummary, setWorkerPid, su
 import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../types.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
 import { ResourceRecorder } from './resources.ts'
+import { expandBlocks } from '../store/blocks.ts'
 
 export interface RunHooks {
   onStarted?(info: { runId: number; t0Epoch: number; pid: number }): void
@@ -113,6 +114,8 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
         status = 'aborted'
         error = `the runner process ended unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); samples written before it ended are kept`
       }
+      // Blocks the runner committed but did not expand (it was killed mid-segment) become rows here.
+      expandBlocks(db, runId)
       if (status !== 'done') await summarizeMissingSegments(db, runId)
       const partial = readRunSummary(db, runId)
       const generator = generatorHealth(doneMsg?.generator.cpu ?? [])

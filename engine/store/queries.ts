@@ -254,6 +254,7 @@ export class HistoryStore {
     }
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId)
+      this.db.prepare('DELETE FROM sample_blocks WHERE run_id = ?').run(runId)
       for (const table of ['series', 'run_targets', 'resource_samples', 'environment', 'imports']) {
         this.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId)
       }
