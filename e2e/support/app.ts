@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Api } from '../../engine/api.ts'
 import { createEngine, type EngineHost } from '../../engine/host.ts'
 import { startServer, type RunningServer } from '../../engine/server/http.ts'
+import { withSweeps } from '../../engine/server/sweeps.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const STATIC_DIR = join(ROOT, 'dist', 'renderer')
@@ -50,7 +51,13 @@ export interface AppOptions {
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
   const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
-  const server = await startServer({ host: opts.wrap ? opts.wrap(engine) : engine, staticDir: STATIC_DIR })
+  // As `cannonade serve` does: sweeps run as studies, downloads come from this data folder.
+  const sweeping = withSweeps(engine)
+  const server = await startServer({
+    host: opts.wrap ? opts.wrap(engine) : sweeping.api,
+    staticDir: STATIC_DIR,
+    dataDir,
+  })
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1360, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
@@ -77,6 +84,7 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
     async close() {
       await context.close()
       await server.close()
+      sweeping.close()
       await engine.close()
       rmSync(dataDir, { recursive: true, force: true })
       if (errors.length) throw new Error(`uncaught errors in the page:\n${errors.join('\n')}`)

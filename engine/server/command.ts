@@ -1,10 +1,11 @@
 // `cannonade serve [--port P] [--db FILE]`: the engine plus the web UI on 127.0.0.1, until Ctrl-C.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { CliContext } from '../cli/context.ts'
 import { createEngine } from '../host.ts'
 import { startServer } from './http.ts'
+import { withSweeps } from './sweeps.ts'
 
 export type ServeContext = CliContext
 
@@ -81,10 +82,17 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
 
   // The demo target starts with the engine so the UI can offer "Run the demo" at once.
   const engine = await createEngine({ dbPath: parsed.dbPath, demo: true })
+  const sweeping = withSweeps(engine, (line) => ctx.stderr.write(`${line}\n`))
   let server: Awaited<ReturnType<typeof startServer>>
   try {
-    server = await startServer({ host: engine, port: parsed.port, staticDir: parsed.staticDir })
+    server = await startServer({
+      host: sweeping.api,
+      port: parsed.port,
+      staticDir: parsed.staticDir,
+      dataDir: dirname(engine.dbPath),
+    })
   } catch (err) {
+    sweeping.close()
     await engine.close()
     const code = (err as NodeJS.ErrnoException).code
     ctx.stderr.write(
@@ -110,6 +118,7 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
       // The server first (no new calls), then the engine (ends runs, closes the database).
       server
         .close()
+        .then(() => sweeping.close())
         .then(() => engine.close())
         .then(
           () => resolve(0),

@@ -3,6 +3,8 @@
 // any page in the user's browser can reach 127.0.0.1, only the one we opened knows the token.
 //   POST /api/<channel>   body: JSON array of arguments → 200 JSON result | 4xx/5xx {error}
 //   GET  /api/events      WebSocket: {event, payload} messages (runs:progress 1 Hz, runs:ended, …)
+//   GET  /api/download?path=…   a file an export or report wrote (only under the data dir's
+//                               exports/ and reports/ folders), as an attachment
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,6 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import type { Api } from '../api.ts'
 import { subscribeAll } from './client.ts'
 import { dispatch, isChannel, statusOf, toErrorBody, type ErrorBody } from './dispatch.ts'
+import { serveDownload } from './download.ts'
 import { serveStatic } from './static.ts'
 
 export interface StartServerOptions {
@@ -21,6 +24,8 @@ export interface StartServerOptions {
   staticDir: string
   /** Fixed token for tests; normally a fresh random one per launch. */
   token?: string
+  /** The engine's data folder (dirname of its database): downloads come from its exports/ and reports/. */
+  dataDir?: string
 }
 
 export interface RunningServer {
@@ -132,6 +137,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         sendError(res, 401, {
           code: 'bad-input',
           message: 'missing or wrong token: open the URL `cannonade serve` printed',
+        })
+        return
+      }
+      if (url.pathname === '/api/download') {
+        serveDownload(opts.dataDir, req, res, url).catch((err: unknown) => {
+          if (!res.headersSent) sendError(res, 500, toErrorBody(err))
+          else res.destroy()
         })
         return
       }
