@@ -8,6 +8,8 @@ import { compareRuns } from '../metrics/compare.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
 import type { LatencyStats, ResourcePoint, SeriesPoint } from '../types.ts'
+import { studiesOf } from './study.ts'
+import type { StudyResults } from '../api.ts'
 
 export interface EnvironmentInfo {
   host: string
@@ -55,6 +57,8 @@ export interface ReportData {
   across: CompareResult | null
   acrossNote: string | null
   generatedAt: Date
+  /** Sweeps the runs belong to (issue 7): results against the swept value and the knee. */
+  studies: StudyResults[]
 }
 
 export interface LoadOptions {
@@ -188,5 +192,5 @@ export function loadReportData(
   for (const id of ids) store.runRow(id) // fail on a missing run before any work
   const runs = ids.map((id) => loadRunData(store, id, opts))
   const across = ids.length >= 2 ? tryCompare(store, ids) : { result: null, note: null }
-  return { runs, across: across.result, acrossNote: across.note, generatedAt: opts.now ?? new Date() }
+  return { runs, across: across.result, acrossNote: across.note, generatedAt: opts.now ?? new Date(), studies: studiesOf(store.db, ids) }
 }

@@ -17,6 +17,7 @@ import { esc, fmtDate } from './format.ts'
 import { configurationTable, environmentSection } from './sections.ts'
 import { REPORT_CSS } from './style.ts'
 import { PALETTE } from './svg.ts'
+import { studySection } from './study.ts'
 import {
   comparisonTables,
   fmtMetric,
@@ -204,6 +205,7 @@ ${alerts}
 ${metricSummaries(data)}
 <h2>Environment</h2>
 ${environmentSection(data)}
+${data.studies.map(studySection).join('\n')}
 ${acrossSection(data)}
 ${data.runs.map(runSection).join('\n')}
 </body></html>`

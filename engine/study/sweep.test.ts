@@ -6,6 +6,8 @@ import { openDb } from '../store/db.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { findKnee, studyResults } from './results.ts'
+import { buildReportHtml } from '../report/html.ts'
+import { HistoryStore } from '../store/queries.ts'
 import { expandSweep, runStudy } from './sweep.ts'
 
 let target: CountingTarget | null = null
@@ -75,5 +77,11 @@ describe('sweeps', () => {
     expect(res.targets[0]!.sentence).toMatch(/^t: /)
     const listed = db.prepare('SELECT count(*) FROM runs WHERE study_id = ?').pluck().get(studyId)
     expect(listed).toBe(2)
+    // The report of the study's runs shows the sweep: values, figures per value, the sentence.
+    const html = buildReportHtml(new HistoryStore(db), runs.map((r) => r.summary.runId))
+    expect(html).toContain(`Study ${studyId}: sweep`)
+    expect(html).toContain('Throughput against connections')
+    expect(html).toContain(pts[1]!.throughput.toFixed(1))
+    expect(html).toContain(res.targets[0]!.sentence.replace(/"/g, '&quot;').slice(0, 20))
   })
 })

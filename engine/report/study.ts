@@ -1,0 +1,49 @@
+// A sweep in the report: per target, throughput and latency against the swept value, the knee,
+// and the sentence that says it (issue 7 item 2). Shown when the reported runs belong to a study.
+import type { Db } from '../store/db.ts'
+import { studyResults } from '../study/results.ts'
+import type { StudyResults } from '../api.ts'
+import { esc } from './format.ts'
+import { lineChart, PALETTE } from './svg.ts'
+
+/** The studies the runs belong to, each with its results. */
+export function studiesOf(db: Db, runIds: readonly number[]): StudyResults[] {
+  if (runIds.length === 0) return []
+  const ids = db
+    .prepare(`SELECT DISTINCT study_id FROM runs WHERE study_id IS NOT NULL AND id IN (${runIds.map(() => '?').join(',')})`)
+    .pluck()
+    .all(...runIds) as number[]
+  return ids.map((id) => studyResults(db, id))
+}
+
+export function studySection(s: StudyResults): string {
+  const name = s.path.split('.').at(-1) ?? s.path
+  const ms = (us: number) => (us / 1000).toFixed(2)
+  const tables = s.targets
+    .map(
+      (t) => `<h4>${esc(t.target)}</h4>
+<table class="figures"><tr><th>${esc(name)}</th><th>run</th><th>req/s</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>
+${t.points
+  .map(
+    (p) =>
+      `<tr${p.value === t.knee ? ' class="knee"' : ''}><td>${p.value}${p.value === t.knee ? ' (knee)' : ''}</td><td>${p.runId}</td><td>${p.throughput.toFixed(1)}</td><td>${ms(p.p50)}</td><td>${ms(p.p95)}</td><td>${ms(p.p99)}</td><td>${(p.errorRate * 100).toFixed(2)} %</td></tr>`,
+  )
+  .join('')}</table>
+<p>${esc(t.sentence)}</p>`,
+    )
+    .join('\n')
+  const line = (key: 'throughput' | 'p99', title: string, label: string, scale = 1) =>
+    lineChart(
+      s.targets.map((t, i) => ({
+        label: t.target,
+        color: PALETTE[i % PALETTE.length]!,
+        segments: [t.points.map((p) => [p.value, p[key] / scale] as [number, number])],
+      })),
+      { title, x: { label: name }, y: { label } },
+    )
+  return `<section class="study"><h2>Study ${s.studyId}: ${esc(s.name)}</h2>
+<p>One run per value of <code>${esc(s.path)}</code> (${s.values.join(', ')}). The knee is the last value before throughput stops rising (under 10 % more) while p99 climbs 20 % or more.</p>
+${line('throughput', `Throughput against ${name}`, 'requests/s')}
+${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
+${tables}</section>`
+}
