@@ -1,10 +1,11 @@
 // IPC handlers: one per Api channel plus the desktop channels. Every handler checks that the
 // sender is our own page, parses its arguments with the channel's zod tuple (EXAMPLES.md 2), and
 // answers with an Envelope (contextBridge would strip an error's code and field).
-import { ipcMain, type IpcMainInvokeEvent } from 'electron'
+import { ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import { argSchemas, type Channel } from '../engine/api.ts'
 import type { Envelope } from '../engine/server/client.ts'
 import { toErrorBody } from '../engine/server/dispatch.ts'
+import { checkDownloadable } from '../engine/server/files.ts'
 import { parseArgs } from '../engine/api.ts'
 import type { EngineProcess } from './engine-process.ts'
 import { desktopArgSchemas, desktopChannels } from './protocol.ts'
@@ -23,8 +24,10 @@ export function registerIpc(opts: {
   engine: EngineProcess
   secrets: SecretStore
   isTrusted: (event: IpcMainInvokeEvent) => boolean
+  /** The engine's data folder: only files in its exports/ and reports/ may be opened. */
+  dataDir: string
 }): () => void {
-  const { engine, secrets, isTrusted } = opts
+  const { engine, secrets, isTrusted, dataDir } = opts
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<Envelope<unknown>> => {
       if (!isTrusted(event)) return refused()
@@ -80,6 +83,33 @@ export function registerIpc(opts: {
     }),
   )
 
+  // Opening a file: the page names a path (an export's answer), main checks it lies in the data
+  // folder's exports/ or reports/ (symlinks resolved) before the shell sees it.
+  const fileHandler =
+    (channel: typeof desktopChannels.filesOpen | typeof desktopChannels.filesReveal) =>
+    async (event: IpcMainInvokeEvent, ...args: unknown[]): Promise<Envelope<null>> => {
+      if (!isTrusted(event)) return refused()
+      const parsed = desktopArgSchemas[channel].safeParse(args)
+      if (!parsed.success)
+        return { ok: false, error: { code: 'bad-input', message: `${channel}: bad arguments` } }
+      const check = await checkDownloadable(dataDir, parsed.data[0])
+      if (!check.ok)
+        return {
+          ok: false,
+          error: { code: check.status === 404 ? 'not-found' : 'bad-input', message: check.message },
+        }
+      if (channel === desktopChannels.filesReveal) {
+        shell.showItemInFolder(check.path)
+        return { ok: true, result: null }
+      }
+      const failure = await shell.openPath(check.path)
+      return failure
+        ? { ok: false, error: { code: 'unavailable', message: `could not open ${check.name}: ${failure}` } }
+        : { ok: true, result: null }
+    }
+  ipcMain.handle(desktopChannels.filesOpen, fileHandler(desktopChannels.filesOpen))
+  ipcMain.handle(desktopChannels.filesReveal, fileHandler(desktopChannels.filesReveal))
+
   return () => {
     for (const channel of [
       ...CHANNELS,
@@ -87,6 +117,8 @@ export function registerIpc(opts: {
       desktopChannels.secretsList,
       desktopChannels.secretsSet,
       desktopChannels.secretsDelete,
+      desktopChannels.filesOpen,
+      desktopChannels.filesReveal,
     ]) {
       ipcMain.removeHandler(channel)
     }

@@ -106,7 +106,7 @@ if (!app.requestSingleInstanceLock()) {
           for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload)
         },
       })
-      registerIpc({ engine, secrets, isTrusted })
+      registerIpc({ engine, secrets, isTrusted, dataDir: dirname(defaultDbPath()) })
       Menu.setApplicationMenu(buildMenu((route) => win?.webContents.send(desktopChannels.navigate, route)))
       createWindow()
       app.on('activate', () => {

@@ -1,7 +1,7 @@
 // The preload bridge (sandboxed, context-isolated): exposes `window.cannonade`, one function per
 // Api operation built from the `channels` map, never ipcRenderer or a generic invoke
 // (EXAMPLES.md 3); every onX returns its unsubscribe. `window.cannonadeDesktop` adds secrets
-// (set/forget, never read) and menu navigation.
+// (set/forget, never read), opening exported files, and menu navigation.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import { channels, events, type Channel, type Unsubscribe } from '../engine/api.ts'
 import type { Bridge, DesktopBridge } from '../engine/server/bridge.ts'
@@ -73,6 +73,10 @@ const desktop: DesktopBridge = {
     set: (name, value) =>
       ipcRenderer.invoke(desktopChannels.secretsSet, name, value) as Promise<Envelope<null>>,
     delete: (name) => ipcRenderer.invoke(desktopChannels.secretsDelete, name) as Promise<Envelope<null>>,
+  },
+  files: {
+    open: (path) => ipcRenderer.invoke(desktopChannels.filesOpen, path) as Promise<Envelope<null>>,
+    reveal: (path) => ipcRenderer.invoke(desktopChannels.filesReveal, path) as Promise<Envelope<null>>,
   },
   onNavigate(cb) {
     const listener = (_e: IpcRendererEvent, route: unknown) => {

@@ -23,6 +23,9 @@ export const desktopChannels = {
   secretsList: 'desktop:secrets-list',
   secretsSet: 'desktop:secrets-set',
   secretsDelete: 'desktop:secrets-delete',
+  /** Open an exported file or report with the system's application / show it in its folder. */
+  filesOpen: 'desktop:files-open',
+  filesReveal: 'desktop:files-reveal',
   /** main → page: a menu item asks for a route ("/new"). */
   navigate: 'desktop:navigate',
 } as const
@@ -34,6 +37,8 @@ export const desktopArgSchemas = {
   [desktopChannels.secretsList]: z.tuple([]),
   [desktopChannels.secretsSet]: z.tuple([secretName, z.string().min(1).max(16_384)]),
   [desktopChannels.secretsDelete]: z.tuple([secretName]),
+  [desktopChannels.filesOpen]: z.tuple([z.string().min(1).max(4096)]),
+  [desktopChannels.filesReveal]: z.tuple([z.string().min(1).max(4096)]),
 } as const
 
 export function isFromEngine(value: unknown): value is FromEngine {

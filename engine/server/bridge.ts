@@ -22,6 +22,16 @@ export interface DesktopBridge {
     set(name: string, value: string): Promise<Envelope<null>>
     delete(name: string): Promise<Envelope<null>>
   }
+  /**
+   * Files an export or report wrote (a path on this machine). Main opens them only when they lie in
+   * the data folder's exports/ or reports/ (engine/server/files.ts).
+   */
+  files: {
+    /** Open with the system's default application (a PDF viewer, a spreadsheet). */
+    open(path: string): Promise<Envelope<null>>
+    /** Show it in the file manager. */
+    reveal(path: string): Promise<Envelope<null>>
+  }
   /** A menu item asks for a route ("/new", "/runs"). */
   onNavigate(cb: (route: string) => void): Unsubscribe
 }
