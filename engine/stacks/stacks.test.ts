@@ -8,6 +8,9 @@ import { ApiError } from '../api.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { detectCompose } from './compose.ts'
 import { Stacks } from './stacks.ts'
+import { parseRunConfig } from '../config/load.ts'
+import { openDb } from '../store/db.ts'
+import { runStudy } from '../study/sweep.ts'
 import { dirname, join } from 'node:path'
 
 function dockerReason(): string | null {
@@ -80,6 +83,35 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
     const env = JSON.parse(db.prepare('SELECT details FROM environment WHERE run_id = ?').pluck().get(summary.runId) as string)
     expect(env.targets[0].containers[0]).toMatchObject({ image: expect.stringMatching(/^cannonade\/node:24@sha256:/), cpus: 1, memoryBytes: 512 * 1024 * 1024 })
   }, 120_000)
+
+  it("a POOL_SIZE sweep restarts the stack with each value (the pool-sizing study)", async () => {
+    const dbPath = tempDbPath()
+    const seen: string[] = []
+    const { runs } = await runStudy(
+      openDb(dbPath),
+      dbPath,
+      parseRunConfig({
+        version: 1,
+        name: 'pool',
+        targets: [{ name: 'node-http', url: 'http://127.0.0.1:8082/ads?limit=5', stack: { name: 'node-http', env: { POOL_SIZE: 2 } } }],
+        load: { connections: 4, duration: 1 },
+        cooldownSeconds: 0,
+        sweep: { path: 'targets.0.stack.env.POOL_SIZE', values: [2, 6] },
+      }),
+      {
+        restartStack: async (s) => {
+          await stacks.down(s.name)
+          await stacks.up(s.name, { env: s.env })
+          const id = spawnSync('docker', ['ps', '-q', '--filter', 'label=com.docker.compose.project=cannonade-node-http', '--filter', 'label=com.docker.compose.service=app'], { encoding: 'utf8' }).stdout.trim()
+          const env = spawnSync('docker', ['inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', id], { encoding: 'utf8' }).stdout
+          seen.push(/POOL_SIZE=(\d+)/.exec(env)?.[1] ?? 'none')
+        },
+      },
+    )
+    expect(seen).toEqual(['2', '6'])
+    expect(runs.map((r) => r.summary.status)).toEqual(['done', 'done'])
+    for (const r of runs) expect(r.summary.results[0]!.ok).toBeGreaterThan(10)
+  }, 300_000)
 
   it('refuses an unknown stack and a taken port, clearly', async () => {
     await expect(stacks.up('nope')).rejects.toMatchObject({ code: 'not-found', message: expect.stringMatching(/known stacks: node-http/) })
