@@ -7,11 +7,13 @@ import { bridgeTransport, type Bridge, type DesktopBridge } from '../../engine/s
 import { createApiClient } from '../../engine/server/client.ts'
 import type { ApiEnv } from './api/context.tsx'
 import { ApiProvider } from './api/context.tsx'
+import { desktopFiles, webFiles } from './api/files.ts'
 import { takeToken, webTransport, type ConnectionState } from './api/web.ts'
 import { App } from './app/App.tsx'
 import { applyTheme, storedTheme } from './app/theme.ts'
 import { liveStore } from './views/live/liveStore.ts'
 import './styles.css'
+import './tools.css'
 
 declare global {
   interface Window {
@@ -32,6 +34,7 @@ function environment(): ApiEnv {
       mode: 'desktop',
       desktop: window.cannonadeDesktop ?? null,
       connection: open,
+      files: desktopFiles(window.cannonadeDesktop ?? null),
     }
   }
   const web = webTransport(takeToken())
@@ -40,6 +43,7 @@ function environment(): ApiEnv {
     mode: 'web',
     desktop: null,
     connection: { get: () => web.connection(), subscribe: (cb) => web.onConnection(cb) },
+    files: webFiles(web.token),
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from 'react'
 import type { Api, Unsubscribe } from '../../../engine/api.ts'
 import type { DesktopBridge } from '../../../engine/server/bridge.ts'
+import type { FileAccess } from './files.ts'
 import type { ConnectionState } from './web.ts'
 
 export interface ApiEnv {
@@ -19,6 +20,8 @@ export interface ApiEnv {
   mode: 'web' | 'desktop'
   desktop: DesktopBridge | null
   connection: { get: () => ConnectionState; subscribe: (cb: () => void) => Unsubscribe }
+  /** Getting at the files exports and reports write (download in web mode, open on the desktop). */
+  files: FileAccess
 }
 
 const Ctx = createContext<ApiEnv | null>(null)
@@ -35,6 +38,10 @@ export function useApiEnv(): ApiEnv {
 
 export function useApi(): Api {
   return useApiEnv().api
+}
+
+export function useFiles(): FileAccess {
+  return useApiEnv().files
 }
 
 export function useConnection(): ConnectionState {

@@ -5,6 +5,7 @@ import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Common.tsx'
 import { dateTime } from '../../lib/format.ts'
+import { ExportReport } from '../../ui/ExportReport.tsx'
 import { CompareCharts, type RunData } from './CompareCharts.tsx'
 import { DeltaTable } from './DeltaTable.tsx'
 
@@ -139,6 +140,7 @@ export default function Compare({ query }: { query: URLSearchParams }) {
           </Link>
         </div>
       </header>
+      <ExportReport runIds={runIds} testId="compare-report" />
       <ul className="compared" data-testid="compare-runs">
         {(data.data ?? []).map((d) => (
           <li key={d.run.runId}>

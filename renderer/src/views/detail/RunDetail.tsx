@@ -10,39 +10,10 @@ import { dateTime } from '../../lib/format.ts'
 import { RunCharts } from '../live/RunCharts.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
+import { Exports } from './Exports.tsx'
 import { parseTags } from '../history/RunRow.tsx'
 
 const MAX_POINTS = 2000
-
-function Exports({ runId }: { runId: number }) {
-  const api = useApi()
-  const [message, setMessage] = useState<string | null>(null)
-  const exp = useAction(async (what: 'csv' | 'json' | 'junit' | 'pdf' | 'html') => {
-    const r =
-      what === 'csv'
-        ? await api.exports.csv(runId, { kind: 'samples' })
-        : what === 'json'
-          ? await api.exports.json([runId])
-          : what === 'junit'
-            ? await api.exports.junit(runId)
-            : await api.reports.create([runId], { format: what })
-    setMessage(r.path ? `Written to ${r.path}` : `Exported ${r.rows} rows`)
-  })
-  return (
-    <div className="actions" data-testid="detail-exports">
-      <Button busy={exp.busy} onClick={() => void exp.run('pdf')} data-testid="detail-report">
-        PDF report
-      </Button>
-      <Button onClick={() => void exp.run('csv')} data-testid="detail-export-csv">
-        CSV (every request)
-      </Button>
-      <Button onClick={() => void exp.run('json')}>JSON summary</Button>
-      <Button onClick={() => void exp.run('junit')}>JUnit</Button>
-      {message ? <span className="check-ok">{message}</span> : null}
-      {exp.error ? <span className="field-error">{exp.error}</span> : null}
-    </div>
-  )
-}
 
 function TagsAndNote({
   runId,

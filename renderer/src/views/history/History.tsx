@@ -6,6 +6,7 @@ import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState } from '../../ui/Common.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
+import { ExportReport } from '../../ui/ExportReport.tsx'
 import { dateTime, count, duration } from '../../lib/format.ts'
 import { RunRow } from './RunRow.tsx'
 import { useDebounced } from '../../lib/useDebounced.ts'
@@ -86,6 +87,12 @@ export function History() {
           </Link>
         </div>
       </header>
+      {selected.length > 0 ? (
+        <div className="selection-bar" data-testid="history-selection">
+          <span>{selected.length} selected: compare them, or make a report to hand on.</span>
+          <ExportReport runIds={selected} testId="history-report" />
+        </div>
+      ) : null}
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label>
           Search
