@@ -6,6 +6,8 @@ import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { SelectField, TextField } from '../../ui/Field.tsx'
 import { Secrets } from './Secrets.tsx'
+import type { DesktopBridge } from '../../../../engine/server/bridge.ts'
+import { checkPgUrl, PgConnection } from './PgConnection.tsx'
 import { applyTheme } from '../../app/theme.ts'
 
 type Form = {
@@ -14,20 +16,6 @@ type Form = {
   cfApi: string
   cfUsername: string
   theme: SettingsT['theme']
-}
-
-function checkPgUrl(url: string): string | undefined {
-  if (url.trim() === '') return undefined
-  let u: URL
-  try {
-    u = new URL(url)
-  } catch {
-    return 'is not a URL; expected postgres://user@host:5432/database'
-  }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
-    return 'must start with postgres:// or postgresql://'
-  if (u.password) return 'must not contain the password: keep it as the PGPASSWORD secret instead'
-  return undefined
 }
 
 function checkHttpUrl(url: string): string | undefined {
@@ -44,10 +32,12 @@ function SettingsForm({
   initial,
   dataDir,
   onSaved,
+  desktop,
 }: {
   initial: SettingsT
   dataDir: string | null
   onSaved: () => void
+  desktop: DesktopBridge | null
 }) {
   const api = useApi()
   const [form, setForm] = useState<Form>({
@@ -122,17 +112,12 @@ function SettingsForm({
           testId="settings-docker-host"
         />
       </Card>
-      <Card title="PostgreSQL export">
-        <TextField
-          label="Connection URL"
-          value={form.pgExportUrl}
-          placeholder="postgres://cannonade@db.example.com:5432/results"
-          onChange={(v) => set('pgExportUrl', v)}
-          error={errors.pgExportUrl}
-          hint="Runs exported here keep their ids: exporting twice changes nothing. The password comes from the PGPASSWORD secret."
-          testId="settings-pg-url"
-        />
-      </Card>
+      <PgConnection
+        value={form.pgExportUrl}
+        onChange={(v) => set('pgExportUrl', v)}
+        error={errors.pgExportUrl}
+        desktop={desktop}
+      />
       <Card title="Cloud Foundry">
         <div className="grid-2">
           <TextField
@@ -189,7 +174,7 @@ export default function Settings() {
       </header>
       {settings.error ? <Banner kind="error">Could not load settings: {settings.error}</Banner> : null}
       {settings.data ? (
-        <SettingsForm initial={settings.data} dataDir={dataDir} onSaved={settings.reload} />
+        <SettingsForm initial={settings.data} dataDir={dataDir} onSaved={settings.reload} desktop={desktop} />
       ) : null}
       <Secrets mode={mode} desktop={desktop} />
     </section>
