@@ -76,3 +76,43 @@ describe('LiveStore', () => {
     expect(store.get(6)).toBeDefined()
   })
 })
+
+describe('LiveStore resources', () => {
+  it('keeps the CPU and memory samples of progress events, bounded per series', () => {
+    const store = new LiveStore()
+    for (let t = 0; t < LIVE_CAPACITY + 100; t++) {
+      store.ingest({
+        ...progress(7, t),
+        resources: [
+          { t, target: 'a', source: 'docker', instance: 'c1', cpuPercent: 50, memoryBytes: 1e6 },
+          {
+            t: t + 0.5,
+            target: 'generator',
+            source: 'generator',
+            instance: '1',
+            cpuPercent: 20,
+            memoryBytes: 2e6,
+          },
+        ],
+      })
+    }
+    const rings = [...(store.get(7)?.resources.values() ?? [])]
+    expect(rings).toHaveLength(2)
+    for (const ring of rings) expect(ring.size).toBe(LIVE_CAPACITY)
+    expect(rings[0]?.toArray()[0]?.t).toBe(100)
+  })
+
+  it('backfills stored samples under live ones', () => {
+    const store = new LiveStore()
+    const live = { t: 3, target: 'a', source: 'process', instance: '9', cpuPercent: 10, memoryBytes: 1 }
+    store.ingest({ ...progress(8, 3), resources: [live] })
+    store.backfillResources(8, [
+      { ...live, t: 1 },
+      { ...live, t: 2 },
+      { ...live, cpuPercent: 99 },
+    ])
+    const points = [...(store.get(8)?.resources.values() ?? [])][0]?.toArray() ?? []
+    expect(points.map((p) => p.t)).toEqual([1, 2, 3])
+    expect(points[2]?.cpuPercent).toBe(10)
+  })
+})

@@ -1,9 +1,11 @@
 // Live run data, outside React state: one bounded ring per target and round (EXAMPLES.md 8 and
 // issue 5 "smooth at 1 Hz through a 30-minute run"). Events are ingested as they come; views are
 // notified at most every NOTIFY_MS, so a burst of events (a replay, a reconnect backlog) costs one
-// render, not one per event. Only the last few runs are kept.
+// render, not one per event. Only the last few runs are kept. CPU and memory arrive inside the
+// progress events (the samples taken since the previous one), kept in a ring per target, source
+// and instance with the same bound.
 import type { Api, Unsubscribe } from '../../../../engine/api.ts'
-import type { ProgressEvent, RunEndedEvent, SeriesPoint } from '../../../../engine/types.ts'
+import type { ProgressEvent, ResourcePoint, RunEndedEvent, SeriesPoint } from '../../../../engine/types.ts'
 import { Ring } from '../../lib/ring.ts'
 
 /** A 30-minute run at 1 Hz per target and round; longer runs show their last 30 minutes. */
@@ -14,6 +16,8 @@ const NOTIFY_MS = 250
 export interface LiveRun {
   runId: number
   series: Map<string, Ring<SeriesPoint>>
+  /** Per target, source and instance (the generator is target 'generator'). */
+  resources: Map<string, Ring<ResourcePoint>>
   last: ProgressEvent | null
   /** Totals per target (from the latest event of each). */
   totals: Map<string, { requests: number; errors: number }>
@@ -54,6 +58,7 @@ export class LiveStore {
       run = {
         runId,
         series: new Map(),
+        resources: new Map(),
         last: null,
         totals: new Map(),
         saturated: false,
@@ -84,9 +89,22 @@ export class LiveStore {
     // An older second (a backfill overlapping live events) is already there or not worth a re-sort.
   }
 
+  private addResource(run: LiveRun, point: ResourcePoint): void {
+    const key = `${point.target}\u0000${point.source}\u0000${point.instance}`
+    let ring = run.resources.get(key)
+    if (!ring) {
+      ring = new Ring<ResourcePoint>(LIVE_CAPACITY)
+      run.resources.set(key, ring)
+    }
+    const last = ring.last()
+    if (!last || last.t < point.t) ring.push(point)
+  }
+
   ingest = (event: ProgressEvent): void => {
     const run = this.run(event.runId)
     this.add(run, event.point)
+    // Older engines sent no resources in progress events.
+    for (const r of event.resources ?? []) this.addResource(run, r)
     run.last = event
     run.totals.set(event.target, event.totals)
     if (event.generatorSaturated) run.saturated = true
@@ -117,6 +135,27 @@ export class LiveStore {
       const ring = new Ring<SeriesPoint>(LIVE_CAPACITY)
       for (const p of [...merged.values()].sort((a, b) => a.t - b.t)) ring.push(p)
       run.series.set(key, ring)
+    }
+    this.changed(run, true)
+  }
+
+  /** Stored samples from before this page was open; live samples win where both exist. */
+  backfillResources(runId: number, points: readonly ResourcePoint[]): void {
+    const run = this.run(runId)
+    const byKey = new Map<string, ResourcePoint[]>()
+    for (const p of points) {
+      const key = `${p.target}\u0000${p.source}\u0000${p.instance}`
+      const list = byKey.get(key) ?? []
+      list.push(p)
+      byKey.set(key, list)
+    }
+    for (const [key, list] of byKey) {
+      const merged = new Map<number, ResourcePoint>()
+      for (const p of list) merged.set(p.t, p)
+      for (const p of run.resources.get(key)?.toArray() ?? []) merged.set(p.t, p)
+      const ring = new Ring<ResourcePoint>(LIVE_CAPACITY)
+      for (const p of [...merged.values()].sort((a, b) => a.t - b.t)) ring.push(p)
+      run.resources.set(key, ring)
     }
     this.changed(run, true)
   }

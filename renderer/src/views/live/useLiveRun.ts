@@ -1,12 +1,11 @@
-// A live run as a view sees it: the bounded series from the live store (backfilled from the
-// database on open), the run's stored summary, resources polled while it runs, and its end.
+// A live run as a view sees it: the bounded series and CPU/memory samples from the live store
+// (both come with the progress events; backfilled from the database on open, on reconnect and at
+// the end), the run's stored summary, and its end.
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
 import type { ResourcePoint, RunStatus, RunSummary, SeriesPoint } from '../../../../engine/types.ts'
 import { useApi, useConnection } from '../../api/context.tsx'
 import { LIVE_CAPACITY, liveStore } from './liveStore.ts'
-
-const RESOURCE_POLL_MS = 5000
 
 export interface LiveView {
   summary: (RunSummary & { config: RunConfig }) | null
@@ -28,7 +27,6 @@ export function useLiveRun(runId: number): LiveView {
   const version = useSyncExternalStore(liveStore.subscribe, liveStore.version)
   const [summary, setSummary] = useState<LiveView['summary']>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
-  const [resources, setResources] = useState<ResourcePoint[]>([])
   const run = liveStore.get(runId)
   const ended = run?.ended ?? null
 
@@ -49,27 +47,16 @@ export function useLiveRun(runId: number): LiveView {
       (points) => live && liveStore.backfill(runId, points),
       () => {},
     )
+    // Samples taken before this page listened (or while the socket was down); the store keeps
+    // the last LIVE_CAPACITY per series, whatever the stored run holds.
+    api.runs.resources(runId).then(
+      (points) => live && liveStore.backfillResources(runId, points),
+      () => {},
+    )
     return () => {
       live = false
     }
   }, [api, runId, connection, ended])
-
-  // Resources are not in progress events; poll them while the run lasts, once more at its end.
-  useEffect(() => {
-    let live = true
-    const poll = () =>
-      api.runs.resources(runId).then(
-        (r) => live && setResources(r.length > LIVE_CAPACITY * 8 ? r.slice(-LIVE_CAPACITY * 8) : r),
-        () => {},
-      )
-    void poll()
-    if (ended) return () => void (live = false)
-    const timer = setInterval(() => void poll(), RESOURCE_POLL_MS)
-    return () => {
-      live = false
-      clearInterval(timer)
-    }
-  }, [api, runId, ended])
 
   const points = useMemo(() => {
     const r = liveStore.get(runId)
@@ -78,6 +65,14 @@ export function useLiveRun(runId: number): LiveView {
     for (const ring of r.series.values()) all.push(...ring.toArray())
     return all
     // version: the store mutates in place and bumps it on every published change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runId, version])
+  const resources = useMemo(() => {
+    const r = liveStore.get(runId)
+    if (!r) return []
+    const all: ResourcePoint[] = []
+    for (const ring of r.resources.values()) all.push(...ring.toArray())
+    return all
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [runId, version])
 
