@@ -4,7 +4,18 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'worker_threads', 'crypto']
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'worker_threads',
+  'crypto',
+]
 
 export default tseslint.config(
   {
@@ -31,7 +42,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
     },
   },
   {
@@ -39,7 +53,11 @@ export default tseslint.config(
     // does not find from the root one.
     files: ['renderer/**/*.{ts,tsx}', 'electron/**/*.ts'],
     languageOptions: {
-      parserOptions: { projectService: false, project: ['./tsconfig.renderer.json', './tsconfig.electron.json'], tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: false,
+        project: ['./tsconfig.renderer.json', './tsconfig.electron.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
   },
   {
@@ -56,7 +74,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['electron', '**/renderer/**'], message: 'engine/ must not import electron or renderer/' }] },
+        {
+          patterns: [
+            {
+              group: ['electron', '**/renderer/**'],
+              message: 'engine/ must not import electron or renderer/',
+            },
+          ],
+        },
       ],
     },
   },

@@ -52,7 +52,9 @@ http { access_log off; keepalive_requests 100000000; keepalive_timeout 300s;
   server { listen 127.0.0.1:${port}; location / { return 200 'ok'; } } }
 `,
   )
-  const child: ChildProcess = spawn('taskset', ['-c', '1', 'nginx', '-c', conf, '-p', dir], { stdio: 'inherit' })
+  const child: ChildProcess = spawn('taskset', ['-c', '1', 'nginx', '-c', conf, '-p', dir], {
+    stdio: 'inherit',
+  })
   for (let i = 0; i < 50; i++) {
     const up = await fetch(`http://127.0.0.1:${port}/`).then(
       (r) => r.ok,
@@ -110,7 +112,10 @@ async function cannonade(url: string, seconds: number): Promise<CannonadeResult>
   const summary = await handle.done
   clearInterval(sampler)
   const r = summary.results[0]!
-  const rows = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(summary.runId) as number
+  const rows = db
+    .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+    .pluck()
+    .get(summary.runId) as number
   db.close()
   return { rps: r.latency.count / r.seconds, peakRssMb: peak, rows }
 }
@@ -118,11 +123,17 @@ async function cannonade(url: string, seconds: number): Promise<CannonadeResult>
 async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
   const dbPath = join(dir, 'ledger.db')
   const db = openDb(dbPath)
-  const config = parseRunConfig({ version: 1, name: 'ledger', targets: [{ name: 't', url: 'http://127.0.0.1:1/' }], load: { connections: 1, duration: 1 } })
+  const config = parseRunConfig({
+    version: 1,
+    name: 'ledger',
+    targets: [{ name: 't', url: 'http://127.0.0.1:1/' }],
+    load: { connections: 1, duration: 1 },
+  })
   const { runId } = createRun(db, config, ['main'])
   db.close()
   const writer = new Worker(new URL('../engine/runner/writer.ts', import.meta.url))
-  const next = (type: string) => new Promise<FromWriter>((res) => writer.on('message', (m: FromWriter) => m.type === type && res(m)))
+  const next = (type: string) =>
+    new Promise<FromWriter>((res) => writer.on('message', (m: FromWriter) => m.type === type && res(m)))
   const post = (m: ToWriter, t: ArrayBuffer[] = []) => writer.postMessage(m, t)
   const ready = next('ready')
   post({ type: 'open', dbPath, runId, phases: ['main'] })
@@ -165,19 +176,27 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
 const nginx = await startNginx()
 try {
-  console.log(`target: nginx on CPU 1 · generators on CPU 0 · ${CONNECTIONS} connections · ${SECONDS} s each, alternated 3×`)
+  console.log(
+    `target: nginx on CPU 1 · generators on CPU 0 · ${CONNECTIONS} connections · ${SECONDS} s each, alternated 3×`,
+  )
   const ac: number[] = []
   const cn: CannonadeResult[] = []
   for (let i = 0; i < 3; i++) {
     ac.push(await autocannonCli(nginx.url))
     cn.push(await cannonade(nginx.url, SECONDS))
-    console.log(`  round ${i + 1}: autocannon CLI ${fmt(ac.at(-1)!)} req/s · Cannonade ${fmt(cn.at(-1)!.rps)} req/s (${fmt(cn.at(-1)!.rows)} ledger rows)`)
+    console.log(
+      `  round ${i + 1}: autocannon CLI ${fmt(ac.at(-1)!)} req/s · Cannonade ${fmt(cn.at(-1)!.rps)} req/s (${fmt(cn.at(-1)!.rows)} ledger rows)`,
+    )
   }
   const a = median(ac)
   const c = median(cn.map((x) => x.rps))
-  console.log(`throughput: autocannon CLI ${fmt(a)} req/s · Cannonade with full ledger ${fmt(c)} req/s · ratio ${(c / a).toFixed(3)} (target ≥ 0.90)`)
+  console.log(
+    `throughput: autocannon CLI ${fmt(a)} req/s · Cannonade with full ledger ${fmt(c)} req/s · ratio ${(c / a).toFixed(3)} (target ≥ 0.90)`,
+  )
   const w = await ledgerWriteRate()
-  console.log(`ledger write capacity: ${fmt(w.during)} rows/s during a run (blocks, target ≥ 200 000) · ${fmt(w.expand)} rows/s expanding into samples after it`)
+  console.log(
+    `ledger write capacity: ${fmt(w.during)} rows/s during a run (blocks, target ≥ 200 000) · ${fmt(w.expand)} rows/s expanding into samples after it`,
+  )
   if (process.env.BENCH_SKIP_MEMORY !== '1') {
     const s = await cannonade(nginx.url, SHORT)
     const l = await cannonade(nginx.url, LONG)

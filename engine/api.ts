@@ -35,7 +35,13 @@ export const channels = {
   targets: { probe: 'targets:probe' },
   stacks: { list: 'stacks:list', up: 'stacks:up', down: 'stacks:down', status: 'stacks:status' },
   monitor: { test: 'monitor:test' },
-  exports: { pg: 'exports:pg', pgTest: 'exports:pgTest', csv: 'exports:csv', json: 'exports:json', junit: 'exports:junit' },
+  exports: {
+    pg: 'exports:pg',
+    pgTest: 'exports:pgTest',
+    csv: 'exports:csv',
+    json: 'exports:json',
+    junit: 'exports:junit',
+  },
   reports: { create: 'reports:create' },
   settings: { get: 'settings:get', set: 'settings:set' },
 } as const
@@ -103,7 +109,10 @@ export const argSchemas = {
   'runs:active': z.tuple([]),
   'runs:list': z.tuple([RunListQuerySchema.optional()]),
   'runs:get': z.tuple([runId]),
-  'runs:series': z.tuple([runId, z.object({ maxPoints: z.number().int().min(10).max(100_000).optional() }).optional()]),
+  'runs:series': z.tuple([
+    runId,
+    z.object({ maxPoints: z.number().int().min(10).max(100_000).optional() }).optional(),
+  ]),
   'runs:resources': z.tuple([runId]),
   'runs:samples': z.tuple([runId, SampleQuerySchema.optional()]),
   'runs:compare': z.tuple([CompareQuerySchema]),
@@ -113,7 +122,10 @@ export const argSchemas = {
   'studies:list': z.tuple([]),
   'studies:get': z.tuple([z.number().int().positive()]),
   'studies:templates': z.tuple([]),
-  'targets:probe': z.tuple([z.string().min(1).max(2000), z.object({ insecure: z.boolean().default(false) }).optional()]),
+  'targets:probe': z.tuple([
+    z.string().min(1).max(2000),
+    z.object({ insecure: z.boolean().default(false) }).optional(),
+  ]),
   'stacks:list': z.tuple([]),
   'stacks:up': z.tuple([z.string().min(1), z.object({ native: z.boolean().default(false) }).optional()]),
   'stacks:down': z.tuple([z.string().min(1)]),
@@ -124,7 +136,10 @@ export const argSchemas = {
   'exports:csv': z.tuple([runId, z.object({ kind: z.enum(['samples', 'series']).default('samples') })]),
   'exports:json': z.tuple([runIds]),
   'exports:junit': z.tuple([runId]),
-  'reports:create': z.tuple([runIds, z.object({ format: z.enum(['pdf', 'html']).default('pdf') }).optional()]),
+  'reports:create': z.tuple([
+    runIds,
+    z.object({ format: z.enum(['pdf', 'html']).default('pdf') }).optional(),
+  ]),
   'settings:get': z.tuple([]),
   'settings:set': z.tuple([SettingsSchema.partial()]),
 } as const satisfies Record<Channel, z.ZodTuple>
@@ -311,7 +326,10 @@ export function parseArgs<C extends Channel>(channel: C, args: unknown): z.outpu
   if (!result.success) {
     const issue = result.error.issues[0]
     const where = issue ? issue.path.map(String).join('.') : ''
-    throw new ApiError('bad-input', `${channel}: argument ${where || '(all)'} ${issue?.message ?? 'is invalid'}`)
+    throw new ApiError(
+      'bad-input',
+      `${channel}: argument ${where || '(all)'} ${issue?.message ?? 'is invalid'}`,
+    )
   }
   return result.data as z.output<(typeof argSchemas)[C]>
 }

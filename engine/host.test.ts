@@ -19,11 +19,20 @@ afterAll(async () => {
   await target.close()
 })
 
-const config = (url: string) => ({ version: 1, name: 'api run', targets: [{ name: 'local', url }], load: { connections: 2, duration: 2 }, cooldownSeconds: 0 })
+const config = (url: string) => ({
+  version: 1,
+  name: 'api run',
+  targets: [{ name: 'local', url }],
+  load: { connections: 2, duration: 2 },
+  cooldownSeconds: 0,
+})
 
 describe('engine host', () => {
   it('validates a config field by field, for inline form errors', async () => {
-    const bad = await host.runs.validate({ ...config('http://127.0.0.1:1/'), load: { connections: 0, duration: 1 } })
+    const bad = await host.runs.validate({
+      ...config('http://127.0.0.1:1/'),
+      load: { connections: 0, duration: 1 },
+    })
     expect(bad.ok).toBe(false)
     expect(bad.issues[0]).toEqual({ field: 'load.connections', message: 'must be greater than 0' })
     const good = await host.runs.validate(config('http://127.0.0.1:1/'))
@@ -32,9 +41,16 @@ describe('engine host', () => {
   })
 
   it('previews a profile as a per-second schedule', async () => {
-    const p = await host.runs.preview({ connections: 10, duration: 4, profile: { kind: 'ramp', from: 2, to: 10, rampSeconds: 2 } })
+    const p = await host.runs.preview({
+      connections: 10,
+      duration: 4,
+      profile: { kind: 'ramp', from: 2, to: 10, rampSeconds: 2 },
+    })
     expect(p.points.map((x) => x.connections)).toEqual([2, 6, 10, 10])
-    await expect(host.runs.preview({ connections: -1, duration: 1 })).rejects.toMatchObject({ code: 'bad-input', field: 'load.connections' })
+    await expect(host.runs.preview({ connections: -1, duration: 1 })).rejects.toMatchObject({
+      code: 'bad-input',
+      field: 'load.connections',
+    })
   })
 
   it('starts a run, streams progress at 1 Hz, ends once, and keeps it in history', async () => {
@@ -74,7 +90,10 @@ describe('engine host', () => {
   })
 
   it('refuses bad input with a code and the field', async () => {
-    await expect(host.runs.start({ ...config('http://127.0.0.1:9/x') })).rejects.toMatchObject({ code: 'bad-input', field: 'targets.0.url' })
+    await expect(host.runs.start({ ...config('http://127.0.0.1:9/x') })).rejects.toMatchObject({
+      code: 'bad-input',
+      field: 'targets.0.url',
+    })
     await expect(host.runs.stop(424242)).rejects.toBeInstanceOf(ApiError)
   })
 })

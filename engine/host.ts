@@ -103,7 +103,6 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     return join(dir, name)
   }
 
-
   const host: EngineHost = {
     dbPath: opts.dbPath,
     demoUrl,
@@ -193,7 +192,14 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
             `SELECT s.id, s.name, s.path, s."values" AS v, s.created_at, group_concat(r.id) AS runs
              FROM studies s LEFT JOIN runs r ON r.study_id = s.id GROUP BY s.id ORDER BY s.id DESC`,
           )
-          .all() as { id: number; name: string; path: string; v: string; created_at: string; runs: string | null }[]
+          .all() as {
+          id: number
+          name: string
+          path: string
+          v: string
+          created_at: string
+          runs: string | null
+        }[]
         return rows.map((r) => ({
           studyId: r.id,
           name: r.name,
@@ -236,7 +242,9 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     exports: {
       async pg(runIds, o) {
         const [ids, { url }] = parseArgs('exports:pg', [runIds, o])
-        return exportPg(db, ids, url, (p) => bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent))
+        return exportPg(db, ids, url, (p) =>
+          bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent),
+        )
       },
       async pgTest(o) {
         return testPgConnection(parseArgs('exports:pgTest', [o])[0].url)
@@ -258,7 +266,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     reports: {
       async create(runIds, o) {
         const [ids, parsed] = parseArgs('reports:create', [runIds, o])
-        return reportsCreate(history, ids, { dir: join(dirname(opts.dbPath), 'reports'), format: parsed?.format ?? 'pdf' })
+        return reportsCreate(history, ids, {
+          dir: join(dirname(opts.dbPath), 'reports'),
+          format: parsed?.format ?? 'pdf',
+        })
       },
     },
     settings: {

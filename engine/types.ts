@@ -5,7 +5,18 @@ export type RunStatus = 'running' | 'done' | 'aborted' | 'failed'
 
 /** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
 // Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
-export const ERROR_KINDS = ['none', 'timeout', 'refused', 'reset', 'non2xx', 'tls', 'dns', 'other', 'inflight', 'capture'] as const
+export const ERROR_KINDS = [
+  'none',
+  'timeout',
+  'refused',
+  'reset',
+  'non2xx',
+  'tls',
+  'dns',
+  'other',
+  'inflight',
+  'capture',
+] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>
 

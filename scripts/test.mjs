@@ -18,7 +18,8 @@ const stages = [
   ['lint', 'npx', ['eslint', '.']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],
 ]
-if (existsSync('scripts/e2e.mjs')) stages.push(['end-to-end tests (web mode, Chromium)', process.execPath, ['scripts/e2e.mjs']])
+if (existsSync('scripts/e2e.mjs'))
+  stages.push(['end-to-end tests (web mode, Chromium)', process.execPath, ['scripts/e2e.mjs']])
 
 for (const [name, cmd, args] of stages) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`)

@@ -38,7 +38,8 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): Parsed {
     if (raw === undefined || (eq < 0 && raw.startsWith('--'))) throw new UsageError(`--${name} needs a value`)
     if (kind === 'number') {
       const n = Number(raw)
-      if (!Number.isFinite(n) || raw.trim() === '') throw new UsageError(`--${name}: "${raw}" is not a number`)
+      if (!Number.isFinite(n) || raw.trim() === '')
+        throw new UsageError(`--${name}: "${raw}" is not a number`)
       flags[name] = n
     } else flags[name] = raw
   }

@@ -10,12 +10,20 @@ import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0
-      resolve({ code, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
   })
 }
 
@@ -54,7 +62,11 @@ cooldownSeconds: 0
 describe('cannonade run', () => {
   it('runs a YAML config, writes the --json summary and exits 0', async () => {
     const cfg = join(dir, 'ok.yaml')
-    writeFileSync(cfg, yaml('  connections: 2\n  duration: 1', `${target.url}/x`) + 'thresholds:\n  - metric: p99\n    max: 5000000\n')
+    writeFileSync(
+      cfg,
+      yaml('  connections: 2\n  duration: 1', `${target.url}/x`) +
+        'thresholds:\n  - metric: p99\n    max: 5000000\n',
+    )
     const db = join(dir, 'ok.db')
     const out = join(dir, 'ok.json')
     const r = await cli(['run', cfg, '--db', db, '--json', out, '--quiet'])
@@ -91,15 +103,45 @@ describe('cannonade run', () => {
   })
 
   const bad: [string, string, RegExp][] = [
-    ['zero connections', yaml('  connections: 0\n  duration: 1'), /load\.connections: must be greater than 0/],
+    [
+      'zero connections',
+      yaml('  connections: 0\n  duration: 1'),
+      /load\.connections: must be greater than 0/,
+    ],
     ['negative connections', yaml('  connections: -4\n  duration: 1'), /load\.connections/],
-    ['both duration and requests', yaml('  connections: 1\n  duration: 1\n  requests: 10'), /load\.duration: give either duration or requests, not both/],
+    [
+      'both duration and requests',
+      yaml('  connections: 1\n  duration: 1\n  requests: 10'),
+      /load\.duration: give either duration or requests, not both/,
+    ],
     ['neither duration nor requests', yaml('  connections: 1'), /load\.duration: give either duration/],
-    ['an unknown profile', yaml('  connections: 1\n  duration: 1\n  profile:\n    kind: zigzag'), /load\.profile\.kind: must be one of/],
-    ['a phase share outside 0-1', yaml('  connections: 1\n  profile:\n    kind: phases\n    phases:\n      - name: a\n        share: 2\n        duration: 1'), /load\.profile\.phases\.0\.share/],
-    ['a malformed URL', yaml('  connections: 1\n  duration: 1', 'http//nope'), /targets\.0\.url: is not a valid URL/],
-    ['an unreachable host', yaml('  connections: 1\n  duration: 1', 'http://127.0.0.1:9/x'), /targets\.0\.url: cannot connect to 127\.0\.0\.1:9/],
-    ['a host that does not resolve', yaml('  connections: 1\n  duration: 1', 'http://no-such-host.invalid/x'), /targets\.0\.url: host "no-such-host\.invalid" cannot be resolved/],
+    [
+      'an unknown profile',
+      yaml('  connections: 1\n  duration: 1\n  profile:\n    kind: zigzag'),
+      /load\.profile\.kind: must be one of/,
+    ],
+    [
+      'a phase share outside 0-1',
+      yaml(
+        '  connections: 1\n  profile:\n    kind: phases\n    phases:\n      - name: a\n        share: 2\n        duration: 1',
+      ),
+      /load\.profile\.phases\.0\.share/,
+    ],
+    [
+      'a malformed URL',
+      yaml('  connections: 1\n  duration: 1', 'http//nope'),
+      /targets\.0\.url: is not a valid URL/,
+    ],
+    [
+      'an unreachable host',
+      yaml('  connections: 1\n  duration: 1', 'http://127.0.0.1:9/x'),
+      /targets\.0\.url: cannot connect to 127\.0\.0\.1:9/,
+    ],
+    [
+      'a host that does not resolve',
+      yaml('  connections: 1\n  duration: 1', 'http://no-such-host.invalid/x'),
+      /targets\.0\.url: host "no-such-host\.invalid" cannot be resolved/,
+    ],
     ['invalid YAML', 'version: 1\nname: [oops\n', /is not valid YAML/],
   ]
   for (const [what, text, message] of bad) {

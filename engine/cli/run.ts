@@ -53,31 +53,47 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       } catch (err) {
         // Name the flag the user typed, not the config field it became.
         if (err instanceof ConfigError) {
-          const flag = err.field.includes('duration') ? '--duration' : err.field.includes('connections') ? '--connections' : err.field
+          const flag = err.field.includes('duration')
+            ? '--duration'
+            : err.field.includes('connections')
+              ? '--connections'
+              : err.field
           throw new UsageError(`${flag}: ${err.issues[0]?.message ?? err.message}`)
         }
         throw err
       }
     } else {
       if (flags.duration !== undefined || flags.connections !== undefined) {
-        throw new UsageError('--duration and --connections go with --demo; set load.duration / load.connections in the config')
+        throw new UsageError(
+          '--duration and --connections go with --demo; set load.duration / load.connections in the config',
+        )
       }
-      if (positional.length !== 1) throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
+      if (positional.length !== 1)
+        throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
       config = loadRunConfigFile(positional[0]!)
       await preflight(config)
     }
     const cpu = flags.cpu as number | undefined
-    if (cpu !== undefined && (!Number.isInteger(cpu) || cpu < 0)) throw new UsageError('--cpu must be a CPU number (0, 1, …)')
+    if (cpu !== undefined && (!Number.isInteger(cpu) || cpu < 0))
+      throw new UsageError('--cpu must be a CPU number (0, 1, …)')
 
     const db = openDb(dbPath)
     const quiet = Boolean(flags.quiet)
     if (config.sweep) {
-      const code = await runStudyCommand(db, dbPath, config, { ctx, quiet, json: flags.json as string | undefined, cpu })
+      const code = await runStudyCommand(db, dbPath, config, {
+        ctx,
+        quiet,
+        json: flags.json as string | undefined,
+        cpu,
+      })
       db.close()
       return code
     }
     const progress = !quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
-    if (!quiet) ctx.stderr.write(`run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${dbPath}\n`)
+    if (!quiet)
+      ctx.stderr.write(
+        `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${dbPath}\n`,
+      )
     const handle = startRun(
       db,
       dbPath,
@@ -92,7 +108,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     const onSignal = () => {
       interrupts++
       if (interrupts === 1) {
-        ctx.stderr.write('\nstopping: finishing the current second and keeping every sample (Ctrl-C again to kill)\n')
+        ctx.stderr.write(
+          '\nstopping: finishing the current second and keeping every sample (Ctrl-C again to kill)\n',
+        )
         handle.stop()
       } else handle.kill('SIGKILL')
     }
@@ -117,7 +135,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       return 2
     }
     if (err instanceof ConfigError) {
-      ctx.stderr.write(`cannonade run: invalid config\n${err.issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`)
+      ctx.stderr.write(
+        `cannonade run: invalid config\n${err.issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`,
+      )
       return 2
     }
     throw err

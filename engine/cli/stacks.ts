@@ -18,7 +18,8 @@ export async function stacksCommand(argv: string[], ctx: CliContext): Promise<nu
     const { flags, positional } = parseFlags(rest, { native: 'boolean', port: 'number', json: 'boolean' })
     switch (sub) {
       case 'list':
-        for (const s of stacks.list()) ctx.stdout.write(`${s.name.padEnd(14)} ${s.url.padEnd(24)} ${s.description}\n`)
+        for (const s of stacks.list())
+          ctx.stdout.write(`${s.name.padEnd(14)} ${s.url.padEnd(24)} ${s.description}\n`)
         return 0
       case 'status': {
         const all = await stacks.status()
@@ -26,16 +27,22 @@ export async function stacksCommand(argv: string[], ctx: CliContext): Promise<nu
         else
           for (const s of all) {
             const limits = `${s.limits.cpus ?? '-'} CPU, ${s.limits.memory ?? '-'}`
-            ctx.stdout.write(`${s.name.padEnd(14)} ${s.state.padEnd(10)} ${s.url.padEnd(24)} ${limits}  ${s.containers.map((c) => `${c.name}:${c.health ?? c.state}`).join(' ')}\n`)
+            ctx.stdout.write(
+              `${s.name.padEnd(14)} ${s.state.padEnd(10)} ${s.url.padEnd(24)} ${limits}  ${s.containers.map((c) => `${c.name}:${c.health ?? c.state}`).join(' ')}\n`,
+            )
           }
         return 0
       }
       case 'up': {
         if (positional.length !== 1) throw new UsageError('give one stack NAME')
         const port = flags.port as number | undefined
-        if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new UsageError('--port must be 1-65535')
+        if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
+          throw new UsageError('--port must be 1-65535')
         const started = Date.now()
-        const st = await stacks.up(positional[0]!, { native: Boolean(flags.native), ...(port ? { port } : {}) })
+        const st = await stacks.up(positional[0]!, {
+          native: Boolean(flags.native),
+          ...(port ? { port } : {}),
+        })
         ctx.stdout.write(`${st.name} is up at ${st.url} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
         if (flags.native) {
           // Native servers are this process' children: stay in the foreground until Ctrl-C.

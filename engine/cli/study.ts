@@ -19,7 +19,10 @@ export async function runStudyCommand(
   const { ctx } = o
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const sweep = config.sweep!
-  const stacks = new Stacks({ stateDir: join(dirname(dbPath), 'native-stacks'), onLog: (_s, l) => !o.quiet && ctx.stderr.write(`  ${l}\n`) })
+  const stacks = new Stacks({
+    stateDir: join(dirname(dbPath), 'native-stacks'),
+    onLog: (_s, l) => !o.quiet && ctx.stderr.write(`  ${l}\n`),
+  })
   const { studyId, runs } = await runStudy(
     db,
     dbPath,
@@ -56,7 +59,15 @@ export async function runStudyCommand(
       ctx.stdout.write(`  ${t.sentence}\n`)
     }
   }
-  if (o.json) writeFileSync(o.json, JSON.stringify({ studyId, sweep, results, runs: runs.map((r) => ({ value: r.value, ...jsonSummary(r.summary) })) }, null, 2) + '\n')
+  if (o.json)
+    writeFileSync(
+      o.json,
+      JSON.stringify(
+        { studyId, sweep, results, runs: runs.map((r) => ({ value: r.value, ...jsonSummary(r.summary) })) },
+        null,
+        2,
+      ) + '\n',
+    )
   const complete = runs.length === sweep.values.length && runs.every((r) => r.summary.status === 'done')
   return complete && runs.every((r) => r.summary.thresholdsPassed) ? 0 : 1
 }

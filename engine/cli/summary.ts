@@ -2,7 +2,15 @@
 import type { LatencyStats, RunSummary, StatsBlock } from '../types.ts'
 
 function latencyJson(l: LatencyStats) {
-  return { mean: Math.round(l.mean), p50: l.p50, p90: l.p90, p95: l.p95, p99: l.p99, 'p99.9': l.p999, max: l.max }
+  return {
+    mean: Math.round(l.mean),
+    p50: l.p50,
+    p90: l.p90,
+    p95: l.p95,
+    p99: l.p99,
+    'p99.9': l.p999,
+    max: l.max,
+  }
 }
 
 function blockJson(b: StatsBlock) {
@@ -40,20 +48,51 @@ export function jsonSummary(s: RunSummary) {
 const ms = (us: number) => (us / 1000).toFixed(2)
 
 export function formatSummary(s: RunSummary): string {
-  const head = ['target', 'round', 'requests', 'req/s', 'errors', 'mean', 'p50', 'p95', 'p99', 'p99.9', 'max (ms)']
+  const head = [
+    'target',
+    'round',
+    'requests',
+    'req/s',
+    'errors',
+    'mean',
+    'p50',
+    'p95',
+    'p99',
+    'p99.9',
+    'max (ms)',
+  ]
   const rows = s.results.map((r) => {
     const errors = Object.entries(r.errors)
       .filter(([k]) => k !== 'inflight')
       .reduce((a, [, n]) => a + (n ?? 0), 0)
     const l = r.latency
-    return [r.target, String(r.round), String(r.requests), r.throughput.toFixed(1), String(errors), ms(l.mean), ms(l.p50), ms(l.p95), ms(l.p99), ms(l.p999), ms(l.max)]
+    return [
+      r.target,
+      String(r.round),
+      String(r.requests),
+      r.throughput.toFixed(1),
+      String(errors),
+      ms(l.mean),
+      ms(l.p50),
+      ms(l.p95),
+      ms(l.p99),
+      ms(l.p999),
+      ms(l.max),
+    ]
   })
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
-  const out = [`\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`, line(head), ...rows.map(line)]
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  const out = [
+    `\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`,
+    line(head),
+    ...rows.map(line),
+  ]
   for (const t of s.thresholds) {
     const limit = t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`
-    out.push(`threshold ${t.metric} ${limit} on ${t.target}: ${t.passed ? 'passed' : 'FAILED'} (actual ${t.actual === null ? 'none' : Math.round(t.actual * 1000) / 1000})`)
+    out.push(
+      `threshold ${t.metric} ${limit} on ${t.target}: ${t.passed ? 'passed' : 'FAILED'} (actual ${t.actual === null ? 'none' : Math.round(t.actual * 1000) / 1000})`,
+    )
   }
   if (s.generator.message) out.push(`warning: ${s.generator.message}`)
   return out.join('\n') + '\n'

@@ -80,7 +80,8 @@ export function compilePlan(load: Load): Plan {
         for (let c = from; ; c = Math.min(to, c + p.stepSize)) {
           push(shape, { phase: 0, connections: c, seconds: p.stepSeconds, requests: null })
           if (c >= to) break
-          if (p.pauseSeconds > 0) push(shape, { phase: 0, connections: 0, seconds: p.pauseSeconds, requests: null })
+          if (p.pauseSeconds > 0)
+            push(shape, { phase: 0, connections: 0, seconds: p.pauseSeconds, requests: null })
         }
       } else {
         const ramp = p.rampSeconds ?? 1
@@ -100,7 +101,8 @@ export function compilePlan(load: Load): Plan {
       const limit = window ?? OPEN_ENDED_LIMIT_SECONDS
       for (let t = 0; t < limit; t += p.burstSeconds + p.idleSeconds) {
         shape.push({ phase: 0, connections: c, seconds: p.burstSeconds, requests: null })
-        if (p.idleSeconds > 0) shape.push({ phase: 0, connections: 0, seconds: p.idleSeconds, requests: null })
+        if (p.idleSeconds > 0)
+          shape.push({ phase: 0, connections: 0, seconds: p.idleSeconds, requests: null })
       }
       steps = fitToWindow(shape, limit, 0)
       break
@@ -119,7 +121,9 @@ export function compilePlan(load: Load): Plan {
       for (const stage of p.stages) {
         const whole = Math.ceil(stage.duration)
         for (let s = 0; s < whole; s++) {
-          const c = Math.round(prev + ((stage.connections - prev) * Math.min(s + 1, stage.duration)) / stage.duration)
+          const c = Math.round(
+            prev + ((stage.connections - prev) * Math.min(s + 1, stage.duration)) / stage.duration,
+          )
           push(steps, { phase: 0, connections: c, seconds: Math.min(1, stage.duration - s), requests: null })
         }
         prev = stage.connections

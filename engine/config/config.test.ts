@@ -24,8 +24,19 @@ function fieldOf(raw: unknown): string {
 describe('RunConfig v1', () => {
   it('fills defaults', () => {
     const c = parseRunConfig(base({ connections: 10, duration: 5 }))
-    expect(c.load).toMatchObject({ keepAlive: true, pipelining: 1, timeoutMs: 10_000, rate: null, profile: { kind: 'constant' } })
-    expect(c).toMatchObject({ schedule: 'sequential', rounds: 1, cooldownSeconds: 5, correlationHeader: 'x-correlation-id' })
+    expect(c.load).toMatchObject({
+      keepAlive: true,
+      pipelining: 1,
+      timeoutMs: 10_000,
+      rate: null,
+      profile: { kind: 'constant' },
+    })
+    expect(c).toMatchObject({
+      schedule: 'sequential',
+      rounds: 1,
+      cooldownSeconds: 5,
+      correlationHeader: 'x-correlation-id',
+    })
     expect(c.targets[0]).toMatchObject({ method: 'GET', headers: {}, body: null, insecure: false })
   })
 
@@ -34,18 +45,33 @@ describe('RunConfig v1', () => {
     expect(fieldOf(base({ connections: -3, duration: 5 }))).toBe('load.connections')
     expect(fieldOf(base({ connections: 2, duration: 5, requests: 100 }))).toBe('load.duration')
     expect(fieldOf(base({ connections: 2 }))).toBe('load.duration')
-    expect(fieldOf(base({ connections: 2, duration: 5, profile: { kind: 'zigzag' } }))).toBe('load.profile.kind')
-    expect(fieldOf(base({ connections: 2, profile: { kind: 'phases', phases: [{ name: 'p', share: 1.5, duration: 1 }] } }))).toBe(
-      'load.profile.phases.0.share',
+    expect(fieldOf(base({ connections: 2, duration: 5, profile: { kind: 'zigzag' } }))).toBe(
+      'load.profile.kind',
     )
-    expect(fieldOf(base({ connections: 2, profile: { kind: 'phases', phases: [{ name: 'p', share: 0, duration: 1 }] } }))).toBe(
-      'load.profile.phases.0.share',
-    )
-    expect(fieldOf({ ...base({ connections: 2, duration: 1 }), targets: [{ name: 'a', url: 'htp//nope' }] })).toBe('targets.0.url')
-    expect(fieldOf({ ...base({ connections: 2, duration: 1 }), targets: [{ name: 'a', url: 'ftp://host/' }] })).toBe('targets.0.url')
+    expect(
+      fieldOf(
+        base({
+          connections: 2,
+          profile: { kind: 'phases', phases: [{ name: 'p', share: 1.5, duration: 1 }] },
+        }),
+      ),
+    ).toBe('load.profile.phases.0.share')
+    expect(
+      fieldOf(
+        base({ connections: 2, profile: { kind: 'phases', phases: [{ name: 'p', share: 0, duration: 1 }] } }),
+      ),
+    ).toBe('load.profile.phases.0.share')
+    expect(
+      fieldOf({ ...base({ connections: 2, duration: 1 }), targets: [{ name: 'a', url: 'htp//nope' }] }),
+    ).toBe('targets.0.url')
+    expect(
+      fieldOf({ ...base({ connections: 2, duration: 1 }), targets: [{ name: 'a', url: 'ftp://host/' }] }),
+    ).toBe('targets.0.url')
     expect(fieldOf({ ...base({ connections: 2, duration: 1 }), version: 7 })).toBe('version')
     expect(fieldOf({ ...base({ connections: 2, duration: 1 }), bogus: 1 })).toBe('')
-    expect(fieldOf(base({ connections: 4, duration: 5, profile: { kind: 'ramp', to: 9, rampSeconds: 2 } }))).toBe('load.profile.to')
+    expect(
+      fieldOf(base({ connections: 4, duration: 5, profile: { kind: 'ramp', to: 9, rampSeconds: 2 } })),
+    ).toBe('load.profile.to')
     expect(fieldOf(base({ connections: 4, duration: 5, rate: 100, pipelining: 4 }))).toBe('load.rate')
   })
 
@@ -56,7 +82,9 @@ describe('RunConfig v1', () => {
     )
     expect(c.load.requests).toBe(100)
     expect(c.targets[0]!.insecure).toBe(true)
-    expect(() => parseRunConfigText('version: 1\nname: [unclosed', 'yaml', 'cfg.yaml')).toThrow(/cfg.yaml is not valid YAML/)
+    expect(() => parseRunConfigText('version: 1\nname: [unclosed', 'yaml', 'cfg.yaml')).toThrow(
+      /cfg.yaml is not valid YAML/,
+    )
   })
 })
 
@@ -68,19 +96,38 @@ describe('profile compiler', () => {
     expect(perSecond(plan({ connections: 5, duration: 3 }))).toEqual([5, 5, 5])
   })
   it('linear ramp then hold to the end of the window', () => {
-    expect(perSecond(plan({ connections: 5, duration: 6, profile: { kind: 'ramp', from: 1, to: 5, rampSeconds: 4 } }))).toEqual([1, 2, 3, 4, 5, 5])
+    expect(
+      perSecond(
+        plan({ connections: 5, duration: 6, profile: { kind: 'ramp', from: 1, to: 5, rampSeconds: 4 } }),
+      ),
+    ).toEqual([1, 2, 3, 4, 5, 5])
   })
   it('stepped ramp with pauses', () => {
-    const p = plan({ connections: 6, duration: 6, profile: { kind: 'ramp', from: 2, to: 6, stepSize: 2, stepSeconds: 1, pauseSeconds: 1 } })
+    const p = plan({
+      connections: 6,
+      duration: 6,
+      profile: { kind: 'ramp', from: 2, to: 6, stepSize: 2, stepSeconds: 1, pauseSeconds: 1 },
+    })
     expect(perSecond(p)).toEqual([2, 0, 4, 0, 6, 6])
   })
   it('burst', () => {
-    expect(perSecond(plan({ connections: 4, duration: 5, profile: { kind: 'burst', burstSeconds: 1, idleSeconds: 1 } }))).toEqual([4, 0, 4, 0, 4])
+    expect(
+      perSecond(
+        plan({ connections: 4, duration: 5, profile: { kind: 'burst', burstSeconds: 1, idleSeconds: 1 } }),
+      ),
+    ).toEqual([4, 0, 4, 0, 4])
   })
   it('phases: shares of connections, named, per duration or request count', () => {
     const p = plan({
       connections: 20,
-      profile: { kind: 'phases', phases: [{ name: 'warmup', share: 0.1, duration: 2 }, { name: 'peak', share: 1, requests: 500 }, { name: 'cooldown', share: 0.25, duration: 1 }] },
+      profile: {
+        kind: 'phases',
+        phases: [
+          { name: 'warmup', share: 0.1, duration: 2 },
+          { name: 'peak', share: 1, requests: 500 },
+          { name: 'cooldown', share: 0.25, duration: 1 },
+        ],
+      },
     })
     expect(p.phases).toEqual(['warmup', 'peak', 'cooldown'])
     expect(p.steps).toEqual([
@@ -89,10 +136,26 @@ describe('profile compiler', () => {
       { phase: 2, connections: 5, seconds: 1, requests: null },
     ])
     expect(p.seconds).toBeNull()
-    expect(previewSchedule(p, 3).map((x) => [x.connections, x.estimated])).toEqual([[2, false], [2, false], [20, true], [20, true], [20, true], [5, true]])
+    expect(previewSchedule(p, 3).map((x) => [x.connections, x.estimated])).toEqual([
+      [2, false],
+      [2, false],
+      [20, true],
+      [20, true],
+      [20, true],
+      [5, true],
+    ])
   })
   it('stages are linearly interpolated', () => {
-    const p = plan({ connections: 10, profile: { kind: 'stages', stages: [{ duration: 4, connections: 8 }, { duration: 2, connections: 2 }] } })
+    const p = plan({
+      connections: 10,
+      profile: {
+        kind: 'stages',
+        stages: [
+          { duration: 4, connections: 8 },
+          { duration: 2, connections: 2 },
+        ],
+      },
+    })
     expect(perSecond(p)).toEqual([2, 4, 6, 8, 5, 2])
     expect(connectionsAt(p, 3.5)).toBe(8)
     expect(p.seconds).toBe(6)

@@ -19,13 +19,19 @@ export function migrateConfig(raw: unknown): unknown {
   }
   let doc = raw as Record<string, unknown>
   const version = doc.version
-  if (version === undefined) throw new ConfigError([{ field: 'version', message: `is required (current: ${CURRENT_VERSION})` }])
+  if (version === undefined)
+    throw new ConfigError([{ field: 'version', message: `is required (current: ${CURRENT_VERSION})` }])
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new ConfigError([{ field: 'version', message: `must be a whole number ≥ 1, got ${JSON.stringify(version)}` }])
+    throw new ConfigError([
+      { field: 'version', message: `must be a whole number ≥ 1, got ${JSON.stringify(version)}` },
+    ])
   }
   if (version > CURRENT_VERSION) {
     throw new ConfigError([
-      { field: 'version', message: `${version} is newer than this Cannonade understands (${CURRENT_VERSION}); update Cannonade` },
+      {
+        field: 'version',
+        message: `${version} is newer than this Cannonade understands (${CURRENT_VERSION}); update Cannonade`,
+      },
     ])
   }
   let v: number = version
@@ -56,7 +62,9 @@ export function parseRunConfigText(text: string, format: 'json' | 'yaml', source
         : err instanceof Error
           ? err.message
           : String(err)
-    throw new ConfigError([{ field: '', message: `${source} is not valid ${format.toUpperCase()}: ${detail}` }])
+    throw new ConfigError([
+      { field: '', message: `${source} is not valid ${format.toUpperCase()}: ${detail}` },
+    ])
   }
   return parseRunConfig(raw)
 }
@@ -68,10 +76,20 @@ export function loadRunConfigFile(path: string): RunConfig {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     throw new ConfigError([
-      { field: '', message: code === 'ENOENT' ? `config file not found: ${path}` : `cannot read ${path}: ${String(err)}` },
+      {
+        field: '',
+        message: code === 'ENOENT' ? `config file not found: ${path}` : `cannot read ${path}: ${String(err)}`,
+      },
     ])
   }
   const ext = extname(path).toLowerCase()
-  const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : text.trimStart().startsWith('{') ? 'json' : 'yaml'
+  const format =
+    ext === '.json'
+      ? 'json'
+      : ext === '.yaml' || ext === '.yml'
+        ? 'yaml'
+        : text.trimStart().startsWith('{')
+          ? 'json'
+          : 'yaml'
   return parseRunConfigText(text, format, path)
 }

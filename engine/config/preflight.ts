@@ -33,7 +33,8 @@ export async function preflight(config: RunConfig, timeoutMs = 3000): Promise<vo
         return
       }
       const problem = await tryConnect(host, port, timeoutMs)
-      if (problem) issues.push({ field: `targets.${i}.url`, message: `cannot connect to ${host}:${port} (${problem})` })
+      if (problem)
+        issues.push({ field: `targets.${i}.url`, message: `cannot connect to ${host}:${port} (${problem})` })
     }),
   )
   if (issues.length) throw new ConfigError(issues)

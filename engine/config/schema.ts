@@ -9,8 +9,15 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 const headerName = z.string().regex(HEADER_NAME, 'must be a valid HTTP header name')
-const positiveSeconds = z.number().positive('must be greater than 0').max(7 * 24 * 3600)
-const connectionCount = z.number().int('must be a whole number').positive('must be greater than 0').max(100_000)
+const positiveSeconds = z
+  .number()
+  .positive('must be greater than 0')
+  .max(7 * 24 * 3600)
+const connectionCount = z
+  .number()
+  .int('must be a whole number')
+  .positive('must be greater than 0')
+  .max(100_000)
 
 export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   let url: URL
@@ -43,7 +50,9 @@ export const StepSchema = z
     path: z.string().startsWith('/', 'must start with /'),
     headers: z.record(headerName, z.string()).default({}),
     body: z.union([z.string(), z.null()]).default(null),
-    capture: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), CaptureSchema).default({}),
+    capture: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), CaptureSchema)
+      .default({}),
     /** A response with another status ends the pass (counted as a 'capture' error) and starts over. */
     expectStatus: z.number().int().min(100).max(599).optional(),
   })
@@ -155,9 +164,17 @@ const LoadSchema = z
         })
       }
     } else if (hasDuration && hasRequests) {
-      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'give either duration or requests, not both' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['duration'],
+        message: 'give either duration or requests, not both',
+      })
     } else if (!hasDuration && !hasRequests) {
-      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'give either duration (seconds) or requests (a count)' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['duration'],
+        message: 'give either duration (seconds) or requests (a count)',
+      })
     }
     const p = load.profile
     if (p.kind === 'ramp') {
@@ -175,11 +192,19 @@ const LoadSchema = z
         })
       }
       if ((p.stepSize === undefined) !== (p.stepSeconds === undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['profile', 'stepSize'], message: 'stepSize and stepSeconds go together' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile', 'stepSize'],
+          message: 'stepSize and stepSeconds go together',
+        })
       }
     }
     if (p.kind === 'burst' && (p.connections ?? 0) > load.connections) {
-      ctx.addIssue({ code: 'custom', path: ['profile', 'connections'], message: 'must not exceed load.connections' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profile', 'connections'],
+        message: 'must not exceed load.connections',
+      })
     }
     if (p.kind === 'stages') {
       p.stages.forEach((s, i) => {
@@ -193,7 +218,11 @@ const LoadSchema = z
       })
     }
     if (!load.keepAlive && load.pipelining > 1) {
-      ctx.addIssue({ code: 'custom', path: ['pipelining'], message: 'pipelining needs keepAlive: true (one request per socket otherwise)' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pipelining'],
+        message: 'pipelining needs keepAlive: true (one request per socket otherwise)',
+      })
     }
     if (load.rate !== null && load.pipelining > 1) {
       ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
@@ -248,22 +277,36 @@ export const RunConfigV1Schema = z
   .superRefine((cfg, ctx) => {
     const seen = new Set<string>()
     cfg.targets.forEach((t, i) => {
-      if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is used twice` })
+      if (seen.has(t.name))
+        ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is used twice` })
       seen.add(t.name)
     })
     cfg.targets.forEach((t, i) => {
       if (t.steps && cfg.load.pipelining > 1) {
-        ctx.addIssue({ code: 'custom', path: ['targets', i, 'steps'], message: 'a scenario needs load.pipelining 1' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', i, 'steps'],
+          message: 'a scenario needs load.pipelining 1',
+        })
       }
       const names = new Set<string>()
       t.steps?.forEach((s, j) => {
-        if (names.has(s.name)) ctx.addIssue({ code: 'custom', path: ['targets', i, 'steps', j, 'name'], message: `"${s.name}" is used twice` })
+        if (names.has(s.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['targets', i, 'steps', j, 'name'],
+            message: `"${s.name}" is used twice`,
+          })
         names.add(s.name)
       })
     })
     cfg.thresholds.forEach((t, i) => {
       if (t.target !== '*' && !seen.has(t.target)) {
-        ctx.addIssue({ code: 'custom', path: ['thresholds', i, 'target'], message: `no target named "${t.target}"` })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['thresholds', i, 'target'],
+          message: `no target named "${t.target}"`,
+        })
       }
     })
   })

@@ -51,14 +51,26 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     return Number.isInteger(v) && v >= 0 && v <= max ? v : null
   }
   if (url.pathname === '/health') return reply(200, '{"status":"ok"}')
-  if (req.method === 'POST' && (url.pathname === '/users' || url.pathname === '/login' || url.pathname === '/ads')) {
+  if (
+    req.method === 'POST' &&
+    (url.pathname === '/users' || url.pathname === '/login' || url.pathname === '/ads')
+  ) {
     return readJson(req, (body) => {
       const username = typeof body?.username === 'string' ? body.username : null
       const password = typeof body?.password === 'string' ? body.password : null
       if (url.pathname === '/ads') {
-        if (!tokens.has((req.headers.authorization ?? '').replace(/^Bearer /, ''))) return reply(401, '{"error":"a bearer token is required"}')
+        if (!tokens.has((req.headers.authorization ?? '').replace(/^Bearer /, '')))
+          return reply(401, '{"error":"a bearer token is required"}')
         if (typeof body?.title !== 'string') return reply(400, '{"error":"title is required"}')
-        return reply(201, JSON.stringify({ id: ADS.length + 1, title: body.title, body: body.body ?? '', price: body.price ?? 0 }))
+        return reply(
+          201,
+          JSON.stringify({
+            id: ADS.length + 1,
+            title: body.title,
+            body: body.body ?? '',
+            price: body.price ?? 0,
+          }),
+        )
       }
       if (!username || !password) return reply(400, '{"error":"username and password are required"}')
       if (url.pathname === '/users') {
@@ -66,7 +78,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
         users.set(username, pbkdf2Sync(password, username, 1000, 32, 'sha256').toString('hex'))
         return reply(201, JSON.stringify({ username }))
       }
-      if (users.get(username) !== pbkdf2Sync(password, username, 1000, 32, 'sha256').toString('hex')) return reply(401, '{"error":"wrong username or password"}')
+      if (users.get(username) !== pbkdf2Sync(password, username, 1000, 32, 'sha256').toString('hex'))
+        return reply(401, '{"error":"wrong username or password"}')
       const token = `t-${username}-${tokens.size}`
       tokens.set(token, username)
       return reply(200, JSON.stringify({ token }))
@@ -74,12 +87,15 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   }
   if (url.pathname === '/me') {
     const user = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''))
-    return user ? reply(200, JSON.stringify({ username: user })) : reply(401, '{"error":"a bearer token is required"}')
+    return user
+      ? reply(200, JSON.stringify({ username: user }))
+      : reply(401, '{"error":"a bearer token is required"}')
   }
   if (url.pathname === '/ads') {
     const limit = int('limit', 20, 1000)
     const offset = int('offset', 0, ADS.length)
-    if (limit === null || offset === null) return reply(400, '{"error":"limit and offset must be whole numbers"}')
+    if (limit === null || offset === null)
+      return reply(400, '{"error":"limit and offset must be whole numbers"}')
     return reply(200, JSON.stringify(ADS.slice(offset, offset + limit)))
   }
   const m = /^\/ads\/(\d+)$/.exec(url.pathname)
@@ -90,7 +106,10 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (url.pathname === '/compute') {
     const n = int('iterations', 1000, 10_000_000)
     if (n === null || n < 1) return reply(400, '{"error":"iterations must be a whole number ≥ 1"}')
-    return reply(200, JSON.stringify({ hash: pbkdf2Sync('cannonade', 'salt', n, 32, 'sha256').toString('hex') }))
+    return reply(
+      200,
+      JSON.stringify({ hash: pbkdf2Sync('cannonade', 'salt', n, 32, 'sha256').toString('hex') }),
+    )
   }
   if (url.pathname === '/payload') {
     const n = int('bytes', 1024, 50_000_000)

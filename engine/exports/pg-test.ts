@@ -3,9 +3,16 @@
 import pg from 'pg'
 import { describePgError, parsePgUrl } from './pg-errors.ts'
 
-export async function testPgConnection(url: string, timeoutMs = 5000): Promise<{ ok: boolean; message: string }> {
+export async function testPgConnection(
+  url: string,
+  timeoutMs = 5000,
+): Promise<{ ok: boolean; message: string }> {
   const target = parsePgUrl(url)
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, application_name: 'cannonade test' })
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeoutMs,
+    application_name: 'cannonade test',
+  })
   client.on('error', () => undefined)
   try {
     await client.connect()
@@ -21,8 +28,15 @@ export async function testPgConnection(url: string, timeoutMs = 5000): Promise<{
     const row = r.rows[0]!
     const where = `${target.user}@${target.host}:${target.port}/${target.database} (PostgreSQL ${row.version})`
     if (row.has_schema) return { ok: true, message: `connected to ${where}; the cannonade schema exists` }
-    if (row.can_create) return { ok: true, message: `connected to ${where}; the cannonade schema will be created on the first export` }
-    return { ok: false, message: `connected to ${where}, but ${target.user} may not create the cannonade schema there (needs CREATE on the database)` }
+    if (row.can_create)
+      return {
+        ok: true,
+        message: `connected to ${where}; the cannonade schema will be created on the first export`,
+      }
+    return {
+      ok: false,
+      message: `connected to ${where}, but ${target.user} may not create the cannonade schema there (needs CREATE on the database)`,
+    }
   } catch (err) {
     return { ok: false, message: describePgError(err, target).message }
   } finally {

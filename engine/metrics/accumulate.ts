@@ -19,7 +19,15 @@ export class StatsAccumulator {
   db: Histogram | null = null
 
   /** latencyUs < 0: no response (timeout, refused, reset, in flight at the window's end). */
-  add(latencyUs: number, correctedUs: number, status: number, bytes: number, error: number, appUs: number, dbUs: number): void {
+  add(
+    latencyUs: number,
+    correctedUs: number,
+    status: number,
+    bytes: number,
+    error: number,
+    appUs: number,
+    dbUs: number,
+  ): void {
     if (error !== ERR_INFLIGHT) this.requests++
     this.errors[error] = (this.errors[error] ?? 0) + 1
     if (latencyUs < 0) return
@@ -89,7 +97,8 @@ export class StatsAccumulator {
     this.requests += other.requests
     this.ok += other.ok
     this.bytes += other.bytes
-    for (let i = 0; i < this.errors.length; i++) this.errors[i] = (this.errors[i] ?? 0) + (other.errors[i] ?? 0)
+    for (let i = 0; i < this.errors.length; i++)
+      this.errors[i] = (this.errors[i] ?? 0) + (other.errors[i] ?? 0)
     for (let i = 0; i < 5; i++) this.status[i] = (this.status[i] ?? 0) + (other.status[i] ?? 0)
     this.latency.add(other.latency)
     if (other.corrected) (this.corrected ??= newHistogram()).add(other.corrected)

@@ -9,7 +9,10 @@ function metricValue(metric: Threshold['metric'], rounds: TargetRoundSummary[]):
   if (metric === 'throughput') return rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length
   if (metric === 'errorRate') {
     const requests = rounds.reduce((s, r) => s + r.requests, 0)
-    const errors = rounds.reduce((s, r) => s + Object.entries(r.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0), 0)
+    const errors = rounds.reduce(
+      (s, r) => s + Object.entries(r.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0),
+      0,
+    )
     return requests > 0 ? errors / requests : 0
   }
   const merged = mergeEncoded(rounds.map((r) => r.histogram))
@@ -20,14 +23,30 @@ function metricValue(metric: Threshold['metric'], rounds: TargetRoundSummary[]):
   return stats[key]
 }
 
-export function evaluateThresholds(thresholds: readonly Threshold[], results: readonly TargetRoundSummary[]): ThresholdResult[] {
+export function evaluateThresholds(
+  thresholds: readonly Threshold[],
+  results: readonly TargetRoundSummary[],
+): ThresholdResult[] {
   const out: ThresholdResult[] = []
   const targets = [...new Set(results.map((r) => r.target))]
   for (const th of thresholds) {
     for (const target of th.target === '*' ? targets : [th.target]) {
-      const actual = metricValue(th.metric, results.filter((r) => r.target === target))
-      const passed = actual !== null && (th.max === undefined || actual <= th.max) && (th.min === undefined || actual >= th.min)
-      out.push({ metric: th.metric, target, ...(th.max !== undefined ? { max: th.max } : {}), ...(th.min !== undefined ? { min: th.min } : {}), actual, passed })
+      const actual = metricValue(
+        th.metric,
+        results.filter((r) => r.target === target),
+      )
+      const passed =
+        actual !== null &&
+        (th.max === undefined || actual <= th.max) &&
+        (th.min === undefined || actual >= th.min)
+      out.push({
+        metric: th.metric,
+        target,
+        ...(th.max !== undefined ? { max: th.max } : {}),
+        ...(th.min !== undefined ? { min: th.min } : {}),
+        actual,
+        passed,
+      })
     }
   }
   return out

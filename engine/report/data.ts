@@ -192,5 +192,11 @@ export function loadReportData(
   for (const id of ids) store.runRow(id) // fail on a missing run before any work
   const runs = ids.map((id) => loadRunData(store, id, opts))
   const across = ids.length >= 2 ? tryCompare(store, ids) : { result: null, note: null }
-  return { runs, across: across.result, acrossNote: across.note, generatedAt: opts.now ?? new Date(), studies: studiesOf(store.db, ids) }
+  return {
+    runs,
+    across: across.result,
+    acrossNote: across.note,
+    generatedAt: opts.now ?? new Date(),
+    studies: studiesOf(store.db, ids),
+  }
 }

@@ -10,7 +10,9 @@ import { lineChart, PALETTE } from './svg.ts'
 export function studiesOf(db: Db, runIds: readonly number[]): StudyResults[] {
   if (runIds.length === 0) return []
   const ids = db
-    .prepare(`SELECT DISTINCT study_id FROM runs WHERE study_id IS NOT NULL AND id IN (${runIds.map(() => '?').join(',')})`)
+    .prepare(
+      `SELECT DISTINCT study_id FROM runs WHERE study_id IS NOT NULL AND id IN (${runIds.map(() => '?').join(',')})`,
+    )
     .pluck()
     .all(...runIds) as number[]
   return ids.map((id) => studyResults(db, id))

@@ -15,7 +15,9 @@ import { applyCaptures, correlationId, renderStepRequest, type CompiledStep } fr
 
 const require = createRequire(import.meta.url)
 // autocannon's connection class; it is internal API, so the version is pinned in package.json.
-const AutocannonClient = require('autocannon/lib/httpClient.js') as new (opts: Record<string, unknown>) => AcClient
+const AutocannonClient = require('autocannon/lib/httpClient.js') as new (
+  opts: Record<string, unknown>,
+) => AcClient
 
 interface AcParser {
   reinitialize(type: unknown): void
@@ -27,11 +29,19 @@ interface AcParser {
 export interface AcClient extends EventEmitter {
   conn: net.Socket
   parser: AcParser
-  pipelinedRequests: { insertRequest(req: unknown): void; addByteCount(n: number): void; clear(): void; size(): number }
+  pipelinedRequests: {
+    insertRequest(req: unknown): void
+    addByteCount(n: number): void
+    clear(): void
+    size(): number
+  }
   timeoutTicker: { reschedule(ms: number): void; clear(): void }
   destroyed: boolean
   secure: boolean
-  requestIterator: { currentRequest: unknown; recordBody(req: unknown, status: number, body: string, headers: string[] | undefined): void }
+  requestIterator: {
+    currentRequest: unknown
+    recordBody(req: unknown, status: number, body: string, headers: string[] | undefined): void
+  }
   _connect(): void
   _doRequest(): void
   _destroyConnection(): void
@@ -71,7 +81,10 @@ export function buildRequestTemplate(opts: {
   const head = lines.join('\r\n') + '\r\n' + idLine
   const headBytes = Buffer.from(head, 'latin1')
   const tail = Buffer.from('0'.repeat(SEQ_DIGITS) + '\r\n\r\n', 'latin1')
-  return { bytes: Buffer.concat(body ? [headBytes, tail, body] : [headBytes, tail]), idOffset: headBytes.length }
+  return {
+    bytes: Buffer.concat(body ? [headBytes, tail, body] : [headBytes, tail]),
+    idOffset: headBytes.length,
+  }
 }
 
 export function errorKindOf(err: NodeJS.ErrnoException): number {
@@ -202,9 +215,20 @@ export class Connection {
     this.host.pump(this)
   }
 
-  private connect(client: AcClient, secure: boolean, hostname: string, port: number, insecure: boolean): void {
+  private connect(
+    client: AcClient,
+    secure: boolean,
+    hostname: string,
+    port: number,
+    insecure: boolean,
+  ): void {
     const socket = secure
-      ? tls.connect({ port, host: hostname, rejectUnauthorized: !insecure, servername: net.isIP(hostname) ? undefined : hostname })
+      ? tls.connect({
+          port,
+          host: hostname,
+          rejectUnauthorized: !insecure,
+          servername: net.isIP(hostname) ? undefined : hostname,
+        })
       : net.connect(port, hostname)
     socket.setNoDelay(true)
     client.conn = socket
@@ -263,7 +287,8 @@ export class Connection {
     const slot = (this.head + this.inFlight) % this.pipelining
     if (this.scenario) {
       const s = this.scenario
-      if (this.stepIndex === 0) this.vars = { iteration: String(this.host.nextIteration()), conn: String(this.index) }
+      if (this.stepIndex === 0)
+        this.vars = { iteration: String(this.host.nextIteration()), conn: String(this.index) }
       buf = renderStepRequest(s.steps[this.stepIndex]!, this.vars, {
         host: s.host,
         basePath: s.basePath,
@@ -308,7 +333,8 @@ export class Connection {
   private onHeaders(headers: string[]): void {
     for (let i = 0; i < headers.length; i += 2) {
       const name = headers[i]!
-      if (name.length === 13 && name.toLowerCase() === 'server-timing') parseServerTiming(headers[i + 1] ?? '', this)
+      if (name.length === 13 && name.toLowerCase() === 'server-timing')
+        parseServerTiming(headers[i + 1] ?? '', this)
     }
   }
 }

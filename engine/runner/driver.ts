@@ -6,7 +6,13 @@ import type { Plan, Step } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
 import { ERROR_KINDS } from '../types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
-import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemplate, type ScenarioSetup } from './connection.ts'
+import {
+  buildRequestTemplate,
+  Connection,
+  type ConnectionHost,
+  type RequestTemplate,
+  type ScenarioSetup,
+} from './connection.ts'
 import { compileScenario } from './scenario.ts'
 import type { Ledger } from './ledger.ts'
 
@@ -183,7 +189,19 @@ export class SegmentDriver implements ConnectionHost {
 
   failed(conn: Connection, slot: number, kind: number): void {
     const sentAt = conn.sentAt[slot]!
-    this.o.ledger.push(conn.seq[slot]!, (sentAt - this.o.t0) * 1000, -1, -1, 0, 0, kind, conn.phase[slot]!, -1, -1, conn.step[slot]!)
+    this.o.ledger.push(
+      conn.seq[slot]!,
+      (sentAt - this.o.t0) * 1000,
+      -1,
+      -1,
+      0,
+      0,
+      kind,
+      conn.phase[slot]!,
+      -1,
+      -1,
+      conn.step[slot]!,
+    )
     if (this.draining && !this.running) this.checkDrained()
   }
 
@@ -276,7 +294,9 @@ export class SegmentDriver implements ConnectionHost {
   // ---- time ---------------------------------------------------------------------------------
 
   private advanceStep(at: number): void {
-    if (this.step) this.phaseSeconds[this.step.phase] = (this.phaseSeconds[this.step.phase] ?? 0) + (at - this.stepActualStart) / 1000
+    if (this.step)
+      this.phaseSeconds[this.step.phase] =
+        (this.phaseSeconds[this.step.phase] ?? 0) + (at - this.stepActualStart) / 1000
     this.stepIndex++
     const step = this.steps[this.stepIndex]
     if (!step) {
@@ -317,7 +337,8 @@ export class SegmentDriver implements ConnectionHost {
   private tick(): void {
     const wall = performance.now()
     const cpu = this.readCpu()
-    const cpuPercent = wall > this.lastWall ? ((cpu - this.lastCpu) / 1000 / (wall - this.lastWall)) * 100 : null
+    const cpuPercent =
+      wall > this.lastWall ? ((cpu - this.lastCpu) / 1000 / (wall - this.lastWall)) * 100 : null
     this.lastCpu = cpu
     this.lastWall = wall
     this.o.ledger.flush()
@@ -376,7 +397,9 @@ export class SegmentDriver implements ConnectionHost {
     this.running = false
     this.draining = false
     const now = performance.now()
-    if (this.step) this.phaseSeconds[this.step.phase] = (this.phaseSeconds[this.step.phase] ?? 0) + (now - this.stepActualStart) / 1000
+    if (this.step)
+      this.phaseSeconds[this.step.phase] =
+        (this.phaseSeconds[this.step.phase] ?? 0) + (now - this.stepActualStart) / 1000
     this.step = null
     if (this.timer) clearTimeout(this.timer)
     if (this.sweeper) clearInterval(this.sweeper)
@@ -388,6 +411,11 @@ export class SegmentDriver implements ConnectionHost {
     else this.o.ledger.flush()
     const resolve = this.resolveDone
     this.resolveDone = null
-    resolve({ seconds: (now - this.startAt) / 1000, phaseSeconds: this.phaseSeconds, sent: this.sent, stopped: this.stopped })
+    resolve({
+      seconds: (now - this.startAt) / 1000,
+      phaseSeconds: this.phaseSeconds,
+      sent: this.sent,
+      stopped: this.stopped,
+    })
   }
 }

@@ -26,21 +26,48 @@ export function describeTargets(config: RunConfig): TargetEnvironment[] {
     if (m?.kind === 'docker') {
       const filter = m.container
         ? [m.container]
-        : (docker(['ps', '-q', '--filter', `label=com.docker.compose.project=${m.project ?? ''}`, ...(m.service ? ['--filter', `label=com.docker.compose.service=${m.service}`] : [])]) ?? '')
+        : (
+            docker([
+              'ps',
+              '-q',
+              '--filter',
+              `label=com.docker.compose.project=${m.project ?? ''}`,
+              ...(m.service ? ['--filter', `label=com.docker.compose.service=${m.service}`] : []),
+            ]) ?? ''
+          )
             .split('\n')
             .filter(Boolean)
       for (const id of filter) {
-        const out = docker(['inspect', '--format', '{{.Name}}\t{{.Config.Image}}@{{.Image}}\t{{.HostConfig.NanoCpus}}\t{{.HostConfig.Memory}}', id])
+        const out = docker([
+          'inspect',
+          '--format',
+          '{{.Name}}\t{{.Config.Image}}@{{.Image}}\t{{.HostConfig.NanoCpus}}\t{{.HostConfig.Memory}}',
+          id,
+        ])
         if (!out) continue
         const [name = '', image = '', nano = '0', mem = '0'] = out.split('\t')
-        containers.push({ name: name.replace(/^\//, ''), image, cpus: Number(nano) > 0 ? Number(nano) / 1e9 : null, memoryBytes: Number(mem) > 0 ? Number(mem) : null })
+        containers.push({
+          name: name.replace(/^\//, ''),
+          image,
+          cpus: Number(nano) > 0 ? Number(nano) / 1e9 : null,
+          memoryBytes: Number(mem) > 0 ? Number(mem) : null,
+        })
       }
     }
-    const out: TargetEnvironment = { name: t.name, url: t.url, monitor: t.monitor ?? null, containers, stack: t.stack?.name ?? null }
+    const out: TargetEnvironment = {
+      name: t.name,
+      url: t.url,
+      monitor: t.monitor ?? null,
+      containers,
+      stack: t.stack?.name ?? null,
+    }
     if (containers.length) {
       out.image = [...new Set(containers.map((c) => c.image))].join(', ')
       out.limits = containers
-        .map((c) => `${c.name}: ${c.cpus ?? 'no'} CPU limit, ${c.memoryBytes ? `${Math.round(c.memoryBytes / 1048576)} MiB` : 'no memory limit'}`)
+        .map(
+          (c) =>
+            `${c.name}: ${c.cpus ?? 'no'} CPU limit, ${c.memoryBytes ? `${Math.round(c.memoryBytes / 1048576)} MiB` : 'no memory limit'}`,
+        )
         .join('; ')
     }
     return out

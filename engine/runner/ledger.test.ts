@@ -58,7 +58,11 @@ describe('ledger', () => {
   it('reuses sockets across ramp steps and pauses (opened once, up to the peak)', async () => {
     target = await startTarget({ delayMs: 1 })
     const { summary } = await runConfig(
-      base(target.url, { connections: 6, duration: 4, profile: { kind: 'ramp', from: 2, to: 6, stepSize: 2, stepSeconds: 1, pauseSeconds: 0.5 } }),
+      base(target.url, {
+        connections: 6,
+        duration: 4,
+        profile: { kind: 'ramp', from: 2, to: 6, stepSize: 2, stepSeconds: 1, pauseSeconds: 0.5 },
+      }),
     )
     expect(summary.status).toBe('done')
     expect(target.sockets).toBe(6)
@@ -66,8 +70,13 @@ describe('ledger', () => {
 
   it('opens one socket per request with keep-alive off', async () => {
     target = await startTarget()
-    const { summary, db } = await runConfig(base(target.url, { connections: 4, duration: 2, keepAlive: false }))
-    const rows = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(summary.runId) as number
+    const { summary, db } = await runConfig(
+      base(target.url, { connections: 4, duration: 2, keepAlive: false }),
+    )
+    const rows = db
+      .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+      .pluck()
+      .get(summary.runId) as number
     expect(rows).toBeGreaterThan(100)
     expect(Math.abs(target.sockets - rows)).toBeLessThanOrEqual(4)
     expect(target.requests).toBeGreaterThanOrEqual(rows - 4)

@@ -22,7 +22,9 @@ describe('run lifecycle', () => {
   it('reports progress once per second and ends done', async () => {
     target = await startTarget({ delayMs: 1 })
     const ended: string[] = []
-    const { summary, progress } = await runConfig(cfg(target.url, 3), undefined, { onEnded: (e) => ended.push(e.status) })
+    const { summary, progress } = await runConfig(cfg(target.url, 3), undefined, {
+      onEnded: (e) => ended.push(e.status),
+    })
     expect(summary.status).toBe('done')
     expect(ended).toEqual(['done'])
     expect(progress.map((p) => p.point.t)).toEqual([0, 1, 2])
@@ -42,13 +44,18 @@ describe('run lifecycle', () => {
     })
     expect(summary.status).toBe('aborted')
     expect(summary.error).toMatch(/SIGKILL/)
-    const series = db.prepare('SELECT t, requests, errors FROM series WHERE run_id = ? ORDER BY t').all(summary.runId) as {
+    const series = db
+      .prepare('SELECT t, requests, errors FROM series WHERE run_id = ? ORDER BY t')
+      .all(summary.runId) as {
       t: number
       requests: number
     }[]
     expect(series.length).toBeGreaterThanOrEqual(2)
     const inSeries = series.reduce((a, s) => a + s.requests, 0)
-    const stored = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(summary.runId) as number
+    const stored = db
+      .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+      .pluck()
+      .get(summary.runId) as number
     expect(stored).toBeGreaterThanOrEqual(inSeries)
     // Nothing stored that the server did not see; what was lost is at most the unflushed tail.
     const seen = new Set(target.ids)

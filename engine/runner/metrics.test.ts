@@ -29,21 +29,38 @@ describe('latency figures', () => {
       load: { connections: 4, duration: 2 },
       cooldownSeconds: 0,
     })
-    const lat = (db.prepare('SELECT latency_us FROM samples WHERE run_id = ? AND latency_us >= 0').pluck().all(summary.runId) as number[]).sort(
-      (a, b) => a - b,
-    )
+    const lat = (
+      db
+        .prepare('SELECT latency_us FROM samples WHERE run_id = ? AND latency_us >= 0')
+        .pluck()
+        .all(summary.runId) as number[]
+    ).sort((a, b) => a - b)
     const r = summary.results[0]!
     expect(r.latency.count).toBe(lat.length)
-    for (const [p, key] of [[50, 'p50'], [90, 'p90'], [95, 'p95'], [99, 'p99'], [99.9, 'p999']] as const) {
+    for (const [p, key] of [
+      [50, 'p50'],
+      [90, 'p90'],
+      [95, 'p95'],
+      [99, 'p99'],
+      [99.9, 'p999'],
+    ] as const) {
       const want = exact(lat, p)
       // HDR with 3 significant digits: within 0.1 % (plus 1 µs of rounding).
-      expect(Math.abs(r.latency[key] - want), `${key}: hdr ${r.latency[key]} exact ${want}`).toBeLessThanOrEqual(want * 0.001 + 1)
+      expect(
+        Math.abs(r.latency[key] - want),
+        `${key}: hdr ${r.latency[key]} exact ${want}`,
+      ).toBeLessThanOrEqual(want * 0.001 + 1)
     }
     expect(Math.abs(r.latency.max - lat.at(-1)!)).toBeLessThanOrEqual(lat.at(-1)! * 0.001 + 1)
     expect(r.latency.mean).toBeCloseTo(lat.reduce((a, b) => a + b, 0) / lat.length, -1)
     const l = r.latency
-    expect([l.min, l.p50, l.p90, l.p95, l.p99, l.p999, l.max]).toEqual([l.min, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].sort((a, b) => a - b))
-    const series = db.prepare('SELECT p50, p90, p95, p99, p999, max FROM series WHERE run_id = ?').raw().all(summary.runId) as number[][]
+    expect([l.min, l.p50, l.p90, l.p95, l.p99, l.p999, l.max]).toEqual(
+      [l.min, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].sort((a, b) => a - b),
+    )
+    const series = db
+      .prepare('SELECT p50, p90, p95, p99, p999, max FROM series WHERE run_id = ?')
+      .raw()
+      .all(summary.runId) as number[][]
     expect(series.length).toBeGreaterThanOrEqual(2)
     for (const row of series) expect(row).toEqual([...row].sort((a, b) => a - b))
     // The stored run histogram decodes to the same count (lossless, mergeable).
@@ -86,10 +103,17 @@ describe('latency figures', () => {
       cooldownSeconds: 0,
     })
     expect(summary.status).toBe('done')
-    expect(summary.results.map((r) => `${r.target}#${r.round}`).sort()).toEqual(['fast#1', 'fast#2', 'slow#1', 'slow#2'])
+    expect(summary.results.map((r) => `${r.target}#${r.round}`).sort()).toEqual([
+      'fast#1',
+      'fast#2',
+      'slow#1',
+      'slow#2',
+    ])
     // Interleaved: fast#1, slow#1, fast#2, slow#2 on the timeline.
     const order = db
-      .prepare('SELECT target_index, round, min(start_us) s FROM samples WHERE run_id = ? GROUP BY target_index, round ORDER BY s')
+      .prepare(
+        'SELECT target_index, round, min(start_us) s FROM samples WHERE run_id = ? GROUP BY target_index, round ORDER BY s',
+      )
       .raw()
       .all(summary.runId) as number[][]
     expect(order.map(([t, r]) => `${t}#${r}`)).toEqual(['0#1', '1#1', '0#2', '1#2'])
@@ -97,7 +121,10 @@ describe('latency figures', () => {
     const slow = summary.results.filter((r) => r.target === 'slow')
     const fast = summary.results.filter((r) => r.target === 'fast')
     for (const s of slow) for (const f of fast) expect(s.latency.p50).toBeGreaterThan(f.latency.p50)
-    const perTarget = db.prepare('SELECT target_index, count(*) FROM samples WHERE run_id = ? GROUP BY target_index').raw().all(summary.runId) as number[][]
+    const perTarget = db
+      .prepare('SELECT target_index, count(*) FROM samples WHERE run_id = ? GROUP BY target_index')
+      .raw()
+      .all(summary.runId) as number[][]
     expect(perTarget.find(([i]) => i === 0)![1]).toBe(a.requests)
     expect(perTarget.find(([i]) => i === 1)![1]).toBe(b.requests)
   })

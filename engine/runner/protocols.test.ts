@@ -16,7 +16,25 @@ afterEach(async () => {
 
 function selfSigned(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'cannonade-tls-'))
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' })
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'k.pem'),
+      '-out',
+      join(dir, 'c.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  )
   return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') }
 }
 
@@ -53,7 +71,9 @@ describe('targets and load modes', () => {
 
   it('pipelining keeps that many requests in flight per connection and every id distinct', async () => {
     target = await startTarget({ delayMs: 5, sampleEveryMs: 10 })
-    const { summary, db } = await runConfig(cfg(`${target.url}/x`, { connections: 2, duration: 2, pipelining: 4 }))
+    const { summary, db } = await runConfig(
+      cfg(`${target.url}/x`, { connections: 2, duration: 2, pipelining: 4 }),
+    )
     const ids = ledgerIds(db, summary.runId, summary.correlationPrefix)
     expect(new Set(ids).size).toBe(ids.length)
     expect([...target.ids].sort()).toEqual([...ids].sort())
@@ -75,7 +95,15 @@ describe('targets and load modes', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const port = (server.address() as { port: number }).port
     const { summary } = await runConfig(
-      cfg(`http://127.0.0.1:${port}/ads`, { connections: 1, requests: 5 }, { method: 'POST', headers: { 'x-api-key': 'k1', 'content-type': 'application/json' }, body: '{"title":"t"}' }),
+      cfg(
+        `http://127.0.0.1:${port}/ads`,
+        { connections: 1, requests: 5 },
+        {
+          method: 'POST',
+          headers: { 'x-api-key': 'k1', 'content-type': 'application/json' },
+          body: '{"title":"t"}',
+        },
+      ),
     )
     server.close()
     expect(summary.results[0]!.ok).toBe(5)

@@ -26,8 +26,16 @@ describe('resource samples', () => {
     )
     expect(logs).toEqual([])
     const rows = db
-      .prepare('SELECT t, target, source, cpu_percent, memory_bytes FROM resource_samples WHERE run_id = ? ORDER BY t')
-      .all(summary.runId) as { t: number; target: string; source: string; cpu_percent: number | null; memory_bytes: number | null }[]
+      .prepare(
+        'SELECT t, target, source, cpu_percent, memory_bytes FROM resource_samples WHERE run_id = ? ORDER BY t',
+      )
+      .all(summary.runId) as {
+      t: number
+      target: string
+      source: string
+      cpu_percent: number | null
+      memory_bytes: number | null
+    }[]
     const proc = rows.filter((r) => r.source === 'process' && r.target === 't' && r.t >= 0 && r.t < 3)
     const gen = rows.filter((r) => r.source === 'generator')
     expect(proc.length).toBeGreaterThanOrEqual(2)
@@ -35,7 +43,9 @@ describe('resource samples', () => {
     expect(proc.every((r) => (r.memory_bytes ?? 0) > 0)).toBe(true)
     expect(proc.some((r) => (r.cpu_percent ?? 0) > 1)).toBe(true) // the target served thousands of requests
     expect(gen.length).toBe(3)
-    expect(gen.every((r) => r.cpu_percent !== null && r.cpu_percent > 0 && (r.memory_bytes ?? 0) > 10_000_000)).toBe(true)
+    expect(
+      gen.every((r) => r.cpu_percent !== null && r.cpu_percent > 0 && (r.memory_bytes ?? 0) > 10_000_000),
+    ).toBe(true)
   })
 
   it('a monitor that cannot find its target warns and the run goes on', async () => {

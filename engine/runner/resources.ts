@@ -16,7 +16,10 @@ export class ResourceRecorder {
   private recent: ResourcePoint[] = []
   private readonly insert: (s: ResourceSample) => void
   private readonly config: RunConfig
-  private readonly opts: { secrets?: Record<string, string>; onLog?: (level: 'warn', message: string) => void }
+  private readonly opts: {
+    secrets?: Record<string, string>
+    onLog?: (level: 'warn', message: string) => void
+  }
 
   constructor(db: Db, runId: number, config: RunConfig, opts: ResourceRecorder['opts']) {
     this.config = config
@@ -27,8 +30,27 @@ export class ResourceRecorder {
     )
     this.insert = (s) => {
       const t = (s.t - (this.t0 ?? s.t)) / 1000
-      stmt.run(runId, t, s.target, s.source, s.instance, s.cpuPercent, s.memoryBytes, s.memoryLimitBytes, s.cpuLimit, s.state)
-      if (this.recent.length < 1000) this.recent.push({ t, target: s.target, source: s.source, instance: s.instance, cpuPercent: s.cpuPercent, memoryBytes: s.memoryBytes })
+      stmt.run(
+        runId,
+        t,
+        s.target,
+        s.source,
+        s.instance,
+        s.cpuPercent,
+        s.memoryBytes,
+        s.memoryLimitBytes,
+        s.cpuLimit,
+        s.state,
+      )
+      if (this.recent.length < 1000)
+        this.recent.push({
+          t,
+          target: s.target,
+          source: s.source,
+          instance: s.instance,
+          cpuPercent: s.cpuPercent,
+          memoryBytes: s.memoryBytes,
+        })
     }
   }
 
@@ -43,7 +65,10 @@ export class ResourceRecorder {
           (e) => this.opts.onLog?.('warn', `targets.${i}.monitor (${target.name}): ${e.message}`),
         )
         .catch((e: unknown) =>
-          this.opts.onLog?.('warn', `targets.${i}.monitor (${target.name}): ${e instanceof Error ? e.message : String(e)}; the run goes on without it`),
+          this.opts.onLog?.(
+            'warn',
+            `targets.${i}.monitor (${target.name}): ${e instanceof Error ? e.message : String(e)}; the run goes on without it`,
+          ),
         )
     })
   }
@@ -67,7 +92,17 @@ export class ResourceRecorder {
     } catch {
       memory = null // not Linux, or the process just ended
     }
-    this.record({ t: Date.now(), source: 'generator', target: 'generator', instance: String(pid), cpuPercent, memoryBytes: memory, memoryLimitBytes: null, cpuLimit: null, state: 'running' })
+    this.record({
+      t: Date.now(),
+      source: 'generator',
+      target: 'generator',
+      instance: String(pid),
+      cpuPercent,
+      memoryBytes: memory,
+      memoryLimitBytes: null,
+      cpuLimit: null,
+      state: 'running',
+    })
   }
 
   drain(): ResourcePoint[] {

@@ -68,8 +68,22 @@ describe('scenarios', () => {
           name: 'market',
           url,
           steps: [
-            { name: 'register', method: 'POST', path: '/users', headers: { 'content-type': 'application/json' }, body: '{"username":"u${iteration}","password":"p${iteration}"}', expectStatus: 201 },
-            { name: 'login', method: 'POST', path: '/login', headers: { 'content-type': 'application/json' }, body: '{"username":"u${iteration}","password":"p${iteration}"}', capture: { token: { json: 'data.token' } } },
+            {
+              name: 'register',
+              method: 'POST',
+              path: '/users',
+              headers: { 'content-type': 'application/json' },
+              body: '{"username":"u${iteration}","password":"p${iteration}"}',
+              expectStatus: 201,
+            },
+            {
+              name: 'login',
+              method: 'POST',
+              path: '/login',
+              headers: { 'content-type': 'application/json' },
+              body: '{"username":"u${iteration}","password":"p${iteration}"}',
+              capture: { token: { json: 'data.token' } },
+            },
             { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}' } },
           ],
         },
@@ -86,7 +100,9 @@ describe('scenarios', () => {
     expect(r.errors.capture).toBeUndefined()
     for (const s of r.steps!) expect(s.ok).toBeGreaterThan(20)
     expect(r.steps![0]!.statusClasses['2xx']).toBe(seen.register - (r.steps![0]!.errors.inflight ?? 0))
-    const perStep = db.prepare('SELECT step, count(*) n FROM samples WHERE run_id = ? GROUP BY step ORDER BY step').all(summary.runId) as { step: number; n: number }[]
+    const perStep = db
+      .prepare('SELECT step, count(*) n FROM samples WHERE run_id = ? GROUP BY step ORDER BY step')
+      .all(summary.runId) as { step: number; n: number }[]
     expect(perStep.map((s) => s.step)).toEqual([0, 1, 2])
   })
 
@@ -100,7 +116,13 @@ describe('scenarios', () => {
           name: 'market',
           url,
           steps: [
-            { name: 'login', method: 'POST', path: '/login', body: '{"username":"nobody","password":"x"}', capture: { token: { json: 'data.token' } } },
+            {
+              name: 'login',
+              method: 'POST',
+              path: '/login',
+              body: '{"username":"nobody","password":"x"}',
+              capture: { token: { json: 'data.token' } },
+            },
             { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}' } },
           ],
         },

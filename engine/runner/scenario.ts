@@ -54,7 +54,13 @@ export function compileScenario(steps: readonly Step[]): CompiledStep[] {
 export function renderStepRequest(
   step: CompiledStep,
   vars: Record<string, string>,
-  opts: { host: string; basePath: string; keepAlive: boolean; correlationHeader: string; correlationId: string },
+  opts: {
+    host: string
+    basePath: string
+    keepAlive: boolean
+    correlationHeader: string
+    correlationId: string
+  },
 ): Buffer {
   const body = step.body ? Buffer.from(render(step.body, vars), 'utf8') : null
   let head = `${step.method} ${opts.basePath}${render(step.path, vars)} HTTP/1.1\r\nHost: ${opts.host}\r\nConnection: ${opts.keepAlive ? 'keep-alive' : 'close'}\r\n`
@@ -84,7 +90,8 @@ export function applyCaptures(
   for (const [name, c] of step.captures) {
     let value: unknown
     if ('header' in c) {
-      for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === c.header) value = rawHeaders[i + 1]
+      for (let i = 0; i < rawHeaders.length; i += 2)
+        if (rawHeaders[i]!.toLowerCase() === c.header) value = rawHeaders[i + 1]
     } else {
       if (!parsed) {
         parsed = true
@@ -95,7 +102,9 @@ export function applyCaptures(
         }
       }
       value = json
-      for (const key of c.json) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
+      for (const key of c.json)
+        value =
+          value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
     }
     if (typeof value === 'string') vars[name] = value
     else if (typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value)

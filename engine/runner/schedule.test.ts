@@ -14,18 +14,57 @@ afterEach(async () => {
 
 const profiles: [string, Record<string, unknown>][] = [
   ['ramp', { connections: 8, duration: 5, profile: { kind: 'ramp', from: 1, to: 8, rampSeconds: 4 } }],
-  ['stepped ramp with pauses', { connections: 6, duration: 5, profile: { kind: 'ramp', from: 2, to: 6, stepSize: 2, stepSeconds: 1, pauseSeconds: 1 } }],
+  [
+    'stepped ramp with pauses',
+    {
+      connections: 6,
+      duration: 5,
+      profile: { kind: 'ramp', from: 2, to: 6, stepSize: 2, stepSeconds: 1, pauseSeconds: 1 },
+    },
+  ],
   ['burst', { connections: 6, duration: 5, profile: { kind: 'burst', burstSeconds: 1, idleSeconds: 1 } }],
-  ['phases', { connections: 8, profile: { kind: 'phases', phases: [
-    { name: 'warmup', share: 0.25, duration: 1 }, { name: 'load', share: 0.5, duration: 2 }, { name: 'peak', share: 1, duration: 1 }, { name: 'cooldown', share: 0.25, duration: 1 } ] } }],
-  ['stages', { connections: 8, profile: { kind: 'stages', stages: [{ duration: 2, connections: 8 }, { duration: 1, connections: 8 }, { duration: 2, connections: 2 }] } }],
+  [
+    'phases',
+    {
+      connections: 8,
+      profile: {
+        kind: 'phases',
+        phases: [
+          { name: 'warmup', share: 0.25, duration: 1 },
+          { name: 'load', share: 0.5, duration: 2 },
+          { name: 'peak', share: 1, duration: 1 },
+          { name: 'cooldown', share: 0.25, duration: 1 },
+        ],
+      },
+    },
+  ],
+  [
+    'stages',
+    {
+      connections: 8,
+      profile: {
+        kind: 'stages',
+        stages: [
+          { duration: 2, connections: 8 },
+          { duration: 1, connections: 8 },
+          { duration: 2, connections: 2 },
+        ],
+      },
+    },
+  ],
 ]
 
 describe('load shape seen from the server', () => {
   for (const [name, load] of profiles) {
     it(`follows the ${name} schedule within ±1 in every second`, async () => {
       target = await startTarget({ delayMs: 20, sampleEveryMs: 10 })
-      const raw = { version: 1, name, targets: [{ name: 't', url: `${target.url}/x` }], load, cooldownSeconds: 0 }
+      const raw = {
+        version: 1,
+        name,
+        targets: [{ name: 't', url: `${target.url}/x` }],
+        load,
+        cooldownSeconds: 0,
+      }
       const plan = compilePlan(parseRunConfig(raw).load)
       const { summary, t0Epoch, progress } = await runConfig(raw)
       expect(summary.status).toBe('done')
@@ -37,7 +76,10 @@ describe('load shape seen from the server', () => {
         const expected = connectionsAt(plan, s + 0.5)
         const observed = seen.get(s)
         expect(observed, `second ${s}: no samples`).toBeDefined()
-        expect(Math.abs(observed! - expected), `second ${s}: expected ${expected}, server saw ${observed}`).toBeLessThanOrEqual(1)
+        expect(
+          Math.abs(observed! - expected),
+          `second ${s}: expected ${expected}, server saw ${observed}`,
+        ).toBeLessThanOrEqual(1)
         compared++
       }
       expect(compared).toBe(seconds)

@@ -7,7 +7,14 @@ import { compilePlan } from '../config/compile.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { Db } from '../store/db.ts'
-import { createRun, finishRun, generatorHealth, readRunSummary, setWorkerPid, summarizeMissingSegments } from '../store/runs.ts'
+import {
+  createRun,
+  finishRun,
+  generatorHealth,
+  readRunSummary,
+  setWorkerPid,
+  summarizeMissingSegments,
+} from '../store/runs.ts'
 import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../types.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
 import { ResourceRecorder } from './resources.ts'
@@ -42,11 +49,26 @@ export interface RunHandle {
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
-export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHooks = {}, opts: RunOptions = {}): RunHandle {
+export function startRun(
+  db: Db,
+  dbPath: string,
+  config: RunConfig,
+  hooks: RunHooks = {},
+  opts: RunOptions = {},
+): RunHandle {
   const plan = compilePlan(config.load)
-  const { runId, prefix } = createRun(db, config, plan.phases, opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {})
+  const { runId, prefix } = createRun(
+    db,
+    config,
+    plan.phases,
+    opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {},
+  )
   // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
-  const child: ChildProcess = fork(WORKER, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' })
+  const child: ChildProcess = fork(WORKER, [], {
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
+  })
   const pid = child.pid ?? -1
   if (opts.cpu !== undefined && pid > 0 && process.platform === 'linux') {
     try {
@@ -57,7 +79,10 @@ export function startRun(db: Db, dbPath: string, config: RunConfig, hooks: RunHo
   }
   if (pid > 0) setWorkerPid(db, runId, pid)
   // The targets' own CPU and memory, on the run's timeline, from the moment the runner exists.
-  const resources = new ResourceRecorder(db, runId, config, { secrets: opts.secrets, onLog: (level, message) => hooks.onLog?.(level, message) })
+  const resources = new ResourceRecorder(db, runId, config, {
+    secrets: opts.secrets,
+    onLog: (level, message) => hooks.onLog?.(level, message),
+  })
   resources.start()
 
   let ended = false

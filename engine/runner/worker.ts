@@ -136,7 +136,12 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
     const result = await current.run()
     current = null
     const summary = waitFor('segment-summary')
-    post({ type: 'segment-end', segment: seg.index, seconds: result.seconds, phaseSeconds: result.phaseSeconds })
+    post({
+      type: 'segment-end',
+      segment: seg.index,
+      seconds: result.seconds,
+      phaseSeconds: result.phaseSeconds,
+    })
     await summary
     if (writerError) throw new Error(`the ledger could not be written: ${writerError}`)
   }

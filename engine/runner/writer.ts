@@ -34,7 +34,8 @@ let db: Db | null = null
 let runId = 0
 let phaseNames: string[] = []
 let insertSample: ((c: Columns, seg: Segment) => void) | null = null
-let insertSeries: ((p: SeriesPoint, targetIndex: number, phase: number, statusJson: string) => void) | null = null
+let insertSeries: ((p: SeriesPoint, targetIndex: number, phase: number, statusJson: string) => void) | null =
+  null
 let rows = 0
 const segments = new Map<number, SegmentState>()
 
@@ -42,7 +43,9 @@ function open(dbPath: string, id: number, phases: string[]): void {
   db = openDb(dbPath, { skipMigrations: true })
   runId = id
   phaseNames = phases
-  const insertBlock = db.prepare('INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)')
+  const insertBlock = db.prepare(
+    'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
+  )
   insertSample = (c: Columns, seg: Segment) => {
     insertBlock.run(runId, seg.targetIndex, seg.round, c.count, encodeBlock(c))
   }
@@ -122,7 +125,13 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     max: lat.max,
     generatorCpu: msg.generatorCpu,
   }
-  const status = { '1xx': s.status[0], '2xx': s.status[1], '3xx': s.status[2], '4xx': s.status[3], '5xx': s.status[4] }
+  const status = {
+    '1xx': s.status[0],
+    '2xx': s.status[1],
+    '3xx': s.status[2],
+    '4xx': s.status[3],
+    '5xx': s.status[4],
+  }
   insertSeries(point, st.segment.targetIndex, msg.phase, JSON.stringify(status))
   s.reset()
   let requests = 0
@@ -149,7 +158,10 @@ function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[])
   })
   const block = total.toBlock(seconds)
   const steps = st.stepNames.length
-    ? st.stepNames.map((name, i) => ({ step: name, ...(st.steps[i] ?? new StatsAccumulator()).toBlock(seconds) }))
+    ? st.stepNames.map((name, i) => ({
+        step: name,
+        ...(st.steps[i] ?? new StatsAccumulator()).toBlock(seconds),
+      }))
     : undefined
   const summary: TargetRoundSummary = {
     target: st.segment.target,
@@ -182,7 +194,13 @@ port.on('message', (msg: ToWriter) => {
         })
         break
       case 'segment-start':
-        segments.set(msg.segment.index, { segment: msg.segment, second: new StatsAccumulator(), phases: [], stepNames: msg.stepNames, steps: [] })
+        segments.set(msg.segment.index, {
+          segment: msg.segment,
+          second: new StatsAccumulator(),
+          phases: [],
+          stepNames: msg.stepNames,
+          steps: [],
+        })
         break
       case 'batch':
         onBatch(msg.segment, msg.columns)
@@ -195,8 +213,13 @@ port.on('message', (msg: ToWriter) => {
         break
       case 'close':
         if (process.env.CANNONADE_DEBUG_CPU) {
-          const u = (process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.()
-          if (u) process.stderr.write(`[writer] rows ${rows} cpu ${((u.user + u.system) / 1e3).toFixed(0)} ms (${((u.user + u.system) / Math.max(1, rows)).toFixed(2)} us/row)\n`)
+          const u = (
+            process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }
+          ).threadCpuUsage?.()
+          if (u)
+            process.stderr.write(
+              `[writer] rows ${rows} cpu ${((u.user + u.system) / 1e3).toFixed(0)} ms (${((u.user + u.system) / Math.max(1, rows)).toFixed(2)} us/row)\n`,
+            )
         }
         db?.close()
         db = null

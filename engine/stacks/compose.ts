@@ -15,19 +15,31 @@ function tryVersion(cmd: string, args: string[]): string | null {
 /** The compose command, after checking the Docker engine answers. Errors say what to do. */
 export function detectCompose(opts: { fresh?: boolean } = {}): Compose {
   if (cached && !opts.fresh) return cached
-  const docker = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 20_000 })
+  const docker = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
   if (docker.error) {
-    throw new ApiError('unavailable', 'Docker is not installed (no `docker` command). Install Docker, or run the stack without it: `cannonade stacks up NAME --native`.')
+    throw new ApiError(
+      'unavailable',
+      'Docker is not installed (no `docker` command). Install Docker, or run the stack without it: `cannonade stacks up NAME --native`.',
+    )
   }
   if (docker.status !== 0) {
     const why = (docker.stderr || docker.stdout).trim().split('\n')[0] ?? ''
-    throw new ApiError('unavailable', `Docker is not running (docker info: ${why}). Start the Docker engine, or use --native.`)
+    throw new ApiError(
+      'unavailable',
+      `Docker is not running (docker info: ${why}). Start the Docker engine, or use --native.`,
+    )
   }
   const v2 = tryVersion('docker', ['compose'])
   if (v2) return (cached = { cmd: 'docker', args: ['compose'], version: v2 })
   const v1 = tryVersion('docker-compose', [])
   if (v1) return (cached = { cmd: 'docker-compose', args: [], version: v1 })
-  throw new ApiError('unavailable', 'Docker Compose is not installed (neither `docker compose` nor `docker-compose`). Install one, or use --native.')
+  throw new ApiError(
+    'unavailable',
+    'Docker Compose is not installed (neither `docker compose` nor `docker-compose`). Install one, or use --native.',
+  )
 }
 
 export interface RunResult {
@@ -36,9 +48,17 @@ export interface RunResult {
 }
 
 /** Run a command, passing each output line to `onLine`; keeps the last 200 lines for errors. */
-export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; onLine?: (l: string) => void; timeoutMs?: number } = {}): Promise<RunResult> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; onLine?: (l: string) => void; timeoutMs?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const lines: string[] = []
     let partial = ''
     const feed = (chunk: Buffer) => {

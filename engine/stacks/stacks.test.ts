@@ -26,13 +26,18 @@ const required = process.env.CANNONADE_REQUIRE_DOCKER === '1'
 if (reason && !required) console.warn(`skipping Docker stack tests: ${reason}`)
 
 function running(project: string): number {
-  const r = spawnSync('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${project}`], { encoding: 'utf8' })
+  const r = spawnSync('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${project}`], {
+    encoding: 'utf8',
+  })
   return r.stdout.split('\n').filter(Boolean).length
 }
 
 describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
   const logs: string[] = []
-  const stacks = new Stacks({ stateDir: join(dirname(tempDbPath()), 'native'), onLog: (_s, l) => logs.push(l) })
+  const stacks = new Stacks({
+    stateDir: join(dirname(tempDbPath()), 'native'),
+    onLog: (_s, l) => logs.push(l),
+  })
 
   beforeAll(() => {
     if (reason) throw new Error(`CANNONADE_REQUIRE_DOCKER=1 but Docker is unavailable: ${reason}`)
@@ -59,15 +64,29 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
     const { summary, db } = await runConfig({
       version: 1,
       name: 'compute with docker monitoring',
-      targets: [{ name: 'node-http', url: 'http://127.0.0.1:8082/compute?iterations=20000', monitor: { kind: 'docker', project: 'cannonade-node-http', service: 'app' } }],
+      targets: [
+        {
+          name: 'node-http',
+          url: 'http://127.0.0.1:8082/compute?iterations=20000',
+          monitor: { kind: 'docker', project: 'cannonade-node-http', service: 'app' },
+        },
+      ],
       load: { connections: 4, duration: 7, profile: { kind: 'burst', burstSeconds: 3, idleSeconds: 4 } },
       cooldownSeconds: 0,
     })
     expect(summary.status).toBe('done')
     expect(summary.results[0]!.ok).toBeGreaterThan(10)
     const rows = db
-      .prepare("SELECT t, cpu_percent, memory_bytes, memory_limit, cpu_limit FROM resource_samples WHERE run_id = ? AND source = 'docker' ORDER BY t")
-      .all(summary.runId) as { t: number; cpu_percent: number | null; memory_bytes: number | null; memory_limit: number | null; cpu_limit: number | null }[]
+      .prepare(
+        "SELECT t, cpu_percent, memory_bytes, memory_limit, cpu_limit FROM resource_samples WHERE run_id = ? AND source = 'docker' ORDER BY t",
+      )
+      .all(summary.runId) as {
+      t: number
+      cpu_percent: number | null
+      memory_bytes: number | null
+      memory_limit: number | null
+      cpu_limit: number | null
+    }[]
     const seconds = new Set(rows.filter((r) => r.t >= 0 && r.t < 7).map((r) => Math.floor(r.t)))
     expect(seconds.size).toBeGreaterThanOrEqual(6)
     const busy = rows.filter((r) => r.t >= 1 && r.t < 3).map((r) => r.cpu_percent ?? 0)
@@ -80,11 +99,17 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
     expect(rows[0]!.memory_limit).toBe(512 * 1024 * 1024)
     expect(rows[0]!.cpu_limit).toBe(1)
     // The environment records the container's image and limits for the report.
-    const env = JSON.parse(db.prepare('SELECT details FROM environment WHERE run_id = ?').pluck().get(summary.runId) as string)
-    expect(env.targets[0].containers[0]).toMatchObject({ image: expect.stringMatching(/^cannonade\/node:24@sha256:/), cpus: 1, memoryBytes: 512 * 1024 * 1024 })
+    const env = JSON.parse(
+      db.prepare('SELECT details FROM environment WHERE run_id = ?').pluck().get(summary.runId) as string,
+    )
+    expect(env.targets[0].containers[0]).toMatchObject({
+      image: expect.stringMatching(/^cannonade\/node:24@sha256:/),
+      cpus: 1,
+      memoryBytes: 512 * 1024 * 1024,
+    })
   }, 120_000)
 
-  it("a POOL_SIZE sweep restarts the stack with each value (the pool-sizing study)", async () => {
+  it('a POOL_SIZE sweep restarts the stack with each value (the pool-sizing study)', async () => {
     const dbPath = tempDbPath()
     const seen: string[] = []
     const { runs } = await runStudy(
@@ -93,7 +118,13 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
       parseRunConfig({
         version: 1,
         name: 'pool',
-        targets: [{ name: 'node-http', url: 'http://127.0.0.1:8082/ads?limit=5', stack: { name: 'node-http', env: { POOL_SIZE: 2 } } }],
+        targets: [
+          {
+            name: 'node-http',
+            url: 'http://127.0.0.1:8082/ads?limit=5',
+            stack: { name: 'node-http', env: { POOL_SIZE: 2 } },
+          },
+        ],
         load: { connections: 4, duration: 1 },
         cooldownSeconds: 0,
         sweep: { path: 'targets.0.stack.env.POOL_SIZE', values: [2, 6] },
@@ -102,8 +133,23 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
         restartStack: async (s) => {
           await stacks.down(s.name)
           await stacks.up(s.name, { env: s.env })
-          const id = spawnSync('docker', ['ps', '-q', '--filter', 'label=com.docker.compose.project=cannonade-node-http', '--filter', 'label=com.docker.compose.service=app'], { encoding: 'utf8' }).stdout.trim()
-          const env = spawnSync('docker', ['inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', id], { encoding: 'utf8' }).stdout
+          const id = spawnSync(
+            'docker',
+            [
+              'ps',
+              '-q',
+              '--filter',
+              'label=com.docker.compose.project=cannonade-node-http',
+              '--filter',
+              'label=com.docker.compose.service=app',
+            ],
+            { encoding: 'utf8' },
+          ).stdout.trim()
+          const env = spawnSync(
+            'docker',
+            ['inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', id],
+            { encoding: 'utf8' },
+          ).stdout
           seen.push(/POOL_SIZE=(\d+)/.exec(env)?.[1] ?? 'none')
         },
       },
@@ -114,11 +160,17 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
   }, 300_000)
 
   it('refuses an unknown stack and a taken port, clearly', async () => {
-    await expect(stacks.up('nope')).rejects.toMatchObject({ code: 'not-found', message: expect.stringMatching(/known stacks: node-http/) })
+    await expect(stacks.up('nope')).rejects.toMatchObject({
+      code: 'not-found',
+      message: expect.stringMatching(/known stacks: node-http/),
+    })
     const blocker = http.createServer().listen(8083, '127.0.0.1')
     await new Promise((r) => blocker.once('listening', r))
     try {
-      await expect(stacks.up('node-cluster')).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/port 8083 is already in use/) })
+      await expect(stacks.up('node-cluster')).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringMatching(/port 8083 is already in use/),
+      })
       expect(running('cannonade-node-cluster')).toBe(0)
     } finally {
       blocker.close()
@@ -127,7 +179,9 @@ describe.skipIf(reason !== null && !required)('stacks with Docker', () => {
 
   it('health never reached: a time-out with the last log lines, and nothing left running', async () => {
     const impatient = new Stacks({ stateDir: join(dirname(tempDbPath()), 'native'), healthTimeoutMs: 1 })
-    await expect(impatient.up('node-cluster')).rejects.toSatisfy((e: unknown) => e instanceof ApiError && /never answered .* Last log lines/s.test(e.message))
+    await expect(impatient.up('node-cluster')).rejects.toSatisfy(
+      (e: unknown) => e instanceof ApiError && /never answered .* Last log lines/s.test(e.message),
+    )
     expect(running('cannonade-node-cluster')).toBe(0)
   }, 900_000)
 })

@@ -6,7 +6,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import net from 'node:net'
 import { join } from 'node:path'
 import { ApiError, type StackInfo, type StackStatus } from '../api.ts'
-import { getStack, loadManifest, repoRoot, startNativeStack, type NativeStack, type StackSpec } from '../../targets/_native/launcher.ts'
+import {
+  getStack,
+  loadManifest,
+  repoRoot,
+  startNativeStack,
+  type NativeStack,
+  type StackSpec,
+} from '../../targets/_native/launcher.ts'
 import { detectCompose, run } from './compose.ts'
 
 export interface StacksOptions {
@@ -25,14 +32,25 @@ export interface UpOptions {
 
 function info(s: StackSpec): StackInfo {
   const app = s.limits[s.appService] ?? null
-  return { name: s.name, description: s.description, url: s.url, runtime: s.runtime, limits: { cpus: app?.cpus ?? null, memory: app?.memory ?? null } }
+  return {
+    name: s.name,
+    description: s.description,
+    url: s.url,
+    runtime: s.runtime,
+    limits: { cpus: app?.cpus ?? null, memory: app?.memory ?? null },
+  }
 }
 
 function stackOrError(name: string): StackSpec {
   try {
     return getStack(name)
   } catch {
-    throw new ApiError('not-found', `unknown stack "${name}"; known stacks: ${loadManifest().stacks.map((s) => s.name).join(', ')}`)
+    throw new ApiError(
+      'not-found',
+      `unknown stack "${name}"; known stacks: ${loadManifest()
+        .stacks.map((s) => s.name)
+        .join(', ')}`,
+    )
   }
 }
 
@@ -80,7 +98,10 @@ export class Stacks {
     const current = (await this.status()).find((x) => x.name === name)
     const running = current && current.containers.some((c) => c.state === 'running')
     if (!running && !(await portFree(port))) {
-      throw new ApiError('conflict', `port ${port} is already in use by another program; stop it, or give another port (--port / ${s.portEnv})`)
+      throw new ApiError(
+        'conflict',
+        `port ${port} is already in use by another program; stop it, or give another port (--port / ${s.portEnv})`,
+      )
     }
     log(`${compose.cmd} ${compose.args.join(' ')} up -d --build (${s.project})`)
     const up = await run(compose.cmd, [...compose.args, ...this.composeArgs(s), 'up', '-d', '--build'], {
@@ -89,12 +110,23 @@ export class Stacks {
     })
     if (up.code !== 0) {
       await this.down(name)
-      throw new ApiError('internal', `stack ${name} did not start (exit ${up.code}):\n${up.lines.slice(-15).join('\n')}`)
+      throw new ApiError(
+        'internal',
+        `stack ${name} did not start (exit ${up.code}):\n${up.lines.slice(-15).join('\n')}`,
+      )
     }
     const deadline = Date.now() + (this.o.healthTimeoutMs ?? 120_000)
     while (!(await healthy(url + s.healthPath))) {
       if (Date.now() > deadline) {
-        const logs = await run(compose.cmd, [...compose.args, ...this.composeArgs(s), 'logs', '--no-color', '--tail', '20', s.appService])
+        const logs = await run(compose.cmd, [
+          ...compose.args,
+          ...this.composeArgs(s),
+          'logs',
+          '--no-color',
+          '--tail',
+          '20',
+          s.appService,
+        ])
         await this.down(name)
         throw new ApiError(
           'unavailable',
@@ -108,18 +140,33 @@ export class Stacks {
     return { ...(await this.statusOf(s)), url, state: 'healthy' }
   }
 
-  private async upNative(s: StackSpec, port: number, env: Record<string, string>, log: (l: string) => void): Promise<StackStatus> {
+  private async upNative(
+    s: StackSpec,
+    port: number,
+    env: Record<string, string>,
+    log: (l: string) => void,
+  ): Promise<StackStatus> {
     await this.down(s.name).catch(() => undefined)
-    if (!(await portFree(port))) throw new ApiError('conflict', `port ${port} is already in use by another program; stop it or give another port`)
+    if (!(await portFree(port)))
+      throw new ApiError(
+        'conflict',
+        `port ${port} is already in use by another program; stop it or give another port`,
+      )
     let stack: NativeStack
     try {
       stack = await startNativeStack(s.name, { port, env, log, timeoutMs: this.o.healthTimeoutMs ?? 120_000 })
     } catch (err) {
-      throw new ApiError('unavailable', `native stack ${s.name} did not start: ${err instanceof Error ? err.message : String(err)}`)
+      throw new ApiError(
+        'unavailable',
+        `native stack ${s.name} did not start: ${err instanceof Error ? err.message : String(err)}`,
+      )
     }
     this.native.set(s.name, stack)
     mkdirSync(this.o.stateDir, { recursive: true })
-    writeFileSync(join(this.o.stateDir, `${s.name}.json`), JSON.stringify({ url: stack.url, pid: stack.server.pid ?? null, pg: stack.postgres?.dataDir ?? null }))
+    writeFileSync(
+      join(this.o.stateDir, `${s.name}.json`),
+      JSON.stringify({ url: stack.url, pid: stack.server.pid ?? null, pg: stack.postgres?.dataDir ?? null }),
+    )
     log(`${s.name} (native) is healthy at ${stack.url}`)
     return { ...info(s), url: stack.url, state: 'native', containers: [] }
   }
@@ -150,16 +197,29 @@ export class Stacks {
     } catch {
       return // no Docker: nothing of this stack can be running in it
     }
-    const r = await run(compose.cmd, [...compose.args, ...this.composeArgs(s), 'down', '-v', '--remove-orphans'], { onLine: (l) => this.o.onLog?.(name, l) })
-    if (r.code !== 0) throw new ApiError('internal', `stack ${name} could not be removed:\n${r.lines.slice(-10).join('\n')}`)
+    const r = await run(
+      compose.cmd,
+      [...compose.args, ...this.composeArgs(s), 'down', '-v', '--remove-orphans'],
+      { onLine: (l) => this.o.onLog?.(name, l) },
+    )
+    if (r.code !== 0)
+      throw new ApiError('internal', `stack ${name} could not be removed:\n${r.lines.slice(-10).join('\n')}`)
   }
 
   private async statusOf(s: StackSpec): Promise<StackStatus> {
-    if (this.native.has(s.name)) return { ...info(s), url: this.native.get(s.name)!.url, state: 'native', containers: [] }
+    if (this.native.has(s.name))
+      return { ...info(s), url: this.native.get(s.name)!.url, state: 'native', containers: [] }
     let containers: StackStatus['containers'] = []
     try {
       detectCompose()
-      const r = await run('docker', ['ps', '-a', '--filter', `label=com.docker.compose.project=${s.project}`, '--format', '{{.Names}}\t{{.State}}\t{{.Status}}'])
+      const r = await run('docker', [
+        'ps',
+        '-a',
+        '--filter',
+        `label=com.docker.compose.project=${s.project}`,
+        '--format',
+        '{{.Names}}\t{{.State}}\t{{.Status}}',
+      ])
       containers = r.lines.map((l) => {
         const [cname = '', state = '', status = ''] = l.split('\t')
         const health = /\((healthy|unhealthy|health: starting)\)/.exec(status)?.[1] ?? null
@@ -168,8 +228,17 @@ export class Stacks {
     } catch {
       containers = []
     }
-    const app = containers.find((c) => c.name.includes(`-${s.appService}-`) || c.name.includes(`_${s.appService}_`))
-    const state: StackStatus['state'] = !app || app.state !== 'running' ? 'down' : app.health === 'healthy' ? 'healthy' : app.health === 'unhealthy' ? 'unhealthy' : 'starting'
+    const app = containers.find(
+      (c) => c.name.includes(`-${s.appService}-`) || c.name.includes(`_${s.appService}_`),
+    )
+    const state: StackStatus['state'] =
+      !app || app.state !== 'running'
+        ? 'down'
+        : app.health === 'healthy'
+          ? 'healthy'
+          : app.health === 'unhealthy'
+            ? 'unhealthy'
+            : 'starting'
     return { ...info(s), state, containers }
   }
 

@@ -28,23 +28,59 @@ describe('sample blocks', () => {
     const data = encodeBlock(c)
     expect(data.length).toBe(300 * ROW_BYTES)
     const d = decodeBlock(data, 300)
-    for (const k of ['seq', 'startUs', 'latencyUs', 'correctedUs', 'bytes', 'appUs', 'dbUs', 'status', 'error', 'phase', 'step'] as const) {
+    for (const k of [
+      'seq',
+      'startUs',
+      'latencyUs',
+      'correctedUs',
+      'bytes',
+      'appUs',
+      'dbUs',
+      'status',
+      'error',
+      'phase',
+      'step',
+    ] as const) {
       expect(Array.from(d[k])).toEqual(Array.from(c[k].subarray(0, 300)))
     }
   })
 
   it('expand into samples rows, nulls where a value is absent, and leave no block behind', () => {
     const db = openDb(':memory:')
-    db.prepare("INSERT INTO runs (id, name, status, config, correlation_prefix, started_at) VALUES (1, 'r', 'running', '{}', 'p', 'now')").run()
-    const insert = db.prepare('INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (1, ?, ?, ?, ?)')
+    db.prepare(
+      "INSERT INTO runs (id, name, status, config, correlation_prefix, started_at) VALUES (1, 'r', 'running', '{}', 'p', 'now')",
+    ).run()
+    const insert = db.prepare(
+      'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (1, ?, ?, ?, ?)',
+    )
     insert.run(0, 1, 300, encodeBlock(filled(300)))
     insert.run(1, 2, 5, encodeBlock(filled(5)))
     expect(expandBlocks(db, 1)).toBe(305)
     expect(db.prepare('SELECT count(*) FROM sample_blocks').pluck().get()).toBe(0)
-    expect(db.prepare('SELECT count(*) FROM samples WHERE run_id = 1 AND target_index = 0 AND round = 1').pluck().get()).toBe(300)
-    const r = db.prepare('SELECT * FROM samples WHERE seq = 1000000 AND target_index = 0').get() as Record<string, unknown>
-    expect(r).toMatchObject({ latency_us: -1, corrected_us: 0 + 200, app_us: 1500, db_us: null, status: 0, error: 1, phase: 0, step: null })
-    const r2 = db.prepare('SELECT * FROM samples WHERE seq = 1000001 AND target_index = 0').get() as Record<string, unknown>
+    expect(
+      db
+        .prepare('SELECT count(*) FROM samples WHERE run_id = 1 AND target_index = 0 AND round = 1')
+        .pluck()
+        .get(),
+    ).toBe(300)
+    const r = db.prepare('SELECT * FROM samples WHERE seq = 1000000 AND target_index = 0').get() as Record<
+      string,
+      unknown
+    >
+    expect(r).toMatchObject({
+      latency_us: -1,
+      corrected_us: 0 + 200,
+      app_us: 1500,
+      db_us: null,
+      status: 0,
+      error: 1,
+      phase: 0,
+      step: null,
+    })
+    const r2 = db.prepare('SELECT * FROM samples WHERE seq = 1000001 AND target_index = 0').get() as Record<
+      string,
+      unknown
+    >
     expect(r2).toMatchObject({ latency_us: 101, corrected_us: null, app_us: null, step: 2, phase: 1 })
   })
 })

@@ -108,24 +108,32 @@ export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) 
     args[at + 12] = dbUs < 0 ? null : Math.round(dbUs)
     args[at + 13] = step === 255 ? null : step
   }
-  const expandOne = db.transaction((b: { id: number; target_index: number; round: number; count: number; data: Buffer }) => {
-    const c = decodeBlock(b.data, b.count)
-    let i = 0
-    for (; i + CHUNK <= c.count; i += CHUNK) {
-      for (let k = 0; k < CHUNK; k++) fill(c, b.target_index, b.round, i + k, k * COLS)
-      many.run(args)
-    }
-    for (; i < c.count; i++) {
-      fill(c, b.target_index, b.round, i, 0)
-      one.run(args.slice(0, COLS))
-    }
-    drop.run(b.id)
-  })
+  const expandOne = db.transaction(
+    (b: { id: number; target_index: number; round: number; count: number; data: Buffer }) => {
+      const c = decodeBlock(b.data, b.count)
+      let i = 0
+      for (; i + CHUNK <= c.count; i += CHUNK) {
+        for (let k = 0; k < CHUNK; k++) fill(c, b.target_index, b.round, i + k, k * COLS)
+        many.run(args)
+      }
+      for (; i < c.count; i++) {
+        fill(c, b.target_index, b.round, i, 0)
+        one.run(args.slice(0, COLS))
+      }
+      drop.run(b.id)
+    },
+  )
   let rows = 0
   // Ids first (iterating a statement while writing its table is not allowed), then one block's
   // data at a time, so memory stays at one block whatever the run's length.
   for (const id of ids.all(runId) as number[]) {
-    const b = block.get(id) as { id: number; target_index: number; round: number; count: number; data: Buffer }
+    const b = block.get(id) as {
+      id: number
+      target_index: number
+      round: number
+      count: number
+      data: Buffer
+    }
     expandOne(b)
     rows += b.count
     onProgress?.(rows)

@@ -31,17 +31,30 @@ function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .sort()
     .map((f) => {
       const sql = readFileSync(join(dir, f), 'utf8')
-      return { version: Number(f.slice(0, 3)), name: f, sql, hash: createHash('sha256').update(sql).digest('hex') }
+      return {
+        version: Number(f.slice(0, 3)),
+        name: f,
+        sql,
+        hash: createHash('sha256').update(sql).digest('hex'),
+      }
     })
 }
 
-export function migrate(db: Db, file: string | null, dir?: string): { applied: string[]; backup: string | null } {
+export function migrate(
+  db: Db,
+  file: string | null,
+  dir?: string,
+): { applied: string[]; backup: string | null } {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`)
   const done = new Map(
-    (db.prepare('SELECT version, name, hash FROM schema_migrations').all() as { version: number; name: string; hash: string }[]).map(
-      (r) => [r.version, r],
-    ),
+    (
+      db.prepare('SELECT version, name, hash FROM schema_migrations').all() as {
+        version: number
+        name: string
+        hash: string
+      }[]
+    ).map((r) => [r.version, r]),
   )
   const all = loadMigrations(dir)
   for (const m of all) {
@@ -55,7 +68,9 @@ export function migrate(db: Db, file: string | null, dir?: string): { applied: s
   const newest = all.at(-1)?.version ?? 0
   const known = Math.max(0, ...done.keys())
   if (known > newest) {
-    throw new MigrationError(`this database is at schema version ${known}, newer than this Cannonade (${newest}); update Cannonade`)
+    throw new MigrationError(
+      `this database is at schema version ${known}, newer than this Cannonade (${newest}); update Cannonade`,
+    )
   }
   const pending = all.filter((m) => !done.has(m.version))
   let backup: string | null = null
@@ -63,7 +78,9 @@ export function migrate(db: Db, file: string | null, dir?: string): { applied: s
     backup = `${file}.v${known}.bak`
     db.exec(`VACUUM INTO '${backup.replaceAll("'", "''")}'`)
   }
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, hash, applied_at) VALUES (?, ?, ?, ?)')
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (version, name, hash, applied_at) VALUES (?, ?, ?, ?)',
+  )
   for (const m of pending) {
     try {
       db.transaction(() => {
@@ -72,7 +89,8 @@ export function migrate(db: Db, file: string | null, dir?: string): { applied: s
       })()
     } catch (err) {
       throw new MigrationError(
-        `migration ${m.name} failed: ${(err as Error).message}` + (backup ? ` (the database before migrating is in ${backup})` : ''),
+        `migration ${m.name} failed: ${(err as Error).message}` +
+          (backup ? ` (the database before migrating is in ${backup})` : ''),
       )
     }
   }

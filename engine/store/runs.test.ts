@@ -15,15 +15,26 @@ describe('generator saturation', () => {
 describe('database', () => {
   it('is WAL with STRICT tables and recorded migrations', () => {
     const db = openDb(':memory:')
-    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[]
+    const tables = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as { name: string; sql: string }[]
     for (const name of ['runs', 'run_targets', 'series', 'samples', 'resource_samples', 'environment']) {
       const t = tables.find((x) => x.name === name)
       expect(t, name).toBeDefined()
       expect(t!.sql).toMatch(/STRICT\s*$/)
     }
-    const applied = db.prepare('SELECT name, hash FROM schema_migrations ORDER BY version').all() as { name: string; hash: string }[]
+    const applied = db.prepare('SELECT name, hash FROM schema_migrations ORDER BY version').all() as {
+      name: string
+      hash: string
+    }[]
     expect(applied[0]!.name).toBe('001_initial.sql')
     expect(applied[0]!.hash).toMatch(/^[0-9a-f]{64}$/)
-    expect(() => db.prepare("INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, status, bytes, error) VALUES (1, 'x', 0, 1, 0, 0, 0, 0, 0, 0)").run()).toThrow(/cannot store TEXT/)
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, status, bytes, error) VALUES (1, 'x', 0, 1, 0, 0, 0, 0, 0, 0)",
+        )
+        .run(),
+    ).toThrow(/cannot store TEXT/)
   })
 })

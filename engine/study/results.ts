@@ -31,7 +31,11 @@ export interface StudyResults {
 }
 
 /** Throughput gains below 10 % while p99 grows by 20 % or more: past the knee. */
-export function findKnee(points: readonly SweepPoint[], minGain = 0.1, minLatencyGrowth = 0.2): number | null {
+export function findKnee(
+  points: readonly SweepPoint[],
+  minGain = 0.1,
+  minLatencyGrowth = 0.2,
+): number | null {
   const sorted = [...points].sort((a, b) => a.value - b.value)
   for (let i = 1; i < sorted.length; i++) {
     const prev = sorted[i - 1]!
@@ -43,10 +47,16 @@ export function findKnee(points: readonly SweepPoint[], minGain = 0.1, minLatenc
   return null
 }
 
-function sentenceFor(target: string, path: string, points: readonly SweepPoint[], knee: number | null): string {
+function sentenceFor(
+  target: string,
+  path: string,
+  points: readonly SweepPoint[],
+  knee: number | null,
+): string {
   const name = path.split('.').at(-1)!
   if (points.length < 2) return `${target}: one value only, no trend.`
-  if (knee === null) return `${target}: throughput kept rising (or latency stayed flat) up to ${name}=${points.at(-1)!.value}; no knee in this range.`
+  if (knee === null)
+    return `${target}: throughput kept rising (or latency stayed flat) up to ${name}=${points.at(-1)!.value}; no knee in this range.`
   const i = points.findIndex((p) => p.value === knee)
   const a = points[i]!
   const b = points[i + 1]!
@@ -57,10 +67,11 @@ function sentenceFor(target: string, path: string, points: readonly SweepPoint[]
 
 export function studyResults(db: Db, studyId: number): StudyResults {
   const study = db.prepare('SELECT id, name, path, "values" AS v FROM studies WHERE id = ?').get(studyId) as
-    | { id: number; name: string; path: string; v: string }
-    | undefined
+    { id: number; name: string; path: string; v: string } | undefined
   if (!study) throw new ApiError('not-found', `study ${studyId} does not exist`)
-  const runs = db.prepare('SELECT id, sweep_value FROM runs WHERE study_id = ? ORDER BY sweep_value').all(studyId) as { id: number; sweep_value: number }[]
+  const runs = db
+    .prepare('SELECT id, sweep_value FROM runs WHERE study_id = ? ORDER BY sweep_value')
+    .all(studyId) as { id: number; sweep_value: number }[]
   const byTarget = new Map<string, SweepPoint[]>()
   for (const run of runs) {
     const summary = readRunSummary(db, run.id)
@@ -71,7 +82,11 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       const lat = latencyStats(merged)
       merged.destroy()
       const requests = rounds.reduce((s, r) => s + r.requests, 0)
-      const errors = rounds.reduce((s, r) => s + Object.entries(r.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0), 0)
+      const errors = rounds.reduce(
+        (s, r) =>
+          s + Object.entries(r.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0),
+        0,
+      )
       const list = byTarget.get(target) ?? []
       list.push({
         value: run.sweep_value,

@@ -17,7 +17,15 @@ afterEach(async () => {
 })
 
 const cfg = (url: string, sweep: unknown, extra: Record<string, unknown> = {}) =>
-  parseRunConfig({ version: 1, name: 'sweep', targets: [{ name: 't', url }], load: { connections: 1, duration: 1 }, cooldownSeconds: 0, sweep, ...extra })
+  parseRunConfig({
+    version: 1,
+    name: 'sweep',
+    targets: [{ name: 't', url }],
+    load: { connections: 1, duration: 1 },
+    cooldownSeconds: 0,
+    sweep,
+    ...extra,
+  })
 
 describe('sweeps', () => {
   it('expands any numeric path and names a bad one or a bad value', () => {
@@ -40,7 +48,9 @@ describe('sweeps', () => {
       parseRunConfig({
         version: 1,
         name: 'pool',
-        targets: [{ name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-http', env: { WORKERS: 2 } } }],
+        targets: [
+          { name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-http', env: { WORKERS: 2 } } },
+        ],
         load: { connections: 1, duration: 1 },
         sweep: { path: 'targets.0.stack.env.POOL_SIZE', values: [10, 30] },
       }),
@@ -52,7 +62,15 @@ describe('sweeps', () => {
   })
 
   it('finds the knee where throughput stops rising while latency climbs', () => {
-    const p = (value: number, throughput: number, p99: number) => ({ value, runId: 0, throughput, p50: 0, p95: 0, p99, errorRate: 0 })
+    const p = (value: number, throughput: number, p99: number) => ({
+      value,
+      runId: 0,
+      throughput,
+      p50: 0,
+      p95: 0,
+      p99,
+      errorRate: 0,
+    })
     expect(findKnee([p(32, 1000, 10), p(64, 1900, 11), p(128, 2000, 25), p(256, 2010, 60)])).toBe(64)
     expect(findKnee([p(32, 1000, 10), p(64, 2000, 10), p(128, 4000, 11)])).toBeNull()
   })
@@ -62,9 +80,14 @@ describe('sweeps', () => {
     const dbPath = tempDbPath()
     const db = openDb(dbPath)
     const started: number[] = []
-    const { studyId, runs } = await runStudy(db, dbPath, cfg(`${target.url}/x`, { path: 'load.connections', values: [1, 4] }), {
-      onRunStart: (r) => started.push(r.value),
-    })
+    const { studyId, runs } = await runStudy(
+      db,
+      dbPath,
+      cfg(`${target.url}/x`, { path: 'load.connections', values: [1, 4] }),
+      {
+        onRunStart: (r) => started.push(r.value),
+      },
+    )
     expect(started).toEqual([1, 4])
     expect(runs.map((r) => r.summary.status)).toEqual(['done', 'done'])
     const res = studyResults(db, studyId)
@@ -78,7 +101,10 @@ describe('sweeps', () => {
     const listed = db.prepare('SELECT count(*) FROM runs WHERE study_id = ?').pluck().get(studyId)
     expect(listed).toBe(2)
     // The report of the study's runs shows the sweep: values, figures per value, the sentence.
-    const html = buildReportHtml(new HistoryStore(db), runs.map((r) => r.summary.runId))
+    const html = buildReportHtml(
+      new HistoryStore(db),
+      runs.map((r) => r.summary.runId),
+    )
     expect(html).toContain(`Study ${studyId}: sweep`)
     expect(html).toContain('Throughput against connections')
     expect(html).toContain(pts[1]!.throughput.toFixed(1))

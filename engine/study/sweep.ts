@@ -27,7 +27,11 @@ function setPath(doc: Record<string, unknown>, path: string, value: number): boo
   const last = keys.at(-1)!
   if (node === null || typeof node !== 'object') return false
   const holder = node as Record<string, unknown>
-  if (typeof holder[last] !== 'number' && !(STACK_ENV.test(path) && (holder[last] === undefined || typeof holder[last] === 'string'))) return false
+  if (
+    typeof holder[last] !== 'number' &&
+    !(STACK_ENV.test(path) && (holder[last] === undefined || typeof holder[last] === 'string'))
+  )
+    return false
   holder[last] = value
   return true
 }
@@ -38,7 +42,9 @@ export function expandSweep(config: RunConfig): SweepStep[] {
   if (!sweep) return [{ value: NaN, config, stack: null }]
   const stackMatch = STACK_ENV.exec(sweep.path)
   if (stackMatch && !config.targets[Number(stackMatch[1])]?.stack) {
-    throw new ConfigError([{ field: 'sweep.path', message: `targets.${stackMatch[1]} has no stack to restart` }])
+    throw new ConfigError([
+      { field: 'sweep.path', message: `targets.${stackMatch[1]} has no stack to restart` },
+    ])
   }
   return sweep.values.map((value, i) => {
     const doc = structuredClone(config) as unknown as Record<string, unknown>
@@ -48,7 +54,9 @@ export function expandSweep(config: RunConfig): SweepStep[] {
       const stack = t.stack as { env: Record<string, unknown> }
       stack.env = { ...stack.env, [stackMatch[2]!]: value }
     } else if (!setPath(doc, sweep.path, value)) {
-      throw new ConfigError([{ field: 'sweep.path', message: `"${sweep.path}" is not a number in this config` }])
+      throw new ConfigError([
+        { field: 'sweep.path', message: `"${sweep.path}" is not a number in this config` },
+      ])
     }
     doc.name = `${config.name} [${sweep.path.split('.').at(-1)}=${value}]`
     let parsed: RunConfig
@@ -56,7 +64,12 @@ export function expandSweep(config: RunConfig): SweepStep[] {
       parsed = parseRunConfig(doc)
     } catch (err) {
       if (err instanceof ConfigError) {
-        throw new ConfigError(err.issues.map((x) => ({ field: `sweep.values.${i}`, message: `${value} makes ${x.field || 'the config'} invalid: ${x.message}` })))
+        throw new ConfigError(
+          err.issues.map((x) => ({
+            field: `sweep.values.${i}`,
+            message: `${value} makes ${x.field || 'the config'} invalid: ${x.message}`,
+          })),
+        )
       }
       throw err
     }
@@ -64,7 +77,10 @@ export function expandSweep(config: RunConfig): SweepStep[] {
     return {
       value,
       config: parsed,
-      stack: st && stackMatch ? { targetIndex: Number(stackMatch[1]), name: st.name, native: st.native, env: st.env } : null,
+      stack:
+        st && stackMatch
+          ? { targetIndex: Number(stackMatch[1]), name: st.name, native: st.native, env: st.env }
+          : null,
     }
   })
 }
@@ -80,11 +96,22 @@ export interface StudyResult {
   runs: { value: number; summary: RunSummary }[]
 }
 
-export async function runStudy(db: Db, dbPath: string, config: RunConfig, hooks: StudyHooks = {}, opts: RunOptions = {}): Promise<StudyResult> {
+export async function runStudy(
+  db: Db,
+  dbPath: string,
+  config: RunConfig,
+  hooks: StudyHooks = {},
+  opts: RunOptions = {},
+): Promise<StudyResult> {
   const steps = expandSweep(config)
   const sweep = config.sweep!
   if (steps.some((s) => s.stack) && !hooks.restartStack) {
-    throw new ConfigError([{ field: 'sweep.path', message: "sweeping a stack's environment needs the stacks launcher (cannonade stacks)" }])
+    throw new ConfigError([
+      {
+        field: 'sweep.path',
+        message: "sweeping a stack's environment needs the stacks launcher (cannonade stacks)",
+      },
+    ])
   }
   const info = db
     .prepare(`INSERT INTO studies (name, kind, path, "values", created_at) VALUES (?, 'sweep', ?, ?, ?)`)
@@ -94,12 +121,17 @@ export async function runStudy(db: Db, dbPath: string, config: RunConfig, hooks:
   for (const [index, step] of steps.entries()) {
     if (step.stack) await hooks.restartStack!(step.stack)
     const handle = startRun(db, dbPath, step.config, hooks, opts)
-    db.prepare('UPDATE runs SET study_id = ?, sweep_value = ? WHERE id = ?').run(studyId, step.value, handle.runId)
+    db.prepare('UPDATE runs SET study_id = ?, sweep_value = ? WHERE id = ?').run(
+      studyId,
+      step.value,
+      handle.runId,
+    )
     hooks.onRunStart?.({ index, value: step.value, runId: handle.runId })
     const summary = await handle.done
     runs.push({ value: step.value, summary })
     if (summary.status !== 'done') break
-    if (index < steps.length - 1 && config.cooldownSeconds > 0) await new Promise((r) => setTimeout(r, config.cooldownSeconds * 1000))
+    if (index < steps.length - 1 && config.cooldownSeconds > 0)
+      await new Promise((r) => setTimeout(r, config.cooldownSeconds * 1000))
   }
   return { studyId, runs }
 }

@@ -25,7 +25,12 @@ function shorten(c: RunConfig, base: string): unknown {
       : p.kind === 'stages'
         ? { ...p, stages: p.stages.map((s) => ({ ...s, duration: 0.5 })) }
         : p.kind === 'ramp'
-          ? { ...p, ...(p.rampSeconds ? { rampSeconds: 1 } : {}), ...(p.stepSeconds ? { stepSeconds: 0.5, pauseSeconds: 0.25 } : {}), holdSeconds: 0.5 }
+          ? {
+              ...p,
+              ...(p.rampSeconds ? { rampSeconds: 1 } : {}),
+              ...(p.stepSeconds ? { stepSeconds: 0.5, pauseSeconds: 0.25 } : {}),
+              holdSeconds: 0.5,
+            }
           : p.kind === 'burst'
             ? { ...p, burstSeconds: 0.5, idleSeconds: 0.25 }
             : p
@@ -33,8 +38,21 @@ function shorten(c: RunConfig, base: string): unknown {
   const ownWindow = p.kind === 'phases' || p.kind === 'stages'
   return {
     ...c,
-    targets: c.targets.map(({ monitor: _m, ...t }) => ({ ...t, url: base + new URL(t.url).pathname + new URL(t.url).search })),
-    load: { ...load, connections: Math.min(load.connections, 8), profile: p.kind === 'ramp' ? { ...profile, to: Math.min(p.to ?? 8, 8), from: Math.min(p.from ?? 1, 8) } : p.kind === 'burst' ? { ...profile, connections: Math.min(p.connections ?? 8, 8) } : profile, ...(ownWindow ? {} : { duration: 1 }) },
+    targets: c.targets.map(({ monitor: _m, ...t }) => ({
+      ...t,
+      url: base + new URL(t.url).pathname + new URL(t.url).search,
+    })),
+    load: {
+      ...load,
+      connections: Math.min(load.connections, 8),
+      profile:
+        p.kind === 'ramp'
+          ? { ...profile, to: Math.min(p.to ?? 8, 8), from: Math.min(p.from ?? 1, 8) }
+          : p.kind === 'burst'
+            ? { ...profile, connections: Math.min(p.connections ?? 8, 8) }
+            : profile,
+      ...(ownWindow ? {} : { duration: 1 }),
+    },
     rounds: Math.min(c.rounds, 2),
     cooldownSeconds: 0,
   }
@@ -44,7 +62,17 @@ describe('templates', () => {
   const templates = listTemplates()
   it('covers the seed experiments', () => {
     expect(templates.map((t) => t.id).sort()).toEqual(
-      ['java-vs-node', 'marketplace', 'phased-client', 'pool-sizing', 'soa-big-bang', 'soa-burst', 'soa-payload', 'soa-stepped-ramp', 'task-size'].sort(),
+      [
+        'java-vs-node',
+        'marketplace',
+        'phased-client',
+        'pool-sizing',
+        'soa-big-bang',
+        'soa-burst',
+        'soa-payload',
+        'soa-stepped-ramp',
+        'task-size',
+      ].sort(),
     )
     for (const t of templates) expect(t.description.length, t.id).toBeGreaterThan(40)
   })
@@ -55,10 +83,13 @@ describe('templates', () => {
       if (config.sweep) {
         const dbPath = tempDbPath()
         const restarts: SweepStep['stack'][] = []
-        const { runs } = await runStudy(openDb(dbPath), dbPath, config, { restartStack: async (s) => void restarts.push(s) })
+        const { runs } = await runStudy(openDb(dbPath), dbPath, config, {
+          restartStack: async (s) => void restarts.push(s),
+        })
         expect(runs.map((r) => r.value)).toEqual(config.sweep.values)
         for (const r of runs) expect(r.summary.status).toBe('done')
-        if (config.sweep.path.includes('.stack.env.')) expect(restarts.map((s) => s!.env.POOL_SIZE)).toEqual(config.sweep.values)
+        if (config.sweep.path.includes('.stack.env.'))
+          expect(restarts.map((s) => s!.env.POOL_SIZE)).toEqual(config.sweep.values)
         return
       }
       const { summary } = await runConfig(config)
@@ -70,9 +101,16 @@ describe('templates', () => {
       }
       if (config.load.profile.kind === 'phases') {
         expect(summary.results[0]!.phases.map((p) => p.phase)).toEqual(['warmup', 'load', 'peak', 'cooldown'])
-        for (const ph of summary.results[0]!.phases) expect(ph.latency.p99).toBeGreaterThanOrEqual(ph.latency.p95)
+        for (const ph of summary.results[0]!.phases)
+          expect(ph.latency.p99).toBeGreaterThanOrEqual(ph.latency.p95)
       }
-      if (config.targets[0]!.steps) expect(summary.results[0]!.steps!.map((s) => s.step)).toEqual(['register', 'login', 'list ads', 'create ad'])
+      if (config.targets[0]!.steps)
+        expect(summary.results[0]!.steps!.map((s) => s.step)).toEqual([
+          'register',
+          'login',
+          'list ads',
+          'create ad',
+        ])
     })
   }
 })

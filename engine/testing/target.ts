@@ -66,13 +66,17 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     if (wait > 0) setTimeout(finish, wait)
     else finish()
   }
-  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler)
+  const server = opts.tls
+    ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler)
+    : http.createServer(handler)
   server.keepAliveTimeout = 60_000
   server.on('connection', () => state.sockets++)
   if (opts.tls) server.on('secureConnection', () => {})
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  const sampler = opts.sampleEveryMs ? setInterval(() => state.samples.push([Date.now(), state.inFlight]), opts.sampleEveryMs) : null
+  const sampler = opts.sampleEveryMs
+    ? setInterval(() => state.samples.push([Date.now(), state.inFlight]), opts.sampleEveryMs)
+    : null
   state.port = port
   state.url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`
   state.close = () =>
@@ -85,7 +89,11 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
 }
 
 /** Median in-flight per second of the run timeline, from samples away from the second's edges. */
-export function inFlightPerSecond(samples: readonly [number, number][], t0Epoch: number, edgeMs = 200): Map<number, number> {
+export function inFlightPerSecond(
+  samples: readonly [number, number][],
+  t0Epoch: number,
+  edgeMs = 200,
+): Map<number, number> {
   const buckets = new Map<number, number[]>()
   for (const [at, n] of samples) {
     const rel = at - t0Epoch
