@@ -13,7 +13,8 @@ import {
   type RequestTemplate,
   type ScenarioSetup,
 } from './connection.ts'
-import { compileScenario } from './scenario.ts'
+import { scenarioSetup } from './scenario.ts'
+import { cpuReader } from './cpu.ts'
 import type { Ledger } from './ledger.ts'
 
 const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
@@ -50,22 +51,6 @@ export interface SegmentResult {
   phaseSeconds: number[]
   sent: number
   stopped: boolean
-}
-
-type CpuReader = () => number
-function cpuReader(): CpuReader {
-  // The load thread's own CPU when Node can tell it (threadCpuUsage, Node ≥ 23.9), else the process'.
-  const proc = process as NodeJS.Process & { threadCpuUsage?: (this: void) => NodeJS.CpuUsage }
-  if (typeof proc.threadCpuUsage === 'function') {
-    return () => {
-      const u = proc.threadCpuUsage()
-      return u.user + u.system
-    }
-  }
-  return () => {
-    const u = process.cpuUsage()
-    return u.user + u.system
-  }
 }
 
 export class SegmentDriver implements ConnectionHost {
@@ -116,16 +101,8 @@ export class SegmentDriver implements ConnectionHost {
       correlationHeader: o.correlationHeader,
       correlationPrefix: o.correlationPrefix,
     })
-    const basePath = this.url.pathname.replace(/\/$/, '')
     this.scenario = o.target.steps
-      ? {
-          steps: compileScenario(o.target.steps),
-          host: this.url.host,
-          basePath,
-          keepAlive: o.load.keepAlive,
-          correlationHeader: o.correlationHeader,
-          correlationPrefix: o.correlationPrefix,
-        }
+      ? scenarioSetup(o.target.steps, this.url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
       : null
   }
 

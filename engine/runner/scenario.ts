@@ -2,7 +2,7 @@
 // browse), with values captured from one response and used in the next, as in the Locust study.
 // Plain targets never come here: their request is prebuilt once (connection.ts).
 import type { Step } from '../config/schema.ts'
-import { SEQ_DIGITS } from './connection.ts'
+import { SEQ_DIGITS, type ScenarioSetup } from './connection.ts'
 
 type Part = string | { v: string }
 
@@ -111,4 +111,22 @@ export function applyCaptures(
     else return false
   }
   return true
+}
+
+/** What a scenario connection needs: the compiled steps and where and how to send them. */
+export function scenarioSetup(
+  steps: readonly Step[],
+  url: URL,
+  keepAlive: boolean,
+  correlationHeader: string,
+  correlationPrefix: string,
+): ScenarioSetup {
+  return {
+    steps: compileScenario(steps),
+    host: url.host,
+    basePath: url.pathname.replace(/\/$/, ''),
+    keepAlive,
+    correlationHeader,
+    correlationPrefix,
+  }
 }
