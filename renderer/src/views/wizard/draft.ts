@@ -7,36 +7,34 @@ import {
   type RunConfigInput,
   type ThresholdMetric,
 } from '../../../../engine/config/schema.ts'
+import { clean, type Num } from './clean.ts'
+import { emptyMonitor, monitorInput, type MonitorDraft } from './monitorDraft.ts'
+import { stepInput, type Method, type StepDraft } from './scenarioDraft.ts'
+import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
+
+export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
+export type { Num } from './clean.ts'
 
 export type ProfileKind = 'constant' | 'ramp' | 'burst' | 'phases' | 'stages'
-export type MonitorKind = 'none' | 'docker' | 'process' | 'cloudfoundry'
-type Num = number | undefined
 
-export interface MonitorDraft {
-  kind: MonitorKind
-  docker: { by: 'container' | 'project'; container: string; project: string; service: string }
-  process: { by: 'pid' | 'port'; pid: Num; port: Num }
-  cf: {
-    api: string
-    app: string
-    space: string
-    grant: 'password' | 'refresh' | 'token'
-    username: string
-    passwordEnv: string
-    refreshTokenEnv: string
-    tokenEnv: string
-    skipTlsVerify: boolean
-  }
+/** The stack a template's target runs on (kept as it is; a sweep may change its env). */
+export interface StackDraft {
+  name: string
+  native: boolean
+  env: Record<string, string | number>
 }
 
 export interface TargetDraft {
   name: string
   url: string
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
+  method: Method
   headers: { name: string; value: string }[]
   body: string
   insecure: boolean
   monitor: MonitorDraft
+  /** A scenario: these requests in order against the URL's origin; null for a plain target. */
+  steps: StepDraft[] | null
+  stack: StackDraft | null
 }
 
 export interface PhaseDraft {
@@ -83,6 +81,7 @@ export interface Draft {
   cooldownSeconds: Num
   correlationHeader: string
   thresholds: ThresholdDraft[]
+  sweep: SweepDraft
 }
 
 export interface ThresholdDraft {
@@ -103,27 +102,18 @@ export const LATENCY_METRICS: readonly ThresholdMetric[] = [
   'max',
 ]
 
-export function emptyMonitor(): MonitorDraft {
-  return {
-    kind: 'none',
-    docker: { by: 'container', container: '', project: '', service: '' },
-    process: { by: 'port', pid: undefined, port: undefined },
-    cf: {
-      api: '',
-      app: '',
-      space: '',
-      grant: 'password',
-      username: '',
-      passwordEnv: 'CF_PASSWORD',
-      refreshTokenEnv: 'CF_REFRESH_TOKEN',
-      tokenEnv: 'CF_TOKEN',
-      skipTlsVerify: false,
-    },
-  }
-}
-
 export function emptyTarget(name = '', url = ''): TargetDraft {
-  return { name, url, method: 'GET', headers: [], body: '', insecure: false, monitor: emptyMonitor() }
+  return {
+    name,
+    url,
+    method: 'GET',
+    headers: [],
+    body: '',
+    insecure: false,
+    monitor: emptyMonitor(),
+    steps: null,
+    stack: null,
+  }
 }
 
 export function defaultDraft(): Draft {
@@ -172,6 +162,7 @@ export function defaultDraft(): Draft {
     cooldownSeconds: 5,
     correlationHeader: 'x-correlation-id',
     thresholds: [],
+    sweep: emptySweep(),
   }
 }
 
@@ -181,49 +172,6 @@ function thresholdValue(t: ThresholdDraft): number | undefined {
   if (LATENCY_METRICS.includes(t.metric)) return Math.round(t.value * 1000)
   if (t.metric === 'errorRate') return t.value / 100
   return t.value
-}
-
-/** Drop undefined so the document reads like a hand-written config (and YAML shows no nulls). */
-function clean<T extends Record<string, unknown>>(obj: T): Partial<T> {
-  const out: Partial<T> = {}
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined) (out as Record<string, unknown>)[k] = v
-  return out
-}
-
-function monitorInput(m: MonitorDraft): Record<string, unknown> | undefined {
-  switch (m.kind) {
-    case 'none':
-      return undefined
-    case 'docker':
-      return m.docker.by === 'container'
-        ? { kind: 'docker', container: m.docker.container }
-        : clean({ kind: 'docker', project: m.docker.project, service: m.docker.service.trim() || undefined })
-    case 'process':
-      return m.process.by === 'pid'
-        ? { kind: 'process', pid: m.process.pid }
-        : { kind: 'process', port: m.process.port }
-    case 'cloudfoundry': {
-      const c = m.cf
-      const auth =
-        c.grant === 'password'
-          ? clean({ grant: 'password', username: c.username, passwordEnv: c.passwordEnv.trim() || undefined })
-          : c.grant === 'refresh'
-            ? clean({ grant: 'refresh', refreshTokenEnv: c.refreshTokenEnv.trim() || undefined })
-            : clean({ grant: 'token', tokenEnv: c.tokenEnv.trim() || undefined })
-      return clean({
-        kind: 'cloudfoundry',
-        api: c.api,
-        app: c.app,
-        space: c.space.trim() || undefined,
-        skipTlsVerify: c.skipTlsVerify || undefined,
-        auth,
-      })
-    }
-  }
-}
-
-export function monitorSpec(m: MonitorDraft): unknown {
-  return monitorInput(m)
 }
 
 function profileInput(p: Draft['load']['profile']): Record<string, unknown> {
@@ -317,6 +265,8 @@ export function toConfigInput(d: Draft): RunConfigInput {
         body: t.body === '' ? undefined : t.body,
         insecure: t.insecure || undefined,
         monitor: monitorInput(t.monitor),
+        steps: t.steps ? t.steps.map(stepInput) : undefined,
+        stack: t.stack ?? undefined,
       }),
     ),
     load: loadInput(d.load),
@@ -328,6 +278,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
       ? d.thresholds.map((t) => ({ metric: t.metric, target: t.target, [t.bound]: thresholdValue(t) }))
       : undefined,
     tags: parseTagList(d.tags),
+    sweep: sweepInput(d.sweep),
   }
   // The schema decides what is valid; the input type only describes a well-formed document.
   return clean(doc) as RunConfigInput
@@ -342,23 +293,33 @@ export interface Validation {
   list: { field: string; message: string }[]
 }
 
+function byField(list: { field: string; message: string }[]): Validation {
+  const issues = new Map<string, string>()
+  for (const { field, message } of list) if (!issues.has(field)) issues.set(field, message)
+  return { config: null, issues, list }
+}
+
 export function validate(d: Draft): Validation {
   const result = RunConfigV1Schema.safeParse(toConfigInput(d))
-  if (result.success) return { config: result.data, issues: new Map(), list: [] }
-  const issues = new Map<string, string>()
-  const list: { field: string; message: string }[] = []
-  for (const issue of result.error.issues) {
+  if (result.success) {
+    // What the schema cannot see: whether the swept path is a number here and each value fits.
+    const sweep = sweepIssues(result.data)
+    return sweep.length ? byField(sweep) : { config: result.data, issues: new Map(), list: [] }
+  }
+  const list = result.error.issues.map((issue) => {
     const field = issue.path.map(String).join('.')
     const message =
       issue.code === 'invalid_type' && /received (undefined|NaN)/.test(issue.message)
         ? issue.message.includes('NaN')
           ? 'must be a number'
           : 'is required'
-        : issue.message
-    if (!issues.has(field)) issues.set(field, message)
-    list.push({ field, message })
-  }
-  return { config: null, issues, list }
+        : issue.code === 'invalid_key'
+          ? // A record key (a header or capture name): the key schema's own message says why.
+            (issue.issues[0]?.message ?? issue.message)
+          : issue.message
+    return { field, message }
+  })
+  return byField(list)
 }
 
 /** Whether the document holds something at `field` ("targets.0.url"): empty text counts as nothing. */
@@ -376,6 +337,11 @@ export type StepId = 'targets' | 'load' | 'monitoring' | 'review'
 export function stepOf(field: string): StepId {
   if (/^targets\.\d+\.monitor/.test(field)) return 'monitoring'
   if (field.startsWith('targets')) return 'targets'
-  if (field.startsWith('load') || ['schedule', 'rounds', 'cooldownSeconds'].includes(field)) return 'load'
+  if (
+    field.startsWith('load') ||
+    field.startsWith('sweep') ||
+    ['schedule', 'rounds', 'cooldownSeconds'].includes(field)
+  )
+    return 'load'
   return 'review'
 }

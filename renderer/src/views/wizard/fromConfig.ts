@@ -1,6 +1,7 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
 import type { RunConfig, ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { defaultDraft, emptyTarget, LATENCY_METRICS, type Draft } from './draft.ts'
+import { stepFromConfig } from './scenarioDraft.ts'
 
 /** Config units → display units: µs → ms for latencies, fraction → % for the error rate. */
 function thresholdDisplay(metric: ThresholdMetric, v: number): number {
@@ -20,6 +21,8 @@ export function fromConfig(c: RunConfig): Draft {
     td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
     td.body = t.body ?? ''
     td.insecure = t.insecure
+    td.steps = t.steps ? t.steps.map(stepFromConfig) : null
+    td.stack = t.stack ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env } } : null
     const m = t.monitor
     if (m?.kind === 'docker') {
       td.monitor.kind = 'docker'
@@ -97,6 +100,9 @@ export function fromConfig(c: RunConfig): Draft {
   d.rounds = c.rounds
   d.cooldownSeconds = c.cooldownSeconds
   d.correlationHeader = c.correlationHeader
+  d.sweep = c.sweep
+    ? { enabled: true, path: c.sweep.path, values: c.sweep.values.join(', ') }
+    : { ...d.sweep, enabled: false }
   d.thresholds = c.thresholds.map((t) => {
     const bound = t.max !== undefined ? 'max' : 'min'
     const raw = t.max ?? t.min

@@ -1,0 +1,76 @@
+// A target's resource monitor as the wizard edits it, and the monitor spec it turns into.
+import { clean, type Num } from './clean.ts'
+
+export type MonitorKind = 'none' | 'docker' | 'process' | 'cloudfoundry'
+
+export interface MonitorDraft {
+  kind: MonitorKind
+  docker: { by: 'container' | 'project'; container: string; project: string; service: string }
+  process: { by: 'pid' | 'port'; pid: Num; port: Num }
+  cf: {
+    api: string
+    app: string
+    space: string
+    grant: 'password' | 'refresh' | 'token'
+    username: string
+    passwordEnv: string
+    refreshTokenEnv: string
+    tokenEnv: string
+    skipTlsVerify: boolean
+  }
+}
+
+export function emptyMonitor(): MonitorDraft {
+  return {
+    kind: 'none',
+    docker: { by: 'container', container: '', project: '', service: '' },
+    process: { by: 'port', pid: undefined, port: undefined },
+    cf: {
+      api: '',
+      app: '',
+      space: '',
+      grant: 'password',
+      username: '',
+      passwordEnv: 'CF_PASSWORD',
+      refreshTokenEnv: 'CF_REFRESH_TOKEN',
+      tokenEnv: 'CF_TOKEN',
+      skipTlsVerify: false,
+    },
+  }
+}
+
+export function monitorInput(m: MonitorDraft): Record<string, unknown> | undefined {
+  switch (m.kind) {
+    case 'none':
+      return undefined
+    case 'docker':
+      return m.docker.by === 'container'
+        ? { kind: 'docker', container: m.docker.container }
+        : clean({ kind: 'docker', project: m.docker.project, service: m.docker.service.trim() || undefined })
+    case 'process':
+      return m.process.by === 'pid'
+        ? { kind: 'process', pid: m.process.pid }
+        : { kind: 'process', port: m.process.port }
+    case 'cloudfoundry': {
+      const c = m.cf
+      const auth =
+        c.grant === 'password'
+          ? clean({ grant: 'password', username: c.username, passwordEnv: c.passwordEnv.trim() || undefined })
+          : c.grant === 'refresh'
+            ? clean({ grant: 'refresh', refreshTokenEnv: c.refreshTokenEnv.trim() || undefined })
+            : clean({ grant: 'token', tokenEnv: c.tokenEnv.trim() || undefined })
+      return clean({
+        kind: 'cloudfoundry',
+        api: c.api,
+        app: c.app,
+        space: c.space.trim() || undefined,
+        skipTlsVerify: c.skipTlsVerify || undefined,
+        auth,
+      })
+    }
+  }
+}
+
+export function monitorSpec(m: MonitorDraft): unknown {
+  return monitorInput(m)
+}
