@@ -237,7 +237,9 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
           onClick={() => void start.run()}
           data-testid="wizard-start"
         >
-          Start run
+          {validation.config?.sweep
+            ? `Start the study (${validation.config.sweep.values.length} runs)`
+            : 'Start run'}
         </Button>
         {start.error ? (
           <span className="field-error" role="alert" data-testid="wizard-start-error">

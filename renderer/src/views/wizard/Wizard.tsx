@@ -31,7 +31,17 @@ const KEY = 'cannonade.draft'
 function loadDraft(): Draft {
   try {
     const raw = sessionStorage.getItem(KEY)
-    if (raw) return { ...defaultDraft(), ...(JSON.parse(raw) as Partial<Draft>) }
+    if (raw) {
+      const saved = JSON.parse(raw) as Partial<Draft>
+      const base = defaultDraft()
+      // Fields added later (scenario steps, stack, sweep) get their defaults.
+      return {
+        ...base,
+        ...saved,
+        targets: (saved.targets ?? base.targets).map((t) => ({ ...emptyTarget(), ...t })),
+        sweep: { ...base.sweep, ...saved.sweep },
+      }
+    }
   } catch {
     // A draft from an older version: start fresh.
   }
@@ -45,6 +55,7 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
   const [draft, setDraft] = useState<Draft>(loadDraft)
   const [step, setStep] = useState<StepId>('targets')
   const [fromRunError, setFromRunError] = useState<string | null>(null)
+  const [loadedTemplate, setLoadedTemplate] = useState<string | null>(null)
 
   const patch: Patch = useCallback((change) => {
     setDraft((prev) => {
@@ -116,6 +127,7 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
           onClick={() => {
             setDraft(defaultDraft())
             setAttempted(new Set())
+            setLoadedTemplate(null)
             setStep('targets')
           }}
           data-testid="wizard-reset"
@@ -146,7 +158,19 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
         ))}
       </ol>
       <div className="step-body">
-        {step === 'targets' ? <TargetsStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
+        {step === 'targets' ? (
+          <TargetsStep
+            draft={draft}
+            patch={patch}
+            issues={visibleIssues}
+            loadedTemplate={loadedTemplate}
+            onTemplate={(name, config) => {
+              setDraft(fromConfig(config))
+              setAttempted(new Set())
+              setLoadedTemplate(name)
+            }}
+          />
+        ) : null}
         {step === 'load' ? <LoadStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
         {step === 'monitoring' ? <MonitorStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
         {step === 'review' ? (
