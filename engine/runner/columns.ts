@@ -2,23 +2,12 @@
 // against ~150 ns for an object per request, PERF-NOTES.md), handed to the writer thread by
 // transfer when full or at each second, and handed back for reuse.
 
+import type { BlockColumns } from '../store/blocks.ts'
+
 export const BATCH_ROWS = 4096
 
-export interface Columns {
-  count: number
-  seq: Float64Array
-  startUs: Float64Array
-  latencyUs: Float64Array
-  correctedUs: Float64Array
-  bytes: Float64Array
-  status: Uint16Array
-  error: Uint8Array
-  phase: Uint8Array
-  appUs: Float64Array
-  dbUs: Float64Array
-  /** Scenario step, 255 for a plain target. */
-  step: Uint8Array
-}
+/** The same columns a ledger block stores (engine/store/blocks.ts). */
+export type Columns = BlockColumns
 
 export function newColumns(rows = BATCH_ROWS): Columns {
   return {

@@ -11,10 +11,10 @@ import {
   createRun,
   finishRun,
   generatorHealth,
-  readRunSummary,
   setWorkerPid,
   summarizeMissingSegments,
 } from '../store/runs.ts'
+import { HistoryStore } from '../store/queries.ts'
 import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../types.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
 import { ResourceRecorder } from './resources.ts'
@@ -142,11 +142,11 @@ export function startRun(
       // Blocks the runner committed but did not expand (it was killed mid-segment) become rows here.
       expandBlocks(db, runId)
       if (status !== 'done') await summarizeMissingSegments(db, runId)
-      const partial = readRunSummary(db, runId)
+      const partial = new HistoryStore(db).getRun(runId)
       const generator = generatorHealth(doneMsg?.generator.cpu ?? [])
       const thresholds = evaluateThresholds(config.thresholds, partial.results)
       finishRun(db, runId, status, { error, generator, thresholds })
-      const summary = readRunSummary(db, runId)
+      const summary = new HistoryStore(db).getRun(runId)
       hooks.onEnded?.({ type: 'ended', runId, status, error })
       resolveDone(summary)
     } catch (err) {

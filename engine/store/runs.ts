@@ -1,12 +1,11 @@
-// Writing and reading the run rows the runner owns: creation before the worker starts, the end
-// state after it stops, and the RunSummary every transport returns.
+// Writing the run rows the runner owns: creation before the worker starts, the end state after it
+// stops, and summaries rebuilt from samples for a segment a killed runner did not finish.
 import { randomBytes } from 'node:crypto'
 import { cpus, hostname, platform, release } from 'node:os'
 import type { RunConfig } from '../config/schema.ts'
-import { ApiError } from '../api.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
-import type { GeneratorHealth, RunStatus, RunSummary, TargetRoundSummary, ThresholdResult } from '../types.ts'
+import type { GeneratorHealth, RunStatus, ThresholdResult } from '../types.ts'
 import { orderSegments } from '../runner/segments.ts'
 import { describeTargets } from '../runner/environment.ts'
 import type { Db } from './db.ts'
@@ -133,85 +132,6 @@ export async function summarizeMissingSegments(db: Db, runId: number): Promise<n
     fixed++
   }
   return fixed
-}
-
-function parseJson<T>(value: string | null, runId: number, column: string, fallback: T): T {
-  if (value === null) return fallback
-  try {
-    return JSON.parse(value) as T
-  } catch {
-    throw new ApiError('internal', `run ${runId}: column ${column} holds invalid JSON`)
-  }
-}
-
-interface RunRow {
-  id: number
-  name: string
-  status: RunStatus
-  config: string
-  correlation_prefix: string
-  started_at: string
-  ended_at: string | null
-  error: string | null
-  tags: string
-  note: string
-  generator: string | null
-  thresholds: string | null
-}
-
-const NO_GENERATOR: GeneratorHealth = {
-  saturatedSeconds: 0,
-  seconds: 0,
-  saturated: false,
-  peakCpu: 0,
-  message: null,
-}
-
-export function readRunSummary(db: Db, runId: number): RunSummary & { config: RunConfig } {
-  const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined
-  if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
-  const targets = db
-    .prepare(
-      'SELECT target, round, summary, histogram, corrected_histogram FROM run_targets WHERE run_id = ? ORDER BY target_index, round',
-    )
-    .all(runId) as {
-    target: string
-    round: number
-    summary: string | null
-    histogram: string | null
-    corrected_histogram: string | null
-  }[]
-  const results: TargetRoundSummary[] = targets
-    .filter((t) => t.summary !== null)
-    .map((t) => ({
-      ...parseJson<Omit<TargetRoundSummary, 'target' | 'round' | 'histogram' | 'correctedHistogram'>>(
-        t.summary,
-        runId,
-        'run_targets.summary',
-        {} as never,
-      ),
-      target: t.target,
-      round: t.round,
-      histogram: t.histogram ?? '',
-      correctedHistogram: t.corrected_histogram,
-    }))
-  const thresholds = parseJson<ThresholdResult[]>(row.thresholds, runId, 'thresholds', [])
-  return {
-    runId: row.id,
-    correlationPrefix: row.correlation_prefix,
-    name: row.name,
-    status: row.status,
-    error: row.error,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    tags: parseJson<string[]>(row.tags, runId, 'tags', []),
-    note: row.note,
-    results,
-    thresholds,
-    thresholdsPassed: thresholds.every((t) => t.passed),
-    generator: parseJson<GeneratorHealth>(row.generator, runId, 'generator', NO_GENERATOR),
-    config: parseJson<RunConfig>(row.config, runId, 'config', {} as RunConfig),
-  }
 }
 
 export function generatorHealth(cpu: readonly number[]): GeneratorHealth {

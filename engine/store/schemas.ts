@@ -57,10 +57,11 @@ const statsShape = {
 
 export const StatsBlockSchema = z.object(statsShape)
 export const PhaseSummarySchema = z.object({ ...statsShape, phase: z.string() })
-/** run_targets.summary: StatsBlock + {phases}. */
+/** run_targets.summary: StatsBlock + {phases} (+ {steps} for a scenario target). */
 export const TargetSummarySchema = z.object({
   ...statsShape,
   phases: z.array(PhaseSummarySchema).default([]),
+  steps: z.array(z.object({ ...statsShape, step: z.string() })).optional(),
 })
 
 export const ThresholdResultSchema = z.object({

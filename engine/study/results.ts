@@ -1,34 +1,11 @@
 // A sweep's results: per target, throughput and p50/p95/p99 against the swept value, and the knee.
-import { ApiError } from '../api.ts'
+import { ApiError, type StudyResults, type SweepPoint } from '../api.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
-import { readRunSummary } from '../store/runs.ts'
+import { HistoryStore } from '../store/queries.ts'
 
-export interface SweepPoint {
-  value: number
-  runId: number
-  throughput: number
-  p50: number
-  p95: number
-  p99: number
-  errorRate: number
-}
-
-export interface SweepTarget {
-  target: string
-  points: SweepPoint[]
-  /** The last value before throughput stopped rising while latency climbed; null when it never did. */
-  knee: number | null
-  sentence: string
-}
-
-export interface StudyResults {
-  studyId: number
-  name: string
-  path: string
-  values: number[]
-  targets: SweepTarget[]
-}
+export type { StudyResults, SweepPoint }
+export type SweepTarget = StudyResults['targets'][number]
 
 /** Throughput gains below 10 % while p99 grows by 20 % or more: past the knee. */
 export function findKnee(
@@ -74,7 +51,7 @@ export function studyResults(db: Db, studyId: number): StudyResults {
     .all(studyId) as { id: number; sweep_value: number }[]
   const byTarget = new Map<string, SweepPoint[]>()
   for (const run of runs) {
-    const summary = readRunSummary(db, run.id)
+    const summary = new HistoryStore(db).getRun(run.id)
     const targets = [...new Set(summary.results.map((r) => r.target))]
     for (const target of targets) {
       const rounds = summary.results.filter((r) => r.target === target)
