@@ -8,17 +8,8 @@ import {
   type StatsBlock,
 } from '../types.ts'
 
-/** mulberry32: small, fast, seedable. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The same seeded PRNG the comparison's bootstrap uses. */
+export { seededRandom as prng } from '../metrics/compare-stats.ts'
 
 export function gauss(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand())
