@@ -13,12 +13,14 @@ const LiveRun = lazy(() => import('../views/live/LiveRun.tsx'))
 const RunDetail = lazy(() => import('../views/detail/RunDetail.tsx'))
 const Compare = lazy(() => import('../views/compare/Compare.tsx'))
 const Stacks = lazy(() => import('../views/stacks/Stacks.tsx'))
+const Studies = lazy(() => import('../views/studies/Studies.tsx'))
 const Settings = lazy(() => import('../views/settings/Settings.tsx'))
 
 const NAV = [
   { to: '/new', label: 'New run', match: 'new', testId: 'nav-new' },
   { to: '/live', label: 'Live', match: 'live', testId: 'nav-live' },
   { to: '/runs', label: 'History', match: 'runs', testId: 'nav-history' },
+  { to: '/studies', label: 'Studies', match: 'studies', testId: 'nav-studies' },
   { to: '/compare', label: 'Compare', match: 'compare', testId: 'nav-compare' },
   { to: '/stacks', label: 'Stacks', match: 'stacks', testId: 'nav-stacks' },
   { to: '/settings', label: 'Settings', match: 'settings', testId: 'nav-settings' },
@@ -35,6 +37,8 @@ function View() {
       return <LiveRun runId={runId} />
     case 'runs':
       return runId !== null ? <RunDetail runId={runId} /> : <History />
+    case 'studies':
+      return <Studies studyId={runId} />
     case 'compare':
       return <Compare query={route.query} />
     case 'stacks':

@@ -11,6 +11,7 @@ import { RunCharts } from '../live/RunCharts.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
 import { Exports } from './Exports.tsx'
+import { useStudyIndex } from '../studies/useStudies.ts'
 import { parseTags } from '../history/RunRow.tsx'
 
 const MAX_POINTS = 2000
@@ -68,6 +69,7 @@ export default function RunDetail({ runId }: { runId: number }) {
   const run = useAsync(() => api.runs.get(runId), [api, runId])
   const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_POINTS }), [api, runId])
   const resources = useAsync(() => api.runs.resources(runId), [api, runId])
+  const study = useStudyIndex(runId).byRun.get(runId) ?? null
 
   if (run.error)
     return (
@@ -105,6 +107,15 @@ export default function RunDetail({ runId }: { runId: number }) {
         {r.endedAt ? `, ended ${dateTime(r.endedAt)}` : ''}. Correlation ids:{' '}
         <code>{r.correlationPrefix}-…</code>
       </p>
+      {study ? (
+        <p data-testid="detail-study">
+          One value of the study{' '}
+          <Link to={`/studies/${study.studyId}`} data-testid="detail-study-link">
+            #{study.studyId} {study.name}
+          </Link>{' '}
+          (sweep of <code>{study.path}</code> over {study.values.join(', ')}).
+        </p>
+      ) : null}
       {r.status === 'failed' ? (
         <Banner kind="error" testId="detail-failed">
           The run failed: {r.error ?? 'no reason recorded'}

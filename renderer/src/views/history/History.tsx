@@ -10,6 +10,7 @@ import { ExportReport } from '../../ui/ExportReport.tsx'
 import { dateTime, count, duration } from '../../lib/format.ts'
 import { RunRow } from './RunRow.tsx'
 import { useDebounced } from '../../lib/useDebounced.ts'
+import { useStudyIndex } from '../studies/useStudies.ts'
 
 const PAGE = 25
 type StatusFilter = '' | RunStatus
@@ -43,6 +44,8 @@ export function History() {
     [api, text.search, text.target, text.tag, status, offset],
   )
 
+  // Runs of a sweep link to their study (refreshed with the list).
+  const studies = useStudyIndex(list.data)
   const toggle = (runId: number) =>
     setSelected((s) => (s.includes(runId) ? s.filter((x) => x !== runId) : [...s, runId]))
   const items: RunListItem[] = list.data?.items ?? []
@@ -164,6 +167,7 @@ export function History() {
               key={run.runId}
               run={run}
               selected={selected.includes(run.runId)}
+              study={studies.byRun.get(run.runId) ?? null}
               onToggle={() => toggle(run.runId)}
               onChanged={() => {
                 setSelected((s) => s.filter((x) => x !== run.runId || items.some((i) => i.runId === x)))

@@ -1,5 +1,6 @@
 // One history row: select for comparison, open, edit tags, delete (with an inline confirmation).
 import { useState } from 'react'
+import type { StudyListItem } from '../../../../engine/api.ts'
 import type { RunListItem } from '../../../../engine/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
@@ -8,6 +9,7 @@ import { Button, StatusBadge } from '../../ui/Common.tsx'
 interface Props {
   run: RunListItem
   selected: boolean
+  study: StudyListItem | null
   onToggle: () => void
   onChanged: () => void
   cells: { started: string; length: string; requests: string }
@@ -24,7 +26,7 @@ export function parseTags(text: string): string[] {
   ]
 }
 
-export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
+export function RunRow({ run, selected, study, onToggle, onChanged, cells }: Props) {
   const api = useApi()
   const [editing, setEditing] = useState(false)
   const [tagText, setTagText] = useState(run.tags.join(', '))
@@ -57,6 +59,16 @@ export function RunRow({ run, selected, onToggle, onChanged, cells }: Props) {
         <Link to={`/runs/${run.runId}`} data-testid={`history-open-${run.runId}`}>
           #{run.runId} {run.name}
         </Link>
+        {study ? (
+          <Link
+            className="study-badge"
+            to={`/studies/${study.studyId}`}
+            title={`Part of the study “${study.name}” (${study.path})`}
+            data-testid={`history-study-${run.runId}`}
+          >
+            study #{study.studyId}
+          </Link>
+        ) : null}
       </td>
       <td>
         {run.status === 'running' ? (

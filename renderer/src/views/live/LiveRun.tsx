@@ -9,6 +9,7 @@ import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
 import { RunCharts } from './RunCharts.tsx'
 import { useLiveRun } from './useLiveRun.ts'
+import { useStudyIndex } from '../studies/useStudies.ts'
 
 function NoRun() {
   const api = useApi()
@@ -42,6 +43,9 @@ function Live({ runId }: { runId: number }) {
   const running = view.status === 'running' || view.status === 'unknown'
   const progress = view.total ? Math.min(1, view.elapsed / view.total) : null
   const latest = view.points.length ? view.points.reduce((a, b) => (b.t > a.t ? b : a)) : null
+  // A sweep's run: say which value it is and link to the study (looked up again at its end).
+  const study = useStudyIndex(view.status).byRun.get(runId) ?? null
+  const position = study ? [...study.runIds].sort((a, b) => a - b).indexOf(runId) : -1
 
   return (
     <section data-testid="live" data-run-id={runId} data-status={view.status}>
@@ -70,6 +74,18 @@ function Live({ runId }: { runId: number }) {
           )}
         </div>
       </header>
+      {study ? (
+        <Banner kind="info" testId="live-study">
+          Value {position + 1} of {study.values.length} of the study “{study.name}” (<code>{study.path}</code>{' '}
+          = {study.values[position] ?? '?'}).{' '}
+          {!running && view.status === 'done' && position + 1 < study.values.length
+            ? 'The next value starts after the cool-down. '
+            : ''}
+          <Link to={`/studies/${study.studyId}`} data-testid="live-study-link">
+            Open the study
+          </Link>
+        </Banner>
+      ) : null}
       {view.loadError && !view.points.length ? (
         <Banner kind="error">
           Could not load run #{runId}: {view.loadError}

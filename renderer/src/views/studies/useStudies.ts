@@ -1,0 +1,27 @@
+// Which study a run belongs to. RunListItem and RunSummary carry no study id, so the index is
+// built from studies.list (each study's run ids).
+import { useMemo } from 'react'
+import type { StudyListItem } from '../../../../engine/api.ts'
+import { useApi, useAsync } from '../../api/context.tsx'
+
+export interface StudyIndex {
+  byRun: ReadonlyMap<number, StudyListItem>
+  studies: readonly StudyListItem[]
+  error: string | null
+}
+
+/** `refresh`: anything that changes when the index may be stale (a run ended, a list reloaded). */
+export function useStudyIndex(refresh: unknown = null): StudyIndex {
+  const api = useApi()
+  const list = useAsync(() => api.studies.list(), [api, refresh])
+  return useMemo(() => {
+    const byRun = new Map<number, StudyListItem>()
+    for (const s of list.data ?? []) for (const id of s.runIds) byRun.set(id, s)
+    return { byRun, studies: list.data ?? [], error: list.error }
+  }, [list.data, list.error])
+}
+
+/** "connections" for load.connections, "POOL_SIZE" for targets.0.stack.env.POOL_SIZE. */
+export function sweptName(path: string): string {
+  return path.split('.').at(-1) ?? path
+}
