@@ -2,9 +2,9 @@
 // history, and a comparison of two runs. Each test has its own data directory and server.
 import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { RunEndedEvent } from '../engine/types.ts'
 import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
 import { launchBrowser, startApp, type App } from './support/app.ts'
+import { demoRun } from './support/runs.ts'
 
 let browser: Browser
 let app: App | null = null
@@ -19,31 +19,6 @@ afterEach(async () => {
   await app?.close()
   app = null
 })
-
-/** Start a short demo run through the engine and resolve when it has ended. */
-async function demoRun(a: App, name: string, connections: number): Promise<RunEndedEvent> {
-  const { demoUrl } = (await a.engine.settings.get()) as { demoUrl?: string }
-  if (!demoUrl) throw new Error('engine has no demo target')
-  let runId = -1
-  const early: RunEndedEvent[] = []
-  let resolve: ((e: RunEndedEvent) => void) | null = null
-  const off = a.engine.runs.onEnded((e) => (e.runId === runId && resolve ? resolve(e) : early.push(e)))
-  try {
-    runId = (
-      await a.engine.runs.start({
-        version: 1,
-        name,
-        targets: [{ name: 'demo', url: `${demoUrl}/ads?limit=20` }],
-        load: { connections, duration: 2 },
-        cooldownSeconds: 0,
-      })
-    ).runId
-    const ended = early.find((e) => e.runId === runId)
-    return ended ?? (await new Promise<RunEndedEvent>((r) => (resolve = r)))
-  } finally {
-    off()
-  }
-}
 
 describe('web UI', () => {
   it('runs the wizard against the demo target, shows it live, then in history', async () => {

@@ -6,7 +6,7 @@ export class Nav {
   constructor(page: Page) {
     this.page = page
   }
-  async go(to: 'new' | 'live' | 'history' | 'compare' | 'stacks' | 'settings'): Promise<void> {
+  async go(to: 'new' | 'live' | 'history' | 'studies' | 'compare' | 'stacks' | 'settings'): Promise<void> {
     await this.page.getByTestId(`nav-${to}`).click()
   }
 }
@@ -36,6 +36,32 @@ export class WizardPage {
   async setLoad(opts: { connections: number; duration: number }): Promise<void> {
     await this.page.getByTestId('load-connections').fill(String(opts.connections))
     await this.page.getByTestId('load-duration').fill(String(opts.duration))
+  }
+  /** Fill the whole form from a bundled template (resources/templates/<id>.yaml). */
+  async useTemplate(id: string): Promise<void> {
+    const select = this.page.getByTestId('template-select')
+    await select.locator(`option[value="${id}"]`).waitFor({ state: 'attached' })
+    await select.selectOption(id)
+    await this.page.getByTestId('template-load').click()
+    await this.page.getByTestId('template-loaded').waitFor()
+  }
+  /** Press Check on a target and return what it says once the engine has answered. */
+  async check(i: number): Promise<{ ok: boolean; text: string }> {
+    // A result shows only for the URL it is about, so a new URL starts without one.
+    await this.page.getByTestId(`target-${i}-check`).click()
+    const result = this.page.getByTestId(`target-${i}-check-result`)
+    await result.waitFor()
+    return { ok: (await result.getAttribute('data-ok')) === 'true', text: (await result.textContent()) ?? '' }
+  }
+  async setCooldown(seconds: number): Promise<void> {
+    const cooldown = this.page.getByTestId('load-cooldown')
+    if (!(await cooldown.isVisible())) await this.page.getByTestId('load-advanced').click()
+    await cooldown.fill(String(seconds))
+  }
+  async setSweep(path: string, values: string): Promise<void> {
+    await this.page.getByTestId('sweep-enabled').check()
+    await this.page.getByTestId('sweep-path').fill(path)
+    await this.page.getByTestId('sweep-values').fill(values)
   }
   async setName(name: string): Promise<void> {
     await this.page.getByTestId('review-name').fill(name)
@@ -89,5 +115,37 @@ export class HistoryPage {
   }
   async compare(): Promise<void> {
     await this.page.getByTestId('history-compare').click()
+  }
+}
+
+export class StudyPage {
+  readonly page: Page
+  constructor(page: Page) {
+    this.page = page
+  }
+  get root(): Locator {
+    return this.page.getByTestId('study')
+  }
+  /** Waits until target i of the study shows `n` points (the page follows the runs as they end). */
+  async waitForPoints(i: number, n: number, timeout = 60_000): Promise<Locator> {
+    const data = this.page.locator(`[data-testid="study-target-${i}-data"][data-points="${n}"]`)
+    await data.waitFor({ timeout })
+    return data
+  }
+}
+
+export class ReportExport {
+  readonly page: Page
+  readonly testId: string
+  constructor(page: Page, testId: string) {
+    this.page = page
+    this.testId = testId
+  }
+  /** Create the report and wait for its download link (the engine renders it in a few seconds). */
+  async create(timeout = 60_000): Promise<Locator> {
+    await this.page.getByTestId(`${this.testId}-create`).click()
+    const link = this.page.getByTestId(`${this.testId}-file-download`)
+    await link.waitFor({ timeout })
+    return link
   }
 }

@@ -68,7 +68,7 @@ export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch;
         <ProfileEditor draft={draft} patch={patch} issues={issues} />
         <SweepEditor draft={draft} patch={patch} issues={issues} />
         <details className="advanced">
-          <summary>Connection options, rate, rounds</summary>
+          <summary data-testid="load-advanced">Connection options, rate, rounds</summary>
           <div className="grid-3">
             <NumberField
               label="Pipelining"
