@@ -56,6 +56,45 @@ describe('studies, templates, reports', () => {
     await app.screenshot('21-template-run-done')
   })
 
+  it('edits the marketplace scenario from its template and runs it against the demo target', async () => {
+    app = await startApp(browser)
+    const { page } = app
+    const demo = await demoBase(app)
+    await app.open('#/new')
+    const wizard = new WizardPage(page)
+    await wizard.reset()
+    await wizard.useTemplate('marketplace')
+    const name = (j: number) => page.getByTestId(`target-0-step-${j}-name`).inputValue()
+    expect([await name(0), await name(1), await name(2), await name(3)]).toEqual([
+      'register',
+      'login',
+      'list ads',
+      'create ad',
+    ])
+    expect(await page.getByTestId('target-0-step-1-capture-0-name').inputValue()).toBe('token')
+    // Reorder, and the schema's message next to a step's field.
+    await page.getByTestId('target-0-step-2-up').click()
+    expect(await name(1)).toBe('list ads')
+    await page.getByTestId('target-0-step-1-down').click()
+    expect(await name(1)).toBe('login')
+    await page.getByTestId('target-0-step-2-path').fill('ads')
+    await expect
+      .poll(() => page.getByTestId('target-0-step-2-path-error').textContent())
+      .toContain('start with /')
+    await page.getByTestId('target-0-step-2-path').fill('/ads?limit=20')
+    await wizard.targetUrl(0).fill(demo)
+    await app.screenshot('28-wizard-scenario')
+    await wizard.next()
+    await page.getByTestId('load-duration').fill('2')
+    await wizard.next()
+    await wizard.next()
+    await wizard.start()
+    expect(await new LivePage(page).waitForEnd()).toBe('done')
+    await page.getByTestId('live-open-detail').click()
+    await expect.poll(() => page.getByTestId('detail-summary-java-tomcat-step').count()).toBe(4)
+    expect(await page.getByTestId('detail-summary').textContent()).toContain('step create ad')
+  })
+
   it('runs a sweep of load.connections over 1 and 2 and shows the study with both points', async () => {
     app = await startApp(browser)
     const { page } = app

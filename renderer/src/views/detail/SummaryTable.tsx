@@ -1,4 +1,4 @@
-// The numbers of a run: one row per target and round, and its phases beneath it.
+// The numbers of a run: one row per target and round, its phases and (scenarios) steps beneath it.
 import { Fragment } from 'react'
 import type { StatsBlock, TargetRoundSummary } from '../../../../engine/types.ts'
 import { count, ms, percent, rate } from '../../lib/format.ts'
@@ -85,6 +85,12 @@ export function SummaryTable({ results }: { results: readonly TargetRoundSummary
                   </tr>
                 ))
               : null}
+            {(r.steps ?? []).map((st) => (
+              <tr key={`step-${st.step}`} className="sub-row" data-testid={`detail-summary-${r.target}-step`}>
+                <th scope="row">↳ step {st.step}</th>
+                <Cells s={st} />
+              </tr>
+            ))}
           </Fragment>
         ))}
       </tbody>
