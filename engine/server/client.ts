@@ -29,7 +29,12 @@ export interface EventPayloads {
   [events.exportProgress]: ExportProgressEvent
 }
 export type EventName = keyof EventPayloads
-export const EVENT_NAMES: readonly EventName[] = [events.runProgress, events.runEnded, events.stackLog, events.exportProgress]
+export const EVENT_NAMES: readonly EventName[] = [
+  events.runProgress,
+  events.runEnded,
+  events.stackLog,
+  events.exportProgress,
+]
 
 export function isEventName(name: string): name is EventName {
   return (EVENT_NAMES as readonly string[]).includes(name)

@@ -59,7 +59,14 @@ function fakeApi() {
     monitor: { test: unavailable },
     studies: { list: unavailable, get: unavailable, templates: unavailable },
     targets: { probe: unavailable },
-    exports: { pg: unavailable, pgTest: unavailable, csv: unavailable, json: unavailable, junit: unavailable, onProgress: () => () => {} },
+    exports: {
+      pg: unavailable,
+      pgTest: unavailable,
+      csv: unavailable,
+      json: unavailable,
+      junit: unavailable,
+      onProgress: () => () => {},
+    },
     reports: { create: unavailable },
     settings: { get: async () => ({ theme: 'system' }), set: unavailable },
   }
