@@ -5,7 +5,6 @@ import type { Channel } from '../engine/api.ts'
 import { createEngine, type EngineHost } from '../engine/host.ts'
 import { subscribeAll, type Envelope } from '../engine/server/client.ts'
 import { dispatch, isChannel, toErrorBody } from '../engine/server/dispatch.ts'
-import { withSweeps } from '../engine/server/sweeps.ts'
 import { isToEngine, type FromEngine, type ToEngine } from './protocol.ts'
 
 export interface EnginePort {
@@ -23,8 +22,6 @@ function applySecrets(values: Record<string, string | null>): void {
 
 export async function serveEngine(port: EnginePort, dbPath: string): Promise<EngineHost> {
   const host = await createEngine({ dbPath, demo: true })
-  // Sweeps started from the app run as studies (a transport-side workaround, see sweeps.ts).
-  const sweeping = withSweeps(host, (line) => console.error(line))
   subscribeAll(host, (event, payload) => port.postMessage({ type: 'event', event, payload }))
   let closing = false
 
@@ -35,7 +32,7 @@ export async function serveEngine(port: EnginePort, dbPath: string): Promise<Eng
         try {
           const channel: Channel | null = isChannel(msg.channel) ? msg.channel : null
           if (!channel) throw new Error(`unknown channel ${String(msg.channel)}`)
-          envelope = { ok: true, result: await dispatch(sweeping.api, channel, msg.args) }
+          envelope = { ok: true, result: await dispatch(host, channel, msg.args) }
         } catch (err) {
           envelope = { ok: false, error: toErrorBody(err) }
         }
@@ -48,7 +45,6 @@ export async function serveEngine(port: EnginePort, dbPath: string): Promise<Eng
       case 'shutdown':
         if (closing) return
         closing = true
-        sweeping.close()
         await host.close()
         process.exit(0)
     }

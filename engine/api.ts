@@ -266,7 +266,8 @@ export interface Api {
   runs: {
     validate(config: unknown): Promise<ValidationResult>
     preview(load: unknown): Promise<PreviewResult>
-    start(config: unknown): Promise<{ runId: number }>
+    /** A config with `sweep` starts a study: one run per value, the first one's id returned. */
+    start(config: unknown): Promise<{ runId: number; studyId?: number }>
     stop(runId: number): Promise<void>
     active(): Promise<number[]>
     list(query?: Args<'runs:list'>[0]): Promise<{ items: RunListItem[]; total: number }>

@@ -89,6 +89,34 @@ describe('engine host', () => {
     await expect(host.runs.get(runId)).rejects.toMatchObject({ code: 'not-found' })
   })
 
+  it('starts a sweep as a study: one run per value, listed together, with its results', async () => {
+    const ended: number[] = []
+    const done = new Promise<void>((resolve) => {
+      const off = host.runs.onEnded((e) => {
+        ended.push(e.runId)
+        if (ended.length === 2) {
+          off()
+          resolve()
+        }
+      })
+    })
+    const started = await host.runs.start({
+      ...config(`${target.url}/x`),
+      load: { connections: 1, duration: 1 },
+      sweep: { path: 'load.connections', values: [1, 2] },
+    })
+    expect(started.studyId).toBeGreaterThan(0)
+    await done
+    expect(ended[0]).toBe(started.runId)
+    const studies = await host.studies.list()
+    expect(studies.find((s) => s.studyId === started.studyId)?.runIds.sort()).toEqual([...ended].sort())
+    const results = await host.studies.get(started.studyId!)
+    expect(results.targets[0]!.points.map((p) => p.value)).toEqual([1, 2])
+    await expect(
+      host.runs.start({ ...config(`${target.url}/x`), sweep: { path: 'load.nothing', values: [1] } }),
+    ).rejects.toMatchObject({ code: 'bad-input', field: 'sweep.path' })
+  })
+
   it('refuses bad input with a code and the field', async () => {
     await expect(host.runs.start({ ...config('http://127.0.0.1:9/x') })).rejects.toMatchObject({
       code: 'bad-input',

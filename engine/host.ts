@@ -20,7 +20,9 @@ import { parseRunConfig } from './config/load.ts'
 import { preflight } from './config/preflight.ts'
 import { RunConfigV1Schema } from './config/schema.ts'
 import { startDemoServer, type DemoServer } from './demo/server.ts'
-import { startRun, type RunHandle } from './runner/supervisor.ts'
+import { startRun, type RunHandle, type RunHooks } from './runner/supervisor.ts'
+import { runStudy } from './study/sweep.ts'
+import type { RunConfig } from './config/schema.ts'
 import { openDb, type Db } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
 import type { ProgressEvent, RunEndedEvent } from './types.ts'
@@ -97,6 +99,28 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     return () => void bus.off(event, cb)
   }
 
+  /** A sweep: one run after another as a study; answers once the first run has started. */
+  const startStudy = (config: RunConfig, hooks: RunHooks) =>
+    new Promise<{ runId: number; studyId: number }>((resolve, reject) => {
+      let first = true
+      runStudy(db, opts.dbPath, config, {
+        ...hooks,
+        onRunStart: ({ runId, studyId, handle }) => {
+          active.set(runId, handle)
+          if (first) resolve({ runId, studyId })
+          first = false
+        },
+        restartStack: async (s) => {
+          await stacks.down(s.name)
+          await stacks.up(s.name, { native: s.native, env: s.env })
+        },
+      }).catch((err: unknown) => {
+        if (first)
+          reject(err instanceof ConfigError ? new ApiError('bad-input', err.message, err.field) : err)
+        else bus.emit('log', String(err))
+      })
+    })
+
   const exportPath = (name: string) => {
     const dir = join(dirname(opts.dbPath), 'exports')
     mkdirSync(dir, { recursive: true })
@@ -134,13 +158,15 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         } catch (err) {
           toApiError(err)
         }
-        const handle = startRun(db, opts.dbPath, config, {
+        const hooks = {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
           onEnded: (e: RunEndedEvent) => {
             active.delete(e.runId)
             bus.emit('ended', e)
           },
-        })
+        }
+        if (config.sweep) return startStudy(config, hooks)
+        const handle = startRun(db, opts.dbPath, config, hooks)
         active.set(handle.runId, handle)
         handle.done.catch(() => active.delete(handle.runId))
         return { runId: handle.runId }

@@ -8,7 +8,6 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Api } from '../../engine/api.ts'
 import { createEngine, type EngineHost } from '../../engine/host.ts'
 import { startServer, type RunningServer } from '../../engine/server/http.ts'
-import { withSweeps } from '../../engine/server/sweeps.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const STATIC_DIR = join(ROOT, 'dist', 'renderer')
@@ -51,10 +50,9 @@ export interface AppOptions {
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
   const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
-  // As `cannonade serve` does: sweeps run as studies, downloads come from this data folder.
-  const sweeping = withSweeps(engine)
+  // As `cannonade serve` does: downloads come from this data folder.
   const server = await startServer({
-    host: opts.wrap ? opts.wrap(engine) : sweeping.api,
+    host: opts.wrap ? opts.wrap(engine) : engine,
     staticDir: STATIC_DIR,
     dataDir,
   })
@@ -84,7 +82,6 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
     async close() {
       await context.close()
       await server.close()
-      sweeping.close()
       await engine.close()
       rmSync(dataDir, { recursive: true, force: true })
       if (errors.length) throw new Error(`uncaught errors in the page:\n${errors.join('\n')}`)

@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path'
 import type { CliContext } from '../cli/context.ts'
 import { createEngine } from '../host.ts'
 import { startServer } from './http.ts'
-import { withSweeps } from './sweeps.ts'
 
 export type ServeContext = CliContext
 
@@ -82,17 +81,15 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
 
   // The demo target starts with the engine so the UI can offer "Run the demo" at once.
   const engine = await createEngine({ dbPath: parsed.dbPath, demo: true })
-  const sweeping = withSweeps(engine, (line) => ctx.stderr.write(`${line}\n`))
   let server: Awaited<ReturnType<typeof startServer>>
   try {
     server = await startServer({
-      host: sweeping.api,
+      host: engine,
       port: parsed.port,
       staticDir: parsed.staticDir,
       dataDir: dirname(engine.dbPath),
     })
   } catch (err) {
-    sweeping.close()
     await engine.close()
     const code = (err as NodeJS.ErrnoException).code
     ctx.stderr.write(
@@ -118,7 +115,6 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
       // The server first (no new calls), then the engine (ends runs, closes the database).
       server
         .close()
-        .then(() => sweeping.close())
         .then(() => engine.close())
         .then(
           () => resolve(0),

@@ -4,7 +4,7 @@
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { startRun, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
+import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
 import type { RunSummary } from '../types.ts'
 
@@ -86,7 +86,7 @@ export function expandSweep(config: RunConfig): SweepStep[] {
 }
 
 export interface StudyHooks extends RunHooks {
-  onRunStart?(info: { index: number; value: number; runId: number }): void
+  onRunStart?(info: { index: number; value: number; runId: number; studyId: number; handle: RunHandle }): void
   /** Restart a stack with new environment values before a run (the stacks launcher provides it). */
   restartStack?(stack: NonNullable<SweepStep['stack']>): Promise<void>
 }
@@ -126,7 +126,7 @@ export async function runStudy(
       step.value,
       handle.runId,
     )
-    hooks.onRunStart?.({ index, value: step.value, runId: handle.runId })
+    hooks.onRunStart?.({ index, value: step.value, runId: handle.runId, studyId, handle })
     const summary = await handle.done
     runs.push({ value: step.value, summary })
     if (summary.status !== 'done') break
