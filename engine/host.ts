@@ -115,9 +115,14 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           await stacks.up(s.name, { native: s.native, env: s.env })
         },
       }).catch((err: unknown) => {
-        if (first)
-          reject(err instanceof ConfigError ? new ApiError('bad-input', err.message, err.field) : err)
-        else bus.emit('log', String(err))
+        const error =
+          err instanceof ConfigError
+            ? new ApiError('bad-input', err.message, err.field)
+            : err instanceof Error
+              ? err
+              : new Error(String(err))
+        if (first) reject(error)
+        else bus.emit('log', error.message)
       })
     })
 
