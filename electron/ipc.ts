@@ -9,6 +9,7 @@ import { checkDownloadable } from '../engine/server/files.ts'
 import { parseArgs } from '../engine/api.ts'
 import type { EngineProcess } from './engine-process.ts'
 import { desktopArgSchemas, desktopChannels } from './protocol.ts'
+import { printHtmlToPdf } from './print.ts'
 import type { SecretStore } from './secrets.ts'
 
 const CHANNELS = Object.keys(argSchemas) as Channel[]
@@ -37,8 +38,24 @@ export function registerIpc(opts: {
       } catch (err) {
         return { ok: false, error: toErrorBody(err) }
       }
+      if (channel === 'reports:create') return createReport(args)
       return engine.call(channel, args)
     })
+  }
+
+  // A PDF report: the engine builds the HTML, Electron's Chromium prints it (electron/print.ts).
+  const createReport = async (args: unknown[]): Promise<Envelope<unknown>> => {
+    const [runIds, opts] = parseArgs('reports:create', args)
+    if (opts?.format === 'html') return engine.call('reports:create', args)
+    const html = await engine.call('reports:create', [runIds, { format: 'html' }])
+    if (!html.ok) return html
+    try {
+      const result = html.result as { path: string | null }
+      if (!result.path) throw new Error('the engine returned no report file')
+      return { ok: true, result: { ...result, path: await printHtmlToPdf(result.path) } }
+    } catch (err) {
+      return { ok: false, error: toErrorBody(err) }
+    }
   }
 
   const guard = <T>(
