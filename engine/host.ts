@@ -33,6 +33,7 @@ import { reportsCreate } from './report/index.ts'
 import { testPgConnection } from './exports/pg-test.ts'
 import { probeTarget } from './config/probe.ts'
 import { studyResults } from './study/results.ts'
+import { compareRuns } from './metrics/compare.ts'
 import { listTemplates } from './study/templates.ts'
 
 export interface EngineHost extends Api {
@@ -200,7 +201,6 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         return history.samples(runId, parseArgs('runs:samples', [runId, query])[1])
       },
       async compare(query) {
-        const { compareRuns } = await import('./metrics/compare.ts')
         return compareRuns(history, parseArgs('runs:compare', [query])[0])
       },
       async delete(runId) {
