@@ -31,6 +31,7 @@ export const SAMPLE_CSV_HEADER = [
   'error',
   'server_app_us',
   'server_db_us',
+  'step',
 ]
 
 export const SERIES_CSV_HEADER = [
@@ -60,13 +61,15 @@ function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number)
   const targets = new Map([...names.targets].map(([i, n]) => [i, csvField(n)]))
   const phases = names.phases.map((p) => csvField(p))
   const prefix = `${names.prefix}-`
+  // Scenario targets: the step's name, quoted once (samples store its index).
+  const steps = new Map(names.steps.map(([i, list]) => [i, list.map((s) => csvField(s))]))
   for (const rows of sampleChunks(db, runId)) {
     let text = ''
     for (const r of rows) {
       const seq = Number(r[S.seq])
       const target = targets.get(Number(r[S.target])) ?? csvField(targetName(names, Number(r[S.target])))
       const phase = phases[Number(r[S.phase])] ?? csvField(phaseName(names, Number(r[S.phase])))
-      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? ''},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''}\n`
+      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? ''},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''},${r[S.step] === null ? '' : (steps.get(Number(r[S.target]))?.[Number(r[S.step])] ?? r[S.step])}\n`
     }
     count(rows.length)
     yield text

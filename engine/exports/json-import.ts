@@ -51,9 +51,11 @@ export function importJson(db: Db, file: string): ImportResult {
     let runId = 0
     for (const event of records(file)) {
       if (event.kind === 'sample') {
-        if (runId === 0 || event.row.length !== TABLES.samples.columns.length)
+        const width = TABLES.samples.columns.length
+        // A file from before scenario steps were exported has one column less: no step.
+        if (runId === 0 || (event.row.length !== width && event.row.length !== width - 1))
           throw bad(file, `run ${result.runIds.length}`, 'malformed sample row')
-        insSample.run(runId, ...event.row)
+        insSample.run(runId, ...event.row, ...(event.row.length === width ? [] : [null]))
         result.rows++
         continue
       }

@@ -61,7 +61,11 @@ const RunSchema = z.object({
     .nullable(),
   sampleColumns: z
     .array(z.string())
-    .refine((c) => c.join() === TABLES.samples.columns.join(), 'unexpected sample columns'),
+    .refine(
+      (c) =>
+        c.join() === TABLES.samples.columns.join() || c.join() === TABLES.samples.columns.slice(0, -1).join(),
+      'unexpected sample columns',
+    ),
 })
 export type RunRecord = z.output<typeof RunSchema>
 export type SampleCells = (number | null)[]

@@ -43,7 +43,7 @@ function parsed(text: string | null, runId: number, column: string): unknown {
 /** A sample row as JSON: numbers and nulls only (bigints do not occur in these columns). */
 /** A sample as a JSON array, fields by position (the hot path of a JSON export). */
 function sampleJson(r: SampleTuple): string {
-  return `[${r[S.seq]},${r[S.target]},${r[S.round]},${r[S.phase]},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? 'null'},${r[S.status]},${r[S.bytes]},${r[S.error]},${r[S.app] ?? 'null'},${r[S.db] ?? 'null'}]`
+  return `[${r[S.seq]},${r[S.target]},${r[S.round]},${r[S.phase]},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? 'null'},${r[S.status]},${r[S.bytes]},${r[S.error]},${r[S.app] ?? 'null'},${r[S.db] ?? 'null'},${r[S.step] ?? 'null'}]`
 }
 
 function allRows(db: Db, table: 'series' | 'resource_samples', runId: number): Row[] {

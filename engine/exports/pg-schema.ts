@@ -127,6 +127,14 @@ CREATE VIEW cannonade.samples_v AS
     ON rt.run_id = s.run_id AND rt.target_index = s.target_index AND rt.round = s.round;
 `,
   },
+  {
+    version: 2,
+    name: '002_scenario_steps',
+    sql: `
+-- The step of a scenario target each request belonged to (NULL for plain targets).
+ALTER TABLE cannonade.samples ADD COLUMN step int;
+`,
+  },
 ]
 
 /** Create or update the schema; returns the names of the migrations applied now. */

@@ -57,7 +57,7 @@ const KINDS: readonly string[] = ERROR_KINDS
 function sampleLines(rows: readonly SampleTuple[], pgRunId: string): string {
   let text = ''
   for (const r of rows) {
-    text += `${pgRunId}\t${r[S.seq]}\t${r[S.target]}\t${r[S.round]}\t${r[S.phase]}\t${r[S.start]}\t${r[S.latency]}\t${r[S.corrected] ?? '\\N'}\t${r[S.status]}\t${r[S.bytes]}\t${KINDS[Number(r[S.error])] ?? 'other'}\t${r[S.app] ?? '\\N'}\t${r[S.db] ?? '\\N'}\n`
+    text += `${pgRunId}\t${r[S.seq]}\t${r[S.target]}\t${r[S.round]}\t${r[S.phase]}\t${r[S.start]}\t${r[S.latency]}\t${r[S.corrected] ?? '\\N'}\t${r[S.status]}\t${r[S.bytes]}\t${KINDS[Number(r[S.error])] ?? 'other'}\t${r[S.app] ?? '\\N'}\t${r[S.db] ?? '\\N'}\t${r[S.step] ?? '\\N'}\n`
   }
   return text
 }

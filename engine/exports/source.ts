@@ -30,6 +30,8 @@ export const SAMPLE_COLUMNS = [
   'error',
   'app_us',
   'db_us',
+  // Added after the first JSON files were written: importJson still reads rows without it.
+  'step',
 ] as const
 
 export const SERIES_COLUMNS = [
@@ -87,6 +89,7 @@ export const S = {
   error: 9,
   app: 10,
   db: 11,
+  step: 12,
 } as const
 
 /**

@@ -178,7 +178,11 @@ export class HistoryStore {
       target: string
     }[]
     for (const r of rows) targets.set(r.target_index, r.target)
-    return { prefix: run.correlation_prefix, targets, phases: stored?.phases ?? [] }
+    const steps: [number, string[]][] = []
+    stored?.config.targets.forEach((t, i) => {
+      if (t.steps) steps.push([i, t.steps.map((s) => s.name)])
+    })
+    return { prefix: run.correlation_prefix, targets, phases: stored?.phases ?? [], steps }
   }
 
   private targetIndex(runId: number, target: string, names = this.names(runId)): number {

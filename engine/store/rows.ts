@@ -74,6 +74,8 @@ export interface RunNames {
   prefix: string
   targets: Map<number, string>
   phases: string[]
+  /** Scenario targets' step names, by target index. */
+  steps: [number, string[]][]
 }
 
 export function targetName(names: RunNames, index: number): string {
