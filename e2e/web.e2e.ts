@@ -96,6 +96,15 @@ describe('web UI', () => {
     await page.getByTestId('samples-slowest').click()
     await page.getByTestId('samples-table').waitFor()
     await app.screenshot('07-run-detail')
+
+    // The raw ledger's size, and dropping it keeps the run's summary.
+    const size = page.getByTestId('detail-ledger-size')
+    await size.waitFor()
+    expect(await size.textContent()).toMatch(/^[\d,]+ requests, ≈ [\d.]+ MB on disk\.$/)
+    page.once('dialog', (d) => void d.accept())
+    await page.getByTestId('detail-ledger-prune').click()
+    await page.getByTestId('detail-ledger-pruned').waitFor()
+    await page.getByTestId('detail-summary').waitFor()
   })
 
   it('compares two runs', async () => {

@@ -40,6 +40,8 @@ const bridge: Bridge = {
     delete: op(c.runs.delete),
     tag: op(c.runs.tag),
     note: op(c.runs.note),
+    ledger: op(c.runs.ledger),
+    prune: op(c.runs.prune),
     onProgress: listen(events.runProgress),
     onEnded: listen(events.runEnded),
   },

@@ -30,6 +30,8 @@ export const channels = {
     delete: 'runs:delete',
     tag: 'runs:tag',
     note: 'runs:note',
+    ledger: 'runs:ledger',
+    prune: 'runs:prune',
   },
   studies: { list: 'studies:list', get: 'studies:get', templates: 'studies:templates' },
   targets: { probe: 'targets:probe' },
@@ -97,6 +99,8 @@ export const SettingsSchema = z
     cfApi: z.string().optional(),
     cfUsername: z.string().optional(),
     theme: z.enum(['system', 'light', 'dark']).default('system'),
+    /** Drop the raw samples of runs older than this many days (summaries and series stay). */
+    ledgerRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
   })
   .strict()
 
@@ -119,6 +123,8 @@ export const argSchemas = {
   'runs:delete': z.tuple([runId]),
   'runs:tag': z.tuple([runId, z.array(z.string().min(1).max(64)).max(50)]),
   'runs:note': z.tuple([runId, z.string().max(10_000)]),
+  'runs:ledger': z.tuple([runId]),
+  'runs:prune': z.tuple([runId]),
   'studies:list': z.tuple([]),
   'studies:get': z.tuple([z.number().int().positive()]),
   'studies:templates': z.tuple([]),
@@ -279,6 +285,10 @@ export interface Api {
     delete(runId: number): Promise<void>
     tag(runId: number, tags: string[]): Promise<void>
     note(runId: number, note: string): Promise<void>
+    /** The raw ledger's size (requests, ≈ bytes) and whether it was pruned. */
+    ledger(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
+    /** Drop a run's raw samples, keeping its summaries, series and histograms. */
+    prune(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
     onProgress(cb: (event: ProgressEvent) => void): Unsubscribe
     onEnded(cb: (event: RunEndedEvent) => void): Unsubscribe
   }

@@ -34,6 +34,7 @@ import { testPgConnection } from './exports/pg-test.ts'
 import { probeTarget } from './config/probe.ts'
 import { studyResults } from './study/results.ts'
 import { compareRuns } from './metrics/compare.ts'
+import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
 import { listTemplates } from './study/templates.ts'
 
 export interface EngineHost extends Api {
@@ -85,6 +86,13 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       return { theme: 'system' }
     }
   }
+
+  // Retention of the raw ledger (settings.ledgerRetentionDays): at start and after each run.
+  const retention = () => {
+    const days = readSettings().ledgerRetentionDays
+    if (days) applyRetention(db, days)
+  }
+  retention()
 
   const validate = (config: unknown): ValidationResult => {
     try {
@@ -168,6 +176,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
           onEnded: (e: RunEndedEvent) => {
             active.delete(e.runId)
+            retention()
             bus.emit('ended', e)
           },
         }
@@ -212,6 +221,14 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
       async note(runId, note) {
         history.note(runId, note)
+      },
+      async ledger(runId) {
+        return ledgerInfo(db, parseArgs('runs:ledger', [runId])[0])
+      },
+      async prune(runId) {
+        const [id] = parseArgs('runs:prune', [runId])
+        if (active.has(id)) throw new ApiError('conflict', `run ${id} is still running`)
+        return pruneLedger(db, id)
       },
       onProgress: (cb) => subscribe('progress', cb),
       onEnded: (cb) => subscribe('ended', cb),
@@ -311,6 +328,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         const next = { ...readSettings(), ...parseArgs('settings:set', [patch])[0] }
         mkdirSync(dirname(settingsFile), { recursive: true })
         writeFileSync(settingsFile, JSON.stringify(next, null, 2))
+        retention()
         return next
       },
     },

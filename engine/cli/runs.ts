@@ -1,4 +1,4 @@
-// `cannonade runs list [--json] | runs show ID [--json] | runs delete ID` (DESIGN.md).
+// `cannonade runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID`.
 // Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message names the argument).
 import { ApiError } from '../api.ts'
 import { MigrationError, openDb, type Db } from '../store/db.ts'
@@ -7,10 +7,17 @@ import type { RunListItem } from '../types.ts'
 import { parseFlags, UsageError, type FlagSpec } from './args.ts'
 import type { CliContext } from './context.ts'
 import { jsonSummary } from './summary.ts'
+import { ledgerInfo, pruneLedger, type LedgerInfo } from '../store/ledger.ts'
+
+function ledgerLine(l: LedgerInfo): string {
+  if (l.prunedAt) return `raw samples: pruned ${l.prunedAt} (summaries, series and histograms kept)\n`
+  return `raw samples: ${l.rows.toLocaleString('en-US')} requests, ≈ ${(l.bytes / 1048576).toFixed(1)} MB (cannonade runs prune ID drops them)\n`
+}
 
 export const RUNS_USAGE = `usage: cannonade runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
        cannonade runs show ID [--json]
        cannonade runs delete ID
+       cannonade runs prune ID      drop the raw samples, keep summaries, series and histograms
 options: --db FILE  the history database (default: the desktop app's)`
 
 /** A run id argument: a positive whole number, or a usage error naming the argument. */
@@ -223,11 +230,20 @@ export async function runsCommand(argv: string[], ctx: CliContext): Promise<numb
       const { flags, positional } = parseFlags(rest, { json: 'boolean', db: 'string' })
       if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
       const id = parseRunId(positional[0])
-      const run = withDb((flags.db as string | undefined) ?? ctx.dbPath, (db) =>
-        new HistoryStore(db).getRun(id),
+      const [run, ledger] = withDb(
+        (flags.db as string | undefined) ?? ctx.dbPath,
+        (db) => [new HistoryStore(db).getRun(id), ledgerInfo(db, id)] as const,
       )
-      const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config }
-      ctx.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run))
+      const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
+      ctx.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
+      return 0
+    }
+    if (sub === 'prune') {
+      const { flags, positional } = parseFlags(rest, { db: 'string' })
+      if (positional.length > 1) throw new UsageError(`runs prune takes one ID, got ${positional.length}`)
+      const id = parseRunId(positional[0])
+      withDb((flags.db as string | undefined) ?? ctx.dbPath, (db) => pruneLedger(db, id))
+      ctx.stdout.write(`run ${id}: raw samples dropped; summaries, series and histograms kept\n`)
       return 0
     }
     if (sub === 'delete') {
@@ -240,7 +256,7 @@ export async function runsCommand(argv: string[], ctx: CliContext): Promise<numb
     }
     throw new UsageError(
       sub === undefined
-        ? 'runs: missing subcommand (list, show or delete)'
+        ? 'runs: missing subcommand (list, show, delete or prune)'
         : `runs: unknown subcommand "${sub}"`,
     )
   } catch (err) {

@@ -19,6 +19,7 @@ import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } fro
 import type { FromRunner, ToRunner } from './protocol.ts'
 import { ResourceRecorder } from './resources.ts'
 import { expandBlocks } from '../store/blocks.ts'
+import { recordLedgerRows } from '../store/ledger.ts'
 
 export interface RunHooks {
   onStarted?(info: { runId: number; t0Epoch: number; pid: number }): void
@@ -142,6 +143,7 @@ export function startRun(
       // Blocks the runner committed but did not expand (it was killed mid-segment) become rows here.
       expandBlocks(db, runId)
       if (status !== 'done') await summarizeMissingSegments(db, runId)
+      recordLedgerRows(db, runId)
       const partial = new HistoryStore(db).getRun(runId)
       const generator = generatorHealth(doneMsg?.generator.cpu ?? [])
       const thresholds = evaluateThresholds(config.thresholds, partial.results)

@@ -67,6 +67,8 @@ export function createApiClient(t: Transport): Api {
       delete: (...a) => t.call(c.runs.delete, a),
       tag: (...a) => t.call(c.runs.tag, a),
       note: (...a) => t.call(c.runs.note, a),
+      ledger: (...a) => t.call(c.runs.ledger, a),
+      prune: (...a) => t.call(c.runs.prune, a),
       onProgress: (cb) => t.subscribe(events.runProgress, cb),
       onEnded: (cb) => t.subscribe(events.runEnded, cb),
     },

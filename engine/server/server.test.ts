@@ -40,6 +40,8 @@ function fakeApi() {
         calls.push(`tag ${id} ${tags.join(',')}`)
       },
       note: unavailable,
+      ledger: unavailable,
+      prune: unavailable,
       onProgress: (cb) => {
         progress.add(cb)
         return () => progress.delete(cb)

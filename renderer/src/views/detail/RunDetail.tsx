@@ -11,6 +11,7 @@ import { RunCharts } from '../live/RunCharts.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
 import { Exports } from './Exports.tsx'
+import { Ledger } from './Ledger.tsx'
 import { useStudyIndex } from '../studies/useStudies.ts'
 import { parseTags } from '../history/RunRow.tsx'
 
@@ -161,6 +162,7 @@ export default function RunDetail({ runId }: { runId: number }) {
           <Exports runId={runId} />
         </Card>
       </div>
+      <Ledger runId={runId} running={r.status === 'running'} />
       <details className="advanced">
         <summary>Run config</summary>
         <pre className="yaml" data-testid="detail-config">

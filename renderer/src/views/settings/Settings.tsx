@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { SettingsSchema, type Settings as SettingsT } from '../../../../engine/api.ts'
 import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
-import { SelectField, TextField } from '../../ui/Field.tsx'
+import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import { Secrets } from './Secrets.tsx'
 import type { DesktopBridge } from '../../../../engine/server/bridge.ts'
 import { checkPgUrl, PgConnection } from './PgConnection.tsx'
@@ -16,6 +16,7 @@ type Form = {
   cfApi: string
   cfUsername: string
   theme: SettingsT['theme']
+  retentionDays: number | undefined
 }
 
 function checkHttpUrl(url: string): string | undefined {
@@ -46,6 +47,7 @@ function SettingsForm({
     cfApi: initial.cfApi ?? '',
     cfUsername: initial.cfUsername ?? '',
     theme: initial.theme,
+    retentionDays: initial.ledgerRetentionDays ?? undefined,
   })
   const [saved, setSaved] = useState(false)
   const set = <K extends keyof Form>(k: K, v: Form[K]) => {
@@ -58,6 +60,7 @@ function SettingsForm({
     cfApi: form.cfApi.trim() || undefined,
     cfUsername: form.cfUsername.trim() || undefined,
     theme: form.theme,
+    ledgerRetentionDays: form.retentionDays ?? null,
   }
   const parsed = SettingsSchema.partial().safeParse(patch)
   const schemaIssues = new Map(
@@ -68,6 +71,7 @@ function SettingsForm({
     cfApi: schemaIssues.get('cfApi') ?? checkHttpUrl(form.cfApi),
     dockerHost: schemaIssues.get('dockerHost'),
     cfUsername: schemaIssues.get('cfUsername'),
+    retentionDays: schemaIssues.get('ledgerRetentionDays'),
   }
   const valid = Object.values(errors).every((e) => e === undefined)
   const save = useAction(async () => {
@@ -100,6 +104,17 @@ function SettingsForm({
           ]}
           onChange={(v) => set('theme', v)}
           testId="settings-theme"
+        />
+        <NumberField
+          label="Keep raw samples for (days)"
+          value={form.retentionDays}
+          onChange={(v) => set('retentionDays', v)}
+          error={errors.retentionDays}
+          min={1}
+          step={1}
+          placeholder="forever"
+          hint="Each request takes ~56 bytes (50 000 req/s is ~10 GB an hour). Older runs keep their summaries, series and histograms."
+          testId="settings-retention"
         />
       </Card>
       <Card title="Docker">
