@@ -2,7 +2,7 @@
 // plain Node (same code, same worker and migrations layout) so a bundling mistake shows up here;
 // the Electron smoke test needs an Electron binary and says it was skipped when there is none.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -12,18 +12,9 @@ import type { FromEngine, ToEngine } from '../electron/protocol.ts'
 import type { Channel } from '../engine/api.ts'
 import type { EngineHost } from '../engine/host.ts'
 import { ARTIFACTS, ROOT } from './support/app.ts'
+import { electronBinary as findElectron } from '../scripts/electron-binary.mjs'
 
-/** The Electron executable if installed; never triggers a download (unlike require('electron')). */
-function electronBinary(): string | null {
-  const dir = join(ROOT, 'node_modules', 'electron')
-  const pathFile = join(dir, 'path.txt')
-  if (!existsSync(pathFile)) return null
-  const rel = readFileSync(pathFile, 'utf8').trim()
-  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH
-    ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel)
-    : join(dir, 'dist', rel)
-  return existsSync(full) ? full : null
-}
+const electronBinary = () => findElectron(ROOT)
 
 beforeAll(() => {
   const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-electron.mjs')], {

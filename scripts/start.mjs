@@ -6,21 +6,10 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { electronBinary } from './electron-binary.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dev = process.argv.includes('--dev')
-
-/** The Electron executable, read from electron's path.txt; require('electron') would try to download it. */
-function electronBinary() {
-  const dir = join(root, 'node_modules', 'electron')
-  const pathFile = join(dir, 'path.txt')
-  if (!existsSync(pathFile)) return null
-  const rel = readFileSync(pathFile, 'utf8').trim()
-  const full = process.env.ELECTRON_OVERRIDE_DIST_PATH
-    ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel)
-    : join(dir, 'dist', rel)
-  return existsSync(full) ? full : null
-}
 
 function newest(path) {
   if (!existsSync(path)) return 0
@@ -45,7 +34,7 @@ function run(cmd, args, env = process.env) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
-const electron = electronBinary()
+const electron = electronBinary(root)
 if (!electron) {
   console.error(
     'Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?) — run `npm run serve` for the web UI',

@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Api } from '../../engine/api.ts'
 import { createEngine, type EngineHost } from '../../engine/host.ts'
 import { startServer, type RunningServer } from '../../engine/server/http.ts'
+import { CHROMIUM_ARGS } from '../../engine/report/pdf.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const STATIC_DIR = join(ROOT, 'dist', 'renderer')
@@ -17,14 +18,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   })
 }
 

@@ -26,7 +26,8 @@ export interface PdfOptions {
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium'
 
-const ARGS = [
+/** Flags for headless Debian Chromium here: no sandbox as root, no GPU, no calls home. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -62,7 +63,11 @@ export async function renderPdf(html: string, outPath: string, opts: PdfOptions 
   const { chromium } = await import('playwright-core')
   let browser: Awaited<ReturnType<typeof chromium.launch>>
   try {
-    browser = await chromium.launch({ executablePath, args: ARGS, timeout: opts.timeoutMs ?? 30_000 })
+    browser = await chromium.launch({
+      executablePath,
+      args: CHROMIUM_ARGS,
+      timeout: opts.timeoutMs ?? 30_000,
+    })
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err)
     throw new ApiError(
