@@ -93,11 +93,6 @@ export async function summarizeMissingSegments(db: Db, runId: number): Promise<n
   const missing = db
     .prepare('SELECT target_index, round, target FROM run_targets WHERE run_id = ? AND summary IS NULL')
     .all(runId) as { target_index: number; round: number; target: string }[]
-  const phases = (
-    JSON.parse(
-      (db.prepare('SELECT config FROM runs WHERE id = ?').get(runId) as { config: string }).config,
-    ) as { phases?: string[] }
-  ).phases ?? ['main']
   let fixed = 0
   for (const m of missing) {
     const acc = new StatsAccumulator()
@@ -122,7 +117,7 @@ export async function summarizeMissingSegments(db: Db, runId: number): Promise<n
     db.prepare(
       'UPDATE run_targets SET summary = ?, histogram = ? WHERE run_id = ? AND target_index = ? AND round = ?',
     ).run(
-      JSON.stringify({ ...block, phases: [], partial: true, phaseNames: phases }),
+      JSON.stringify({ ...block, phases: [] }),
       encodeHistogram(acc.latency),
       runId,
       m.target_index,
