@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { SeriesPoint } from '../../../engine/types.ts'
+import { testPoint } from './testPoint.ts'
 import { errorRows, phaseMarkers, pivot, resourceRows, throughputVsResources } from './series.ts'
 
-function point(target: string, t: number, extra: Partial<SeriesPoint> = {}): SeriesPoint {
-  return {
-    target,
-    round: 1,
-    t,
-    phase: 'main',
-    connections: 4,
-    requests: 100 + t,
-    errors: 0,
-    errorsByKind: {},
-    bytes: 0,
-    mean: 1,
-    p50: 1,
-    p90: 1,
-    p95: 1,
-    p99: 1,
-    p999: 1,
-    max: 1,
-    generatorCpu: null,
-    ...extra,
-  }
-}
+const point = testPoint
 
 describe('chart rows', () => {
   it('pivots one column per target, gaps as null-free missing keys, sorted by second', () => {

@@ -1,27 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ProgressEvent, SeriesPoint } from '../../../../engine/types.ts'
+import type { ProgressEvent } from '../../../../engine/types.ts'
+import { testPoint } from '../../lib/testPoint.ts'
 import { LIVE_CAPACITY, LiveStore } from './liveStore.ts'
 
 function progress(runId: number, t: number, target = 'a'): ProgressEvent {
-  const point: SeriesPoint = {
-    target,
-    round: 1,
-    t,
-    phase: 'main',
-    connections: 1,
-    requests: 10,
-    errors: 0,
-    errorsByKind: {},
-    bytes: 0,
-    mean: 1,
-    p50: 1,
-    p90: 1,
-    p95: 1,
-    p99: 1,
-    p999: 1,
-    max: 1,
-    generatorCpu: null,
-  }
+  const point = testPoint(target, t, { connections: 1, requests: 10 })
   return {
     type: 'progress',
     runId,
