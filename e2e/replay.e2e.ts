@@ -3,23 +3,12 @@
 // the other, 30 minutes each, then the first again) are pushed through the real WebSocket at
 // high speed. Records the renderer's heap after
 // garbage collection; no timed assertion, the figures are printed for the report.
-import type { Browser, CDPSession } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { CDPSession } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { ProgressEvent, SeriesPoint } from '../engine/types.ts'
-import { launchBrowser, startApp, type App } from './support/app.ts'
+import { appPerTest } from './support/app.ts'
 
-let browser: Browser
-let app: App | null = null
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser.close()
-})
-afterEach(async () => {
-  await app?.close()
-  app = null
-})
+const { start } = appPerTest()
 
 const TARGETS = ['node-http', 'java-jetty']
 const TOTAL = 1800
@@ -83,7 +72,7 @@ describe('live view memory', () => {
   it('keeps the renderer heap bounded through a replayed 90-minute run', async () => {
     let replaying = false
     const inject = new Set<(e: ProgressEvent) => void>()
-    app = await startApp(browser, {
+    const app = await start({
       wrap: (engine) => ({
         ...engine,
         runs: {

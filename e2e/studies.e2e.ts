@@ -3,29 +3,16 @@
 // directory and server; waits are on page state and engine events, never on time.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { LivePage, Nav, ReportExport, StudyPage, WizardPage } from './pages/pages.ts'
-import { launchBrowser, startApp, type App } from './support/app.ts'
+import { appPerTest } from './support/app.ts'
 import { demoBase, demoRun } from './support/runs.ts'
 
-let browser: Browser
-let app: App | null = null
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser.close()
-})
-afterEach(async () => {
-  await app?.close()
-  app = null
-})
+const { start } = appPerTest()
 
 describe('studies, templates, reports', () => {
   it('fills the wizard from a template and runs it shortened against the demo target', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     const demo = await demoBase(app)
     await app.open('#/new')
@@ -57,7 +44,7 @@ describe('studies, templates, reports', () => {
   })
 
   it('edits the marketplace scenario from its template and runs it against the demo target', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     const demo = await demoBase(app)
     await app.open('#/new')
@@ -96,7 +83,7 @@ describe('studies, templates, reports', () => {
   })
 
   it('runs a sweep of load.connections over 1 and 2 and shows the study with both points', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     await app.open('#/new')
     const wizard = new WizardPage(page)
@@ -142,7 +129,7 @@ describe('studies, templates, reports', () => {
   })
 
   it('exports a report and a CSV and downloads them through the web route', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page, server, dataDir } = app
     const run = await demoRun(app, 'e2e: report', 2, 1)
     expect(run.status).toBe('done')
@@ -174,7 +161,7 @@ describe('studies, templates, reports', () => {
   })
 
   it('checks a target through the engine and tests the PostgreSQL connection', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     const demo = await demoBase(app)
     await app.open('#/new')

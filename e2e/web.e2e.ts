@@ -1,28 +1,15 @@
 // The web UI against the real engine: a new user's first run through the wizard, the live view,
 // history, and a comparison of two runs. Each test has its own data directory and server.
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
-import { launchBrowser, startApp, type App } from './support/app.ts'
+import { appPerTest } from './support/app.ts'
 import { demoRun } from './support/runs.ts'
 
-let browser: Browser
-let app: App | null = null
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser.close()
-})
-afterEach(async () => {
-  await app?.close()
-  app = null
-})
+const { start } = appPerTest()
 
 describe('web UI', () => {
   it('runs the wizard against the demo target, shows it live, then in history', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     await app.open()
     const firstRender = await page.evaluate(
@@ -108,7 +95,7 @@ describe('web UI', () => {
   })
 
   it('compares two runs', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     const a = await demoRun(app, 'e2e: 1 connection', 1)
     const b = await demoRun(app, 'e2e: 4 connections', 4)
@@ -139,7 +126,7 @@ describe('web UI', () => {
   })
 
   it('validates the wizard inline and will not start an invalid run', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     await app.open('#/new')
     const wizard = new WizardPage(page)
@@ -173,7 +160,7 @@ describe('web UI', () => {
   })
 
   it('refuses a page without the token and switches themes', async () => {
-    app = await startApp(browser)
+    const app = await start()
     const { page } = app
     await page.goto(app.server.origin + '/#/runs')
     await page.getByTestId('app-ready').waitFor()

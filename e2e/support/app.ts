@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { Api } from '../../engine/api.ts'
 import { createEngine, type EngineHost } from '../../engine/host.ts'
 import { startServer, type RunningServer } from '../../engine/server/http.ts'
@@ -79,6 +80,32 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
       await engine.close()
       rmSync(dataDir, { recursive: true, force: true })
       if (errors.length) throw new Error(`uncaught errors in the page:\n${errors.join('\n')}`)
+    },
+  }
+}
+
+/**
+ * One browser per test file and one app (fresh data folder, own server) per test, closed after
+ * it: call at the top of a test file, then `const app = await start()` in each test.
+ */
+export function appPerTest(): { start: (opts?: AppOptions) => Promise<App> } {
+  let browser: Browser | null = null
+  let current: App | null = null
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  afterEach(async () => {
+    await current?.close()
+    current = null
+  })
+  return {
+    start: async (opts) => {
+      if (!browser) throw new Error('appPerTest: the browser is not up (call it at the top of the file)')
+      current = await startApp(browser, opts)
+      return current
     },
   }
 }
