@@ -4,7 +4,7 @@
 // the dev server leaves it out because its HMR client needs inline scripts.
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
-import { CSP_META } from './engine/server/csp.ts'
+import { CSP_META } from './engine/api/csp.ts'
 
 function cspMeta(): Plugin {
   return {

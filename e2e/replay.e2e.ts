@@ -5,7 +5,7 @@
 // garbage collection; no timed assertion, the figures are printed for the report.
 import type { CDPSession } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import type { ProgressEvent, SeriesPoint } from '../engine/types.ts'
+import type { ProgressEvent, SeriesPoint } from '../engine/api/types.ts'
 import { appPerTest } from './support/app.ts'
 
 const { start } = appPerTest()

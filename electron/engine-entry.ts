@@ -1,10 +1,11 @@
 // The engine inside Electron: runs in a utilityProcess (never in main, never in the UI:
 // EXAMPLES.md 5), creates the host on the shared database and answers calls from main by sequence
 // number. `serveEngine` takes any message port so the bundle can be exercised under plain Node.
-import type { Channel } from '../engine/api.ts'
+import { isChannel, type Channel } from '../engine/api/channels.ts'
+import { subscribeAll, type Envelope } from '../engine/api/client.ts'
+import { dispatch } from '../engine/api/dispatch.ts'
+import { toErrorBody } from '../engine/api/errors.ts'
 import { createEngine, type EngineHost } from '../engine/host.ts'
-import { subscribeAll, type Envelope } from '../engine/server/client.ts'
-import { dispatch, isChannel, toErrorBody } from '../engine/server/dispatch.ts'
 import { isToEngine, type FromEngine, type ToEngine } from './protocol.ts'
 
 export interface EnginePort {

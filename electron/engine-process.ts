@@ -3,9 +3,9 @@
 // going end as `failed` (a dead worker is an end event, not a spinner: EXAMPLES.md 7), and the
 // engine is started again.
 import { utilityProcess, type UtilityProcess } from 'electron'
-import type { Channel } from '../engine/api.ts'
-import type { Envelope, EventName } from '../engine/server/client.ts'
-import type { ProgressEvent, RunEndedEvent } from '../engine/types.ts'
+import type { Channel, EventName } from '../engine/api/channels.ts'
+import type { Envelope } from '../engine/api/client.ts'
+import type { ProgressEvent, RunEndedEvent } from '../engine/api/types.ts'
 import { isFromEngine, type FromEngine, type ToEngine } from './protocol.ts'
 
 export interface EngineProcess {

@@ -2,11 +2,11 @@
 // sender is our own page, parses its arguments with the channel's zod tuple (EXAMPLES.md 2), and
 // answers with an Envelope (contextBridge would strip an error's code and field).
 import { ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
-import { argSchemas, type Channel } from '../engine/api.ts'
-import type { Envelope } from '../engine/server/client.ts'
-import { toErrorBody } from '../engine/server/dispatch.ts'
-import { checkDownloadable } from '../engine/server/files.ts'
-import { parseArgs } from '../engine/api.ts'
+import type { Channel } from '../engine/api/channels.ts'
+import type { Envelope } from '../engine/api/client.ts'
+import { toErrorBody } from '../engine/api/errors.ts'
+import { argSchemas, parseArgs } from '../engine/api/schemas.ts'
+import { checkDownloadable } from '../engine/api/files.ts'
 import type { EngineProcess } from './engine-process.ts'
 import { desktopArgSchemas, desktopChannels } from './protocol.ts'
 import { printHtmlToPdf } from './print.ts'

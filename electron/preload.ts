@@ -3,9 +3,17 @@
 // (EXAMPLES.md 3); every onX returns its unsubscribe. `window.cannonadeDesktop` adds secrets
 // (set/forget, never read), opening exported files, and menu navigation.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { channels, events, type Channel, type Unsubscribe } from '../engine/api.ts'
-import type { Bridge, DesktopBridge } from '../engine/server/bridge.ts'
-import type { Envelope, EventName, EventPayloads, ParamsOf, ResultOf } from '../engine/server/client.ts'
+import type { Bridge, DesktopBridge } from '../engine/api/bridge.ts'
+import {
+  mapContract,
+  type Channel,
+  type EventName,
+  type EventPayloads,
+  type ParamsOf,
+  type ResultOf,
+} from '../engine/api/channels.ts'
+import type { Envelope } from '../engine/api/client.ts'
+import type { Unsubscribe } from '../engine/api/types.ts'
 import { desktopChannels } from './protocol.ts'
 
 function op<C extends Channel>(channel: C): (...args: ParamsOf<C>) => Promise<Envelope<ResultOf<C>>> {
@@ -23,49 +31,9 @@ function listen<E extends EventName>(event: E): (cb: (payload: EventPayloads[E])
   }
 }
 
-const c = channels
-const bridge: Bridge = {
-  runs: {
-    validate: op(c.runs.validate),
-    preview: op(c.runs.preview),
-    start: op(c.runs.start),
-    stop: op(c.runs.stop),
-    active: op(c.runs.active),
-    list: op(c.runs.list),
-    get: op(c.runs.get),
-    series: op(c.runs.series),
-    resources: op(c.runs.resources),
-    samples: op(c.runs.samples),
-    compare: op(c.runs.compare),
-    delete: op(c.runs.delete),
-    tag: op(c.runs.tag),
-    note: op(c.runs.note),
-    ledger: op(c.runs.ledger),
-    prune: op(c.runs.prune),
-    onProgress: listen(events.runProgress),
-    onEnded: listen(events.runEnded),
-  },
-  studies: { list: op(c.studies.list), get: op(c.studies.get), templates: op(c.studies.templates) },
-  targets: { probe: op(c.targets.probe) },
-  stacks: {
-    list: op(c.stacks.list),
-    up: op(c.stacks.up),
-    down: op(c.stacks.down),
-    status: op(c.stacks.status),
-    onLog: listen(events.stackLog),
-  },
-  monitor: { test: op(c.monitor.test) },
-  exports: {
-    pg: op(c.exports.pg),
-    pgTest: op(c.exports.pgTest),
-    csv: op(c.exports.csv),
-    json: op(c.exports.json),
-    junit: op(c.exports.junit),
-    onProgress: listen(events.exportProgress),
-  },
-  reports: { create: op(c.reports.create) },
-  settings: { get: op(c.settings.get), set: op(c.settings.set) },
-}
+// One function per operation and per event, built from the contract's maps (engine/api/channels.ts),
+// so the bridge cannot miss an operation: the Bridge type is the Api's, function for function.
+const bridge = mapContract(op, listen) as unknown as Bridge
 
 const desktop: DesktopBridge = {
   platform: process.platform,

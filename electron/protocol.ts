@@ -2,9 +2,9 @@
 // discriminated unions, calls paired with their replies by sequence number. Also the desktop-only
 // IPC channels (secrets, menu), typed and parsed like the Api's.
 import { z } from 'zod'
-import type { Channel } from '../engine/api.ts'
-import type { Envelope, EventName } from '../engine/server/client.ts'
-import { SECRET_NAMES } from '../engine/server/bridge.ts'
+import { SECRET_NAMES } from '../engine/api/bridge.ts'
+import type { Channel, EventName } from '../engine/api/channels.ts'
+import type { Envelope } from '../engine/api/client.ts'
 
 export type ToEngine =
   | { type: 'call'; seq: number; channel: Channel; args: unknown[] }

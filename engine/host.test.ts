@@ -2,11 +2,11 @@
 // ended, history, exports, and errors that keep their code.
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from './api.ts'
+import { ApiError } from './api/errors.ts'
+import type { ProgressEvent, RunEndedEvent } from './api/types.ts'
 import { createEngine, type EngineHost } from './host.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 import { tempDbPath } from './testing/run.ts'
-import type { ProgressEvent, RunEndedEvent } from './types.ts'
 
 let host: EngineHost
 let target: CountingTarget
@@ -38,19 +38,6 @@ describe('engine host', () => {
     const good = await host.runs.validate(config('http://127.0.0.1:1/'))
     expect(good.ok).toBe(true)
     expect(good.config?.load.keepAlive).toBe(true)
-  })
-
-  it('previews a profile as a per-second schedule', async () => {
-    const p = await host.runs.preview({
-      connections: 10,
-      duration: 4,
-      profile: { kind: 'ramp', from: 2, to: 10, rampSeconds: 2 },
-    })
-    expect(p.points.map((x) => x.connections)).toEqual([2, 6, 10, 10])
-    await expect(host.runs.preview({ connections: -1, duration: 1 })).rejects.toMatchObject({
-      code: 'bad-input',
-      field: 'load.connections',
-    })
   })
 
   it('starts a run, streams progress at 1 Hz, ends once, and keeps it in history', async () => {

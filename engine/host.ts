@@ -1,31 +1,28 @@
-// The engine host: the one implementation of `Api` (engine/api.ts). Web mode serves it over
+// The engine host: the one implementation of `Api` (engine/api/api.ts). Web mode serves it over
 // HTTP/WebSocket, Electron runs it in a utilityProcess behind IPC, tests call it directly.
 import { EventEmitter } from 'node:events'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import {
-  ApiError,
-  parseArgs,
-  type Api,
-  type PreviewResult,
-  type Settings,
-  type StackLogEvent,
-  type ExportProgressEvent,
-  type StudyListItem,
-  type ValidationResult,
-} from './api.ts'
-import { compilePlan, previewSchedule } from './config/compile.ts'
-import { ConfigError, configErrorFromZod } from './config/errors.ts'
+import type { Api } from './api/api.ts'
+import { ApiError } from './api/errors.ts'
+import { parseArgs, type Settings } from './api/schemas.ts'
+import type {
+  ExportProgressEvent,
+  ProgressEvent,
+  RunEndedEvent,
+  StackLogEvent,
+  StudyListItem,
+  ValidationResult,
+} from './api/types.ts'
+import { ConfigError } from './config/errors.ts'
 import { parseRunConfig } from './config/load.ts'
 import { preflight } from './config/preflight.ts'
-import { RunConfigV1Schema } from './config/schema.ts'
 import { startDemoServer, type DemoServer } from './demo/server.ts'
 import { startRun, type RunHandle, type RunHooks } from './runner/supervisor.ts'
 import { runStudy } from './study/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
 import { openDb, type Db } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
-import type { ProgressEvent, RunEndedEvent } from './types.ts'
 import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
 import { testMonitor } from './monitor/index.ts'
 import { Stacks } from './stacks/stacks.ts'
@@ -154,15 +151,6 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     runs: {
       async validate(config) {
         return validate(config)
-      },
-      async preview(load): Promise<PreviewResult> {
-        const parsed = RunConfigV1Schema.shape.load.safeParse(load)
-        if (!parsed.success) {
-          const err = configErrorFromZod(parsed.error, ['load'])
-          throw new ApiError('bad-input', err.message, err.field)
-        }
-        const plan = compilePlan(parsed.data)
-        return { plan, points: previewSchedule(plan) }
       },
       async start(raw) {
         let config

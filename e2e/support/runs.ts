@@ -1,5 +1,5 @@
 // Runs started straight through the engine (not the UI), for tests that need finished runs.
-import type { RunEndedEvent } from '../../engine/types.ts'
+import type { RunEndedEvent } from '../../engine/api/types.ts'
 import type { App } from './app.ts'
 
 /** The engine's demo target base URL (settings.get().demoUrl). */

@@ -1,5 +1,5 @@
 // One self-rewriting progress line on a terminal: elapsed / total, target, req/s, p99, errors.
-import type { ProgressEvent } from '../types.ts'
+import type { ProgressEvent } from '../api/types.ts'
 
 export class ProgressLine {
   private readonly out: NodeJS.WritableStream

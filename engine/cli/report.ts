@@ -2,7 +2,7 @@
 // Exit codes (DESIGN.md): 0 written, 2 bad input (a missing or invalid ID, an unknown run, no
 // --out: the message names the argument), 1 when the report could not be rendered (no Chromium).
 import { existsSync } from 'node:fs'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { createReport } from '../report/index.ts'
 import { openDb } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'

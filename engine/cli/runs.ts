@@ -1,9 +1,9 @@
 // `cannonade runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID`.
 // Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message names the argument).
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { RunListItem } from '../api/types.ts'
 import { MigrationError, openDb, type Db } from '../store/db.ts'
 import { HistoryStore, type RunDetail } from '../store/queries.ts'
-import type { RunListItem } from '../types.ts'
 import { parseFlags, UsageError, type FlagSpec } from './args.ts'
 import type { CliContext } from './context.ts'
 import { jsonSummary } from './summary.ts'

@@ -1,5 +1,5 @@
 // `cannonade stacks list | up NAME [--native] [--port P] | down NAME | status [--json]`
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { dataDir } from '../paths.ts'
 import { Stacks } from '../stacks/stacks.ts'
 import { parseFlags, UsageError } from './args.ts'

@@ -1,5 +1,5 @@
 // The run summary: the `--json` document (DESIGN.md) and the table printed after a run.
-import type { LatencyStats, RunSummary, StatsBlock } from '../types.ts'
+import type { LatencyStats, RunSummary, StatsBlock } from '../api/types.ts'
 
 function latencyJson(l: LatencyStats) {
   return {

@@ -1,7 +1,7 @@
 // The wizard's "check it answers": one GET to the target, its status and time, or why not.
 import http from 'node:http'
 import https from 'node:https'
-import type { ProbeResult } from '../api.ts'
+import type { ProbeResult } from '../api/types.ts'
 import { TargetUrlSchema } from './schema.ts'
 
 export function probeTarget(

@@ -1,12 +1,11 @@
 // `cannonade export csv`: a run's raw per-request samples, or its per-second series, as CSV for a
 // spreadsheet or pandas. Streamed chunk by chunk; names (target, phase, error kind) spelled out.
-import type { ExportResult } from '../api.ts'
+import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
 import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
-import { ERROR_KINDS } from '../types.ts'
 import { chunks, S, sampleChunks, TABLES } from './source.ts'
 import { csvField, csvLine, writeAtomically } from './write.ts'
 

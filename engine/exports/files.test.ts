@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { insertFixtureRun } from '../store/fixtures.ts'
 import { HistoryStore } from '../store/queries.ts'

@@ -2,7 +2,8 @@
 // with new ids. Everything is imported in one transaction: a bad record or a run already present
 // (same origin) leaves the database as it was.
 import { statSync } from 'node:fs'
-import { ApiError, type ExportResult } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { ExportResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { readConfig } from '../store/rows.ts'
 import { bad, records } from './json-read.ts'

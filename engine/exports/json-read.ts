@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from './source.ts'
 

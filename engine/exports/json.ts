@@ -12,7 +12,8 @@
 //   ]}
 //   ,{"origin":...  (the next run)
 //   ]}
-import { ApiError, type ExportResult } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { ExportResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import type { RunRow } from '../store/rows.ts'
 import { APP_VERSION } from '../store/runs.ts'

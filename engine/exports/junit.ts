@@ -1,10 +1,9 @@
 // `cannonade export junit`: a run's thresholds as JUnit XML, for CI pipelines (Jenkins, GitLab,
 // GitHub test reporters). One test suite per target, one test case per threshold and target,
 // failures carrying actual vs limit; one more case says whether the run itself completed.
-import type { ExportResult } from '../api.ts'
+import type { ExportResult, ThresholdResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
-import type { ThresholdResult } from '../types.ts'
 import { writeAtomically } from './write.ts'
 
 const LATENCY = new Set(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])

@@ -1,6 +1,6 @@
 // What went wrong talking to PostgreSQL, in words a user can act on. The password never appears:
 // every URL shown is masked, and messages are built from the parsed parts, not the raw URL.
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 
 export interface PgTarget {
   user: string

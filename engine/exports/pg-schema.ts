@@ -3,7 +3,7 @@
 // starting at once must not both create it). Nothing is created when everything is in place, so
 // a role that may only write rows (no CREATE) can export into a schema an admin set up.
 import type { ClientBase } from 'pg'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 
 export const PG_SCHEMA = 'cannonade'
 // Any fixed 64-bit number: the lock that serializes schema migrations across exporters.

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { insertFixtureRun } from '../store/fixtures.ts'
 import { exportPg, type ExportProgress } from './pg.ts'

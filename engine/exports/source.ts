@@ -2,7 +2,7 @@
 // index, each chunk read with iterate() in one synchronous stretch. Between chunks the exporter
 // awaits its output (a file, a COPY stream), and the SQLite connection is free for other work
 // then (an open iterator would make every other statement on it fail as "busy").
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import type { Db } from '../store/db.ts'
 import type { RunRow } from '../store/rows.ts'
 

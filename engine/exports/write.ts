@@ -3,7 +3,7 @@
 import { createWriteStream, renameSync, rmSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 
 export async function writeAtomically(outPath: string, text: Iterable<string>): Promise<void> {
   const partial = `${outPath}.partial-${process.pid}`

@@ -1,6 +1,6 @@
 // Accumulates completed requests into a StatsBlock: counts by status class and error kind, bytes,
 // and HDR histograms of latency (and, when present, corrected latency and Server-Timing durations).
-import { ERROR_KINDS, type ErrorCounts, type StatsBlock } from '../types.ts'
+import { ERROR_KINDS, type ErrorCounts, type StatsBlock } from '../api/types.ts'
 import { latencyStats, newHistogram, record, type Histogram } from './hdr.ts'
 
 export const ERR_NONE = 0

@@ -13,16 +13,11 @@
 //   smallest possible exact p is 0.10, so significance needs 4+ rounds per side; the sentence
 //   says so instead of pretending.
 import type { z } from 'zod'
-import {
-  ApiError,
-  type CompareEntry,
-  type CompareMetric,
-  type CompareQuerySchema,
-  type CompareResult,
-} from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { CompareQuerySchema } from '../api/schemas.ts'
+import type { CompareEntry, CompareMetric, CompareResult, LatencyStats, StatsBlock } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
-import type { LatencyStats, StatsBlock } from '../types.ts'
 import { bootstrapRelativeDiff, mannWhitneyU, smallestExactP } from './compare-stats.ts'
 
 export {

@@ -2,7 +2,7 @@
 // digits. The WASM build records in ~23 ns (PERF-NOTES.md); it needs one async init per thread.
 import * as hdr from 'hdr-histogram-js'
 import type { Histogram } from 'hdr-histogram-js'
-import type { LatencyStats } from '../types.ts'
+import type { LatencyStats } from '../api/types.ts'
 
 export type { Histogram }
 

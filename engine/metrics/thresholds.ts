@@ -1,7 +1,7 @@
 // Thresholds are evaluated once, at the end, per target with its rounds merged (HDR histograms
 // merge losslessly, so a merged p99 is the p99 of all the target's requests).
 import type { Threshold } from '../config/schema.ts'
-import type { TargetRoundSummary, ThresholdResult } from '../types.ts'
+import type { TargetRoundSummary, ThresholdResult } from '../api/types.ts'
 import { latencyStats, mergeEncoded } from './hdr.ts'
 
 function metricValue(metric: Threshold['metric'], rounds: TargetRoundSummary[]): number | null {

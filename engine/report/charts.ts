@@ -2,7 +2,7 @@
 // throughput and latency percentiles over time, the latency distribution (HdrHistogram's
 // percentile plot) and the targets' resources against their throughput, joined per second.
 import type { Plan, PreviewPoint } from '../config/compile.ts'
-import type { ResourcePoint, SeriesPoint } from '../types.ts'
+import type { ResourcePoint, SeriesPoint } from '../api/types.ts'
 import { esc } from './format.ts'
 import {
   compact,

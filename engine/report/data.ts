@@ -1,15 +1,13 @@
 // Everything a report shows, read once from the history: runs, environment, per-second series,
 // resources, the compiled load schedule, merged latency histograms and the comparisons. Building
 // the HTML afterwards is pure string work on this.
-import type { CompareResult } from '../api.ts'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { CompareResult, LatencyStats, ResourcePoint, SeriesPoint, StudyResults } from '../api/types.ts'
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
-import type { LatencyStats, ResourcePoint, SeriesPoint } from '../types.ts'
 import { studiesOf } from './study.ts'
-import type { StudyResults } from '../api.ts'
 
 export interface EnvironmentInfo {
   host: string

@@ -1,7 +1,7 @@
 // Text helpers of the report: HTML escaping (every user-given string passes through `esc`: run
 // names, target names, tags, notes, URLs) and the number formats the tables print. Tests format
 // the database's figures with these same functions to find them in the PDF's text.
-import { ERROR_KINDS, type ErrorCounts } from '../types.ts'
+import { ERROR_KINDS, type ErrorCounts } from '../api/types.ts'
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',

@@ -1,7 +1,7 @@
 // The comparison report as one self-contained HTML document: inline CSS, inline SVG charts, no
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
-import type { CompareMetric, CompareResult } from '../api.ts'
+import type { CompareMetric, CompareResult } from '../api/types.ts'
 import { metricValues } from '../metrics/compare.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import {

@@ -2,7 +2,8 @@
 // (`reports.create`) share. Load → HTML → PDF, with progress, and no half-written file on failure.
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { ApiError, type ExportResult } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { ExportResult } from '../api/types.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import { loadReportData } from './data.ts'
 import { renderReportHtml, reportTitle, type ReportOptions } from './html.ts'

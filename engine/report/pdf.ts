@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { esc } from './format.ts'
 
 export type ReportStage = 'loading data' | 'building html' | 'rendering pdf' | 'done'

@@ -14,9 +14,9 @@ import { insertFixtureRun } from '../store/fixtures.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { runConfig } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import type { RunSummary } from '../types.ts'
+import { ApiError } from '../api/errors.ts'
+import type { RunSummary } from '../api/types.ts'
 import { reportCommand } from '../cli/report.ts'
-import { ApiError } from '../api.ts'
 import {
   buildReportHtml,
   chromiumProblem,

@@ -2,7 +2,7 @@
 // and the sentence that says it (issue 7 item 2). Shown when the reported runs belong to a study.
 import type { Db } from '../store/db.ts'
 import { studyResults } from '../study/results.ts'
-import type { StudyResults } from '../api.ts'
+import type { StudyResults } from '../api/types.ts'
 import { esc } from './format.ts'
 import { lineChart, PALETTE } from './svg.ts'
 

@@ -1,7 +1,12 @@
 // The report's figure tables: per target and round (and all rounds merged), per phase, and the
 // comparisons with their uncertainty. Latencies in ms; every name is escaped.
-import type { CompareMetric, CompareResult } from '../api.ts'
-import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../types.ts'
+import type {
+  CompareMetric,
+  CompareResult,
+  LatencyStats,
+  StatsBlock,
+  TargetRoundSummary,
+} from '../api/types.ts'
 import type { RunReportData } from './data.ts'
 import { addErrors, esc, fmtErrors, fmtInt, fmtMs, fmtPercent, fmtRate } from './format.ts'
 

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import net from 'node:net'
 import tls from 'node:tls'
 import type { EventEmitter } from 'node:events'
-import { ERROR_KINDS, type ErrorKind } from '../types.ts'
+import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { applyCaptures, correlationId, renderStepRequest, type CompiledStep } from './scenario.ts'
 
 const require = createRequire(import.meta.url)

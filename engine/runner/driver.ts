@@ -4,7 +4,7 @@
 // closed with the connection count it had before the next step begins.
 import type { Plan, Step } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
-import { ERROR_KINDS } from '../types.ts'
+import { ERROR_KINDS } from '../api/types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
 import {
   buildRequestTemplate,

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { ledgerIds, runConfig } from '../testing/run.ts'
-import { ERROR_KINDS } from '../types.ts'
+import { ERROR_KINDS } from '../api/types.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {

@@ -2,7 +2,13 @@
 // unions (EXAMPLES.md 6). The run lifecycle is start → progress* → done | aborted | failed.
 import type { Plan } from '../config/compile.ts'
 import type { RunConfig } from '../config/schema.ts'
-import type { PhaseSummary, ProgressEvent, SeriesPoint, StatsBlock, TargetRoundSummary } from '../types.ts'
+import type {
+  PhaseSummary,
+  ProgressEvent,
+  SeriesPoint,
+  StatsBlock,
+  TargetRoundSummary,
+} from '../api/types.ts'
 import type { Columns } from './columns.ts'
 
 export interface Segment {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample } from '../monitor/index.ts'
 import type { Db } from '../store/db.ts'
-import type { ResourcePoint } from '../types.ts'
+import type { ResourcePoint } from '../api/types.ts'
 
 export class ResourceRecorder {
   private readonly monitors: Monitor[] = []

@@ -15,7 +15,7 @@ import {
   summarizeMissingSegments,
 } from '../store/runs.ts'
 import { HistoryStore } from '../store/queries.ts'
-import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../types.ts'
+import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../api/types.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
 import { ResourceRecorder } from './resources.ts'
 import { expandBlocks } from '../store/blocks.ts'

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Api } from '../api.ts'
-import { checkDownloadable } from './files.ts'
+import type { Api } from '../api/api.ts'
+import { checkDownloadable } from '../api/files.ts'
 import { startServer, type RunningServer } from './http.ts'
 
 describe('downloads', () => {

@@ -4,7 +4,7 @@
 // (files.ts), anything else is a 403.
 import { createReadStream } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { checkDownloadable, contentTypeOf } from './files.ts'
+import { checkDownloadable, contentTypeOf } from '../api/files.ts'
 
 function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {

@@ -10,9 +10,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { Api } from '../api.ts'
-import { subscribeAll } from './client.ts'
-import { dispatch, isChannel, statusOf, toErrorBody, type ErrorBody } from './dispatch.ts'
+import type { Api } from '../api/api.ts'
+import { isChannel } from '../api/channels.ts'
+import { subscribeAll } from '../api/client.ts'
+import { dispatch } from '../api/dispatch.ts'
+import { HTTP_STATUS, toErrorBody, type ErrorBody } from '../api/errors.ts'
 import { serveDownload } from './download.ts'
 import { serveStatic } from './static.ts'
 
@@ -117,7 +119,7 @@ async function handleApi(api: Api, req: IncomingMessage, res: ServerResponse, na
     sendJson(res, 200, await dispatch(api, name, args))
   } catch (err) {
     const body = toErrorBody(err)
-    sendError(res, statusOf(body.code), body)
+    sendError(res, HTTP_STATUS[body.code], body)
   }
 }
 

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { ApiError, type Api } from '../api.ts'
-import type { ProgressEvent, RunEndedEvent } from '../types.ts'
-import { createApiClient, type Transport } from './client.ts'
+import type { Api } from '../api/api.ts'
+import { createApiClient, type Transport } from '../api/client.ts'
+import { ApiError } from '../api/errors.ts'
+import type { ProgressEvent, RunEndedEvent } from '../api/types.ts'
 import { startServer, type RunningServer } from './http.ts'
 
 function fakeApi() {
@@ -21,7 +22,6 @@ function fakeApi() {
   const api: Api = {
     runs: {
       validate: async () => ({ ok: true, issues: [], config: null }),
-      preview: unavailable,
       start: async () => ({ runId: 7 }),
       stop: async (id) => {
         calls.push(`stop ${id}`)

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
-import { CSP } from './csp.ts'
+import { CSP } from '../api/csp.ts'
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,7 +1,7 @@
 // Docker Compose, whichever exists: v2 (`docker compose`) or v1 (`docker-compose`). Output is
 // streamed line by line, so `stacks up` shows the build as it happens.
 import { spawn, spawnSync } from 'node:child_process'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 
 export type Compose = { cmd: string; args: string[]; version: string }
 

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process'
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { detectCompose } from './compose.ts'
 import { Stacks } from './stacks.ts'

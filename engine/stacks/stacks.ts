@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { join } from 'node:path'
-import { ApiError, type StackInfo, type StackStatus } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { StackInfo, StackStatus } from '../api/types.ts'
 import {
   getStack,
   loadManifest,

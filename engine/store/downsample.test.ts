@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SeriesPoint } from '../types.ts'
+import type { SeriesPoint } from '../api/types.ts'
 import { downsampleSeries } from './downsample.ts'
 
 function point(

@@ -6,7 +6,7 @@
 // - p90, p95, p99, p99.9 and max take the bucket's maximum: averaging tail percentiles would hide
 //   exactly the spikes a user looks for, so a bucket's p99 is never lower than any of its seconds';
 // - generator CPU takes the maximum: one saturated second is enough to distrust the bucket.
-import type { ErrorCounts, ErrorKind, SeriesPoint } from '../types.ts'
+import type { ErrorCounts, ErrorKind, SeriesPoint } from '../api/types.ts'
 
 type Kind = Exclude<ErrorKind, 'none'>
 

@@ -6,7 +6,7 @@ import {
   type ErrorKind,
   type LatencyStats,
   type StatsBlock,
-} from '../types.ts'
+} from '../api/types.ts'
 
 /** The same seeded PRNG the comparison's bootstrap uses. */
 export { seededRandom as prng } from '../metrics/compare-stats.ts'

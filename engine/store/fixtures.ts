@@ -6,7 +6,7 @@ import * as hdr from 'hdr-histogram-js'
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { Threshold } from '../config/schema.ts'
-import type { RunStatus, StatsBlock, ThresholdResult } from '../types.ts'
+import type { RunStatus, StatsBlock, ThresholdResult } from '../api/types.ts'
 import type { Db } from './db.ts'
 import { Block, gauss, KIND, prng } from './fixture-stats.ts'
 

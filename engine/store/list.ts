@@ -1,8 +1,8 @@
 // The run list: search, filters, paging. One broken row (bad JSON in a column) must never fail
 // the list: its fields fall back to empty values, and opening the run names the broken column.
 import type { z } from 'zod'
-import type { RunListQuerySchema } from '../api.ts'
-import type { RunListItem, RunStatus } from '../types.ts'
+import type { RunListQuerySchema } from '../api/schemas.ts'
+import type { RunListItem, RunStatus } from '../api/types.ts'
 import { parseCorrelationId } from './correlation.ts'
 import type { Db } from './db.ts'
 import { configOrNull, likePattern } from './rows.ts'

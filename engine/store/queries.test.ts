@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ApiError } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from './db.ts'
 import { insertFixtureRun } from './fixtures.ts'
 import { HistoryStore } from './queries.ts'

@@ -1,8 +1,8 @@
 // The run history over the local database: what the `runs` part of the Api and `cannonade runs`
 // read and change. Everything is synchronous (better-sqlite3); transports wrap it in promises.
 import { z } from 'zod'
-import { ApiError, RunListQuerySchema, SampleQuerySchema } from '../api.ts'
-import type { RunConfig } from '../config/schema.ts'
+import { ApiError } from '../api/errors.ts'
+import { RunListQuerySchema, SampleQuerySchema } from '../api/schemas.ts'
 import type {
   GeneratorHealth,
   ResourcePoint,
@@ -12,7 +12,8 @@ import type {
   SeriesPoint,
   StatsBlock,
   TargetRoundSummary,
-} from '../types.ts'
+} from '../api/types.ts'
+import type { RunConfig } from '../config/schema.ts'
 import { parseCorrelationId } from './correlation.ts'
 import type { Db } from './db.ts'
 import { downsampleSeries } from './downsample.ts'

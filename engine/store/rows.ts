@@ -1,8 +1,8 @@
-// Raw rows of the history tables and their mapping to the shapes of engine/types.ts.
+// Raw rows of the history tables and their mapping to the shapes of engine/api/types.ts.
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { ERROR_KINDS, type SampleRow, type SeriesPoint } from '../types.ts'
+import { ERROR_KINDS, type SampleRow, type SeriesPoint } from '../api/types.ts'
 import { formatCorrelationId } from './correlation.ts'
 import { ErrorCountsSchema, parseColumnOr } from './schemas.ts'
 

@@ -2,8 +2,8 @@
 // Reading is lenient about what a newer runner may add (unknown keys are dropped, unknown error
 // kinds ignored) and strict about what the UI relies on: a broken row names its run and column.
 import { z } from 'zod'
-import { ApiError } from '../api.ts'
-import { ERROR_KINDS, type ErrorCounts, type ErrorKind } from '../types.ts'
+import { ApiError } from '../api/errors.ts'
+import { ERROR_KINDS, type ErrorCounts, type ErrorKind } from '../api/types.ts'
 
 const KNOWN_ERRORS = new Set<string>(ERROR_KINDS.filter((k) => k !== 'none'))
 

@@ -1,5 +1,6 @@
 // A sweep's results: per target, throughput and p50/p95/p99 against the swept value, and the knee.
-import { ApiError, type StudyResults, type SweepPoint } from '../api.ts'
+import { ApiError } from '../api/errors.ts'
+import type { StudyResults, SweepPoint } from '../api/types.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'

@@ -6,7 +6,7 @@ import { parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
-import type { RunSummary } from '../types.ts'
+import type { RunSummary } from '../api/types.ts'
 
 const STACK_ENV = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
 

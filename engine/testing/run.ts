@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { parseRunConfig } from '../config/load.ts'
 import { startRun, type RunHandle, type RunHooks } from '../runner/supervisor.ts'
 import { openDb, type Db } from '../store/db.ts'
-import type { ProgressEvent, RunSummary } from '../types.ts'
+import type { ProgressEvent, RunSummary } from '../api/types.ts'
 
 export interface TestRun {
   summary: RunSummary

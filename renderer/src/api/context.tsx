@@ -10,8 +10,9 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react'
-import type { Api, Unsubscribe } from '../../../engine/api.ts'
-import type { DesktopBridge } from '../../../engine/server/bridge.ts'
+import type { Api } from '../../../engine/api/api.ts'
+import type { DesktopBridge } from '../../../engine/api/bridge.ts'
+import type { Unsubscribe } from '../../../engine/api/types.ts'
 import type { FileAccess } from './files.ts'
 import type { ConnectionState } from './web.ts'
 

@@ -2,7 +2,7 @@
 // mode the page may be on another machine, so it downloads them through the server's
 // /api/download route (which serves only the data folder's exports/ and reports/); in the desktop
 // app main opens them with the system's application after the same check.
-import type { DesktopBridge } from '../../../engine/server/bridge.ts'
+import type { DesktopBridge } from '../../../engine/api/bridge.ts'
 
 export interface FileAccess {
   /** Web mode: a URL that downloads the file (it carries the page's token, like the event socket). */

@@ -1,16 +1,17 @@
 // Web mode transport: POST /api/<channel> and one shared WebSocket for events, both carrying the
 // per-launch token from the URL `cannonade serve` printed (kept in sessionStorage, then removed
 // from the address bar so it does not end up in screenshots or history).
-import { ApiError, type Channel, type Unsubscribe } from '../../../engine/api.ts'
-import type {
-  EventName,
-  EventPayloads,
-  ParamsOf,
-  ResultOf,
-  Transport,
-} from '../../../engine/server/client.ts'
-import { isEventName } from '../../../engine/server/client.ts'
-import { fromErrorBody, isApiErrorCode, type ErrorBody } from '../../../engine/server/dispatch.ts'
+import {
+  isEventName,
+  type Channel,
+  type EventName,
+  type EventPayloads,
+  type ParamsOf,
+  type ResultOf,
+} from '../../../engine/api/channels.ts'
+import type { Transport } from '../../../engine/api/client.ts'
+import { ApiError, fromErrorBody, isApiErrorCode, type ErrorBody } from '../../../engine/api/errors.ts'
+import type { Unsubscribe } from '../../../engine/api/types.ts'
 
 const TOKEN_KEY = 'cannonade.token'
 

@@ -1,6 +1,6 @@
 // Turning engine series (one row per second, target and round) into chart rows (one row per
 // second, one column per series). Pure functions, called inside useMemo.
-import type { ResourcePoint, SeriesPoint } from '../../../engine/types.ts'
+import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
 import type { Marker, Row } from '../ui/charts.tsx'
 
 export function seriesKey(p: { target: string; round: number }, multiRound: boolean): string {

@@ -2,7 +2,7 @@
 // headless Chromium, which takes a few seconds; the engine sends no progress for it, so the busy
 // state says what is happening and for how long, then offers the file (FileResult).
 import { useEffect, useState } from 'react'
-import type { ExportResult } from '../../../engine/api.ts'
+import type { ExportResult } from '../../../engine/api/types.ts'
 import { useAction, useApi } from '../api/context.tsx'
 import { Button } from './Common.tsx'
 import { FileResult } from './FileResult.tsx'

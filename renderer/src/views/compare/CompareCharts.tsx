@@ -2,7 +2,7 @@
 // own start), latency percentiles side by side, throughput vs CPU and memory vs throughput.
 import { memo, useMemo } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
-import type { ResourcePoint, RunSummary, SeriesPoint } from '../../../../engine/types.ts'
+import type { ResourcePoint, RunSummary, SeriesPoint } from '../../../../engine/api/types.ts'
 import { colour, msValue } from '../../lib/format.ts'
 import { throughputVsResources } from '../../lib/series.ts'
 import { Bars, TimeChart, XYChart, type Row, type ScatterSet, type SeriesDef } from '../../ui/charts.tsx'

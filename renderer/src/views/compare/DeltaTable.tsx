@@ -1,6 +1,6 @@
 // The comparison in numbers: each other run/target against the baseline, per metric, with the
 // difference, its 95 % confidence interval and whether it is significant, plus the sentence.
-import type { CompareMetric, CompareResult } from '../../../../engine/api.ts'
+import type { CompareMetric, CompareResult } from '../../../../engine/api/types.ts'
 import { ms, percent, rate } from '../../lib/format.ts'
 
 function value(m: CompareMetric, v: number): string {

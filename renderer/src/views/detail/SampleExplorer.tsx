@@ -1,7 +1,7 @@
 // Individual requests: find one by its correlation id (as the target logged it), or list the
 // slowest. Each row shows where the time went when the target sent Server-Timing.
 import { useState } from 'react'
-import type { SampleRow } from '../../../../engine/types.ts'
+import type { SampleRow } from '../../../../engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { count, ms } from '../../lib/format.ts'

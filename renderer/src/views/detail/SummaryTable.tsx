@@ -1,6 +1,6 @@
 // The numbers of a run: one row per target and round, its phases and (scenarios) steps beneath it.
 import { Fragment } from 'react'
-import type { StatsBlock, TargetRoundSummary } from '../../../../engine/types.ts'
+import type { StatsBlock, TargetRoundSummary } from '../../../../engine/api/types.ts'
 import { count, ms, percent, rate } from '../../lib/format.ts'
 
 function errorTotal(s: StatsBlock): number {

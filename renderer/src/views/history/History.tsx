@@ -1,7 +1,7 @@
 // History: every run kept, searchable and filterable by status, target and tag; tags edited in
 // place; runs opened, deleted, or picked for comparison.
 import { useState } from 'react'
-import type { RunListItem, RunStatus } from '../../../../engine/types.ts'
+import type { RunListItem, RunStatus } from '../../../../engine/api/types.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState } from '../../ui/Common.tsx'

@@ -1,7 +1,6 @@
 // One history row: select for comparison, open, edit tags, delete (with an inline confirmation).
 import { useState } from 'react'
-import type { StudyListItem } from '../../../../engine/api.ts'
-import type { RunListItem } from '../../../../engine/types.ts'
+import type { RunListItem, StudyListItem } from '../../../../engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { Button, StatusBadge } from '../../ui/Common.tsx'

@@ -1,7 +1,7 @@
 // The per-second charts of a run, shared by the live view and the run detail: throughput,
 // latency p50/p95/p99, errors by kind, active connections, and CPU/memory when sampled.
 import { memo, useMemo } from 'react'
-import type { ResourcePoint, SeriesPoint } from '../../../../engine/types.ts'
+import type { ResourcePoint, SeriesPoint } from '../../../../engine/api/types.ts'
 import { colour, msValue } from '../../lib/format.ts'
 import { errorRows, keysOf, mergeRows, phaseMarkers, pivot, resourceRows } from '../../lib/series.ts'
 import { TimeChart, type SeriesDef } from '../../ui/charts.tsx'

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ProgressEvent } from '../../../../engine/types.ts'
+import type { ProgressEvent } from '../../../../engine/api/types.ts'
 import { testPoint } from '../../lib/testPoint.ts'
 import { LIVE_CAPACITY, LiveStore } from './liveStore.ts'
 

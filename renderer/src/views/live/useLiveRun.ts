@@ -3,7 +3,7 @@
 // the end), the run's stored summary, and its end.
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
-import type { ResourcePoint, RunStatus, RunSummary, SeriesPoint } from '../../../../engine/types.ts'
+import type { ResourcePoint, RunStatus, RunSummary, SeriesPoint } from '../../../../engine/api/types.ts'
 import { useApi, useConnection } from '../../api/context.tsx'
 import { LIVE_CAPACITY, liveStore } from './liveStore.ts'
 

@@ -3,7 +3,7 @@
 // run configs only name them. In web mode the page never sees them: they come from the
 // environment of `cannonade serve`.
 import { useState } from 'react'
-import { SECRET_NAMES, type DesktopBridge } from '../../../../engine/server/bridge.ts'
+import { SECRET_NAMES, type DesktopBridge } from '../../../../engine/api/bridge.ts'
 import { useAsync } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 

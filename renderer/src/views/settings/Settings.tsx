@@ -1,12 +1,12 @@
 // Settings: where data lives, the Docker host, the PostgreSQL export connection, the Cloud Foundry
 // endpoint, and (desktop) secrets kept encrypted by the OS. Passwords are never saved in settings.
 import { useState } from 'react'
-import { SettingsSchema, type Settings as SettingsT } from '../../../../engine/api.ts'
+import type { DesktopBridge } from '../../../../engine/api/bridge.ts'
+import { SettingsSchema, type Settings as SettingsT } from '../../../../engine/api/schemas.ts'
 import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import { Secrets } from './Secrets.tsx'
-import type { DesktopBridge } from '../../../../engine/server/bridge.ts'
 import { checkPgUrl, PgConnection } from './PgConnection.tsx'
 import { applyTheme } from '../../app/theme.ts'
 

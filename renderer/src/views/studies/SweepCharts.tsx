@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts'
-import type { SweepPoint } from '../../../../engine/api.ts'
+import type { SweepPoint } from '../../../../engine/api/types.ts'
 import { colour, msValue } from '../../lib/format.ts'
 
 const tick = { fontSize: 11, fill: 'var(--muted)' }

@@ -2,7 +2,7 @@
 // save it as a template or load one, and Start.
 import { useMemo, useRef, useState } from 'react'
 import { parse as parseYaml, stringify } from 'yaml'
-import { ApiError } from '../../../../engine/api.ts'
+import { ApiError } from '../../../../engine/api/errors.ts'
 import { THRESHOLD_METRICS, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { navigate } from '../../app/router.tsx'

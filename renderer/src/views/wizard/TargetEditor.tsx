@@ -2,7 +2,7 @@
 // the reason in words), method, headers and body, or a scenario of steps; the stack it runs on
 // when it came from a template.
 import { useState } from 'react'
-import type { ProbeResult } from '../../../../engine/api.ts'
+import type { ProbeResult } from '../../../../engine/api/types.ts'
 import { errorMessage, useApi } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { CheckboxField, SelectField, TextField } from '../../ui/Field.tsx'

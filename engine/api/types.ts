@@ -1,5 +1,7 @@
-// Data shapes shared by the engine, its transports and the UI. Plain types only: no runtime code,
-// so the renderer can import them without pulling Node modules.
+// Data shapes shared by the engine, its transports and the UI: what the Api's operations take and
+// return. Plain types only (no runtime code but the ERROR_KINDS list), so the renderer and every
+// engine module can import them without pulling the Api, zod or Node modules.
+import type { RunConfig } from '../config/schema.ts'
 
 export type RunStatus = 'running' | 'done' | 'aborted' | 'failed'
 
@@ -188,3 +190,112 @@ export interface ResourcePoint {
   cpuPercent: number | null
   memoryBytes: number | null
 }
+
+export interface ValidationResult {
+  ok: boolean
+  issues: { field: string; message: string }[]
+  config: RunConfig | null
+}
+
+export interface CompareMetric {
+  metric: 'throughput' | 'mean' | 'p50' | 'p95' | 'p99' | 'p999' | 'errorRate'
+  baseline: number
+  other: number
+  /** (other - baseline) / baseline in %, null when the baseline is 0. */
+  diffPercent: number | null
+  ci95: [number, number] | null
+  significant: boolean | null
+  /** Plain words, e.g. "node-http served 23 % more requests/s than java-jetty (95 % CI 18-28 %)". */
+  sentence: string
+}
+
+export interface CompareEntry {
+  runId: number
+  target: string
+  label: string
+  rounds: number
+}
+
+export interface CompareResult {
+  baseline: CompareEntry
+  others: { entry: CompareEntry; metrics: CompareMetric[] }[]
+}
+
+export interface StackInfo {
+  name: string
+  description: string
+  url: string
+  runtime: string
+  limits: { cpus: number | null; memory: string | null }
+}
+
+export interface StackStatus extends StackInfo {
+  state: 'down' | 'starting' | 'healthy' | 'unhealthy' | 'native'
+  containers: { name: string; state: string; health: string | null }[]
+}
+
+export interface StackLogEvent {
+  type: 'stack-log'
+  stack: string
+  line: string
+}
+
+export interface ExportResult {
+  runIds: number[]
+  rows: number
+  path: string | null
+}
+
+export interface StudyListItem {
+  studyId: number
+  name: string
+  path: string
+  values: number[]
+  runIds: number[]
+  createdAt: string
+}
+
+export interface SweepPoint {
+  value: number
+  runId: number
+  throughput: number
+  p50: number
+  p95: number
+  p99: number
+  errorRate: number
+}
+
+export interface StudyResults {
+  studyId: number
+  name: string
+  path: string
+  values: number[]
+  /** Per target: the figures against the swept value and the knee, in words too. */
+  targets: { target: string; points: SweepPoint[]; knee: number | null; sentence: string }[]
+}
+
+export interface TemplateInfo {
+  id: string
+  name: string
+  description: string
+  config: RunConfig
+}
+
+export interface ProbeResult {
+  ok: boolean
+  status: number | null
+  latencyMs: number | null
+  /** Why it did not answer, in words (refused, DNS, TLS, time-out). */
+  error: string | null
+}
+
+export interface ExportProgressEvent {
+  type: 'export-progress'
+  runId: number
+  runsDone: number
+  runsTotal: number
+  rowsDone: number
+  rowsTotal: number
+}
+
+export type Unsubscribe = () => void

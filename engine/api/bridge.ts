@@ -3,9 +3,18 @@
 // copies only an Error's message and the UI needs the code and field (where to show it).
 // `bridgeTransport` unwraps it back into a Transport, so the renderer builds the same Api client
 // for Electron as for web mode. Pure module: imported by electron/preload.ts and by renderer/.
-import type { Api, Channel, Unsubscribe } from '../api.ts'
-import type { Envelope, EventName, EventPayloads, ParamsOf, ResultOf, Transport } from './client.ts'
-import { fromErrorBody } from './dispatch.ts'
+import type { Api } from './api.ts'
+import {
+  subscriptionOf,
+  type Channel,
+  type EventName,
+  type EventPayloads,
+  type ParamsOf,
+  type ResultOf,
+} from './channels.ts'
+import type { Envelope, Transport } from './client.ts'
+import { fromErrorBody } from './errors.ts'
+import type { Unsubscribe } from './types.ts'
 
 type Bridged<F> = F extends (...args: infer P) => Promise<infer R> ? (...args: P) => Promise<Envelope<R>> : F
 
@@ -41,29 +50,29 @@ export const SECRET_NAMES = ['PGPASSWORD', 'CF_PASSWORD', 'CF_REFRESH_TOKEN', 'C
 export type SecretName = (typeof SECRET_NAMES)[number]
 
 type BridgeFn = (...args: unknown[]) => Promise<Envelope<unknown>>
+type BridgeSub = (cb: (payload: unknown) => void) => Unsubscribe
+
+/** The bridge's function for a channel or an event, found by its `domain:name`. */
+function member<T>(bridge: Bridge, domain: string, name: string, what: string): T {
+  // The Bridge type guarantees a function per channel and event; reaching it by name needs a view as a record.
+  const group = (bridge as unknown as Record<string, Record<string, T> | undefined>)[domain]
+  const fn = group?.[name]
+  if (!fn) throw new Error(`preload bridge has no ${what}`)
+  return fn
+}
 
 export function bridgeTransport(bridge: Bridge): Transport {
-  const subscriptions: { [E in EventName]: (cb: (payload: EventPayloads[E]) => void) => Unsubscribe } = {
-    'runs:progress': (cb) => bridge.runs.onProgress(cb),
-    'runs:ended': (cb) => bridge.runs.onEnded(cb),
-    'stacks:log': (cb) => bridge.stacks.onLog(cb),
-    'exports:progress': (cb) => bridge.exports.onProgress(cb),
-  }
   return {
     async call<C extends Channel>(channel: C, args: ParamsOf<C>): Promise<ResultOf<C>> {
       const [domain = '', action = ''] = channel.split(':')
-      // The Bridge type guarantees a function per channel; reaching it by name needs a view as a record.
-      const group = (bridge as unknown as Record<string, Record<string, BridgeFn> | undefined>)[domain]
-      const fn = group?.[action]
-      if (!fn) throw new Error(`preload bridge has no ${channel}`)
-      const envelope = await fn(...(args as unknown[]))
+      const envelope = await member<BridgeFn>(bridge, domain, action, channel)(...(args as unknown[]))
       if (!envelope.ok) throw fromErrorBody(envelope.error)
       // The transport boundary: the engine produced this value for this channel.
       return envelope.result as ResultOf<C>
     },
     subscribe<E extends EventName>(event: E, cb: (payload: EventPayloads[E]) => void): Unsubscribe {
-      const subscribe: (cb: (payload: EventPayloads[E]) => void) => Unsubscribe = subscriptions[event]
-      return subscribe(cb)
+      const { domain, on } = subscriptionOf(event)
+      return member<BridgeSub>(bridge, domain, on, event)((payload) => cb(payload as EventPayloads[E]))
     },
   }
 }

@@ -1,0 +1,87 @@
+// The one contract every transport implements: Electron IPC through the preload, HTTP +
+// WebSocket in web mode, direct calls in the CLI and tests. Its operations and events are listed in
+// ./channels.ts (the compiler keeps the two in step); arguments are parsed with ./schemas.ts.
+import type { RunConfig } from '../config/schema.ts'
+import type { Args, Settings } from './schemas.ts'
+import type {
+  CompareResult,
+  ExportProgressEvent,
+  ExportResult,
+  ProbeResult,
+  ProgressEvent,
+  ResourcePoint,
+  RunEndedEvent,
+  RunListItem,
+  RunSummary,
+  SampleRow,
+  SeriesPoint,
+  StackInfo,
+  StackLogEvent,
+  StackStatus,
+  StudyListItem,
+  StudyResults,
+  TemplateInfo,
+  Unsubscribe,
+  ValidationResult,
+} from './types.ts'
+
+export interface Api {
+  runs: {
+    validate(config: unknown): Promise<ValidationResult>
+    /** A config with `sweep` starts a study: one run per value, the first one's id returned. */
+    start(config: unknown): Promise<{ runId: number; studyId?: number }>
+    stop(runId: number): Promise<void>
+    active(): Promise<number[]>
+    list(query?: Args<'runs:list'>[0]): Promise<{ items: RunListItem[]; total: number }>
+    get(runId: number): Promise<RunSummary & { config: RunConfig }>
+    series(runId: number, opts?: { maxPoints?: number }): Promise<SeriesPoint[]>
+    resources(runId: number): Promise<ResourcePoint[]>
+    samples(runId: number, query?: Args<'runs:samples'>[1]): Promise<{ rows: SampleRow[]; total: number }>
+    compare(query: Args<'runs:compare'>[0]): Promise<CompareResult>
+    delete(runId: number): Promise<void>
+    tag(runId: number, tags: string[]): Promise<void>
+    note(runId: number, note: string): Promise<void>
+    /** The raw ledger's size (requests, ≈ bytes) and whether it was pruned. */
+    ledger(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
+    /** Drop a run's raw samples, keeping its summaries, series and histograms. */
+    prune(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
+    onProgress(cb: (event: ProgressEvent) => void): Unsubscribe
+    onEnded(cb: (event: RunEndedEvent) => void): Unsubscribe
+  }
+  studies: {
+    list(): Promise<StudyListItem[]>
+    get(studyId: number): Promise<StudyResults>
+    /** Ready-made studies reproducing the seed experiments (resources/templates). */
+    templates(): Promise<TemplateInfo[]>
+  }
+  targets: {
+    /** Does this URL answer? One GET, with its status and time (the wizard's check). */
+    probe(url: string, opts?: { insecure?: boolean }): Promise<ProbeResult>
+  }
+  stacks: {
+    list(): Promise<StackInfo[]>
+    up(name: string, opts?: { native?: boolean }): Promise<StackStatus>
+    down(name: string): Promise<void>
+    status(): Promise<StackStatus[]>
+    onLog(cb: (event: StackLogEvent) => void): Unsubscribe
+  }
+  monitor: {
+    test(spec: unknown): Promise<{ ok: boolean; message: string; instances: number }>
+  }
+  exports: {
+    pg(runIds: number[], opts: { url: string }): Promise<ExportResult>
+    /** Connect and check permissions without writing: the settings' test button. */
+    pgTest(opts: { url: string }): Promise<{ ok: boolean; message: string }>
+    csv(runId: number, opts: { kind?: 'samples' | 'series' }): Promise<ExportResult>
+    json(runIds: number[]): Promise<ExportResult>
+    junit(runId: number): Promise<ExportResult>
+    onProgress(cb: (event: ExportProgressEvent) => void): Unsubscribe
+  }
+  reports: {
+    create(runIds: number[], opts?: { format?: 'pdf' | 'html' }): Promise<ExportResult>
+  }
+  settings: {
+    get(): Promise<Settings>
+    set(patch: Partial<Settings>): Promise<Settings>
+  }
+}

@@ -1,0 +1,115 @@
+// The argument tuple of every channel, as zod schemas, parsed wherever a call enters the engine
+// (IPC handler, HTTP route, the engine host itself): EXAMPLES.md 2.
+import { z } from 'zod'
+import type { Channel } from './channels.ts'
+import { ApiError } from './errors.ts'
+
+const runId = z.number().int().positive()
+const runIds = z.array(runId).min(1)
+
+export const RunListQuerySchema = z
+  .object({
+    search: z.string().max(200).optional(),
+    tags: z.array(z.string()).optional(),
+    status: z.enum(['running', 'done', 'aborted', 'failed']).optional(),
+    target: z.string().optional(),
+    limit: z.number().int().min(1).max(1000).default(50),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict()
+
+export const SampleQuerySchema = z
+  .object({
+    correlationId: z.string().max(64).optional(),
+    target: z.string().optional(),
+    order: z.enum(['seq', 'slowest']).default('seq'),
+    errorsOnly: z.boolean().default(false),
+    limit: z.number().int().min(1).max(10_000).default(100),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict()
+
+export const CompareQuerySchema = z
+  .object({
+    /** Two or more runs, or one run whose targets are compared with each other. */
+    runIds: runIds,
+    baseline: z.object({ runId: runId, target: z.string() }).optional(),
+  })
+  .strict()
+
+export const SettingsSchema = z
+  .object({
+    dataDir: z.string().optional(),
+    dockerHost: z.string().optional(),
+    pgExportUrl: z.string().optional(),
+    cfApi: z.string().optional(),
+    cfUsername: z.string().optional(),
+    theme: z.enum(['system', 'light', 'dark']).default('system'),
+    /** Drop the raw samples of runs older than this many days (summaries and series stay). */
+    ledgerRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+  })
+  .strict()
+
+/** Argument tuples per channel, parsed at every entry point (IPC handler, HTTP route). */
+export const argSchemas = {
+  'runs:validate': z.tuple([z.unknown()]),
+  'runs:start': z.tuple([z.unknown()]),
+  'runs:stop': z.tuple([runId]),
+  'runs:active': z.tuple([]),
+  'runs:list': z.tuple([RunListQuerySchema.optional()]),
+  'runs:get': z.tuple([runId]),
+  'runs:series': z.tuple([
+    runId,
+    z.object({ maxPoints: z.number().int().min(10).max(100_000).optional() }).optional(),
+  ]),
+  'runs:resources': z.tuple([runId]),
+  'runs:samples': z.tuple([runId, SampleQuerySchema.optional()]),
+  'runs:compare': z.tuple([CompareQuerySchema]),
+  'runs:delete': z.tuple([runId]),
+  'runs:tag': z.tuple([runId, z.array(z.string().min(1).max(64)).max(50)]),
+  'runs:note': z.tuple([runId, z.string().max(10_000)]),
+  'runs:ledger': z.tuple([runId]),
+  'runs:prune': z.tuple([runId]),
+  'studies:list': z.tuple([]),
+  'studies:get': z.tuple([z.number().int().positive()]),
+  'studies:templates': z.tuple([]),
+  'targets:probe': z.tuple([
+    z.string().min(1).max(2000),
+    z.object({ insecure: z.boolean().default(false) }).optional(),
+  ]),
+  'stacks:list': z.tuple([]),
+  'stacks:up': z.tuple([z.string().min(1), z.object({ native: z.boolean().default(false) }).optional()]),
+  'stacks:down': z.tuple([z.string().min(1)]),
+  'stacks:status': z.tuple([]),
+  'monitor:test': z.tuple([z.unknown()]),
+  'exports:pg': z.tuple([runIds, z.object({ url: z.string().min(1) })]),
+  'exports:pgTest': z.tuple([z.object({ url: z.string().min(1) })]),
+  'exports:csv': z.tuple([runId, z.object({ kind: z.enum(['samples', 'series']).default('samples') })]),
+  'exports:json': z.tuple([runIds]),
+  'exports:junit': z.tuple([runId]),
+  'reports:create': z.tuple([
+    runIds,
+    z.object({ format: z.enum(['pdf', 'html']).default('pdf') }).optional(),
+  ]),
+  'settings:get': z.tuple([]),
+  'settings:set': z.tuple([SettingsSchema.partial()]),
+} as const satisfies Record<Channel, z.ZodTuple>
+
+export type Args<C extends Channel> = z.input<(typeof argSchemas)[C]>
+
+export type Settings = z.output<typeof SettingsSchema>
+
+/** Parse a channel's arguments; throws ApiError('bad-input') naming the argument. */
+export function parseArgs<C extends Channel>(channel: C, args: unknown): z.output<(typeof argSchemas)[C]> {
+  const schema = argSchemas[channel] as z.ZodTuple
+  const result = schema.safeParse(args)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const where = issue ? issue.path.map(String).join('.') : ''
+    throw new ApiError(
+      'bad-input',
+      `${channel}: argument ${where || '(all)'} ${issue?.message ?? 'is invalid'}`,
+    )
+  }
+  return result.data as z.output<(typeof argSchemas)[C]>
+}
