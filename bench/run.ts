@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { parseRunConfig } from '../engine/config/load.ts'
+import { gatherEnvironment } from '../engine/runner/environment.ts'
 import { startRun } from '../engine/runner/supervisor.ts'
 import { openDb } from '../engine/store/db.ts'
 import { createRun } from '../engine/store/runs.ts'
@@ -99,7 +100,7 @@ async function cannonade(url: string, seconds: number): Promise<CannonadeResult>
     load: { connections: CONNECTIONS, duration: seconds },
     cooldownSeconds: 0,
   })
-  const handle = startRun(db, dbPath, config, {}, { cpu: 0 })
+  const handle = await startRun(db, dbPath, config, {}, { cpu: 0 })
   let peak = 0
   const sampler = setInterval(() => {
     try {
@@ -129,7 +130,7 @@ async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
     targets: [{ name: 't', url: 'http://127.0.0.1:1/' }],
     load: { connections: 1, duration: 1 },
   })
-  const { runId } = createRun(db, config, ['main'])
+  const { runId } = createRun(db, config, ['main'], await gatherEnvironment(config))
   db.close()
   const writer = new Worker(new URL('../engine/runner/writer.ts', import.meta.url))
   const next = (type: string) =>

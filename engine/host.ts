@@ -169,7 +169,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           },
         }
         if (config.sweep) return startStudy(config, hooks)
-        const handle = startRun(db, opts.dbPath, config, hooks)
+        const handle = await startRun(db, opts.dbPath, config, hooks)
         active.set(handle.runId, handle)
         handle.done.catch(() => active.delete(handle.runId))
         return { runId: handle.runId }

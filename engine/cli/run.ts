@@ -94,7 +94,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       ctx.stderr.write(
         `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${dbPath}\n`,
       )
-    const handle = startRun(
+    const handle = await startRun(
       db,
       dbPath,
       config,

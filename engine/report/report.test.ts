@@ -153,7 +153,7 @@ describe.skipIf(unavailable !== null && !required)('PDF report from two real run
       },
       cooldownSeconds: 0,
     })
-    run2 = await startRun(db, dbPath, config).done
+    run2 = await (await startRun(db, dbPath, config)).done
   })
 
   afterAll(async () => {

@@ -1,7 +1,15 @@
-// What the report's environment section shows about each target: the container image and the
-// CPU and memory limits it ran with (docker-monitored targets), or the bundled stack's limits.
-import { spawnSync } from 'node:child_process'
+// The environment a run is measured in, gathered before its rows are written: the host, and what
+// the report's environment section shows about each target (the container image and the CPU and
+// memory limits it ran with for docker-monitored targets, or the bundled stack's limits). Asking
+// docker is asynchronous and happens outside any database transaction.
+import { execFile } from 'node:child_process'
+import { cpus, hostname, platform, release } from 'node:os'
+import { promisify } from 'node:util'
 import type { RunConfig } from '../config/schema.ts'
+import type { EnvironmentInfo } from '../store/environment.ts'
+import { APP_VERSION } from '../store/runs.ts'
+
+const execFileAsync = promisify(execFile)
 
 export interface TargetEnvironment {
   name: string
@@ -14,62 +22,88 @@ export interface TargetEnvironment {
   limits?: string
 }
 
-function docker(args: string[]): string | null {
-  const r = spawnSync('docker', args, { encoding: 'utf8', timeout: 5000 })
-  return r.status === 0 ? r.stdout.trim() : null
+/** docker's output, or null when it fails, is missing or takes longer than 5 s. */
+async function docker(args: string[]): Promise<string | null> {
+  try {
+    const { stdout } = await execFileAsync('docker', args, { encoding: 'utf8', timeout: 5000 })
+    return stdout.trim()
+  } catch {
+    return null
+  }
 }
 
-export function describeTargets(config: RunConfig): TargetEnvironment[] {
-  return config.targets.map((t) => {
-    const containers: TargetEnvironment['containers'] = []
-    const m = t.monitor
-    if (m?.kind === 'docker') {
-      const filter = m.container
-        ? [m.container]
-        : (
-            docker([
-              'ps',
-              '-q',
-              '--filter',
-              `label=com.docker.compose.project=${m.project ?? ''}`,
-              ...(m.service ? ['--filter', `label=com.docker.compose.service=${m.service}`] : []),
-            ]) ?? ''
-          )
-            .split('\n')
-            .filter(Boolean)
-      for (const id of filter) {
-        const out = docker([
-          'inspect',
-          '--format',
-          '{{.Name}}\t{{.Config.Image}}@{{.Image}}\t{{.HostConfig.NanoCpus}}\t{{.HostConfig.Memory}}',
-          id,
-        ])
-        if (!out) continue
-        const [name = '', image = '', nano = '0', mem = '0'] = out.split('\t')
-        containers.push({
-          name: name.replace(/^\//, ''),
-          image,
-          cpus: Number(nano) > 0 ? Number(nano) / 1e9 : null,
-          memoryBytes: Number(mem) > 0 ? Number(mem) : null,
-        })
-      }
-    }
-    const out: TargetEnvironment = {
-      name: t.name,
-      url: t.url,
-      monitor: t.monitor ?? null,
-      containers,
-      stack: t.stack?.name ?? null,
-    }
-    if (containers.length) {
-      out.image = [...new Set(containers.map((c) => c.image))].join(', ')
-      out.limits = containers
-        .map(
-          (c) =>
-            `${c.name}: ${c.cpus ?? 'no'} CPU limit, ${c.memoryBytes ? `${Math.round(c.memoryBytes / 1048576)} MiB` : 'no memory limit'}`,
+export async function describeTargets(config: RunConfig): Promise<TargetEnvironment[]> {
+  const out: TargetEnvironment[] = []
+  for (const t of config.targets) out.push(await describeTarget(t))
+  return out
+}
+
+async function describeTarget(t: RunConfig['targets'][number]): Promise<TargetEnvironment> {
+  const containers: TargetEnvironment['containers'] = []
+  const m = t.monitor
+  if (m?.kind === 'docker') {
+    const filter = m.container
+      ? [m.container]
+      : (
+          (await docker([
+            'ps',
+            '-q',
+            '--filter',
+            `label=com.docker.compose.project=${m.project ?? ''}`,
+            ...(m.service ? ['--filter', `label=com.docker.compose.service=${m.service}`] : []),
+          ])) ?? ''
         )
-        .join('; ')
+          .split('\n')
+          .filter(Boolean)
+    for (const id of filter) {
+      const out = await docker([
+        'inspect',
+        '--format',
+        '{{.Name}}\t{{.Config.Image}}@{{.Image}}\t{{.HostConfig.NanoCpus}}\t{{.HostConfig.Memory}}',
+        id,
+      ])
+      if (!out) continue
+      const [name = '', image = '', nano = '0', mem = '0'] = out.split('\t')
+      containers.push({
+        name: name.replace(/^\//, ''),
+        image,
+        cpus: Number(nano) > 0 ? Number(nano) / 1e9 : null,
+        memoryBytes: Number(mem) > 0 ? Number(mem) : null,
+      })
     }
-    return out
-  })
+  }
+  const out: TargetEnvironment = {
+    name: t.name,
+    url: t.url,
+    monitor: t.monitor ?? null,
+    containers,
+    stack: t.stack?.name ?? null,
+  }
+  if (containers.length) {
+    out.image = [...new Set(containers.map((c) => c.image))].join(', ')
+    out.limits = containers
+      .map(
+        (c) =>
+          `${c.name}: ${c.cpus ?? 'no'} CPU limit, ${c.memoryBytes ? `${Math.round(c.memoryBytes / 1048576)} MiB` : 'no memory limit'}`,
+      )
+      .join('; ')
+  }
+  return out
+}
+
+/** Host, CPU, versions and the targets, for the run's environment row; `extra` joins the details. */
+export async function gatherEnvironment(
+  config: RunConfig,
+  extra: Record<string, unknown> = {},
+): Promise<EnvironmentInfo> {
+  const cpu = cpus()
+  return {
+    host: hostname(),
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    app: APP_VERSION,
+    details: { targets: await describeTargets(config), ...extra },
+  }
 }

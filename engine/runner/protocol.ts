@@ -9,14 +9,10 @@ import type {
   StatsBlock,
   TargetRoundSummary,
 } from '../api/types.ts'
+import type { Segment } from '../config/segments.ts'
 import type { Columns } from './columns.ts'
 
-export interface Segment {
-  index: number
-  targetIndex: number
-  target: string
-  round: number
-}
+export type { Segment }
 
 // parent → runner process
 export type ToRunner =

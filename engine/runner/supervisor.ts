@@ -1,6 +1,6 @@
-// The parent side of a run: creates its rows, forks the runner process, relays its events, and
-// gives the run exactly one end (EXAMPLES.md 7): done, aborted (stopped, or the worker died) or
-// failed. A dead worker is an end event, never a spinner forever.
+// The parent side of a run: gathers its environment, creates its rows, forks the runner process,
+// relays its events, and gives the run exactly one end (EXAMPLES.md 7): done, aborted (stopped, or
+// the worker died) or failed. A dead worker is an end event, never a spinner forever.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { compilePlan } from '../config/compile.ts'
@@ -17,6 +17,7 @@ import {
 import { HistoryStore } from '../store/queries.ts'
 import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../api/types.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
+import { gatherEnvironment } from './environment.ts'
 import { ResourceRecorder } from './resources.ts'
 import { expandBlocks } from '../store/blocks.ts'
 import { recordLedgerRows } from '../store/ledger.ts'
@@ -50,20 +51,21 @@ export interface RunHandle {
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
-export function startRun(
+/** Start a run; resolves once its rows exist and the runner process is forked. */
+export async function startRun(
   db: Db,
   dbPath: string,
   config: RunConfig,
   hooks: RunHooks = {},
   opts: RunOptions = {},
-): RunHandle {
+): Promise<RunHandle> {
   const plan = compilePlan(config.load)
-  const { runId, prefix } = createRun(
-    db,
+  // Asking docker about the targets is asynchronous and happens before the rows' transaction.
+  const environment = await gatherEnvironment(
     config,
-    plan.phases,
     opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {},
   )
+  const { runId, prefix } = createRun(db, config, plan.phases, environment)
   // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
   const child: ChildProcess = fork(WORKER, [], {
     execArgv: [],

@@ -6,7 +6,7 @@ import type { RunConfig } from '../config/schema.ts'
 import type { Plan } from '../config/compile.ts'
 import { SegmentDriver } from './driver.ts'
 import { Ledger } from './ledger.ts'
-import { orderSegments } from './segments.ts'
+import { orderSegments } from '../config/segments.ts'
 import type { FromRunner, FromWriter, Segment, ToRunner, ToWriter } from './protocol.ts'
 
 function send(msg: FromRunner): void {

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export type Db = Database.Database
+/** A prepared statement with positional parameters (kept by writers that run it many times). */
+export type Statement = Database.Statement<unknown[]>
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { generatorHealth } from './runs.ts'
+import { parseRunConfig } from '../config/load.ts'
+import { createRun, generatorHealth } from './runs.ts'
 import { openDb } from './db.ts'
+import { readEnvironment } from './environment.ts'
 
 describe('generator saturation', () => {
   it('flags a run whose generator was above 90 % CPU in more than 10 % of its seconds', () => {
@@ -36,5 +38,45 @@ describe('database', () => {
         )
         .run(),
     ).toThrow(/cannot store TEXT/)
+  })
+})
+
+describe('createRun', () => {
+  it('writes the run, a run_targets row per segment in run order, and the environment it is handed', () => {
+    const db = openDb(':memory:')
+    const config = parseRunConfig({
+      version: 1,
+      name: 'interleaved',
+      targets: [
+        { name: 'a', url: 'http://127.0.0.1:1/a' },
+        { name: 'b', url: 'http://127.0.0.1:2/b' },
+      ],
+      load: { connections: 1, duration: 1 },
+      schedule: 'interleaved',
+      rounds: 2,
+    })
+    // The caller gathered this (docker included) before: the store only writes it.
+    const environment = {
+      host: 'h',
+      cpu: 'c',
+      cores: 3,
+      os: 'o',
+      node: 'n',
+      app: 'v',
+      details: { targets: [{ name: 'a', image: 'img@sha256:1' }], generatorCpu: 0 },
+    }
+    const { runId, prefix } = createRun(db, config, ['main'], environment)
+    expect(prefix).toMatch(/^[0-9a-f]{8}$/)
+    const targets = db
+      .prepare('SELECT target_index, round, target, url FROM run_targets WHERE run_id = ? ORDER BY rowid')
+      .all(runId)
+    expect(targets).toEqual([
+      { target_index: 0, round: 1, target: 'a', url: 'http://127.0.0.1:1/a' },
+      { target_index: 1, round: 1, target: 'b', url: 'http://127.0.0.1:2/b' },
+      { target_index: 0, round: 2, target: 'a', url: 'http://127.0.0.1:1/a' },
+      { target_index: 1, round: 2, target: 'b', url: 'http://127.0.0.1:2/b' },
+    ])
+    expect(readEnvironment(db, runId)).toEqual(environment)
+    db.close()
   })
 })

@@ -1,14 +1,13 @@
 // Writing the run rows the runner owns: creation before the worker starts, the end state after it
 // stops, and summaries rebuilt from samples for a segment a killed runner did not finish.
 import { randomBytes } from 'node:crypto'
-import { cpus, hostname, platform, release } from 'node:os'
 import type { RunConfig } from '../config/schema.ts'
+import { orderSegments } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
 import type { GeneratorHealth, RunStatus, ThresholdResult } from '../api/types.ts'
-import { orderSegments } from '../runner/segments.ts'
-import { describeTargets } from '../runner/environment.ts'
 import type { Db } from './db.ts'
+import { insertEnvironment, type EnvironmentInfo } from './environment.ts'
 
 export const APP_VERSION = '0.1.0'
 
@@ -16,11 +15,16 @@ export function newCorrelationPrefix(): string {
   return randomBytes(4).toString('hex')
 }
 
+/**
+ * The run row, one run_targets row per segment and its environment, in one transaction. The
+ * environment is gathered by the caller beforehand (it asks docker, which must never happen while
+ * a transaction holds the database).
+ */
 export function createRun(
   db: Db,
   config: RunConfig,
   phases: string[],
-  extra: Record<string, unknown> = {},
+  environment: EnvironmentInfo,
 ): { runId: number; prefix: string } {
   const prefix = newCorrelationPrefix()
   return db.transaction(() => {
@@ -42,22 +46,7 @@ export function createRun(
     for (const seg of orderSegments(config)) {
       insertTarget.run(runId, seg.targetIndex, seg.round, seg.target, config.targets[seg.targetIndex]!.url)
     }
-    const cpu = cpus()
-    db.prepare(
-      'INSERT INTO environment (run_id, host, cpu, cores, os, node, app, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(
-      runId,
-      hostname(),
-      cpu[0]?.model ?? 'unknown',
-      cpu.length,
-      `${platform()} ${release()}`,
-      process.version,
-      APP_VERSION,
-      JSON.stringify({
-        targets: describeTargets(config),
-        ...extra,
-      }),
-    )
+    insertEnvironment(db, runId, { ...environment, details: JSON.stringify(environment.details) })
     return { runId, prefix }
   })()
 }

@@ -120,7 +120,7 @@ export async function runStudy(
   const runs: StudyResult['runs'] = []
   for (const [index, step] of steps.entries()) {
     if (step.stack) await hooks.restartStack!(step.stack)
-    const handle = startRun(db, dbPath, step.config, hooks, opts)
+    const handle = await startRun(db, dbPath, step.config, hooks, opts)
     db.prepare('UPDATE runs SET study_id = ?, sweep_value = ? WHERE id = ?').run(
       studyId,
       step.value,

@@ -30,7 +30,7 @@ export async function runConfig(
   const db = openDb(dbPath)
   const progress: ProgressEvent[] = []
   let t0Epoch = 0
-  const handle = startRun(db, dbPath, config, {
+  const handle = await startRun(db, dbPath, config, {
     ...hooks,
     onStarted: (s) => {
       t0Epoch = s.t0Epoch

@@ -1,5 +1,13 @@
-import type { RunConfig } from '../config/schema.ts'
-import type { Segment } from './protocol.ts'
+// The (target, round) segments of a run in the order they run. A pure function of the config: the
+// runner runs them in this order and the store writes one run_targets row per segment.
+import type { RunConfig } from './schema.ts'
+
+export interface Segment {
+  index: number
+  targetIndex: number
+  target: string
+  round: number
+}
 
 /**
  * The order targets and rounds run in. Sequential: every round of A, then every round of B.
