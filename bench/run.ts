@@ -20,6 +20,7 @@ import { parseRunConfig } from '../engine/config/load.ts'
 import { gatherEnvironment } from '../engine/runner/environment.ts'
 import { startRun } from '../engine/runner/supervisor.ts'
 import { openDb } from '../engine/store/db.ts'
+import { ledgerInfo } from '../engine/store/ledger.ts'
 import { createRun } from '../engine/store/runs.ts'
 import { expandBlocks } from '../engine/store/blocks.ts'
 import { newColumns, transferList } from '../engine/runner/columns.ts'
@@ -113,10 +114,7 @@ async function cannonade(url: string, seconds: number): Promise<CannonadeResult>
   const summary = await handle.done
   clearInterval(sampler)
   const r = summary.results[0]!
-  const rows = db
-    .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
-    .pluck()
-    .get(summary.runId) as number
+  const { rows } = ledgerInfo(db, summary.runId)
   db.close()
   return { rps: r.latency.count / r.seconds, peakRssMb: peak, rows }
 }

@@ -11,7 +11,6 @@ import type {
   ProgressEvent,
   RunEndedEvent,
   StackLogEvent,
-  StudyListItem,
   ValidationResult,
 } from './api/types.ts'
 import { ConfigError } from './config/errors.ts'
@@ -32,6 +31,7 @@ import { probeTarget } from './config/probe.ts'
 import { studyResults } from './study/results.ts'
 import { compareRuns } from './metrics/compare.ts'
 import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
+import { listStudies } from './store/studies.ts'
 import { listTemplates } from './study/templates.ts'
 
 export interface EngineHost extends Api {
@@ -222,28 +222,8 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       onEnded: (cb) => subscribe('ended', cb),
     },
     studies: {
-      async list(): Promise<StudyListItem[]> {
-        const rows = db
-          .prepare(
-            `SELECT s.id, s.name, s.path, s."values" AS v, s.created_at, group_concat(r.id) AS runs
-             FROM studies s LEFT JOIN runs r ON r.study_id = s.id GROUP BY s.id ORDER BY s.id DESC`,
-          )
-          .all() as {
-          id: number
-          name: string
-          path: string
-          v: string
-          created_at: string
-          runs: string | null
-        }[]
-        return rows.map((r) => ({
-          studyId: r.id,
-          name: r.name,
-          path: r.path,
-          values: JSON.parse(r.v) as number[],
-          runIds: r.runs ? r.runs.split(',').map(Number) : [],
-          createdAt: r.created_at,
-        }))
+      async list() {
+        return listStudies(db)
       },
       async get(studyId) {
         return studyResults(db, parseArgs('studies:get', [studyId])[0])

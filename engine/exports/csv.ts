@@ -6,7 +6,7 @@ import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
 import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
-import { chunks, S, sampleChunks, TABLES } from './source.ts'
+import { chunks, S, sampleChunks, TABLES } from '../store/export-read.ts'
 import { csvField, csvLine, writeAtomically } from './write.ts'
 
 export interface CsvOptions {

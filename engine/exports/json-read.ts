@@ -6,7 +6,7 @@ import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
-import { TABLES } from './source.ts'
+import { TABLES } from '../store/export-read.ts'
 
 const Cell = z.union([z.number(), z.string(), z.null()])
 const Table = (columns: readonly string[]) =>

@@ -15,18 +15,20 @@
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
-import type { RunRow } from '../store/rows.ts'
-import { APP_VERSION } from '../store/runs.ts'
+import { environmentRow } from '../store/environment.ts'
 import {
   chunks,
   finishedRun,
   originOf,
+  runTargetRows,
   S,
   sampleChunks,
   TABLES,
   type Row,
   type SampleTuple,
-} from './source.ts'
+} from '../store/export-read.ts'
+import type { RunRow } from '../store/rows.ts'
+import { APP_VERSION } from '../store/runs.ts'
 import { writeAtomically } from './write.ts'
 
 export const JSON_FORMAT = 'cannonade-runs'
@@ -56,22 +58,8 @@ function allRows(db: Db, table: 'series' | 'resource_samples', runId: number): R
 }
 
 function runMeta(db: Db, run: RunRow): string {
-  const targets = db
-    .prepare('SELECT * FROM run_targets WHERE run_id = ? ORDER BY target_index, round')
-    .all(run.id) as {
-    target_index: number
-    round: number
-    target: string
-    url: string
-    summary: string | null
-    histogram: string | null
-    corrected_histogram: string | null
-  }[]
-  const env = db
-    .prepare('SELECT host, cpu, cores, os, node, app, details FROM environment WHERE run_id = ?')
-    .get(run.id) as
-    | { host: string; cpu: string; cores: number; os: string; node: string; app: string; details: string }
-    | undefined
+  const targets = runTargetRows(db, run.id)
+  const env = environmentRow(db, run.id)
   const meta = {
     origin: originOf(run),
     sourceRunId: run.id,

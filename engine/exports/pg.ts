@@ -10,21 +10,23 @@ import { from as copyFrom } from 'pg-copy-streams'
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
-import { readConfig, type RunRow } from '../store/rows.ts'
-import { describePgError, parsePgUrl, type PgTarget } from './pg-errors.ts'
-import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
+import { environmentRow } from '../store/environment.ts'
 import {
   chunks,
   countRows,
   finishedRun,
   originOf,
+  runTargetRows,
   S,
   sampleChunks,
   TABLES,
   type Row,
   type SampleTuple,
   type TableSpec,
-} from './source.ts'
+} from '../store/export-read.ts'
+import { readConfig, type RunRow } from '../store/rows.ts'
+import { describePgError, parsePgUrl, type PgTarget } from './pg-errors.ts'
+import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
 
 export interface ExportProgress {
   runId: number
@@ -123,9 +125,7 @@ async function insertRun(client: pg.ClientBase, db: Db, run: RunRow): Promise<st
   )
   const id = res.rows[0]?.id
   if (id === undefined) throw new ApiError('internal', `run ${run.id}: PostgreSQL returned no id`)
-  const targets = db
-    .prepare('SELECT * FROM run_targets WHERE run_id = ? ORDER BY target_index, round')
-    .all(run.id)
+  const targets = runTargetRows(db, run.id)
   await client.query(
     `INSERT INTO ${PG_SCHEMA}.run_targets (run_id, target_index, round, target, url, summary, histogram, corrected_histogram)
      SELECT $1, x.target_index, x.round, x.target, x.url, x.summary::jsonb, x.histogram, x.corrected_histogram
@@ -133,12 +133,12 @@ async function insertRun(client: pg.ClientBase, db: Db, run: RunRow): Promise<st
        histogram text, corrected_histogram text)`,
     [id, JSON.stringify(targets)],
   )
-  const env = db.prepare('SELECT * FROM environment WHERE run_id = ?').all(run.id)
+  const env = environmentRow(db, run.id)
   await client.query(
     `INSERT INTO ${PG_SCHEMA}.environment (run_id, host, cpu, cores, os, node, app, details)
      SELECT $1, x.host, x.cpu, x.cores, x.os, x.node, x.app, x.details::jsonb
      FROM jsonb_to_recordset($2::jsonb) AS x(host text, cpu text, cores int, os text, node text, app text, details text)`,
-    [id, JSON.stringify(env)],
+    [id, JSON.stringify(env ? [env] : [])],
   )
   return id
 }
@@ -157,10 +157,7 @@ function checkJsonColumns(db: Db, run: RunRow): void {
     }
   }
   for (const c of ['config', 'tags', 'generator', 'thresholds'] as const) bad(`runs.${c}`, run[c])
-  const rows = db.prepare('SELECT summary FROM run_targets WHERE run_id = ?').all(run.id) as {
-    summary: string | null
-  }[]
-  for (const r of rows) bad('run_targets.summary', r.summary)
+  for (const r of runTargetRows(db, run.id)) bad('run_targets.summary', r.summary)
 }
 
 export async function exportPg(

@@ -6,25 +6,10 @@ import type { CompareResult, LatencyStats, ResourcePoint, SeriesPoint, StudyResu
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
+import type { EnvironmentInfo } from '../store/environment.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
+import type { TargetLimits } from '../store/resources.ts'
 import { studiesOf } from './study.ts'
-
-export interface EnvironmentInfo {
-  host: string
-  cpu: string
-  cores: number
-  os: string
-  node: string
-  app: string
-  /** Free-form JSON: `targets` (name, url, monitor, image, limits…) and whatever else was recorded. */
-  details: Record<string, unknown>
-}
-
-export interface TargetLimits {
-  target: string
-  memoryLimit: number | null
-  cpuLimit: number | null
-}
 
 /** All rounds of one target merged from their HDR histograms (exact over every request). */
 export interface MergedLatency {
@@ -80,31 +65,6 @@ export function percentileCurve(
   for (let x = 0; x < top - 1e-9; x += 0.05) out.push([x, valueAt(100 * (1 - 10 ** -x))])
   out.push([top, max])
   return out
-}
-
-function environmentOf(store: HistoryStore, runId: number): EnvironmentInfo | null {
-  const row = store.db
-    .prepare('SELECT host, cpu, cores, os, node, app, details FROM environment WHERE run_id = ?')
-    .get(runId) as (Omit<EnvironmentInfo, 'details'> & { details: string }) | undefined
-  if (!row) return null
-  let details: Record<string, unknown> = {}
-  try {
-    const parsed: unknown = JSON.parse(row.details)
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      details = parsed as Record<string, unknown>
-  } catch {
-    details = { unreadable: row.details }
-  }
-  return { ...row, details }
-}
-
-function limitsOf(store: HistoryStore, runId: number): TargetLimits[] {
-  return store.db
-    .prepare(
-      `SELECT target, max(memory_limit) AS memoryLimit, max(cpu_limit) AS cpuLimit FROM resource_samples
-       WHERE run_id = ? AND source <> 'generator' GROUP BY target ORDER BY target`,
-    )
-    .all(runId) as TargetLimits[]
 }
 
 function mergedOf(run: RunDetail): MergedLatency[] {
@@ -164,10 +124,10 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
   const own = targets.size >= 2 ? tryCompare(store, [runId]) : { result: null, note: null }
   return {
     run,
-    environment: environmentOf(store, runId),
+    environment: store.environment(runId),
     series: store.series(runId, { maxPoints: opts.maxPoints ?? pointsPerRound(run.config.rounds) }),
     resources: store.resources(runId),
-    limits: limitsOf(store, runId),
+    limits: store.limits(runId),
     ...planOf(run),
     merged: mergedOf(run),
     comparison: own.result,
@@ -195,6 +155,6 @@ export function loadReportData(
     across: across.result,
     acrossNote: across.note,
     generatedAt: opts.now ?? new Date(),
-    studies: studiesOf(store.db, ids),
+    studies: studiesOf(store, ids),
   }
 }

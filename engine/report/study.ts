@@ -1,21 +1,15 @@
 // A sweep in the report: per target, throughput and latency against the swept value, the knee,
 // and the sentence that says it (issue 7 item 2). Shown when the reported runs belong to a study.
-import type { Db } from '../store/db.ts'
+import type { HistoryStore } from '../store/queries.ts'
+import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
 import type { StudyResults } from '../api/types.ts'
 import { esc } from './format.ts'
 import { lineChart, PALETTE } from './svg.ts'
 
 /** The studies the runs belong to, each with its results. */
-export function studiesOf(db: Db, runIds: readonly number[]): StudyResults[] {
-  if (runIds.length === 0) return []
-  const ids = db
-    .prepare(
-      `SELECT DISTINCT study_id FROM runs WHERE study_id IS NOT NULL AND id IN (${runIds.map(() => '?').join(',')})`,
-    )
-    .pluck()
-    .all(...runIds) as number[]
-  return ids.map((id) => studyResults(db, id))
+export function studiesOf(store: HistoryStore, runIds: readonly number[]): StudyResults[] {
+  return studyIdsOfRuns(store.db, runIds).map((id) => studyResults(store.db, id))
 }
 
 export function studySection(s: StudyResults): string {

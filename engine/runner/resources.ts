@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample } from '../monitor/index.ts'
 import type { Db } from '../store/db.ts'
+import { resourceWriter } from '../store/resources.ts'
 import type { ResourcePoint } from '../api/types.ts'
 
 export class ResourceRecorder {
@@ -24,24 +25,10 @@ export class ResourceRecorder {
   constructor(db: Db, runId: number, config: RunConfig, opts: ResourceRecorder['opts']) {
     this.config = config
     this.opts = opts
-    const stmt = db.prepare(
-      `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
+    const write = resourceWriter(db, runId)
     this.insert = (s) => {
       const t = (s.t - (this.t0 ?? s.t)) / 1000
-      stmt.run(
-        runId,
-        t,
-        s.target,
-        s.source,
-        s.instance,
-        s.cpuPercent,
-        s.memoryBytes,
-        s.memoryLimitBytes,
-        s.cpuLimit,
-        s.state,
-      )
+      write(t, s)
       if (this.recent.length < 1000)
         this.recent.push({
           t,

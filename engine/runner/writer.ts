@@ -10,10 +10,10 @@ import { openDb, type Db } from '../store/db.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr, latencyStats } from '../metrics/hdr.ts'
 import type { PhaseSummary, SeriesPoint, TargetRoundSummary } from '../api/types.ts'
+import { LedgerWriter } from '../store/ledger-writer.ts'
 import type { FromWriter, Segment, ToWriter } from './protocol.ts'
 import type { Columns } from './columns.ts'
 import { transferList } from './columns.ts'
-import { encodeBlock, expandBlocks } from '../store/blocks.ts'
 
 const port = parentPort
 if (!port) throw new Error('writer.ts must run as a worker thread')
@@ -31,57 +31,21 @@ interface SegmentState {
 }
 
 let db: Db | null = null
-let runId = 0
+let ledger: LedgerWriter | null = null
 let phaseNames: string[] = []
-let insertSample: ((c: Columns, seg: Segment) => void) | null = null
-let insertSeries: ((p: SeriesPoint, targetIndex: number, phase: number, statusJson: string) => void) | null =
-  null
 let rows = 0
 const segments = new Map<number, SegmentState>()
 
-function open(dbPath: string, id: number, phases: string[]): void {
+function open(dbPath: string, runId: number, phases: string[]): void {
   db = openDb(dbPath, { skipMigrations: true })
-  runId = id
+  ledger = new LedgerWriter(db, runId)
   phaseNames = phases
-  const insertBlock = db.prepare(
-    'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
-  )
-  insertSample = (c: Columns, seg: Segment) => {
-    insertBlock.run(runId, seg.targetIndex, seg.round, c.count, encodeBlock(c))
-  }
-  const seriesStmt = db.prepare(
-    `INSERT OR REPLACE INTO series (run_id, target_index, round, t, phase, connections, requests, errors, errors_json, status_json,
-       bytes, mean, p50, p90, p95, p99, p999, max, generator_cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  insertSeries = (p, targetIndex, phase, statusJson) => {
-    seriesStmt.run(
-      runId,
-      targetIndex,
-      p.round,
-      p.t,
-      phase,
-      p.connections,
-      p.requests,
-      p.errors,
-      JSON.stringify(p.errorsByKind),
-      statusJson,
-      p.bytes,
-      p.mean,
-      p.p50,
-      p.p90,
-      p.p95,
-      p.p99,
-      p.p999,
-      p.max,
-      p.generatorCpu,
-    )
-  }
 }
 
 function onBatch(segIndex: number, c: Columns): void {
   const st = segments.get(segIndex)
-  if (!st || !insertSample) throw new Error(`batch for unknown segment ${segIndex}`)
-  insertSample(c, st.segment)
+  if (!st || !ledger) throw new Error(`batch for unknown segment ${segIndex}`)
+  ledger.insertBlock(st.segment.targetIndex, st.segment.round, c)
   rows += c.count
   for (let i = 0; i < c.count; i++) {
     const phase = c.phase[i]!
@@ -103,7 +67,7 @@ function onBatch(segIndex: number, c: Columns): void {
 
 function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
   const st = segments.get(msg.segment)
-  if (!st || !db || !insertSeries) return
+  if (!st || !ledger) return
   const s = st.second
   const lat = latencyStats(s.latency)
   const point: SeriesPoint = {
@@ -132,7 +96,7 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     '4xx': s.status[3],
     '5xx': s.status[4],
   }
-  insertSeries(point, st.segment.targetIndex, msg.phase, JSON.stringify(status))
+  ledger.insertSeries(point, st.segment.targetIndex, msg.phase, JSON.stringify(status))
   s.reset()
   let requests = 0
   let errors = 0
@@ -146,9 +110,9 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
 
 function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[]): void {
   const st = segments.get(segIndex)
-  if (!st || !db) return
+  if (!st || !ledger) return
   // The window is over: now the blocks may become rows, at no cost to the measurement.
-  expandBlocks(db, runId)
+  ledger.expandBlocks()
   const total = new StatsAccumulator()
   const phases: PhaseSummary[] = []
   st.phases.forEach((acc, i) => {
@@ -172,10 +136,7 @@ function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[])
     histogram: encodeHistogram(total.latency),
     correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
   }
-  const { histogram, correctedHistogram, ...rest } = summary
-  db.prepare(
-    `UPDATE run_targets SET summary = ?, histogram = ?, corrected_histogram = ? WHERE run_id = ? AND target_index = ? AND round = ?`,
-  ).run(JSON.stringify(rest), histogram, correctedHistogram, runId, st.segment.targetIndex, st.segment.round)
+  ledger.writeSummary(st.segment.targetIndex, summary)
   total.destroy()
   st.second.destroy()
   for (const p of st.phases) p?.destroy()
@@ -223,6 +184,7 @@ port.on('message', (msg: ToWriter) => {
         }
         db?.close()
         db = null
+        ledger = null
         send({ type: 'closed', rows })
         break
     }

@@ -17,7 +17,9 @@ import type { RunConfig } from '../config/schema.ts'
 import { parseCorrelationId } from './correlation.ts'
 import type { Db } from './db.ts'
 import { downsampleSeries } from './downsample.ts'
+import { readEnvironment, type EnvironmentInfo } from './environment.ts'
 import { listRuns } from './list.ts'
+import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
 import {
   configOrNull,
   readConfig,
@@ -202,13 +204,17 @@ export class HistoryStore {
 
   resources(runId: number): ResourcePoint[] {
     this.runRow(runId)
-    const rows = this.db
-      .prepare(
-        `SELECT t, target, source, instance, cpu_percent AS cpuPercent, memory_bytes AS memoryBytes
-         FROM resource_samples WHERE run_id = ? ORDER BY t, target, instance`,
-      )
-      .all(runId) as ResourcePoint[]
-    return rows
+    return resourcePoints(this.db, runId)
+  }
+
+  /** Where the run was measured (host, versions, the targets' images and limits); null if unrecorded. */
+  environment(runId: number): EnvironmentInfo | null {
+    return readEnvironment(this.db, runId)
+  }
+
+  /** Each monitored target's CPU and memory limits, as its monitor saw them. */
+  limits(runId: number): TargetLimits[] {
+    return resourceLimits(this.db, runId)
   }
 
   /**

@@ -1,9 +1,9 @@
 // A sweep's results: per target, throughput and p50/p95/p99 against the swept value, and the knee.
-import { ApiError } from '../api/errors.ts'
 import type { StudyResults, SweepPoint } from '../api/types.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
+import { readStudy } from '../store/studies.ts'
 
 export type { StudyResults, SweepPoint }
 export type SweepTarget = StudyResults['targets'][number]
@@ -44,15 +44,10 @@ function sentenceFor(
 }
 
 export function studyResults(db: Db, studyId: number): StudyResults {
-  const study = db.prepare('SELECT id, name, path, "values" AS v FROM studies WHERE id = ?').get(studyId) as
-    { id: number; name: string; path: string; v: string } | undefined
-  if (!study) throw new ApiError('not-found', `study ${studyId} does not exist`)
-  const runs = db
-    .prepare('SELECT id, sweep_value FROM runs WHERE study_id = ? ORDER BY sweep_value')
-    .all(studyId) as { id: number; sweep_value: number }[]
+  const study = readStudy(db, studyId)
   const byTarget = new Map<string, SweepPoint[]>()
-  for (const run of runs) {
-    const summary = new HistoryStore(db).getRun(run.id)
+  for (const run of study.runs) {
+    const summary = new HistoryStore(db).getRun(run.runId)
     const targets = [...new Set(summary.results.map((r) => r.target))]
     for (const target of targets) {
       const rounds = summary.results.filter((r) => r.target === target)
@@ -67,8 +62,8 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       )
       const list = byTarget.get(target) ?? []
       list.push({
-        value: run.sweep_value,
-        runId: run.id,
+        value: run.value,
+        runId: run.runId,
         throughput: rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length,
         p50: lat.p50,
         p95: lat.p95,
@@ -82,7 +77,7 @@ export function studyResults(db: Db, studyId: number): StudyResults {
     studyId,
     name: study.name,
     path: study.path,
-    values: JSON.parse(study.v) as number[],
+    values: study.values,
     targets: [...byTarget].map(([target, points]) => {
       const knee = findKnee(points)
       return { target, points, knee, sentence: sentenceFor(target, study.path, points, knee) }

@@ -6,6 +6,7 @@ import { parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
+import { addStudyRun, createStudy } from '../store/studies.ts'
 import type { RunSummary } from '../api/types.ts'
 
 const STACK_ENV = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
@@ -113,19 +114,12 @@ export async function runStudy(
       },
     ])
   }
-  const info = db
-    .prepare(`INSERT INTO studies (name, kind, path, "values", created_at) VALUES (?, 'sweep', ?, ?, ?)`)
-    .run(config.name, sweep.path, JSON.stringify(sweep.values), new Date().toISOString())
-  const studyId = Number(info.lastInsertRowid)
+  const studyId = createStudy(db, { name: config.name, path: sweep.path, values: sweep.values })
   const runs: StudyResult['runs'] = []
   for (const [index, step] of steps.entries()) {
     if (step.stack) await hooks.restartStack!(step.stack)
     const handle = await startRun(db, dbPath, step.config, hooks, opts)
-    db.prepare('UPDATE runs SET study_id = ?, sweep_value = ? WHERE id = ?').run(
-      studyId,
-      step.value,
-      handle.runId,
-    )
+    addStudyRun(db, studyId, handle.runId, step.value)
     hooks.onRunStart?.({ index, value: step.value, runId: handle.runId, studyId, handle })
     const summary = await handle.done
     runs.push({ value: step.value, summary })

@@ -1,10 +1,11 @@
-// Reading a run's rows for an export without holding them in memory: keyset-paged chunks along an
-// index, each chunk read with iterate() in one synchronous stretch. Between chunks the exporter
-// awaits its output (a file, a COPY stream), and the SQLite connection is free for other work
-// then (an open iterator would make every other statement on it fail as "busy").
+// Reading whole runs for the exports (engine/exports/): the run and run_targets rows as stored,
+// and the big tables without holding them in memory: keyset-paged chunks along an index, each
+// chunk read with iterate() in one synchronous stretch. Between chunks the exporter awaits its
+// output (a file, a COPY stream), and the SQLite connection is free for other work then (an open
+// iterator would make every other statement on it fail as "busy").
 import { ApiError } from '../api/errors.ts'
-import type { Db } from '../store/db.ts'
-import type { RunRow } from '../store/rows.ts'
+import type { Db } from './db.ts'
+import type { RunRow, RunTargetRow } from './rows.ts'
 
 export type Cell = string | number | bigint | Buffer | null
 export type Row = Cell[]
@@ -156,6 +157,13 @@ export function finishedRun(db: Db, runId: number): RunRow {
     throw new ApiError('conflict', `run ${runId} is still running; export it once it has ended`)
   }
   return run
+}
+
+/** A run's run_targets rows as stored (JSON columns unparsed), by target and round. */
+export function runTargetRows(db: Db, runId: number): RunTargetRow[] {
+  return db
+    .prepare('SELECT * FROM run_targets WHERE run_id = ? ORDER BY target_index, round')
+    .all(runId) as RunTargetRow[]
 }
 
 /** Where a run came from, stable across databases: `<correlation prefix>@<started at>`. */

@@ -1,0 +1,134 @@
+// Writing runs another Cannonade exported (engine/exports/json-import.ts reads the file): new rows
+// with new ids, all in one transaction, so a bad record or a run already present leaves the
+// database as it was. Values come in as stored: JSON columns as text, table rows as cells in the
+// column order of export-read.ts.
+import type { Db, Statement } from './db.ts'
+import type { EnvironmentRow } from './environment.ts'
+import { TABLES, type Cell } from './export-read.ts'
+import type { RunRow, RunTargetRow } from './rows.ts'
+
+export type ImportedRun = Pick<
+  RunRow,
+  | 'name'
+  | 'status'
+  | 'config'
+  | 'correlation_prefix'
+  | 'started_at'
+  | 'ended_at'
+  | 'error'
+  | 'tags'
+  | 'note'
+  | 'generator'
+  | 'thresholds'
+>
+export type ImportedTarget = Omit<RunTargetRow, 'run_id'>
+
+function insertRow(db: Db, table: keyof typeof TABLES): Statement {
+  const { columns } = TABLES[table]
+  return db.prepare(
+    `INSERT INTO ${table} (run_id, ${columns.join(', ')}) VALUES (${'?, '.repeat(columns.length)}?)`,
+  )
+}
+
+export class RunImporter {
+  private readonly findRun: Statement
+  private readonly findImport: Statement
+  private readonly run: Statement
+  private readonly target: Statement
+  private readonly series: Statement
+  private readonly resource: Statement
+  private readonly sample: Statement
+  private readonly environment: Statement
+  private readonly imported: Statement
+
+  constructor(db: Db) {
+    this.findRun = db.prepare('SELECT id FROM runs WHERE correlation_prefix = ? AND started_at = ?')
+    this.findImport = db.prepare('SELECT run_id FROM imports WHERE origin = ?')
+    this.run = db.prepare(
+      `INSERT INTO runs (name, status, config, correlation_prefix, started_at, ended_at, error, tags, note, generator, thresholds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.target = db.prepare(
+      `INSERT INTO run_targets (run_id, target_index, round, target, url, summary, histogram, corrected_histogram)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.series = insertRow(db, 'series')
+    this.resource = insertRow(db, 'resource_samples')
+    this.sample = insertRow(db, 'samples')
+    this.environment = db.prepare(
+      'INSERT INTO environment (run_id, host, cpu, cores, os, node, app, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    this.imported = db.prepare(
+      'INSERT INTO imports (run_id, origin, source_run_id, source, imported_at) VALUES (?, ?, ?, ?, ?)',
+    )
+  }
+
+  /** The local run that already is this one: imported from the same origin, or the original itself. */
+  existing(origin: string, correlationPrefix: string, startedAt: string): number | undefined {
+    return (
+      (this.findImport.get(origin) as { run_id: number } | undefined)?.run_id ??
+      (this.findRun.get(correlationPrefix, startedAt) as { id: number } | undefined)?.id
+    )
+  }
+
+  insertRun(r: ImportedRun): number {
+    return Number(
+      this.run.run(
+        r.name,
+        r.status,
+        r.config,
+        r.correlation_prefix,
+        r.started_at,
+        r.ended_at,
+        r.error,
+        r.tags,
+        r.note,
+        r.generator,
+        r.thresholds,
+      ).lastInsertRowid,
+    )
+  }
+
+  insertTarget(runId: number, t: ImportedTarget): void {
+    this.target.run(
+      runId,
+      t.target_index,
+      t.round,
+      t.target,
+      t.url,
+      t.summary,
+      t.histogram,
+      t.corrected_histogram,
+    )
+  }
+
+  /** A series row: the cells of TABLES.series.columns, in order. */
+  insertSeries(runId: number, row: readonly Cell[]): void {
+    this.series.run(runId, ...row)
+  }
+
+  /** A resource sample: the cells of TABLES.resource_samples.columns, in order. */
+  insertResource(runId: number, row: readonly Cell[]): void {
+    this.resource.run(runId, ...row)
+  }
+
+  /** A sample: the cells of TABLES.samples.columns, in order. */
+  insertSample(runId: number, row: readonly Cell[]): void {
+    this.sample.run(runId, ...row)
+  }
+
+  insertEnvironment(runId: number, env: EnvironmentRow): void {
+    this.environment.run(runId, env.host, env.cpu, env.cores, env.os, env.node, env.app, env.details)
+  }
+
+  /** Where the run came from, so importing the same file again is refused. */
+  recordImport(runId: number, origin: string, sourceRunId: number, source: string): void {
+    this.imported.run(runId, origin, sourceRunId, source, new Date().toISOString())
+  }
+}
+
+/** Run `write` in one transaction with an importer: an exception rolls every row back. */
+export function importRuns<T>(db: Db, write: (importer: RunImporter) => T): T {
+  const importer = new RunImporter(db)
+  return db.transaction(() => write(importer))()
+}
