@@ -103,7 +103,7 @@ function measureHistory(runs: FixtureRun[]): void {
   const store = new HistoryStore(db)
   const compares: number[] = []
   for (let i = 0; i < 5; i++)
-    compares.push(time(() => compareRuns(store, { runIds: runs.map((r) => r.runId) })).ms)
+    compares.push(time(() => compareRuns(store.compareRounds(runs.map((r) => r.runId)))).ms)
   const cmp = median(compares)
   figures.push({
     name: `compare 4 runs (${4 * TARGETS} entries, ${ROUNDS} rounds each)`,

@@ -198,7 +198,8 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         return history.samples(runId, parseArgs('runs:samples', [runId, query])[1])
       },
       async compare(query) {
-        return compareRuns(history, parseArgs('runs:compare', [query])[0])
+        const [q] = parseArgs('runs:compare', [query])
+        return compareRuns(history.compareRounds(q.runIds), q.baseline)
       },
       async delete(runId) {
         if (active.has(runId)) throw new ApiError('conflict', `run ${runId} is still running; stop it first`)

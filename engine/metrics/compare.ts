@@ -16,8 +16,6 @@ import type { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
 import type { CompareQuerySchema } from '../api/schemas.ts'
 import type { CompareEntry, CompareMetric, CompareResult, LatencyStats, StatsBlock } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
-import { HistoryStore } from '../store/queries.ts'
 import { bootstrapRelativeDiff, mannWhitneyU, smallestExactP } from './compare-stats.ts'
 
 export {
@@ -33,6 +31,17 @@ export type MetricName = CompareMetric['metric']
 export interface EntryRounds {
   entry: CompareEntry
   rounds: StatsBlock[]
+}
+
+/**
+ * One run as a comparison reads it (the caller loads it from the history): its status, for the
+ * message when it has nothing to compare, and per target, in target order, the statistics of its
+ * finished rounds.
+ */
+export interface RunRounds {
+  runId: number
+  status: string
+  targets: { target: string; rounds: StatsBlock[] }[]
 }
 
 export const ALPHA = 0.05
@@ -175,24 +184,22 @@ export function compareEntries(entries: readonly EntryRounds[], baselineIndex = 
  * Two or more runs (every target of each), or one run whose targets are compared with each other.
  * The baseline is the given (run, target) or the first entry.
  */
-export function compareRuns(source: HistoryStore | Db, query: CompareQuery): CompareResult {
-  const store = source instanceof HistoryStore ? source : new HistoryStore(source)
-  const runIds = [...new Set(query.runIds)]
-  const found = runIds.flatMap((id) => {
-    const targets = store.targetRounds(id).filter((t) => t.rounds.length > 0)
+export function compareRuns(runs: readonly RunRounds[], baseline?: CompareQuery['baseline']): CompareResult {
+  const found = runs.flatMap((run) => {
+    const targets = run.targets.filter((t) => t.rounds.length > 0)
     if (targets.length === 0) {
       throw new ApiError(
         'bad-input',
-        `run ${id} has no finished results to compare (status ${store.runRow(id).status})`,
+        `run ${run.runId} has no finished results to compare (status ${run.status})`,
         'runIds',
       )
     }
-    return targets
+    return targets.map((t) => ({ runId: run.runId, ...t }))
   })
   if (found.length < 2) {
     throw new ApiError(
       'bad-input',
-      `nothing to compare: run ${runIds[0]} has a single target; give two or more runs, or a run with several targets`,
+      `nothing to compare: run ${runs[0]?.runId} has a single target; give two or more runs, or a run with several targets`,
       'runIds',
     )
   }
@@ -204,11 +211,11 @@ export function compareRuns(source: HistoryStore | Db, query: CompareQuery): Com
       label: unique ? t.target : `${t.target} (run ${t.runId})`,
       rounds: t.rounds.length,
     },
-    rounds: t.rounds.map((r) => r.stats),
+    rounds: t.rounds,
   }))
   let baselineIndex = 0
-  if (query.baseline) {
-    const { runId, target } = query.baseline
+  if (baseline) {
+    const { runId, target } = baseline
     baselineIndex = entries.findIndex((e) => e.entry.runId === runId && e.entry.target === target)
     if (baselineIndex < 0)
       throw new ApiError(

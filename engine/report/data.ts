@@ -94,7 +94,7 @@ function tryCompare(
   runIds: number[],
 ): { result: CompareResult | null; note: string | null } {
   try {
-    return { result: compareRuns(store, { runIds }), note: null }
+    return { result: compareRuns(store.compareRounds(runIds)), note: null }
   } catch (err) {
     if (err instanceof ApiError && err.code === 'bad-input') return { result: null, note: err.message }
     throw err

@@ -197,7 +197,7 @@ describe.skipIf(unavailable !== null && !required)('PDF report from two real run
     }
     expect(run1.results).toHaveLength(6)
     // compare.ts's sentences, in words, as the report prints them.
-    const within = compareRuns(store, { runIds: [run1.runId] })
+    const within = compareRuns(store.compareRounds([run1.runId]))
     for (const m of within.others[0]!.metrics) expect(text).toContain(squash(m.sentence))
     expect(text).toContain('95 % CI')
     expect(text).toContain('Throughput vs CPU')

@@ -14,6 +14,7 @@ import type {
   TargetRoundSummary,
 } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
+import type { RunRounds } from '../metrics/compare.ts'
 import { parseCorrelationId } from './correlation.ts'
 import type { Db } from './db.ts'
 import { downsampleSeries } from './downsample.ts'
@@ -42,15 +43,6 @@ import {
 export type RunDetail = RunSummary & { config: RunConfig }
 export type RunListQuery = z.input<typeof RunListQuerySchema>
 export type SampleQuery = z.input<typeof SampleQuerySchema>
-
-/** One target of one run with its finished rounds, as compare() reads them. */
-export interface TargetRounds {
-  runId: number
-  runName: string
-  targetIndex: number
-  target: string
-  rounds: { round: number; stats: StatsBlock }[]
-}
 
 const NO_GENERATOR: GeneratorHealth = {
   saturatedSeconds: 0,
@@ -150,22 +142,23 @@ export class HistoryStore {
     })
   }
 
-  /** Per target: its finished rounds' statistics (what a comparison works on). */
-  targetRounds(runId: number): TargetRounds[] {
-    const run = this.runRow(runId)
-    const byTarget = new Map<number, TargetRounds>()
-    for (const { targetIndex, result } of this.resultRows(runId)) {
-      const entry = byTarget.get(targetIndex) ?? {
-        runId,
-        runName: run.name,
-        targetIndex,
-        target: result.target,
-        rounds: [],
+  /**
+   * Per run (duplicates dropped, order kept): its status and per target its finished rounds'
+   * statistics, what a comparison (metrics/compare.ts) works on. ApiError('not-found') names a
+   * missing run.
+   */
+  compareRounds(runIds: readonly number[]): RunRounds[] {
+    return [...new Set(runIds)].map((runId) => {
+      const run = this.runRow(runId)
+      const byTarget = new Map<number, { target: string; rounds: StatsBlock[] }>()
+      for (const { targetIndex, result } of this.resultRows(runId)) {
+        const entry = byTarget.get(targetIndex) ?? { target: result.target, rounds: [] }
+        entry.rounds.push(result)
+        byTarget.set(targetIndex, entry)
       }
-      entry.rounds.push({ round: result.round, stats: result })
-      byTarget.set(targetIndex, entry)
-    }
-    return [...byTarget.values()].sort((a, b) => a.targetIndex - b.targetIndex)
+      const targets = [...byTarget].sort(([a], [b]) => a - b).map(([, t]) => t)
+      return { runId, status: run.status, targets }
+    })
   }
 
   /** Integer ↔ name mapping of targets and phases, for series and sample rows. */
