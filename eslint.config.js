@@ -17,6 +17,11 @@ const nodeBuiltins = [
   'crypto',
 ]
 
+const engineBoundary = {
+  group: ['electron', '**/renderer/**'],
+  message: 'engine/ must not import electron or renderer/',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -72,14 +77,42 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [engineBoundary] }],
+    },
+  },
+  {
+    // The store owns the database and depends on no process of its own: callers (the supervisor,
+    // the writer thread) gather what needs a process or the network and hand the data in.
+    files: ['engine/store/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['child_process', 'node:child_process'].map((name) => ({
+            name,
+            message:
+              'engine/store/ runs no processes (never inside a transaction): the caller hands the data in',
+          })),
+          patterns: [
+            engineBoundary,
+            { group: ['**/runner/**'], message: 'engine/store/ never imports the runner' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Statistics take the data they work on; the caller loads it from the store.
+    files: ['engine/metrics/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              group: ['electron', '**/renderer/**'],
-              message: 'engine/ must not import electron or renderer/',
-            },
+            engineBoundary,
+            { group: ['**/store/**'], message: 'engine/metrics/ takes its data as arguments: no store' },
           ],
         },
       ],
