@@ -33,18 +33,23 @@ import { compareRuns } from './metrics/compare.ts'
 import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
 import { listStudies } from './store/studies.ts'
 import { listTemplates } from './study/templates.ts'
+import { createLocal, type LocalCapabilities, type RunLogEvent, type StudyEvent } from './host/local.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
   /** The embedded demo target's base URL (started on first use). */
   demoUrl(): Promise<string>
   readonly dbPath: string
+  /** For a client on this machine only (the CLI); no transport offers it (see host/local.ts). */
+  readonly local: LocalCapabilities
 }
 
 export interface EngineOptions {
   dbPath: string
   /** Start the demo target eagerly (web mode does, so the UI can offer it at once). */
   demo?: boolean
+  /** Pin every runner this engine starts to this CPU (Linux taskset): `cannonade run --cpu N`. */
+  cpu?: number
 }
 
 type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
@@ -56,7 +61,16 @@ function toApiError(err: unknown): never {
 }
 
 export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
-  const db: Db = openDb(opts.dbPath)
+  let db: Db
+  try {
+    db = openDb(opts.dbPath)
+  } catch (err) {
+    throw new ApiError(
+      'unavailable',
+      `cannot open the history database: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  }
+  const runOptions = opts.cpu !== undefined ? { cpu: opts.cpu } : {}
   const history = new HistoryStore(db)
   const bus = new EventEmitter()
   bus.setMaxListeners(100)
@@ -105,31 +119,49 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     return () => void bus.off(event, cb)
   }
 
+  const study = (e: StudyEvent) => bus.emit('study', e)
+
   /** A sweep: one run after another as a study; answers once the first run has started. */
   const startStudy = (config: RunConfig, hooks: RunHooks) =>
     new Promise<{ runId: number; studyId: number }>((resolve, reject) => {
-      let first = true
-      runStudy(db, opts.dbPath, config, {
-        ...hooks,
-        onRunStart: ({ runId, studyId, handle }) => {
-          active.set(runId, handle)
-          if (first) resolve({ runId, studyId })
-          first = false
+      let studyId: number | null = null
+      runStudy(
+        db,
+        opts.dbPath,
+        config,
+        {
+          ...hooks,
+          onRunStart: ({ runId, handle, index, value, ...s }) => {
+            active.set(runId, handle)
+            study({ type: 'run', studyId: s.studyId, index, value, runId })
+            if (studyId === null) resolve({ runId, studyId: s.studyId })
+            studyId = s.studyId
+          },
+          restartStack: async (s) => {
+            study({ type: 'restart', stack: s.name, env: s.env })
+            await stacks.down(s.name)
+            await stacks.up(s.name, { native: s.native, env: s.env })
+          },
         },
-        restartStack: async (s) => {
-          await stacks.down(s.name)
-          await stacks.up(s.name, { native: s.native, env: s.env })
+        runOptions,
+      ).then(
+        (r) => study({ type: 'study-ended', studyId: r.studyId, error: null }),
+        (err: unknown) => {
+          const error =
+            err instanceof ConfigError
+              ? new ApiError('bad-input', err.message, err.field)
+              : err instanceof Error
+                ? err
+                : new Error(String(err))
+          if (studyId === null) return reject(error)
+          bus.emit('run-log', {
+            type: 'run-log',
+            level: 'error',
+            message: error.message,
+          } satisfies RunLogEvent)
+          study({ type: 'study-ended', studyId, error: error.message })
         },
-      }).catch((err: unknown) => {
-        const error =
-          err instanceof ConfigError
-            ? new ApiError('bad-input', err.message, err.field)
-            : err instanceof Error
-              ? err
-              : new Error(String(err))
-        if (first) reject(error)
-        else bus.emit('log', error.message)
-      })
+      )
     })
 
   const exportPath = (name: string) => {
@@ -141,6 +173,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const host: EngineHost = {
     dbPath: opts.dbPath,
     demoUrl,
+    local: createLocal({ db, history, stacks, active, subscribe }),
     async close() {
       for (const run of active.values()) run.stop()
       await Promise.allSettled([...active.values()].map((r) => r.done))
@@ -160,8 +193,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         } catch (err) {
           toApiError(err)
         }
-        const hooks = {
+        const hooks: RunHooks = {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
+          onLog: (level, message) =>
+            bus.emit('run-log', { type: 'run-log', level, message } satisfies RunLogEvent),
           onEnded: (e: RunEndedEvent) => {
             active.delete(e.runId)
             retention()
@@ -169,9 +204,19 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           },
         }
         if (config.sweep) return startStudy(config, hooks)
-        const handle = await startRun(db, opts.dbPath, config, hooks)
+        const handle = await startRun(db, opts.dbPath, config, hooks, runOptions)
         active.set(handle.runId, handle)
-        handle.done.catch(() => active.delete(handle.runId))
+        // A run whose ending failed still ends once for whoever waits on it.
+        handle.done.catch((err: unknown) => {
+          if (!active.delete(handle.runId)) return
+          const error = err instanceof Error ? err.message : String(err)
+          bus.emit('ended', {
+            type: 'ended',
+            runId: handle.runId,
+            status: 'failed',
+            error,
+          } satisfies RunEndedEvent)
+        })
         return { runId: handle.runId }
       },
       async stop(runId) {

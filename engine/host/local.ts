@@ -1,0 +1,69 @@
+// What a client on this machine (the `cannonade` command) may ask of the engine beyond the Api:
+// write a file at a path the user typed, read one from a path, kill a runner, hear the runner's
+// log lines and a sweep's steps. None of it is in engine/api/: no transport (HTTP, IPC) offers it,
+// so a page in a browser can never write where it likes or kill a process.
+import type { ExportResult, StackStatus, Unsubscribe } from '../api/types.ts'
+import { exportCsv, exportJson, exportJunit, importJson, type ImportResult } from '../exports/index.ts'
+import { createReport, type CreatedReport, type ReportProgress } from '../report/index.ts'
+import type { RunHandle } from '../runner/supervisor.ts'
+import type { Stacks } from '../stacks/stacks.ts'
+import type { Db } from '../store/db.ts'
+import type { HistoryStore } from '../store/queries.ts'
+
+/** A line the runner logged: a CPU it could not pin, a monitor that failed… */
+export interface RunLogEvent {
+  type: 'run-log'
+  level: 'info' | 'warn' | 'error'
+  message: string
+}
+
+/** A sweep's steps, in order: stacks restarted for a value, each run as it starts, the end. */
+export type StudyEvent =
+  | { type: 'restart'; stack: string; env: Record<string, string | number> }
+  | { type: 'run'; studyId: number; index: number; value: number; runId: number }
+  /** The sweep is over: every value ran, a run did not end `done`, or `error` stopped it. */
+  | { type: 'study-ended'; studyId: number; error: string | null }
+
+export interface LocalCapabilities {
+  /** Kill a run's runner outright (a second Ctrl-C). The run still ends once, `aborted`, samples kept. */
+  kill(runId: number): void
+  onLog(cb: (event: RunLogEvent) => void): Unsubscribe
+  onStudy(cb: (event: StudyEvent) => void): Unsubscribe
+  /** The Api's exports, written to `out` instead of the data folder. */
+  exportCsv(runId: number, opts: { kind: 'samples' | 'series'; out: string }): Promise<ExportResult>
+  exportJson(runIds: readonly number[], out: string): Promise<ExportResult>
+  exportJunit(runId: number, out: string): Promise<ExportResult & { failures: number }>
+  /** Runs exported by `exportJson` (here or elsewhere) become new runs of this database. */
+  importJson(file: string): Promise<ImportResult>
+  /** The Api's reports.create, written to `out` (and the HTML to `html`), titled, with its stages. */
+  report(
+    runIds: readonly number[],
+    opts: { out: string; html?: string; title?: string; onProgress?: (p: ReportProgress) => void },
+  ): Promise<CreatedReport>
+  /** The Api's stacks.up on a port of the user's choosing. */
+  stackUp(name: string, opts: { native?: boolean; port?: number }): Promise<StackStatus>
+}
+
+export interface LocalDeps {
+  db: Db
+  history: HistoryStore
+  stacks: Stacks
+  active: ReadonlyMap<number, RunHandle>
+  subscribe<T>(event: 'run-log' | 'study', cb: (e: T) => void): Unsubscribe
+}
+
+export function createLocal(d: LocalDeps): LocalCapabilities {
+  return {
+    kill(runId) {
+      d.active.get(runId)?.kill('SIGKILL')
+    },
+    onLog: (cb) => d.subscribe('run-log', cb),
+    onStudy: (cb) => d.subscribe('study', cb),
+    exportCsv: (runId, o) => exportCsv(d.db, runId, { kind: o.kind }, o.out),
+    exportJson: (runIds, out) => exportJson(d.db, runIds, out),
+    exportJunit: (runId, out) => exportJunit(d.db, runId, out),
+    importJson: async (file) => importJson(d.db, file),
+    report: (runIds, o) => createReport(d.history, runIds, o),
+    stackUp: (name, o) => d.stacks.up(name, o),
+  }
+}
