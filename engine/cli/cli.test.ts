@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEngine } from '../host.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
@@ -37,15 +37,13 @@ afterAll(async () => {
   await target.close()
 })
 
-function runCount(db: string): number {
+async function runCount(db: string): Promise<number> {
   if (!existsSync(db)) return 0
-  const d = new Database(db, { readonly: true })
+  const host = await createEngine({ dbPath: db })
   try {
-    return d.prepare('SELECT count(*) FROM runs').pluck().get() as number
-  } catch {
-    return 0
+    return (await host.runs.list()).total
   } finally {
-    d.close()
+    await host.close()
   }
 }
 
@@ -81,7 +79,7 @@ describe('cannonade run', () => {
     expect(Object.keys(t.latency)).toEqual(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
     expect(t.throughput).toBeGreaterThan(0)
     expect(t.phases[0].phase).toBe('main')
-    expect(runCount(db)).toBe(1)
+    expect(await runCount(db)).toBe(1)
   })
 
   it('exits 1 when a threshold fails', async () => {
@@ -152,7 +150,7 @@ describe('cannonade run', () => {
       const r = await cli(['run', cfg, '--db', db])
       expect(r.code).toBe(2)
       expect(r.stderr).toMatch(message)
-      expect(runCount(db)).toBe(0)
+      expect(await runCount(db)).toBe(0)
     })
   }
 

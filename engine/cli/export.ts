@@ -1,24 +1,41 @@
 // `cannonade export pg ID... --url postgres://... | export csv ID --out FILE [--series] |
-//  export json ID... --out FILE | export junit ID --out FILE` and `cannonade import json FILE`.
-// Exit codes: 0 ok, 1 the destination failed (PostgreSQL unreachable, a lost connection), 2 bad
-// input (unknown flag, missing or non-numeric ID, unknown run, wrong password, no permission).
-import { exportCsv } from '../exports/csv.ts'
-import { importJson } from '../exports/json-import.ts'
-import { exportJson } from '../exports/json.ts'
-import { exportJunit } from '../exports/junit.ts'
+//  export json ID... --out FILE | export junit ID --out FILE` and `cannonade import json FILE`,
+// through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
+// its local capabilities. Exit codes: 0 ok, 1 the destination failed (PostgreSQL unreachable, a
+// lost connection), 2 bad input (unknown flag, missing or non-numeric ID, unknown run, wrong
+// password, no permission).
+import type { ExportProgressEvent } from '../api/types.ts'
 import { maskUrl } from '../exports/pg-errors.ts'
-import { exportPg, type ExportProgress } from '../exports/pg.ts'
-import { openDb } from '../store/db.ts'
-import { parseFlags, UsageError } from './args.ts'
+import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
+import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliContext } from './context.ts'
-import { parseRunId, reportError } from './runs.ts'
 
-export const EXPORT_USAGE = `usage: cannonade export pg ID... --url postgres://user:password@host:5432/db   (or CANNONADE_PG_URL)
+const OUT_FLAG = { out: { type: 'string', value: 'FILE', help: 'the file to write' } } as const
+const PG_FLAGS = {
+  url: {
+    type: 'string',
+    value: 'postgres://…',
+    help: 'the PostgreSQL database to export into (or CANNONADE_PG_URL)',
+  },
+  ...DB_FLAG,
+} as const
+const CSV_FLAGS = {
+  ...OUT_FLAG,
+  series: { type: 'boolean', help: 'csv: the per-second series instead of the raw samples' },
+  ...DB_FLAG,
+} as const
+const FILE_FLAGS = { ...OUT_FLAG, ...DB_FLAG } as const
+
+export const EXPORT_USAGE = helpText(
+  `usage: cannonade export pg ID... --url postgres://user:password@host:5432/db   (or CANNONADE_PG_URL)
        cannonade export csv ID --out FILE [--series]
        cannonade export json ID... --out FILE
-       cannonade export junit ID --out FILE
-       cannonade import json FILE
-options: --db FILE  the history database (default: the desktop app's)`
+       cannonade export junit ID --out FILE`,
+  PG_FLAGS,
+  CSV_FLAGS,
+)
+
+export const IMPORT_USAGE = helpText('usage: cannonade import json FILE [--db FILE]', DB_FLAG)
 
 const count = (n: number): string => n.toLocaleString('en-US')
 
@@ -30,14 +47,13 @@ function ids(positional: readonly string[], sub: string, many: boolean): number[
   return positional.map((p) => parseRunId(p))
 }
 
-function requireOut(flags: Record<string, unknown>, sub: string): string {
-  const out = flags.out
-  if (typeof out !== 'string' || out === '') throw new UsageError(`export ${sub}: --out FILE is required`)
+function requireOut(out: string | undefined, sub: string): string {
+  if (out === undefined || out === '') throw new UsageError(`export ${sub}: --out FILE is required`)
   return out
 }
 
 /** One self-rewriting line on a terminal, at most every 200 ms. */
-function progressPrinter(ctx: CliContext): { update(p: ExportProgress): void; done(): void } {
+function progressPrinter(ctx: CliContext): { update(p: ExportProgressEvent): void; done(): void } {
   let last = 0
   let shown = false
   return {
@@ -58,18 +74,24 @@ function progressPrinter(ctx: CliContext): { update(p: ExportProgress): void; do
 }
 
 async function exportPgCommand(argv: string[], ctx: CliContext): Promise<number> {
-  const { flags, positional } = parseFlags(argv, { url: 'string', db: 'string' })
+  const { flags, positional } = parseFlags(argv, PG_FLAGS)
   const runIds = ids(positional, 'pg', true)
-  const url = (flags.url as string | undefined) ?? process.env.CANNONADE_PG_URL
+  const url = flags.url ?? process.env.CANNONADE_PG_URL
   if (!url)
     throw new UsageError(
       'export pg: --url postgres://user:password@host:5432/db is required (or set CANNONADE_PG_URL)',
     )
-  const db = openDb((flags.db as string | undefined) ?? ctx.dbPath)
   const progress = progressPrinter(ctx)
   const started = performance.now()
   try {
-    const res = await exportPg(db, runIds, url, (p) => progress.update(p))
+    const res = await withEngine(flags.db ?? ctx.dbPath, async (host) => {
+      const off = host.exports.onProgress((p) => progress.update(p))
+      try {
+        return await host.exports.pg(runIds, { url })
+      } finally {
+        off()
+      }
+    })
     progress.done()
     const seconds = (performance.now() - started) / 1000
     ctx.stdout.write(
@@ -79,40 +101,29 @@ async function exportPgCommand(argv: string[], ctx: CliContext): Promise<number>
     return 0
   } finally {
     progress.done()
-    db.close()
   }
 }
 
-async function fileExport(sub: string, argv: string[], ctx: CliContext): Promise<number> {
-  const spec =
-    sub === 'csv' ? { out: 'string', db: 'string', series: 'boolean' } : { out: 'string', db: 'string' }
-  const { flags, positional } = parseFlags(argv, spec as Record<string, 'string' | 'boolean'>)
+async function fileExport(sub: 'csv' | 'json' | 'junit', argv: string[], ctx: CliContext): Promise<number> {
+  const { flags, positional } = sub === 'csv' ? parseFlags(argv, CSV_FLAGS) : parseFlags(argv, FILE_FLAGS)
   const runIds = ids(positional, sub, sub === 'json')
-  const out = requireOut(flags, sub)
-  const db = openDb((flags.db as string | undefined) ?? ctx.dbPath)
-  try {
-    const id = runIds[0] ?? 0
+  const out = requireOut(flags.out, sub)
+  const id = runIds[0] ?? 0
+  const series = 'series' in flags && flags.series === true
+  const line = await withEngine(flags.db ?? ctx.dbPath, async ({ local }) => {
     if (sub === 'csv') {
-      const kind = flags.series ? 'series' : 'samples'
-      const res = await exportCsv(db, id, { kind }, out)
-      ctx.stdout.write(
-        `wrote ${count(res.rows)} ${kind === 'series' ? 'per-second rows' : 'samples'} of run ${id} to ${out}\n`,
-      )
-    } else if (sub === 'json') {
-      const res = await exportJson(db, runIds, out)
-      ctx.stdout.write(
-        `wrote run${runIds.length > 1 ? 's' : ''} ${res.runIds.join(', ')} (${count(res.rows)} samples) to ${out}\n`,
-      )
-    } else {
-      const res = await exportJunit(db, id, out)
-      ctx.stdout.write(
-        `wrote ${res.rows} test case${res.rows === 1 ? '' : 's'} (${res.failures} failing) of run ${id} to ${out}\n`,
-      )
+      const res = await local.exportCsv(id, { kind: series ? 'series' : 'samples', out })
+      return `wrote ${count(res.rows)} ${series ? 'per-second rows' : 'samples'} of run ${id} to ${out}`
     }
-    return 0
-  } finally {
-    db.close()
-  }
+    if (sub === 'json') {
+      const res = await local.exportJson(runIds, out)
+      return `wrote run${runIds.length > 1 ? 's' : ''} ${res.runIds.join(', ')} (${count(res.rows)} samples) to ${out}`
+    }
+    const res = await local.exportJunit(id, out)
+    return `wrote ${res.rows} test case${res.rows === 1 ? '' : 's'} (${res.failures} failing) of run ${id} to ${out}`
+  })
+  ctx.stdout.write(line + '\n')
+  return 0
 }
 
 export async function exportCommand(argv: string[], ctx: CliContext): Promise<number> {
@@ -137,21 +148,16 @@ export async function importCommand(argv: string[], ctx: CliContext): Promise<nu
       throw new UsageError(
         sub === undefined ? 'import: missing kind (json)' : `import: unknown kind "${sub}" (json)`,
       )
-    const { flags, positional } = parseFlags(rest, { db: 'string' })
+    const { flags, positional } = parseFlags(rest, DB_FLAG)
     const file = positional[0]
     if (file === undefined)
       throw new UsageError('import json: missing FILE (a file written by "cannonade export json")')
     if (positional.length > 1) throw new UsageError(`import json takes one FILE, got ${positional.length}`)
-    const db = openDb((flags.db as string | undefined) ?? ctx.dbPath)
-    try {
-      const res = importJson(db, file)
-      const pairs = res.runIds.map((id, i) => `run ${res.sourceRunIds[i]} as run ${id}`).join(', ')
-      ctx.stdout.write(`imported ${pairs || 'no runs'} (${count(res.rows)} samples) from ${file}\n`)
-      return 0
-    } finally {
-      db.close()
-    }
+    const res = await withEngine(flags.db ?? ctx.dbPath, (host) => host.local.importJson(file))
+    const pairs = res.runIds.map((id, i) => `run ${res.sourceRunIds[i]} as run ${id}`).join(', ')
+    ctx.stdout.write(`imported ${pairs || 'no runs'} (${count(res.rows)} samples) from ${file}\n`)
+    return 0
   } catch (err) {
-    return reportError(err, ctx, EXPORT_USAGE)
+    return reportError(err, ctx, IMPORT_USAGE)
   }
 }

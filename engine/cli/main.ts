@@ -1,30 +1,53 @@
-// The `cannonade` command (DESIGN.md "The command line").
+// The `cannonade` command (DESIGN.md "The command line"). Every command is a client of the engine
+// (engine/host.ts), like the web server and the desktop app.
 import { defaultDbPath } from '../paths.ts'
-import type { CliContext } from './context.ts'
-import { runCommand } from './run.ts'
+import { wantsHelp } from './args.ts'
+import type { CliCommand, CliContext } from './context.ts'
 
-const USAGE = `usage: cannonade <command> [options]
-  run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet]   run a load test
+const USAGE = `usage: cannonade <command> [options]      cannonade <command> --help lists a command's options
+  run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]   run a load test
   run --demo [--duration S] [--connections N]                  against the embedded demo target
-  runs list [--json] | runs show ID [--json] | runs delete ID  the history
-  export pg ID... --url postgres://... | export csv ID --out FILE
+  runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID   the history
+  export pg ID... --url postgres://... | export csv ID --out FILE [--series]
+  export json ID... --out FILE | export junit ID --out FILE | import json FILE
   report ID... --out FILE.pdf [--html FILE.html]
   stacks list | up NAME [--native] | down NAME | status [--json]
   serve [--port P]                                             web UI + API on 127.0.0.1
 Exit codes: 0 success, 1 thresholds failed or run not completed, 2 bad input.`
 
-type Command = (argv: string[], ctx: CliContext) => Promise<number>
-
 // Each command's module loads only when used: `cannonade run` does not pay for the web server.
-const commands: Record<string, () => Promise<Command>> = {
-  run: async () => runCommand,
-  runs: async () => (await import('./runs.ts')).runsCommand,
-  export: async () => (await import('./export.ts')).exportCommand,
-  import: async () => (await import('./export.ts')).importCommand,
-  serve: async () => (await import('../server/command.ts')).serveCommand,
-  report: async () => (await import('./report.ts')).reportCommand,
-  stacks: async () => (await import('./stacks.ts')).stacksCommand,
+const commands: Record<string, () => Promise<CliCommand>> = {
+  run: async () => {
+    const m = await import('./run.ts')
+    return { run: m.runCommand, help: m.RUN_USAGE }
+  },
+  runs: async () => {
+    const m = await import('./runs.ts')
+    return { run: m.runsCommand, help: m.RUNS_USAGE }
+  },
+  export: async () => {
+    const m = await import('./export.ts')
+    return { run: m.exportCommand, help: m.EXPORT_USAGE }
+  },
+  import: async () => {
+    const m = await import('./export.ts')
+    return { run: m.importCommand, help: m.IMPORT_USAGE }
+  },
+  serve: async () => {
+    const m = await import('../server/command.ts')
+    return { run: m.serveCommand, help: m.SERVE_USAGE }
+  },
+  report: async () => {
+    const m = await import('./report.ts')
+    return { run: m.reportCommand, help: m.REPORT_USAGE }
+  },
+  stacks: async () => {
+    const m = await import('./stacks.ts')
+    return { run: m.stacksCommand, help: m.STACKS_USAGE }
+  },
 }
+
+export const COMMANDS: readonly string[] = Object.keys(commands)
 
 export async function main(argv: string[], ctx?: Partial<CliContext>): Promise<number> {
   const full: CliContext = {
@@ -38,10 +61,15 @@ export async function main(argv: string[], ctx?: Partial<CliContext>): Promise<n
     full.stdout.write(USAGE + '\n')
     return name ? 0 : 2
   }
-  const load = commands[name]
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (!load) {
     full.stderr.write(`cannonade: unknown command "${name}"\n${USAGE}\n`)
     return 2
   }
-  return (await load())(rest, full)
+  const command = await load()
+  if (wantsHelp(rest)) {
+    full.stdout.write(command.help + '\n')
+    return 0
+  }
+  return command.run(rest, full)
 }

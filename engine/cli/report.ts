@@ -1,16 +1,24 @@
-// `cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE]`
+// `cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE] [--title TEXT]`, through the
+// engine (a report at a path of the user's choosing is one of its local capabilities).
 // Exit codes (DESIGN.md): 0 written, 2 bad input (a missing or invalid ID, an unknown run, no
 // --out: the message names the argument), 1 when the report could not be rendered (no Chromium).
 import { existsSync } from 'node:fs'
 import { ApiError } from '../api/errors.ts'
-import { createReport } from '../report/index.ts'
-import { openDb } from '../store/db.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { parseFlags, UsageError } from './args.ts'
+import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
+import { reportError, withEngine } from './common.ts'
 import type { CliContext } from './context.ts'
 
-export const REPORT_USAGE =
-  'usage: cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE] [--title TEXT]'
+const REPORT_FLAGS = {
+  out: { type: 'string', value: 'FILE.pdf', help: 'the PDF to write' },
+  html: { type: 'string', value: 'FILE.html', help: 'also write the report as HTML' },
+  title: { type: 'string', value: 'TEXT', help: "the report's title (default: from the runs' names)" },
+  ...DB_FLAG,
+} as const
+
+export const REPORT_USAGE = helpText(
+  'usage: cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE] [--title TEXT]',
+  REPORT_FLAGS,
+)
 
 function parseIds(positional: readonly string[]): number[] {
   if (positional.length === 0)
@@ -24,47 +32,33 @@ function parseIds(positional: readonly string[]): number[] {
 }
 
 export async function reportCommand(argv: string[], ctx: CliContext): Promise<number> {
-  let db: ReturnType<typeof openDb> | null = null
   try {
-    const { flags, positional } = parseFlags(argv, {
-      out: 'string',
-      html: 'string',
-      db: 'string',
-      title: 'string',
-    })
+    const { flags, positional } = parseFlags(argv, REPORT_FLAGS)
     const ids = parseIds(positional)
-    const out = flags.out as string | undefined
+    const { out, html, title } = flags
     if (!out) throw new UsageError('--out: missing; give the PDF file to write, e.g. --out report.pdf')
-    const html = flags.html as string | undefined
-    const dbPath = (flags.db as string | undefined) ?? ctx.dbPath
+    const dbPath = flags.db ?? ctx.dbPath
+    // Opening the engine would create an empty database: a mistyped --db is bad input instead.
     if (!existsSync(dbPath)) throw new UsageError(`--db: there is no database at ${dbPath}`)
-    db = openDb(dbPath)
-    const store = new HistoryStore(db)
-    for (const id of ids) {
-      if (!db.prepare('SELECT 1 FROM runs WHERE id = ?').get(id)) {
-        throw new UsageError(`ID: run ${id} does not exist in ${dbPath}`)
+    const created = await withEngine(dbPath, async (host) => {
+      for (const id of ids) {
+        await host.runs.get(id).catch((err: unknown) => {
+          if (err instanceof ApiError && err.code === 'not-found')
+            throw new UsageError(`ID: run ${id} does not exist in ${dbPath}`)
+          throw err
+        })
       }
-    }
-    const created = await createReport(store, ids, {
-      out,
-      html,
-      title: flags.title as string | undefined,
-      onProgress: (p) => ctx.stderr.write(`report: ${p.stage} (${(p.elapsedMs / 1000).toFixed(1)} s)\n`),
+      return host.local.report(ids, {
+        out,
+        html,
+        title,
+        onProgress: (p) => ctx.stderr.write(`report: ${p.stage} (${(p.elapsedMs / 1000).toFixed(1)} s)\n`),
+      })
     })
     if (created.htmlPath) ctx.stdout.write(`${created.htmlPath}\n`)
     ctx.stdout.write(`${created.path}\n`)
     return 0
   } catch (err) {
-    if (err instanceof UsageError) {
-      ctx.stderr.write(`cannonade report: ${err.message}\n${REPORT_USAGE}\n`)
-      return 2
-    }
-    if (err instanceof ApiError) {
-      ctx.stderr.write(`cannonade report: ${err.message}\n`)
-      return err.code === 'bad-input' || err.code === 'not-found' ? 2 : 1
-    }
-    throw err
-  } finally {
-    db?.close()
+    return reportError(err, ctx, REPORT_USAGE, 'cannonade report')
   }
 }

@@ -1,22 +1,37 @@
 // `cannonade run CONFIG [--db FILE] [--json OUT] [--quiet] [--cpu N]`
 // `cannonade run --demo [--duration S] [--connections N]`
+// A client of the engine like the app: runs.start, progress and the end through its events, the
+// summary through runs.get; a config with `sweep` is the engine's study (./study.ts prints it).
 // Exit codes (DESIGN.md): 0 success, 1 thresholds failed (or the run did not complete), 2 bad input.
 import { writeFileSync } from 'node:fs'
+import { ApiError } from '../api/errors.ts'
 import { ConfigError } from '../config/errors.ts'
 import { loadRunConfigFile, parseRunConfig } from '../config/load.ts'
-import { preflight } from '../config/preflight.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { startDemoServer, type DemoServer } from '../demo/server.ts'
-import { startRun } from '../runner/supervisor.ts'
-import { openDb } from '../store/db.ts'
-import { parseFlags, UsageError } from './args.ts'
+import { createEngine, type EngineHost } from '../host.ts'
+import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
+import { reportError } from './common.ts'
 import type { CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
-import { runStudyCommand } from './study.ts'
+import { runStudy } from './study.ts'
+import { endings, onInterrupt, printLogs } from './watch.ts'
 
-export const RUN_USAGE = `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]
-       cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet]`
+const RUN_FLAGS = {
+  ...DB_FLAG,
+  json: { type: 'string', value: 'OUT', help: 'write the run summary (a study: its results) as JSON to OUT' },
+  quiet: { type: 'boolean', help: 'no progress and no summary table; warnings and errors only' },
+  cpu: { type: 'number', value: 'N', help: 'pin the load generator to CPU N (Linux taskset)' },
+  demo: { type: 'boolean', help: 'run against the embedded demo target instead of a CONFIG' },
+  duration: { type: 'number', value: 'S', help: 'with --demo: seconds of load (default 10)' },
+  connections: { type: 'number', value: 'N', help: 'with --demo: connections (default 10)' },
+} as const
+
+export const RUN_USAGE = helpText(
+  `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]
+       cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet] [--cpu N]`,
+  RUN_FLAGS,
+)
 
 function demoConfig(url: string, duration: number, connections: number): unknown {
   return {
@@ -29,41 +44,86 @@ function demoConfig(url: string, duration: number, connections: number): unknown
   }
 }
 
-export async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
-  let demo: DemoServer | null = null
+/** The demo's config, with an error naming the flag the user typed, not the field it became. */
+function parseDemoConfig(url: string, duration: number, connections: number): RunConfig {
   try {
-    const { flags, positional } = parseFlags(argv, {
-      db: 'string',
-      json: 'string',
-      quiet: 'boolean',
-      demo: 'boolean',
-      duration: 'number',
-      connections: 'number',
-      cpu: 'number',
-    })
-    const dbPath = (flags.db as string | undefined) ?? ctx.dbPath
-    let config: RunConfig
+    return parseRunConfig(demoConfig(url, duration, connections))
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      const flag = err.field.includes('duration')
+        ? '--duration'
+        : err.field.includes('connections')
+          ? '--connections'
+          : err.field
+      throw new UsageError(`${flag}: ${err.issues[0]?.message ?? err.message}`)
+    }
+    throw err
+  }
+}
+
+async function runOne(
+  host: EngineHost,
+  config: RunConfig,
+  ctx: CliContext,
+  o: { quiet: boolean; json?: string },
+) {
+  const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
+  const offProgress = host.runs.onProgress((e) => progress?.update(e))
+  const offLogs = printLogs(host, ctx)
+  const ends = endings(host)
+  let runId: number
+  let offSignals = () => {}
+  try {
+    runId = (await host.runs.start(config)).runId
+    const id = runId
+    // A stop only fails when the run has just ended: then there is nothing left to stop.
+    offSignals = onInterrupt(
+      ctx,
+      () => void host.runs.stop(id).catch(() => {}),
+      () => host.local.kill(id),
+    )
+    if (!o.quiet)
+      ctx.stderr.write(
+        `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${host.dbPath}\n`,
+      )
+    await ends.ended(runId)
+  } finally {
+    offSignals()
+    offProgress()
+    offLogs()
+    ends.off()
+    progress?.clear()
+  }
+  const summary = await host.runs.get(runId)
+  if (o.json) writeFileSync(o.json, JSON.stringify(jsonSummary(summary), null, 2) + '\n')
+  if (!o.quiet) ctx.stdout.write(formatSummary(summary))
+  if (summary.status !== 'done') {
+    ctx.stderr.write(`run ${summary.runId} ${summary.status}: ${summary.error ?? ''}\n`)
+    return 1
+  }
+  return summary.thresholdsPassed ? 0 : 1
+}
+
+function invalidConfig(ctx: CliContext, issues: readonly { field: string; message: string }[]): number {
+  ctx.stderr.write(
+    `cannonade run: invalid config\n${issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`,
+  )
+  return 2
+}
+
+export async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
+  let host: EngineHost | null = null
+  try {
+    const { flags, positional } = parseFlags(argv, RUN_FLAGS)
+    const { cpu, duration, connections } = flags
+    if (cpu !== undefined && (!Number.isInteger(cpu) || cpu < 0))
+      throw new UsageError('--cpu must be a CPU number (0, 1, …)')
+    // A config file is read and checked before the engine opens: bad input writes nothing.
+    let config: RunConfig | null = null
     if (flags.demo) {
       if (positional.length) throw new UsageError('--demo takes no config file')
-      const duration = (flags.duration as number | undefined) ?? 10
-      const connections = (flags.connections as number | undefined) ?? 10
-      demo = await startDemoServer()
-      try {
-        config = parseRunConfig(demoConfig(demo.url, duration, connections))
-      } catch (err) {
-        // Name the flag the user typed, not the config field it became.
-        if (err instanceof ConfigError) {
-          const flag = err.field.includes('duration')
-            ? '--duration'
-            : err.field.includes('connections')
-              ? '--connections'
-              : err.field
-          throw new UsageError(`${flag}: ${err.issues[0]?.message ?? err.message}`)
-        }
-        throw err
-      }
     } else {
-      if (flags.duration !== undefined || flags.connections !== undefined) {
+      if (duration !== undefined || connections !== undefined) {
         throw new UsageError(
           '--duration and --connections go with --demo; set load.duration / load.connections in the config',
         )
@@ -71,77 +131,21 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       if (positional.length !== 1)
         throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
       config = loadRunConfigFile(positional[0]!)
-      await preflight(config)
     }
-    const cpu = flags.cpu as number | undefined
-    if (cpu !== undefined && (!Number.isInteger(cpu) || cpu < 0))
-      throw new UsageError('--cpu must be a CPU number (0, 1, …)')
-
-    const db = openDb(dbPath)
-    const quiet = Boolean(flags.quiet)
-    if (config.sweep) {
-      const code = await runStudyCommand(db, dbPath, config, {
-        ctx,
-        quiet,
-        json: flags.json as string | undefined,
-        cpu,
-      })
-      db.close()
-      return code
-    }
-    const progress = !quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
-    if (!quiet)
-      ctx.stderr.write(
-        `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${dbPath}\n`,
-      )
-    const handle = await startRun(
-      db,
-      dbPath,
-      config,
-      {
-        onProgress: (e) => progress?.update(e),
-        onLog: (level, message) => ctx.stderr.write(`${level}: ${message}\n`),
-      },
-      cpu !== undefined ? { cpu } : {},
-    )
-    let interrupts = 0
-    const onSignal = () => {
-      interrupts++
-      if (interrupts === 1) {
-        ctx.stderr.write(
-          '\nstopping: finishing the current second and keeping every sample (Ctrl-C again to kill)\n',
-        )
-        handle.stop()
-      } else handle.kill('SIGKILL')
-    }
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
-    const summary = await handle.done.finally(() => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      progress?.clear()
-    })
-    db.close()
-    if (flags.json) writeFileSync(flags.json as string, JSON.stringify(jsonSummary(summary), null, 2) + '\n')
-    if (!quiet) ctx.stdout.write(formatSummary(summary))
-    if (summary.status !== 'done') {
-      ctx.stderr.write(`run ${summary.runId} ${summary.status}: ${summary.error ?? ''}\n`)
-      return 1
-    }
-    return summary.thresholdsPassed ? 0 : 1
+    host = await createEngine({ dbPath: flags.db ?? ctx.dbPath, ...(cpu !== undefined ? { cpu } : {}) })
+    config ??= parseDemoConfig(await host.demoUrl(), duration ?? 10, connections ?? 10)
+    const o = { quiet: flags.quiet ?? false, ...(flags.json !== undefined ? { json: flags.json } : {}) }
+    return config.sweep ? await runStudy(host, config, ctx, o) : await runOne(host, config, ctx, o)
   } catch (err) {
-    if (err instanceof UsageError) {
-      ctx.stderr.write(`cannonade run: ${err.message}\n${RUN_USAGE}\n`)
+    if (err instanceof ConfigError) return invalidConfig(ctx, err.issues)
+    // The engine's preflight (a target that does not answer…) is bad input in the config too;
+    // its message has one `field: problem` line per issue.
+    if (err instanceof ApiError && err.code === 'bad-input') {
+      ctx.stderr.write(`cannonade run: invalid config\n${err.message.replace(/^/gm, '  ')}\n`)
       return 2
     }
-    if (err instanceof ConfigError) {
-      ctx.stderr.write(
-        `cannonade run: invalid config\n${err.issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`,
-      )
-      return 2
-    }
-    throw err
+    return reportError(err, ctx, RUN_USAGE, 'cannonade run')
   } finally {
-    await demo?.close()
+    await host?.close()
   }
 }

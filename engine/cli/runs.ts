@@ -1,60 +1,44 @@
-// `cannonade runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID`.
-// Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message names the argument).
-import { ApiError } from '../api/errors.ts'
-import type { RunListItem } from '../api/types.ts'
-import { MigrationError, openDb, type Db } from '../store/db.ts'
-import { HistoryStore, type RunDetail } from '../store/queries.ts'
-import { parseFlags, UsageError, type FlagSpec } from './args.ts'
+// `cannonade runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID`, through
+// the engine's Api. Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message
+// names the argument).
+import type { RunListItem, RunSummary } from '../api/types.ts'
+import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
+import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliContext } from './context.ts'
 import { jsonSummary } from './summary.ts'
-import { ledgerInfo, pruneLedger, type LedgerInfo } from '../store/ledger.ts'
+
+type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
 
 function ledgerLine(l: LedgerInfo): string {
   if (l.prunedAt) return `raw samples: pruned ${l.prunedAt} (summaries, series and histograms kept)\n`
   return `raw samples: ${l.rows.toLocaleString('en-US')} requests, ≈ ${(l.bytes / 1048576).toFixed(1)} MB (cannonade runs prune ID drops them)\n`
 }
 
-export const RUNS_USAGE = `usage: cannonade runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
+const JSON_FLAG = { json: { type: 'boolean', help: 'print JSON instead of a table' } } as const
+const LIST_FLAGS = {
+  ...JSON_FLAG,
+  search: {
+    type: 'string',
+    value: 'TEXT',
+    help: 'runs whose name, tag or target contains TEXT, or with this run or correlation id',
+  },
+  tag: { type: 'string', value: 'TAG[,TAG]', help: 'runs with all these tags' },
+  status: { type: 'string', value: 'S', help: 'running, done, aborted or failed' },
+  target: { type: 'string', value: 'NAME', help: 'runs with a target of this name' },
+  limit: { type: 'number', value: 'N', help: 'at most N runs (1-1000, default 50)' },
+  offset: { type: 'number', value: 'N', help: 'skip the first N runs (default 0)' },
+  ...DB_FLAG,
+} as const
+const SHOW_FLAGS = { ...JSON_FLAG, ...DB_FLAG } as const
+
+export const RUNS_USAGE = helpText(
+  `usage: cannonade runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
        cannonade runs show ID [--json]
        cannonade runs delete ID
-       cannonade runs prune ID      drop the raw samples, keep summaries, series and histograms
-options: --db FILE  the history database (default: the desktop app's)`
-
-/** A run id argument: a positive whole number, or a usage error naming the argument. */
-export function parseRunId(text: string | undefined, what = 'ID'): number {
-  if (text === undefined) throw new UsageError(`missing ${what} (a run id; see "cannonade runs list")`)
-  const clean = text.replace(/^#/, '')
-  if (!/^\d{1,15}$/.test(clean) || Number(clean) < 1)
-    throw new UsageError(`${what} "${text}" is not a run id (a positive whole number)`)
-  return Number(clean)
-}
-
-/** Exit code and message for anything a command throws; bad input is 2, the rest 1. */
-export function reportError(err: unknown, ctx: CliContext, usage: string): number {
-  if (err instanceof UsageError) {
-    ctx.stderr.write(`cannonade: ${err.message}\n${usage}\n`)
-    return 2
-  }
-  if (err instanceof ApiError) {
-    ctx.stderr.write(`cannonade: ${err.message}\n`)
-    return err.code === 'bad-input' || err.code === 'not-found' || err.code === 'conflict' ? 2 : 1
-  }
-  if (err instanceof MigrationError) {
-    ctx.stderr.write(`cannonade: cannot open the history database: ${err.message}\n`)
-    return 1
-  }
-  ctx.stderr.write(`cannonade: ${err instanceof Error ? err.message : String(err)}\n`)
-  return 1
-}
-
-export function withDb<T>(dbPath: string, fn: (db: Db) => T): T {
-  const db = openDb(dbPath)
-  try {
-    return fn(db)
-  } finally {
-    db.close()
-  }
-}
+       cannonade runs prune ID      drop the raw samples, keep summaries, series and histograms`,
+  LIST_FLAGS,
+  SHOW_FLAGS,
+)
 
 /** Columns padded to their widest cell; `right` lists the columns aligned right (numbers). */
 export function formatTable(
@@ -112,7 +96,7 @@ function listTable(items: readonly RunListItem[], total: number, offset: number)
   return table + more
 }
 
-function showRun(run: RunDetail): string {
+function showRun(run: RunSummary): string {
   const out = [
     `run ${run.runId}  ${run.name}  (${run.status})`,
     `started ${when(run.startedAt)}${run.endedAt ? `, ended ${when(run.endedAt)}` : ''}, correlation ids ${run.correlationPrefix}-…`,
@@ -183,82 +167,85 @@ function showRun(run: RunDetail): string {
   return out.join('\n') + '\n'
 }
 
-const LIST_FLAGS: FlagSpec = {
-  json: 'boolean',
-  db: 'string',
-  search: 'string',
-  tag: 'string',
-  status: 'string',
-  target: 'string',
-  limit: 'number',
-  offset: 'number',
+const STATUSES = ['running', 'done', 'aborted', 'failed'] as const
+type Status = (typeof STATUSES)[number]
+const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s)
+
+function wholeNumber(
+  flag: string,
+  value: number | undefined,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new UsageError(`--${flag} must be a whole number ${min}-${max}, got ${value}`)
+  return value
+}
+
+async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream): Promise<number> {
+  const [sub, ...rest] = argv
+  if (sub === 'list') {
+    const { flags, positional } = parseFlags(rest, LIST_FLAGS)
+    if (positional.length) throw new UsageError(`runs list takes no argument "${positional[0]}"`)
+    const { status } = flags
+    if (status !== undefined && !isStatus(status)) {
+      throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got "${status}"`)
+    }
+    const query = {
+      search: flags.search,
+      tags: flags.tag
+        ?.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+      status,
+      target: flags.target,
+      limit: wholeNumber('limit', flags.limit, 1, 1000, 50),
+      offset: wholeNumber('offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0),
+    }
+    const page = await withEngine(flags.db ?? dbPath, (host) => host.runs.list(query))
+    out.write(
+      flags.json ? `${JSON.stringify(page, null, 2)}\n` : listTable(page.items, page.total, query.offset),
+    )
+    return 0
+  }
+  if (sub === 'show') {
+    const { flags, positional } = parseFlags(rest, SHOW_FLAGS)
+    if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
+    const id = parseRunId(positional[0])
+    const [run, ledger] = await withEngine(flags.db ?? dbPath, (host) =>
+      Promise.all([host.runs.get(id), host.runs.ledger(id)]),
+    )
+    const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
+    out.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
+    return 0
+  }
+  if (sub === 'prune' || sub === 'delete') {
+    const { flags, positional } = parseFlags(rest, DB_FLAG)
+    if (positional.length > 1) throw new UsageError(`runs ${sub} takes one ID, got ${positional.length}`)
+    const id = parseRunId(positional[0])
+    await withEngine(flags.db ?? dbPath, async (host) => {
+      if (sub === 'prune') await host.runs.prune(id)
+      else await host.runs.delete(id)
+    })
+    out.write(
+      sub === 'prune'
+        ? `run ${id}: raw samples dropped; summaries, series and histograms kept\n`
+        : `deleted run ${id}\n`,
+    )
+    return 0
+  }
+  throw new UsageError(
+    sub === undefined
+      ? 'runs: missing subcommand (list, show, delete or prune)'
+      : `runs: unknown subcommand "${sub}"`,
+  )
 }
 
 export async function runsCommand(argv: string[], ctx: CliContext): Promise<number> {
   try {
-    const [sub, ...rest] = argv
-    if (sub === 'list') {
-      const { flags, positional } = parseFlags(rest, LIST_FLAGS)
-      if (positional.length) throw new UsageError(`runs list takes no argument "${positional[0]}"`)
-      const status = flags.status as string | undefined
-      if (status !== undefined && !['running', 'done', 'aborted', 'failed'].includes(status)) {
-        throw new UsageError(`--status must be one of running, done, aborted, failed; got "${status}"`)
-      }
-      const query = {
-        search: flags.search as string | undefined,
-        tags:
-          typeof flags.tag === 'string'
-            ? flags.tag
-                .split(',')
-                .map((t) => t.trim())
-                .filter(Boolean)
-            : undefined,
-        status: status as 'running' | 'done' | 'aborted' | 'failed' | undefined,
-        target: flags.target as string | undefined,
-        limit: (flags.limit as number | undefined) ?? 50,
-        offset: (flags.offset as number | undefined) ?? 0,
-      }
-      const page = withDb((flags.db as string | undefined) ?? ctx.dbPath, (db) =>
-        new HistoryStore(db).listRuns(query),
-      )
-      ctx.stdout.write(
-        flags.json ? `${JSON.stringify(page, null, 2)}\n` : listTable(page.items, page.total, query.offset),
-      )
-      return 0
-    }
-    if (sub === 'show') {
-      const { flags, positional } = parseFlags(rest, { json: 'boolean', db: 'string' })
-      if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
-      const id = parseRunId(positional[0])
-      const [run, ledger] = withDb(
-        (flags.db as string | undefined) ?? ctx.dbPath,
-        (db) => [new HistoryStore(db).getRun(id), ledgerInfo(db, id)] as const,
-      )
-      const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
-      ctx.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
-      return 0
-    }
-    if (sub === 'prune') {
-      const { flags, positional } = parseFlags(rest, { db: 'string' })
-      if (positional.length > 1) throw new UsageError(`runs prune takes one ID, got ${positional.length}`)
-      const id = parseRunId(positional[0])
-      withDb((flags.db as string | undefined) ?? ctx.dbPath, (db) => pruneLedger(db, id))
-      ctx.stdout.write(`run ${id}: raw samples dropped; summaries, series and histograms kept\n`)
-      return 0
-    }
-    if (sub === 'delete') {
-      const { flags, positional } = parseFlags(rest, { db: 'string' })
-      if (positional.length > 1) throw new UsageError(`runs delete takes one ID, got ${positional.length}`)
-      const id = parseRunId(positional[0])
-      withDb((flags.db as string | undefined) ?? ctx.dbPath, (db) => new HistoryStore(db).deleteRun(id))
-      ctx.stdout.write(`deleted run ${id}\n`)
-      return 0
-    }
-    throw new UsageError(
-      sub === undefined
-        ? 'runs: missing subcommand (list, show, delete or prune)'
-        : `runs: unknown subcommand "${sub}"`,
-    )
+    return await runs(argv, ctx.dbPath, ctx.stdout)
   } catch (err) {
     return reportError(err, ctx, RUNS_USAGE)
   }

@@ -1,51 +1,71 @@
-// `cannonade run` of a config with `sweep`: one run per value, then the study's table and knee.
+// `cannonade run` of a config with `sweep`: the engine runs the study (one run per value, a stack
+// restarted for each value of its environment); this prints its steps, each run's summary, then
+// the study's table and knee from studies.get.
 import { writeFileSync } from 'node:fs'
+import type { RunSummary } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
-import type { Db } from '../store/db.ts'
-import { studyResults } from '../study/results.ts'
-import { runStudy } from '../study/sweep.ts'
-import { Stacks } from '../stacks/stacks.ts'
-import { dirname, join } from 'node:path'
+import type { EngineHost } from '../host.ts'
 import type { CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
+import { onInterrupt, printLogs } from './watch.ts'
 
-export async function runStudyCommand(
-  db: Db,
-  dbPath: string,
+export async function runStudy(
+  host: EngineHost,
   config: RunConfig,
-  o: { ctx: CliContext; quiet: boolean; json: string | undefined; cpu: number | undefined },
+  ctx: CliContext,
+  o: { quiet: boolean; json?: string },
 ): Promise<number> {
-  const { ctx } = o
-  const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const sweep = config.sweep!
-  const stacks = new Stacks({
-    stateDir: join(dirname(dbPath), 'native-stacks'),
-    onLog: (_s, l) => !o.quiet && ctx.stderr.write(`  ${l}\n`),
-  })
-  const { studyId, runs } = await runStudy(
-    db,
-    dbPath,
-    config,
-    {
-      onRunStart: ({ value, runId }) => {
+  const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
+  const started: { value: number; runId: number }[] = []
+  let stopping = false
+  const current = () => started.at(-1)?.runId
+  // The study's end; an error that cut it short reaches the terminal as a log line (printLogs).
+  let ended: () => void = () => {}
+  const over = new Promise<void>((resolve) => (ended = resolve))
+  const offs = [
+    host.runs.onProgress((e) => progress?.update(e)),
+    printLogs(host, ctx),
+    host.stacks.onLog((e) => !o.quiet && ctx.stderr.write(`  ${e.line}\n`)),
+    host.local.onStudy((e) => {
+      if (e.type === 'restart') {
+        if (!o.quiet) ctx.stderr.write(`restarting ${e.stack} with ${JSON.stringify(e.env)}\n`)
+      } else if (e.type === 'run') {
+        started.push({ value: e.value, runId: e.runId })
         progress?.clear()
-        if (!o.quiet) ctx.stderr.write(`${sweep.path} = ${value}: run ${runId}\n`)
-      },
-      onProgress: (e) => progress?.update(e),
-      onLog: (level, message) => ctx.stderr.write(`${level}: ${message}\n`),
-      // A stack-environment sweep (POOL_SIZE…): restart the stack with each value.
-      restartStack: async (s) => {
-        if (!o.quiet) ctx.stderr.write(`restarting ${s.name} with ${JSON.stringify(s.env)}\n`)
-        await stacks.down(s.name)
-        await stacks.up(s.name, { native: s.native, env: s.env })
-      },
-    },
-    o.cpu !== undefined ? { cpu: o.cpu } : {},
-  )
-  progress?.clear()
-  await stacks.close()
-  const results = studyResults(db, studyId)
+        if (!o.quiet) ctx.stderr.write(`${sweep.path} = ${e.value}: run ${e.runId}\n`)
+        // Ctrl-C between two runs (a cooldown, a stack restart) stops the next one at once.
+        if (stopping) void host.runs.stop(e.runId).catch(() => {})
+      } else ended()
+    }),
+  ]
+  let studyId: number
+  try {
+    studyId = (await host.runs.start(config)).studyId!
+    // The sweep goes on only after a run that ended `done`: stopping the current one ends it.
+    offs.push(
+      onInterrupt(
+        ctx,
+        () => {
+          stopping = true
+          const runId = current()
+          if (runId !== undefined) void host.runs.stop(runId).catch(() => {})
+        },
+        () => {
+          const runId = current()
+          if (runId !== undefined) host.local.kill(runId)
+        },
+      ),
+    )
+    await over
+  } finally {
+    for (const off of offs) off()
+    progress?.clear()
+  }
+  const runs: { value: number; summary: RunSummary }[] = []
+  for (const { value, runId } of started) runs.push({ value, summary: await host.runs.get(runId) })
+  const results = await host.studies.get(studyId)
   if (!o.quiet) {
     for (const r of runs) ctx.stdout.write(formatSummary(r.summary))
     ctx.stdout.write(`\nstudy ${studyId}: ${sweep.path} over ${sweep.values.join(', ')}\n`)

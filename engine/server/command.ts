@@ -1,7 +1,10 @@
 // `cannonade serve [--port P] [--db FILE]`: the engine plus the web UI on 127.0.0.1, until Ctrl-C.
+// Its flags are parsed like every command's (../cli/args.ts).
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
+import { DB_FLAG, helpText, parseFlags, UsageError } from '../cli/args.ts'
+import { reportError } from '../cli/common.ts'
 import type { CliContext } from '../cli/context.ts'
 import { createEngine } from '../host.ts'
 import { startServer } from './http.ts'
@@ -14,64 +17,41 @@ interface ServeOptions {
   staticDir: string
 }
 
-const USAGE = `usage: cannonade serve [--port P] [--db FILE]
+const SERVE_FLAGS = {
+  port: { type: 'number', value: 'P', help: 'listen on this port (default: a free one)' },
+  ...DB_FLAG,
+} as const
+
+export const SERVE_USAGE = helpText(
+  `usage: cannonade serve [--port P] [--db FILE]
   Serves the web UI and the engine API on 127.0.0.1. Open the printed URL: it carries the
-  per-launch token every request needs.
-`
+  per-launch token every request needs.`,
+  SERVE_FLAGS,
+)
 
 /** The vite build output, next to the package root (overridable for packaged layouts). */
 export function defaultStaticDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.CANNONADE_STATIC_DIR ?? fileURLToPath(new URL('../../dist/renderer/', import.meta.url))
 }
 
-/** Parse serve's arguments; returns an error message naming the flag, or the options. */
-export function parseServeArgs(
-  argv: readonly string[],
-  ctx: Pick<ServeContext, 'dbPath'>,
-): ServeOptions | string {
-  const opts: ServeOptions = { port: 0, dbPath: ctx.dbPath, staticDir: defaultStaticDir() }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? ''
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined]
-    const value = () => inline ?? argv[++i]
-    switch (flag) {
-      case '--port': {
-        const v = value()
-        const port = Number(v)
-        if (v === undefined || !Number.isInteger(port) || port < 0 || port > 65535)
-          return `--port: must be a whole number 0-65535, got ${JSON.stringify(v ?? '')}`
-        opts.port = port
-        break
-      }
-      case '--db': {
-        const v = value()
-        if (!v) return '--db: needs a file path'
-        opts.dbPath = v
-        break
-      }
-      case '--help':
-      case '-h':
-        return 'help'
-      default:
-        return `unknown argument: ${arg}`
-    }
-  }
-  return opts
+/** Parse serve's arguments; throws a UsageError naming the flag. */
+export function parseServeArgs(argv: readonly string[], ctx: Pick<ServeContext, 'dbPath'>): ServeOptions {
+  const { flags, positional } = parseFlags(argv, SERVE_FLAGS)
+  if (positional.length) throw new UsageError(`serve takes no argument "${positional[0]}"`)
+  const { port = 0, db } = flags
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: must be a whole number 0-65535, got ${port}`)
+  if (db === '') throw new UsageError('--db: needs a file path')
+  return { port, dbPath: db ?? ctx.dbPath, staticDir: defaultStaticDir() }
 }
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code (0 clean, 2 bad input, 1 failure). */
 export async function serveCommand(argv: readonly string[], ctx: ServeContext): Promise<number> {
-  const parsed = parseServeArgs(argv, ctx)
-  if (parsed === 'help') {
-    ctx.stdout.write(USAGE)
-    return 0
-  }
-  if (typeof parsed === 'string') {
-    ctx.stderr.write(`cannonade serve: ${parsed}\n${USAGE}`)
-    return 2
+  let parsed: ServeOptions
+  try {
+    parsed = parseServeArgs(argv, ctx)
+  } catch (err) {
+    return reportError(err, ctx, SERVE_USAGE, 'cannonade serve')
   }
   if (!existsSync(join(parsed.staticDir, 'index.html'))) {
     ctx.stderr.write(
@@ -80,7 +60,12 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
   }
 
   // The demo target starts with the engine so the UI can offer "Run the demo" at once.
-  const engine = await createEngine({ dbPath: parsed.dbPath, demo: true })
+  let engine: Awaited<ReturnType<typeof createEngine>>
+  try {
+    engine = await createEngine({ dbPath: parsed.dbPath, demo: true })
+  } catch (err) {
+    return reportError(err, ctx, SERVE_USAGE, 'cannonade serve')
+  }
   let server: Awaited<ReturnType<typeof startServer>>
   try {
     server = await startServer({

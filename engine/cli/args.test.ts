@@ -1,0 +1,134 @@
+// The flag parser every command shares: typed values, bad input naming the flag, and `--help`
+// listing every flag a command accepts.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest'
+import { serveCommand } from '../server/command.ts'
+import { helpText, parseFlags, wantsHelp, type FlagSpec } from './args.ts'
+import type { CliContext } from './context.ts'
+import { COMMANDS, main } from './main.ts'
+
+const SPEC = {
+  db: { type: 'string', value: 'FILE', help: 'the database' },
+  cpu: { type: 'number', value: 'N', help: 'a CPU' },
+  quiet: { type: 'boolean', help: 'say less' },
+} as const satisfies FlagSpec
+
+const dir = mkdtempSync(join(tmpdir(), 'cannonade-args-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A command run in this process, its output collected; its database is never opened. */
+async function call(
+  command: (argv: string[], ctx: CliContext) => Promise<number>,
+  argv: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = []
+  const err: string[] = []
+  const stdout = new PassThrough().on('data', (c: Buffer) => out.push(c.toString()))
+  const stderr = new PassThrough().on('data', (c: Buffer) => err.push(c.toString()))
+  const code = await command(argv, { dbPath: join(dir, 'never-opened.db'), stdout, stderr, isTTY: false })
+  return { code, stdout: out.join(''), stderr: err.join('') }
+}
+
+describe('parseFlags', () => {
+  it('gives each flag the type its declaration names', () => {
+    const { flags, positional } = parseFlags(['run.yaml', '--cpu', '3', '--db=x.db', '--quiet'], SPEC)
+    expect(flags).toEqual({ cpu: 3, db: 'x.db', quiet: true })
+    expect(positional).toEqual(['run.yaml'])
+    expectTypeOf(flags.cpu).toEqualTypeOf<number | undefined>()
+    expectTypeOf(flags.db).toEqualTypeOf<string | undefined>()
+    expectTypeOf(flags.quiet).toEqualTypeOf<boolean | undefined>()
+    expect(parseFlags([], SPEC).flags).toEqual({})
+  })
+
+  it('takes a negative number as a value, and everything after -- as arguments', () => {
+    expect(parseFlags(['--cpu', '-1'], SPEC).flags.cpu).toBe(-1)
+    expect(parseFlags(['--', '--cpu', '2'], SPEC)).toEqual({ flags: {}, positional: ['--cpu', '2'] })
+  })
+
+  it('names the flag in every error', () => {
+    const cases: [string[], string][] = [
+      [['--cpus', '2'], 'unknown option --cpus'],
+      [['--constructor'], 'unknown option --constructor'],
+      [['--cpu'], '--cpu needs a value'],
+      [['--db', '--quiet'], '--db needs a value'],
+      [['--cpu', 'two'], '--cpu: "two" is not a number'],
+      [['--cpu='], '--cpu: "" is not a number'],
+      [['--cpu', 'Infinity'], '--cpu: "Infinity" is not a number'],
+      [['--quiet=yes'], '--quiet takes no value'],
+    ]
+    for (const [argv, message] of cases) expect(() => parseFlags(argv, SPEC), argv.join(' ')).toThrow(message)
+  })
+
+  it('writes a help that lists every flag with its value', () => {
+    const text = helpText('usage: x [options]', SPEC)
+    expect(text.split('\n')).toEqual([
+      'usage: x [options]',
+      'options:',
+      '  --db FILE  the database',
+      '  --cpu N    a CPU',
+      '  --quiet    say less',
+    ])
+    expect(wantsHelp(['a', '-h'])).toBe(true)
+    expect(wantsHelp(['--', '--help'])).toBe(false)
+  })
+})
+
+describe('--help of every command', () => {
+  // The flags README.md and DESIGN.md give each command, and the ones each command also takes.
+  const expected: Record<string, string[]> = {
+    run: ['--db FILE', '--json OUT', '--quiet', '--cpu N', '--demo', '--duration S', '--connections N'],
+    runs: [
+      '--json',
+      '--search TEXT',
+      '--tag TAG[,TAG]',
+      '--status S',
+      '--target NAME',
+      '--limit N',
+      '--offset N',
+      '--db FILE',
+    ],
+    export: ['--url postgres://', '--out FILE', '--series', '--db FILE'],
+    import: ['--db FILE'],
+    report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
+    stacks: ['--native', '--port P', '--json'],
+    serve: ['--port P', '--db FILE'],
+  }
+
+  it('exits 0 and lists each flag the command accepts on a line of its own', async () => {
+    expect([...COMMANDS].sort()).toEqual(Object.keys(expected).sort())
+    for (const [command, flags] of Object.entries(expected)) {
+      const r = await call(main, [command, '--help'])
+      expect(r.code, command).toBe(0)
+      const options = r.stdout.split('\n').filter((l) => /^ {2}--/.test(l))
+      expect(options.length, command).toBe(flags.length)
+      for (const flag of flags)
+        expect(
+          options.some((l) => l.trimStart().startsWith(flag)),
+          `${command} ${flag}`,
+        ).toBe(true)
+    }
+  })
+})
+
+describe('serve parses its flags like every command', () => {
+  it('exits 2 naming the flag, before opening anything', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--port', 'http'], /--port: "http" is not a number/],
+      [['--port', '70000'], /--port: must be a whole number 0-65535, got 70000/],
+      [['--port', '80.5'], /--port: must be a whole number 0-65535, got 80.5/],
+      [['--db'], /--db needs a value/],
+      [['--host', '0.0.0.0'], /unknown option --host/],
+      [['8080'], /serve takes no argument "8080"/],
+    ]
+    for (const [argv, message] of cases) {
+      const r = await call(serveCommand, argv)
+      expect(r.code, argv.join(' ')).toBe(2)
+      expect(r.stderr, argv.join(' ')).toMatch(message)
+      expect(r.stderr).toContain('usage: cannonade serve')
+    }
+    expect(existsSync(join(dir, 'never-opened.db'))).toBe(false)
+  })
+})
