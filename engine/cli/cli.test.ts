@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEngine } from '../host.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
+import { withEngine } from './common.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 
@@ -39,12 +39,7 @@ afterAll(async () => {
 
 async function runCount(db: string): Promise<number> {
   if (!existsSync(db)) return 0
-  const host = await createEngine({ dbPath: db })
-  try {
-    return (await host.runs.list()).total
-  } finally {
-    await host.close()
-  }
+  return withEngine(db, async (host) => (await host.runs.list()).total)
 }
 
 const yaml = (load: string, url = `${'URL'}/x`) => `version: 1

@@ -8,7 +8,7 @@ import type { ExportProgressEvent } from '../api/types.ts'
 import { maskUrl } from '../exports/pg-errors.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
-import type { CliContext } from './context.ts'
+import type { CliCommand, CliContext } from './context.ts'
 
 const OUT_FLAG = { out: { type: 'string', value: 'FILE', help: 'the file to write' } } as const
 const PG_FLAGS = {
@@ -161,3 +161,6 @@ export async function importCommand(argv: string[], ctx: CliContext): Promise<nu
     return reportError(err, ctx, IMPORT_USAGE)
   }
 }
+
+export const exportCli: CliCommand = { help: EXPORT_USAGE, run: exportCommand }
+export const importCli: CliCommand = { help: IMPORT_USAGE, run: importCommand }

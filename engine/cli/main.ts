@@ -17,34 +17,13 @@ Exit codes: 0 success, 1 thresholds failed or run not completed, 2 bad input.`
 
 // Each command's module loads only when used: `cannonade run` does not pay for the web server.
 const commands: Record<string, () => Promise<CliCommand>> = {
-  run: async () => {
-    const m = await import('./run.ts')
-    return { run: m.runCommand, help: m.RUN_USAGE }
-  },
-  runs: async () => {
-    const m = await import('./runs.ts')
-    return { run: m.runsCommand, help: m.RUNS_USAGE }
-  },
-  export: async () => {
-    const m = await import('./export.ts')
-    return { run: m.exportCommand, help: m.EXPORT_USAGE }
-  },
-  import: async () => {
-    const m = await import('./export.ts')
-    return { run: m.importCommand, help: m.IMPORT_USAGE }
-  },
-  serve: async () => {
-    const m = await import('../server/command.ts')
-    return { run: m.serveCommand, help: m.SERVE_USAGE }
-  },
-  report: async () => {
-    const m = await import('./report.ts')
-    return { run: m.reportCommand, help: m.REPORT_USAGE }
-  },
-  stacks: async () => {
-    const m = await import('./stacks.ts')
-    return { run: m.stacksCommand, help: m.STACKS_USAGE }
-  },
+  run: async () => (await import('./run.ts')).runCli,
+  runs: async () => (await import('./runs.ts')).runsCli,
+  export: async () => (await import('./export.ts')).exportCli,
+  import: async () => (await import('./export.ts')).importCli,
+  serve: async () => (await import('../server/command.ts')).serveCli,
+  report: async () => (await import('./report.ts')).reportCli,
+  stacks: async () => (await import('./stacks.ts')).stacksCli,
 }
 
 export const COMMANDS: readonly string[] = Object.keys(commands)

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { ApiError } from '../api/errors.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { reportError, withEngine } from './common.ts'
-import type { CliContext } from './context.ts'
+import type { CliCommand, CliContext } from './context.ts'
 
 const REPORT_FLAGS = {
   out: { type: 'string', value: 'FILE.pdf', help: 'the PDF to write' },
@@ -62,3 +62,5 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     return reportError(err, ctx, REPORT_USAGE, 'cannonade report')
   }
 }
+
+export const reportCli: CliCommand = { help: REPORT_USAGE, run: reportCommand }

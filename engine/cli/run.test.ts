@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEngine, type EngineHost } from '../host.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
+import { withEngine } from './common.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 
@@ -57,16 +57,6 @@ function cli(args: string[]): Cli {
   }
 }
 
-/** The engine on a database the command wrote, for the assertions, closed after `fn`. */
-async function inspect<T>(dbPath: string, fn: (host: EngineHost) => Promise<T>): Promise<T> {
-  const host = await createEngine({ dbPath })
-  try {
-    return await fn(host)
-  } finally {
-    await host.close()
-  }
-}
-
 let dir = ''
 let target: CountingTarget
 beforeAll(async () => {
@@ -107,7 +97,7 @@ describe('cannonade run through the engine', () => {
       const id = Number(/run (\d+) aborted: stopped before the end of its window/.exec(r.stderr)?.[1])
       expect(id).toBeGreaterThan(0)
       expect(r.stdout).toMatch(new RegExp(`run ${id} "stopped by ctrl-c": aborted`))
-      const run1 = await inspect(db, (host) => host.runs.get(id))
+      const run1 = await withEngine(db, (host) => host.runs.get(id))
       expect(run1.status).toBe('aborted')
       expect(run1.results[0]!.requests).toBeGreaterThan(0)
     } finally {
@@ -144,7 +134,7 @@ describe('cannonade run through the engine', () => {
     expect(json.runs.map((x) => [x.value, x.runId])).toEqual(steps)
     expect(json.runs.every((x) => x.status === 'done')).toBe(true)
     expect(r.stdout).toContain(`study ${json.studyId}: load.connections over 1, 2`)
-    await inspect(db, async (host) => {
+    await withEngine(db, async (host) => {
       // The study the engine recorded, and the same figures it gives any client.
       const study = (await host.studies.list()).find((s) => s.studyId === json.studyId)
       expect(study?.runIds.sort()).toEqual(steps.map(([, id]) => id).sort())

@@ -11,7 +11,7 @@ import type { RunConfig } from '../config/schema.ts'
 import { createEngine, type EngineHost } from '../host.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { reportError } from './common.ts'
-import type { CliContext } from './context.ts'
+import type { CliCommand, CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
 import { runStudy } from './study.ts'
@@ -149,3 +149,5 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     await host?.close()
   }
 }
+
+export const runCli: CliCommand = { help: RUN_USAGE, run: runCommand }

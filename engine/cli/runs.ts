@@ -4,7 +4,7 @@
 import type { RunListItem, RunSummary } from '../api/types.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
-import type { CliContext } from './context.ts'
+import type { CliCommand, CliContext } from './context.ts'
 import { jsonSummary } from './summary.ts'
 
 type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
@@ -250,3 +250,5 @@ export async function runsCommand(argv: string[], ctx: CliContext): Promise<numb
     return reportError(err, ctx, RUNS_USAGE)
   }
 }
+
+export const runsCli: CliCommand = { help: RUNS_USAGE, run: runsCommand }

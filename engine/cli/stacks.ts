@@ -2,7 +2,7 @@
 // the engine's Api (a port of the user's choosing is one of its local capabilities).
 import { helpText, parseFlags, UsageError } from './args.ts'
 import { reportError, withEngine } from './common.ts'
-import type { CliContext } from './context.ts'
+import type { CliCommand, CliContext } from './context.ts'
 
 const STACKS_FLAGS = {
   native: { type: 'boolean', help: 'up: run the server as a local process instead of in Docker' },
@@ -77,3 +77,5 @@ export async function stacksCommand(argv: string[], ctx: CliContext): Promise<nu
     return reportError(err, ctx, STACKS_USAGE, 'cannonade stacks')
   }
 }
+
+export const stacksCli: CliCommand = { help: STACKS_USAGE, run: stacksCommand }

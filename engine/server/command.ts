@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import { DB_FLAG, helpText, parseFlags, UsageError } from '../cli/args.ts'
 import { reportError } from '../cli/common.ts'
-import type { CliContext } from '../cli/context.ts'
+import type { CliCommand, CliContext } from '../cli/context.ts'
 import { createEngine } from '../host.ts'
 import { startServer } from './http.ts'
 
@@ -115,3 +115,5 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
     process.on('SIGTERM', stop)
   })
 }
+
+export const serveCli: CliCommand = { help: SERVE_USAGE, run: serveCommand }
