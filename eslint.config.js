@@ -22,6 +22,15 @@ const engineBoundary = {
   message: 'engine/ must not import electron or renderer/',
 }
 
+/** A folder of engine/ whose product code (not its tests) must not import `group`. */
+const layer = (folder, group, message, paths = []) => ({
+  files: [`engine/${folder}/**/*.ts`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': ['error', { paths, patterns: [engineBoundary, { group, message }] }],
+  },
+})
+
 export default tseslint.config(
   {
     ignores: [
@@ -80,44 +89,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [engineBoundary] }],
     },
   },
-  {
-    // The store owns the database and depends on no process of its own: callers (the supervisor,
-    // the writer thread) gather what needs a process or the network and hand the data in.
-    files: ['engine/store/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['child_process', 'node:child_process'].map((name) => ({
-            name,
-            message:
-              'engine/store/ runs no processes (never inside a transaction): the caller hands the data in',
-          })),
-          patterns: [
-            engineBoundary,
-            { group: ['**/runner/**'], message: 'engine/store/ never imports the runner' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Statistics take the data they work on; the caller loads it from the store.
-    files: ['engine/metrics/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            engineBoundary,
-            { group: ['**/store/**'], message: 'engine/metrics/ takes its data as arguments: no store' },
-          ],
-        },
-      ],
-    },
-  },
+  // The store owns the database and depends on no process of its own: callers (the supervisor,
+  // the writer thread) gather what needs a process or the network and hand the data in.
+  layer(
+    'store',
+    ['**/runner/**'],
+    'engine/store/ never imports the runner',
+    ['child_process', 'node:child_process'].map((name) => ({
+      name,
+      message: 'engine/store/ runs no processes (never inside a transaction): the caller hands the data in',
+    })),
+  ),
+  // Statistics take the data they work on; the caller loads it from the store.
+  layer('metrics', ['**/store/**'], 'engine/metrics/ takes its data as arguments: no store'),
+  // The command line is a client of the engine host (engine/host.ts), like the web server and
+  // the desktop app: it never wires the runner or the database itself.
+  layer(
+    'cli',
+    ['**/runner/**', '**/store/**'],
+    'engine/cli/ goes through the engine host (createEngine), not the runner or the store',
+  ),
   {
     files: ['renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
