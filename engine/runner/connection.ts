@@ -14,7 +14,8 @@ import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { applyCaptures, correlationId, renderStepRequest, type CompiledStep } from './scenario.ts'
 
 const require = createRequire(import.meta.url)
-// autocannon's connection class; it is internal API, so the version is pinned in package.json.
+// autocannon's connection class is internal API (lib/httpClient.js, not in its typings), so package.json
+// pins autocannon to an exact version: any release may change the fields this module touches.
 const AutocannonClient = require('autocannon/lib/httpClient.js') as new (
   opts: Record<string, unknown>,
 ) => AcClient
