@@ -12,7 +12,7 @@ import { compareRuns } from '../engine/metrics/compare.ts'
 import { exportPg } from '../engine/exports/pg.ts'
 import { pgUnavailableReason, startPg } from '../engine/exports/pg-fixture.ts'
 import { openDb } from '../engine/store/db.ts'
-import { insertFixtureRun, type FixtureRun } from '../engine/store/fixtures.ts'
+import { insertFixtureRun, type FixtureRun } from '../engine/testing/fixtures.ts'
 import { HistoryStore } from '../engine/store/queries.ts'
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 1_000_000)

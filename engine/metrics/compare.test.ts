@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import type { StatsBlock } from '../api/types.ts'
 import { openDb, type Db } from '../store/db.ts'
-import { insertFixtureRun } from '../store/fixtures.ts'
+import { insertFixtureRun } from '../testing/fixtures.ts'
 import { HistoryStore } from '../store/queries.ts'
 import {
   bootstrapRelativeDiff,

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { DockerMonitor } from './docker.ts'
 import { testMonitor } from './index.ts'
 import { CLK_TCK, readStat } from './procfs.ts'
-import { collector, expectBusyThenIdle, meanCpu } from './test-util.ts'
+import { collector, expectBusyThenIdle, meanCpu } from '../testing/monitor.ts'
 import { MonitorError } from './types.ts'
 
 /*

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { FakeCloudFoundry } from './cf-fake.ts'
+import { FakeCloudFoundry } from '../testing/cf-fake.ts'
 import { createGeneratorMonitor, createMonitor, testMonitor } from './index.ts'
-import { collector, expectBusyThenIdle } from './test-util.ts'
+import { collector, expectBusyThenIdle } from '../testing/monitor.ts'
 import { MonitorError } from './types.ts'
 
 describe('testMonitor (the wizard test button)', () => {

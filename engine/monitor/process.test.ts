@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ProcessMonitor } from './process.ts'
 import { MonitorError } from './types.ts'
-import { collector, expectBusyThenIdle } from './test-util.ts'
+import { collector, expectBusyThenIdle } from '../testing/monitor.ts'
 
 // A child that burns one core while told 'busy' (in 50 ms slices, so it still hears 'idle'),
 // and reports its own CPU time when asked: the ground truth the monitor is checked against.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { insertFixtureRun } from './fixtures.ts'
+import { insertFixtureRun } from '../testing/fixtures.ts'
 import { openDb } from './db.ts'
 import { HistoryStore } from './queries.ts'
 import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './ledger.ts'

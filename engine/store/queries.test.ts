@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from './db.ts'
-import { insertFixtureRun } from './fixtures.ts'
+import { insertFixtureRun } from '../testing/fixtures.ts'
 import { HistoryStore } from './queries.ts'
 
 let db: Db

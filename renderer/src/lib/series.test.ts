@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { testPoint } from './testPoint.ts'
+import { testPoint } from '../../../engine/testing/series-point.ts'
 import { errorRows, phaseMarkers, pivot, resourceRows, throughputVsResources } from './series.ts'
 
 const point = testPoint

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { ProgressEvent } from '../../../../engine/api/types.ts'
-import { testPoint } from '../../lib/testPoint.ts'
+import { testPoint } from '../../../../engine/testing/series-point.ts'
 import { LIVE_CAPACITY, LiveStore } from './liveStore.ts'
 
 function progress(runId: number, t: number, target = 'a'): ProgressEvent {

@@ -1,5 +1,5 @@
 // A per-second series point for the renderer's unit tests: every field set, overridable.
-import type { SeriesPoint } from '../../../engine/api/types.ts'
+import type { SeriesPoint } from '../api/types.ts'
 
 export function testPoint(target: string, t: number, extra: Partial<SeriesPoint> = {}): SeriesPoint {
   return {

@@ -3,12 +3,12 @@
  * process's CPU time (process.cpuUsage: all threads) for the same wall time without and with a
  * DockerMonitor on both at 1 Hz. Idle containers, so that they do not compete with us for CPU.
  *
- *   node engine/monitor/bench-docker-overhead.ts [seconds=20]
+ *   node bench/docker-overhead.ts [seconds=20]
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import Docker from 'dockerode'
-import { DockerMonitor } from './docker.ts'
-import { CLK_TCK, readStat } from './procfs.ts'
+import { DockerMonitor } from '../engine/monitor/docker.ts'
+import { CLK_TCK, readStat } from '../engine/monitor/procfs.ts'
 
 const seconds = Number(process.argv[2] ?? 20)
 const docker = new Docker()

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { ResourceSample } from './types.ts'
+import type { ResourceSample } from '../monitor/types.ts'
 
 /** Collects samples as a monitor emits them and hands out the next n, waiting when needed. */
 export function collector(filter: (s: ResourceSample) => boolean = () => true) {

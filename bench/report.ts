@@ -1,17 +1,17 @@
 /*
- * How long does a report take for long runs? Inserts N synthetic runs (store/fixtures.ts: samples,
+ * How long does a report take for long runs? Inserts N synthetic runs (engine/testing/fixtures.ts: samples,
  * per-second series, HDR histograms, resources) of 2 targets × 3 rounds of `minutes` each into a
  * temporary database, then times createReport (load, HTML, Chromium) twice: cold and warm.
  *
- *   node engine/report/bench-report.ts [runs=4] [minutes=10]
+ *   node bench/report.ts [runs=4] [minutes=10]
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDb } from '../store/db.ts'
-import { insertFixtureRun } from '../store/fixtures.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { createReport } from './index.ts'
+import { openDb } from '../engine/store/db.ts'
+import { insertFixtureRun } from '../engine/testing/fixtures.ts'
+import { HistoryStore } from '../engine/store/queries.ts'
+import { createReport } from '../engine/report/index.ts'
 
 const runs = Number(process.argv[2] ?? 4)
 const minutes = Number(process.argv[3] ?? 10)
