@@ -1,4 +1,4 @@
-// Type-aware lint (EXAMPLES.md 16) and the process boundaries (EXAMPLES.md 4): the engine never
+// Type-aware lint and the process boundaries (CONTRIBUTING.md, IPC and API rules): the engine never
 // imports electron or the renderer; the renderer imports no Node module.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'

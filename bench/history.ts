@@ -1,4 +1,4 @@
-// History benchmark (issue 4), runnable with `node bench/history.ts`:
+// History benchmark (stored runs: load, compare, export), runnable with `node bench/history.ts`:
 // - a stored run with 1 000 000 samples: summary (getRun) + series load, target < 300 ms;
 // - comparing 4 such runs (bootstrap CIs and Mann-Whitney for every metric), target < 500 ms;
 // - export of a run to a local PostgreSQL (a throwaway cluster, default durability settings),

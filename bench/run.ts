@@ -207,7 +207,7 @@ try {
   nginx.stop()
 }
 
-// The history figures (issue 4): load, compare and PostgreSQL export of 1 000 000-sample runs.
+// The history figures (bench/history.ts): load, compare and PostgreSQL export of 1 000 000-sample runs.
 if (process.env.BENCH_SKIP_HISTORY !== '1') {
   console.log('\nhistory:')
   const { spawnSync } = await import('node:child_process')

@@ -1,6 +1,7 @@
-// The engine inside Electron: runs in a utilityProcess (never in main, never in the UI:
-// EXAMPLES.md 5), creates the host on the shared database and answers calls from main by sequence
-// number. `serveEngine` takes any message port so the bundle can be exercised under plain Node.
+// The engine inside Electron: runs in a utilityProcess (never in main, never in the UI: load
+// generation is CPU-bound and would freeze the window), creates the host on the shared database and
+// answers calls from main by sequence number. `serveEngine` takes any message port so the bundle
+// can be exercised under plain Node.
 import { isChannel, type Channel } from '../engine/api/channels.ts'
 import { subscribeAll, type Envelope } from '../engine/api/client.ts'
 import { dispatch } from '../engine/api/dispatch.ts'

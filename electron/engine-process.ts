@@ -1,6 +1,6 @@
 // Main-process side of the engine's utility process: calls by sequence number, events fanned out,
 // and a crash turned into what the UI needs: pending calls fail with `unavailable`, runs that were
-// going end as `failed` (a dead worker is an end event, not a spinner: EXAMPLES.md 7), and the
+// going end as `failed` (a dead worker is an end event, not a spinner forever), and the
 // engine is started again.
 import { utilityProcess, type UtilityProcess } from 'electron'
 import type { Channel, EventName } from '../engine/api/channels.ts'

@@ -1,5 +1,5 @@
-// IPC handlers: one per Api channel plus the desktop channels. Every handler checks that the
-// sender is our own page, parses its arguments with the channel's zod tuple (EXAMPLES.md 2), and
+// IPC handlers: one per Api channel plus the desktop channels. Every handler checks that the sender
+// is our own page, parses its arguments with the channel's zod tuple (engine/api/schemas.ts), and
 // answers with an Envelope (contextBridge would strip an error's code and field).
 import { ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import type { Channel } from '../engine/api/channels.ts'

@@ -1,6 +1,6 @@
-// Electron main: window, menu, single instance, lifecycle. Thin glue (EXAMPLES.md 4-5): the
-// engine runs in a utility process, the page reaches it only through the typed preload bridge,
-// and the app's files are served from an app:// origin with a strict CSP.
+// Electron main: window, menu, single instance, lifecycle. Thin glue (CONTRIBUTING.md, Process
+// model): the engine runs in a utility process, the page reaches it only through the typed preload
+// bridge, and the app's files are served from an app:// origin with a strict CSP.
 import { app, BrowserWindow, Menu, net, protocol, session, shell, type IpcMainInvokeEvent } from 'electron'
 import { existsSync } from 'node:fs'
 import { dirname, join, normalize, sep } from 'node:path'

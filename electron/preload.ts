@@ -1,7 +1,8 @@
 // The preload bridge (sandboxed, context-isolated): exposes `window.cannonade`, one function per
-// Api operation built from the `channels` map, never ipcRenderer or a generic invoke
-// (EXAMPLES.md 3); every onX returns its unsubscribe. `window.cannonadeDesktop` adds secrets
-// (set/forget, never read), opening exported files, and menu navigation.
+// Api operation built from the `channels` map, never ipcRenderer or a generic invoke (a page that
+// could invoke any channel could reach the desktop-only ones); every onX returns its unsubscribe.
+// `window.cannonadeDesktop` adds secrets (set/forget, never read), opening exported files, and menu
+// navigation.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { Bridge, DesktopBridge } from '../engine/api/bridge.ts'
 import {

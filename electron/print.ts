@@ -1,4 +1,4 @@
-// Reports in the desktop app (issue 6): the engine writes the report's HTML, and Electron's own
+// PDF reports in the desktop app: the engine writes the report's HTML, and Electron's own
 // Chromium prints it (webContents.printToPDF), so a user's machine needs no separate Chromium.
 // The page has no script and no external resource; the window is hidden, sandboxed, JS off.
 import { BrowserWindow } from 'electron'

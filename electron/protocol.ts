@@ -1,5 +1,5 @@
-// Messages between the Electron main process and the engine's utility process (EXAMPLES.md 6):
-// discriminated unions, calls paired with their replies by sequence number. Also the desktop-only
+// Messages between the Electron main process and the engine's utility process: discriminated
+// unions, calls paired with their replies by sequence number. Also the desktop-only
 // IPC channels (secrets, menu), typed and parsed like the Api's.
 import { z } from 'zod'
 import { SECRET_NAMES } from '../engine/api/bridge.ts'

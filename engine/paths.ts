@@ -1,4 +1,4 @@
-// Where Cannonade keeps its data. The CLI and the desktop app must agree (DESIGN.md: `--db`
+// Where Cannonade keeps its data. The CLI and the desktop app must agree (README.md: `--db`
 // defaults to the database the desktop app shows), so this mirrors Electron's userData folder for
 // an app named "Cannonade" and electron/main.ts points app.setPath('userData') here.
 import { homedir, platform } from 'node:os'

@@ -51,7 +51,7 @@ export interface Api {
   studies: {
     list(): Promise<StudyListItem[]>
     get(studyId: number): Promise<StudyResults>
-    /** Ready-made studies reproducing the seed experiments (resources/templates). */
+    /** Ready-made studies, one per YAML file in resources/templates/. */
     templates(): Promise<TemplateInfo[]>
   }
   targets: {

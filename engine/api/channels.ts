@@ -1,8 +1,9 @@
-// Every operation and event of the Api, listed once (EXAMPLES.md 1). Channel names are
-// `domain:action`; an event is the `onX` subscription of its domain. Everything that has to name
-// each operation (the client, the preload bridge, the dispatcher, event forwarding) is built from
-// these two maps, and the checks at the bottom make the compiler refuse a map that disagrees with
-// the Api interface: a missing or extra operation, or a name that is not `domain:action`.
+// Every operation and event of the Api, listed once (CONTRIBUTING.md, IPC and API rules). Channel
+// names are `domain:action`; an event is the `onX` subscription of its domain. Everything that has
+// to name each operation (the client, the preload bridge, the dispatcher, event forwarding) is
+// built from these two maps, and the checks at the bottom make the compiler refuse a map that
+// disagrees with the Api interface: a missing or extra operation, or a name that is not
+// `domain:action`.
 import type { Api } from './api.ts'
 
 export const channels = {

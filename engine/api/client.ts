@@ -1,4 +1,4 @@
-// Both ends of a transport, typed from the one contract (EXAMPLES.md 1-3): `createApiClient` turns
+// Both ends of a transport, typed from the one contract (./channels.ts): `createApiClient` turns
 // a channel-level transport (HTTP + WebSocket, the Electron preload bridge) into an `Api`, and
 // `subscribeAll` forwards an `Api`'s events by name. Both are built from ./channels.ts, so a new
 // operation needs no edit here. Pure module: the renderer imports it.

@@ -1,7 +1,7 @@
 // Channel → Api method, for every transport that receives calls by name (HTTP routes, the Electron
-// utility process). Arguments are parsed with `argSchemas` before the method sees them
-// (EXAMPLES.md 2); errors leave as a plain {code, message, field} body that keeps its code.
-// Pure module: no Node imports, so the Electron main process can use it too.
+// utility process). Arguments are parsed with `argSchemas` before the method sees them (a call from
+// a page or the network is untrusted input); errors leave as a plain {code, message, field} body
+// that keeps its code. Pure module: no Node imports, so the Electron main process can use it too.
 import type { z } from 'zod'
 import type { Api } from './api.ts'
 import { callMethod, type Channel, type ParamsOf } from './channels.ts'

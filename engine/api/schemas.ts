@@ -1,5 +1,5 @@
 // The argument tuple of every channel, as zod schemas, parsed wherever a call enters the engine
-// (IPC handler, HTTP route, the engine host itself): EXAMPLES.md 2.
+// (IPC handler, HTTP route, the engine host itself): a call from a page or the network is untrusted.
 import { z } from 'zod'
 import type { Channel } from './channels.ts'
 import { ApiError } from './errors.ts'

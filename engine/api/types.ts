@@ -102,7 +102,7 @@ export interface RunSummary {
   endedAt: string | null
   tags: string[]
   note: string
-  /** Per target and round, never merged (issue: results kept apart). */
+  /** Per target and round, never merged: a figure always says which target and round it is from. */
   results: TargetRoundSummary[]
   thresholds: ThresholdResult[]
   thresholdsPassed: boolean

@@ -1,4 +1,5 @@
-// Item 11 and "Bad input" of the engine issue, through the real command.
+// `cannonade run` through the real command: the --json summary, exit codes 0/1/2 (README.md, "The
+// command line"), and bad input named by field or flag with nothing written.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

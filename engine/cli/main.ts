@@ -1,5 +1,5 @@
-// The `cannonade` command (DESIGN.md "The command line"). Every command is a client of the engine
-// (engine/host.ts), like the web server and the desktop app.
+// The `cannonade` command (README.md, "The command line": a contract users' scripts rely on). Every
+// command is a client of the engine (engine/host.ts), like the web server and the desktop app.
 import { defaultDbPath } from '../paths.ts'
 import { wantsHelp } from './args.ts'
 import type { CliCommand, CliContext } from './context.ts'

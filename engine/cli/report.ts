@@ -1,7 +1,8 @@
 // `cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE] [--title TEXT]`, through the
 // engine (a report at a path of the user's choosing is one of its local capabilities).
-// Exit codes (DESIGN.md): 0 written, 2 bad input (a missing or invalid ID, an unknown run, no
-// --out: the message names the argument), 1 when the report could not be rendered (no Chromium).
+// Exit codes (README.md, "The command line"): 0 written, 2 bad input (a missing or invalid ID, an
+// unknown run, no --out: the message names the argument), 1 when the report could not be rendered
+// (no Chromium).
 import { existsSync } from 'node:fs'
 import { ApiError } from '../api/errors.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'

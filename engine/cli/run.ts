@@ -2,7 +2,8 @@
 // `cannonade run --demo [--duration S] [--connections N]`
 // A client of the engine like the app: runs.start, progress and the end through its events, the
 // summary through runs.get; a config with `sweep` is the engine's study (./study.ts prints it).
-// Exit codes (DESIGN.md): 0 success, 1 thresholds failed (or the run did not complete), 2 bad input.
+// Exit codes (README.md, "The command line"): 0 success, 1 thresholds failed (or the run did not
+// complete), 2 bad input.
 import { writeFileSync } from 'node:fs'
 import { ApiError } from '../api/errors.ts'
 import { ConfigError } from '../config/errors.ts'

@@ -1,4 +1,5 @@
-// The run summary: the `--json` document (DESIGN.md) and the table printed after a run.
+// The run summary: the `--json` document (`cannonade run --json`, README.md) and the table printed
+// after a run.
 import type { LatencyStats, RunSummary, StatsBlock } from '../api/types.ts'
 
 function latencyJson(l: LatencyStats) {

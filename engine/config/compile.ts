@@ -1,5 +1,5 @@
 // The profile compiler: every load shape becomes a list of constant-connection steps, which the
-// runner executes and a UI previews as a per-second connection schedule (DESIGN.md "Profiles").
+// runner executes and a UI previews as a per-second connection schedule (profile kinds: ./schema.ts).
 import type { Load } from './schema.ts'
 
 export interface Step {

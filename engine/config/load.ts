@@ -8,7 +8,8 @@ import { ConfigError, configErrorFromZod } from './errors.ts'
 export const CURRENT_VERSION = 1
 
 /**
- * One migration per old version, each lifting a raw document one version up (EXAMPLES.md 12).
+ * One migration per old version, each lifting a raw document one version up, so a
+ * config file saved by any earlier release still loads.
  * v1 is the first version; the chain is empty until v2 exists.
  */
 const migrations: Record<number, (raw: Record<string, unknown>) => Record<string, unknown>> = {}

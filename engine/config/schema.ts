@@ -1,6 +1,7 @@
-// RunConfig v1: what the wizard builds and the CLI reads (DESIGN.md "RunConfig").
-// The schema is the single source of validation: the CLI, the HTTP transport, the IPC handlers
-// and the renderer's inline form errors all parse with it, so one message names one field.
+// RunConfig v1: what the wizard builds and the CLI reads (examples in README.md and
+// resources/templates/). The schema is the single source of validation: the CLI, the HTTP
+// transport, the IPC handlers and the renderer's inline form errors all parse with it, so one
+// message names one field.
 import { z } from 'zod'
 import { MonitorSpecSchema } from '../monitor/schema.ts'
 

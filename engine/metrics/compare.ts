@@ -1,5 +1,5 @@
-// Comparing runs or targets, and saying how sure we are (issue 4: a thesis in the seeds concluded
-// "Java is twice as fast" from single runs; we state the uncertainty in the same sentence).
+// Comparing runs or targets, and saying how sure we are: a verdict like "Java is twice as fast"
+// drawn from one run each is noise as often as not, so the uncertainty is stated in the same sentence.
 //
 // The unit of replication is a round: each (run, target, round) result is one observation per
 // metric. A metric's value for an entry is the mean over its rounds, and the difference is

@@ -7,9 +7,9 @@ import { collector, expectBusyThenIdle, meanCpu } from '../testing/monitor.ts'
 import { MonitorError } from './types.ts'
 
 /*
- * Against a real engine (EXAMPLES.md 14: no mocks). Without one the engine tests are skipped with
- * the reason printed, unless CANNONADE_REQUIRE_DOCKER=1, where they fail instead: CI must not
- * pass by skipping. `bash ../shared/tools/offline-docker.sh` starts an engine here.
+ * Against a real engine (no mocks: a mock answers what we expect, not what Docker does). Without
+ * one the engine tests are skipped with the reason printed, unless CANNONADE_REQUIRE_DOCKER=1,
+ * where they fail instead: CI must not pass by skipping.
  */
 const IMAGE = 'debian:bookworm-slim'
 const docker = new Docker()
@@ -25,7 +25,7 @@ async function whyUnavailable(): Promise<string | null> {
   try {
     await docker.getImage(IMAGE).inspect()
   } catch {
-    return `the local image ${IMAGE} is missing (bash ../shared/tools/offline-docker.sh builds it)`
+    return `the local image ${IMAGE} is missing (docker pull ${IMAGE})`
   }
   return null
 }

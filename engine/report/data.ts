@@ -40,7 +40,7 @@ export interface ReportData {
   across: CompareResult | null
   acrossNote: string | null
   generatedAt: Date
-  /** Sweeps the runs belong to (issue 7): results against the swept value and the knee. */
+  /** Sweeps the runs belong to (engine/study/): results against the swept value and the knee. */
   studies: StudyResults[]
 }
 

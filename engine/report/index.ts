@@ -1,5 +1,6 @@
-// Comparison reports (issue 6): the one entry point the CLI (`cannonade report`) and the Api host
-// (`reports.create`) share. Load → HTML → PDF, with progress, and no half-written file on failure.
+// Comparison reports (engine/report/README.md): the one entry point the CLI (`cannonade report`)
+// and the Api host (`reports.create`) share. Load → HTML → PDF, with progress, and no half-written
+// file on failure.
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'

@@ -1,4 +1,4 @@
-// Reports from real runs (issue 6): two runs made by the engine against in-process targets, the
+// Reports from real runs: two runs made by the engine against in-process targets, the
 // report printed by headless Chromium, its text read back with pdftotext and its pages rendered
 // to PNG with pdftoppm (kept in artifacts/report/). Without Chromium or poppler-utils these tests
 // are skipped with the reason printed, unless CANNONADE_REQUIRE_DOCKER=1 (CI), where they fail.

@@ -1,5 +1,6 @@
-// A sweep in the report: per target, throughput and latency against the swept value, the knee,
-// and the sentence that says it (issue 7 item 2). Shown when the reported runs belong to a study.
+// A sweep in the report: per target, throughput and latency against the swept value, the knee, and
+// the sentence that says it (engine/study/results.ts). Shown when the reported runs belong to a
+// study.
 import type { HistoryStore } from '../store/queries.ts'
 import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'

@@ -1,6 +1,6 @@
 // The per-request ledger on the load thread: preallocated typed-array columns (~1 ns per value
-// against ~150 ns for an object per request, PERF-NOTES.md), handed to the writer thread by
-// transfer when full or at each second, and handed back for reuse.
+// against ~150 ns to allocate and push an object per request, measured on a 2-vCPU Xeon), handed to
+// the writer thread by transfer when full or at each second, and handed back for reuse.
 
 import type { BlockColumns } from '../store/blocks.ts'
 

@@ -1,4 +1,4 @@
-// Items 4 and 5 of the engine issue: every request's id in the ledger, and sockets reused.
+// The ledger: every request's id in the ledger, and sockets reused.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { ledgerIds, runConfig } from '../testing/run.ts'

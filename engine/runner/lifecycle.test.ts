@@ -1,4 +1,4 @@
-// Item 10 of the engine issue: start → progress (1 Hz) → done | aborted | failed; a killed runner
+// The run lifecycle: start → progress (1 Hz) → done | aborted | failed; a killed runner
 // leaves an aborted run with its samples; stop is graceful. And an unreachable target mid-run.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'

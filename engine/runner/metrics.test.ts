@@ -1,4 +1,4 @@
-// Items 6, 7 and 8 of the engine issue: HDR percentiles agree with exact ones from the raw ledger;
+// Statistics against the raw ledger: HDR percentiles agree with exact ones from the raw ledger;
 // rate mode shows a stall that closed-loop latency hides; targets and rounds are kept apart.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'

@@ -1,5 +1,6 @@
 // Messages between the parent (supervisor), the runner process and its writer thread: discriminated
-// unions (EXAMPLES.md 6). The run lifecycle is start → progress* → done | aborted | failed.
+// unions, so each side's switch is checked by the compiler. The run lifecycle is start → progress*
+// → done | aborted | failed.
 import type { Plan } from '../config/compile.ts'
 import type { RunConfig } from '../config/schema.ts'
 import type {

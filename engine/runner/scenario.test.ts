@@ -1,4 +1,4 @@
-// Issue 7 item 3: a target as a sequence of requests with values captured from one response and
+// Scenarios: a target as a sequence of requests with values captured from one response and
 // used in the next; statistics per step as well as per target.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'

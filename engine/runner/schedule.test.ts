@@ -1,4 +1,4 @@
-// Item 3 of the engine issue: seen from the server, the requests in flight in each second follow
+// Load profiles: seen from the server, the requests in flight in each second follow
 // the compiled schedule within ±1, for ramp, burst, phases and stages profiles.
 import { afterEach, describe, expect, it } from 'vitest'
 import { compilePlan, connectionsAt } from '../config/compile.ts'

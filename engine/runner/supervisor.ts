@@ -1,6 +1,7 @@
 // The parent side of a run: gathers its environment, creates its rows, forks the runner process,
-// relays its events, and gives the run exactly one end (EXAMPLES.md 7): done, aborted (stopped, or
-// the worker died) or failed. A dead worker is an end event, never a spinner forever.
+// relays its events, and gives the run exactly one end (CONTRIBUTING.md, Process model): done,
+// aborted (stopped, or the worker died) or failed. A dead worker is an end event, never a spinner
+// forever.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { compilePlan } from '../config/compile.ts'

@@ -1,4 +1,4 @@
-// The runner process (EXAMPLES.md 5): load generation never runs in the UI or Electron's main
+// The runner process: load generation is CPU-bound, so it never runs in the UI or Electron's main
 // process. Its main thread drives the connections; a worker thread (writer.ts) writes the ledger.
 // Started by supervisor.ts with child_process.fork; talks over the IPC channel (protocol.ts).
 import { Worker } from 'node:worker_threads'

@@ -1,4 +1,4 @@
-// Issue 3 items 2, 5 and 8 with a real Docker engine: a stack up to healthy, a CPU-bound run whose
+// Target stacks with a real Docker engine: a stack up to healthy, a CPU-bound run whose
 // container CPU and memory are stored each second (high under load, low after), and the bad
 // inputs: unknown stack, port taken, health never reached (nothing left running), no Docker.
 import { spawnSync } from 'node:child_process'

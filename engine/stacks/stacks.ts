@@ -1,4 +1,4 @@
-// One-click target stacks (DESIGN.md "Target stacks"): `up` builds and starts a compose project,
+// One-click target stacks (targets/README.md): `up` builds and starts a compose project,
 // streaming its output, waits for /health and returns the URL; `down` removes containers,
 // networks and volumes, also after a failed `up`; `--native` runs the same server as a local
 // process against a local PostgreSQL. Nothing is left running after a failure.

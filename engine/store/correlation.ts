@@ -1,5 +1,6 @@
 // Correlation ids: `<prefix>-<seq>` with seq zero-padded to 10 digits (`k3f9a2c1-0000000042`).
-// Fixed width keeps ids cheap to write into a request template in place (PERF-NOTES.md) and makes
+// Fixed width keeps ids cheap to write into a request template in place (engine/runner/connection.ts)
+// and makes
 // them sort in send order as text. The runner formats them, the history parses them back.
 
 export const SEQ_DIGITS = 10

@@ -1,6 +1,6 @@
 // Opening the local database: WAL, foreign keys, numbered migrations applied in order, each in a
-// transaction and recorded with its hash; a backup is taken before an existing database migrates
-// (EXAMPLES.md 10).
+// transaction and recorded with its hash; a backup is taken before an existing database migrates,
+// so a failed migration loses nothing.
 import Database from 'better-sqlite3'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 // The raw ledger's size and its retention. At ~56 bytes a request, 50 000 req/s is ~10 GB an
-// hour (PERF-NOTES.md): a user sees each run's ledger size, can drop a run's raw samples, and can
+// hour: a user sees each run's ledger size, can drop a run's raw samples, and can
 // set a retention after which old runs keep only their summaries, series and histograms.
 import { ApiError } from '../api/errors.ts'
 import type { Db } from './db.ts'

@@ -1,4 +1,4 @@
-// Issue 7 items 1-2: a sweep is one study with one run per value; results per value and the knee.
+// Sweeps: a sweep is one study with one run per value; results per value and the knee.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'

@@ -1,5 +1,6 @@
-// Ready-made studies (resources/templates/*.yaml) that reproduce the seed experiments; the wizard
-// lists them, the CLI runs them as files.
+// Ready-made studies (resources/templates/*.yaml): common benchmark designs (runtime against
+// runtime, injection profiles, pool and task sizes, a scenario); the wizard lists them, the CLI
+// runs them as files.
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'

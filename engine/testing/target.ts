@@ -1,5 +1,6 @@
-// A test target that counts what it saw (EXAMPLES.md 13): sockets, correlation ids, requests in
-// flight sampled over time, with an optional per-request delay and a one-off stall.
+// A test target that counts what it saw, so tests check behaviour against a known truth: sockets,
+// correlation ids, requests in flight sampled over time, with an optional per-request delay and a
+// one-off stall.
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'

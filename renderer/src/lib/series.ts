@@ -120,7 +120,7 @@ export function throughputVsResources(
     if (p.target !== target) continue
     const r = byT.get(p.t)
     if (!r) continue
-    // Thesis figures: throughput vs CPU (x = req/s, y = CPU %), memory vs throughput.
+    // Efficiency figures: throughput vs CPU (x = req/s, y = CPU %), memory vs throughput.
     if (r.cpu !== null) cpu.push({ x: p.requests, y: r.cpu })
     if (r.mem !== null) memory.push({ x: p.requests, y: r.mem })
   }

@@ -1,6 +1,6 @@
-// Form fields with their validation message beside them (issue 5: "every form field validated
-// inline with the same zod schema the CLI uses"). The message is tied to the input with
-// aria-describedby and aria-invalid, so screen readers announce it too.
+// Form fields with their validation message beside them: every field is validated inline with the
+// same zod schema the CLI uses (engine/config/schema.ts), so both name the same field. The message
+// is tied to the input with aria-describedby and aria-invalid, so screen readers announce it too.
 import { useId, useState, type ReactNode } from 'react'
 
 interface FieldProps {

@@ -1,5 +1,5 @@
-// Runs or targets overlaid, as in the thesis' figures: throughput over time (each aligned to its
-// own start), latency percentiles side by side, throughput vs CPU and memory vs throughput.
+// Runs or targets overlaid, as in published runtime comparisons: throughput over time (each aligned
+// to its own start), latency percentiles side by side, throughput vs CPU and memory vs throughput.
 import { memo, useMemo } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
 import type { ResourcePoint, RunSummary, SeriesPoint } from '../../../../engine/api/types.ts'

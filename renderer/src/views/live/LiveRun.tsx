@@ -1,5 +1,6 @@
 // The live dashboard of one run: progress, headline numbers, charts at 1 Hz, Stop, and how it
-// ended. "Running" is shown only between start and an end event (EXAMPLES.md 7).
+// ended. "Running" is shown only between start and an end event (a run has exactly one end, so
+// the view never spins forever).
 import { useEffect, useState } from 'react'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'

@@ -1,9 +1,9 @@
-// Live run data, outside React state: one bounded ring per target and round (EXAMPLES.md 8 and
-// issue 5 "smooth at 1 Hz through a 30-minute run"). Events are ingested as they come; views are
-// notified at most every NOTIFY_MS, so a burst of events (a replay, a reconnect backlog) costs one
-// render, not one per event. Only the last few runs are kept. CPU and memory arrive inside the
-// progress events (the samples taken since the previous one), kept in a ring per target, source
-// and instance with the same bound.
+// Live run data, outside React state: one bounded ring per target and round, so the view stays
+// smooth at 1 Hz through a 30-minute run (large payloads kept in React state freeze the UI). Events
+// are ingested as they come; views are notified at most every NOTIFY_MS, so a burst of events (a
+// replay, a reconnect backlog) costs one render, not one per event. Only the last few runs are
+// kept. CPU and memory arrive inside the progress events (the samples taken since the previous
+// one), kept in a ring per target, source and instance with the same bound.
 import type { Api } from '../../../../engine/api/api.ts'
 import type {
   ProgressEvent,

@@ -1,5 +1,5 @@
-// "Start from a template": the ready-made studies that reproduce the seed experiments
-// (resources/templates, through studies.templates). Picking one fills in the whole form; its
+// "Start from a template": the ready-made studies of resources/templates (through
+// studies.templates). Picking one fills in the whole form; its
 // targets point at the bundled stacks, which the user may keep or change.
 import { useState } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
