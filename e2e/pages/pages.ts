@@ -1,12 +1,14 @@
 // Page objects: what a test does, in the user's words, over data-testid locators.
 import type { Locator, Page } from 'playwright-core'
+import { RUN_ENDS } from '../../engine/api/types.ts'
+import type { NavName } from '../../renderer/src/app/nav.ts'
 
 export class Nav {
   readonly page: Page
   constructor(page: Page) {
     this.page = page
   }
-  async go(to: 'new' | 'live' | 'history' | 'studies' | 'compare' | 'stacks' | 'settings'): Promise<void> {
+  async go(to: NavName): Promise<void> {
     await this.page.getByTestId(`nav-${to}`).click()
   }
 }
@@ -85,9 +87,7 @@ export class LivePage {
   /** Waits until the run has an end (done, aborted or failed) and returns it. */
   async waitForEnd(timeout = 60_000): Promise<string> {
     await this.page
-      .locator(
-        '[data-testid="live"][data-status="done"], [data-testid="live"][data-status="aborted"], [data-testid="live"][data-status="failed"]',
-      )
+      .locator(RUN_ENDS.map((end) => `[data-testid="live"][data-status="${end}"]`).join(', '))
       .waitFor({ timeout })
     return (await this.root.getAttribute('data-status')) ?? ''
   }

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { Channel } from './channels.ts'
 import { ApiError } from './errors.ts'
+import { RUN_STATUSES } from './types.ts'
 
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1)
@@ -11,7 +12,7 @@ export const RunListQuerySchema = z
   .object({
     search: z.string().max(200).optional(),
     tags: z.array(z.string()).optional(),
-    status: z.enum(['running', 'done', 'aborted', 'failed']).optional(),
+    status: z.enum(RUN_STATUSES).optional(),
     target: z.string().optional(),
     limit: z.number().int().min(1).max(1000).default(50),
     offset: z.number().int().min(0).default(0),

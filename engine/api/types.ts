@@ -3,7 +3,10 @@
 // engine module can import them without pulling the Api, zod or Node modules.
 import type { RunConfig } from '../config/schema.ts'
 
-export type RunStatus = 'running' | 'done' | 'aborted' | 'failed'
+/** A run's possible ends: it has exactly one of them, once. */
+export const RUN_ENDS = ['done', 'aborted', 'failed'] as const
+export const RUN_STATUSES = ['running', ...RUN_ENDS] as const
+export type RunStatus = (typeof RUN_STATUSES)[number]
 
 /** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
 // Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
@@ -21,6 +24,14 @@ export const ERROR_KINDS = [
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>
+
+/**
+ * Requests that failed, as the error rate, thresholds, comparisons and the CLI count them: every
+ * kind but `inflight` (still waiting when the window closed, so not known to have failed).
+ */
+export function failedRequests(errors: ErrorCounts): number {
+  return Object.entries(errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0)
+}
 
 /** Latency statistics in microseconds. */
 export interface LatencyStats {
@@ -197,8 +208,11 @@ export interface ValidationResult {
   config: RunConfig | null
 }
 
+/** The metrics a comparison covers, in the order the compare view and the report list them. */
+export const COMPARE_METRICS = ['throughput', 'mean', 'p50', 'p95', 'p99', 'p999', 'errorRate'] as const
+
 export interface CompareMetric {
-  metric: 'throughput' | 'mean' | 'p50' | 'p95' | 'p99' | 'p999' | 'errorRate'
+  metric: (typeof COMPARE_METRICS)[number]
   baseline: number
   other: number
   /** (other - baseline) / baseline in %, null when the baseline is 0. */

@@ -1,6 +1,6 @@
 // The run summary: the `--json` document (`cannonade run --json`, README.md) and the table printed
 // after a run.
-import type { LatencyStats, RunSummary, StatsBlock } from '../api/types.ts'
+import { failedRequests, type LatencyStats, type RunSummary, type StatsBlock } from '../api/types.ts'
 
 function latencyJson(l: LatencyStats) {
   return {
@@ -63,9 +63,7 @@ export function formatSummary(s: RunSummary): string {
     'max (ms)',
   ]
   const rows = s.results.map((r) => {
-    const errors = Object.entries(r.errors)
-      .filter(([k]) => k !== 'inflight')
-      .reduce((a, [, n]) => a + (n ?? 0), 0)
+    const errors = failedRequests(r.errors)
     const l = r.latency
     return [
       r.target,

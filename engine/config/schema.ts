@@ -230,17 +230,9 @@ const LoadSchema = z
     }
   })
 
-export const THRESHOLD_METRICS = [
-  'mean',
-  'p50',
-  'p90',
-  'p95',
-  'p99',
-  'p99.9',
-  'max',
-  'throughput',
-  'errorRate',
-] as const
+/** Threshold metrics that are latencies: microseconds in a config, shown in milliseconds. */
+export const LATENCY_THRESHOLD_METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'] as const
+export const THRESHOLD_METRICS = [...LATENCY_THRESHOLD_METRICS, 'throughput', 'errorRate'] as const
 
 const ThresholdSchema = z
   .object({
@@ -253,6 +245,12 @@ const ThresholdSchema = z
   .strict()
   .refine((t) => t.max !== undefined || t.min !== undefined, { message: 'give max or min', path: ['max'] })
 
+/** The header each request carries its correlation id in, unless a config names another. */
+export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
+
+/** A sweep path into a target's stack environment: the stack is restarted with each value. */
+export const STACK_ENV_PATH = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
+
 export const RunConfigV1Schema = z
   .object({
     version: z.literal(1),
@@ -262,7 +260,7 @@ export const RunConfigV1Schema = z
     schedule: z.enum(['sequential', 'interleaved']).default('sequential'),
     rounds: z.number().int().min(1).max(1000).default(1),
     cooldownSeconds: z.number().min(0).max(3600).default(5),
-    correlationHeader: headerName.default('x-correlation-id'),
+    correlationHeader: headerName.default(DEFAULT_CORRELATION_HEADER),
     thresholds: z.array(ThresholdSchema).default([]),
     tags: z.array(z.string().min(1).max(64)).default([]),
     /** A study: one run per value of a numeric config path (e.g. load.connections, targets.0.stack.env.POOL_SIZE). */
@@ -320,3 +318,7 @@ export type Profile = Load['profile']
 export type Threshold = RunConfig['thresholds'][number]
 export type Step = NonNullable<Target['steps']>[number]
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]
+
+export function isLatencyMetric(metric: string): boolean {
+  return (LATENCY_THRESHOLD_METRICS as readonly string[]).includes(metric)
+}

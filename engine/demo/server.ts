@@ -3,6 +3,7 @@
 import http from 'node:http'
 import { pbkdf2Sync } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
+import { DEFAULT_CORRELATION_HEADER } from '../config/schema.ts'
 
 export interface DemoServer {
   url: string
@@ -38,8 +39,8 @@ function readJson(req: http.IncomingMessage, cb: (value: Record<string, unknown>
 function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   const started = performance.now()
   const url = new URL(req.url ?? '/', 'http://demo')
-  const id = req.headers['x-correlation-id']
-  if (typeof id === 'string') res.setHeader('x-correlation-id', id)
+  const id = req.headers[DEFAULT_CORRELATION_HEADER]
+  if (typeof id === 'string') res.setHeader(DEFAULT_CORRELATION_HEADER, id)
   const reply = (status: number, body: string | Buffer, type = 'application/json') => {
     res.statusCode = status
     res.setHeader('content-type', type)

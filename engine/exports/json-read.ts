@@ -5,6 +5,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
+import { RUN_ENDS } from '../api/types.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from '../store/export-read.ts'
 
@@ -24,7 +25,7 @@ const RunSchema = z.object({
   sourceRunId: z.number().int(),
   run: z.object({
     name: z.string(),
-    status: z.enum(['done', 'aborted', 'failed']),
+    status: z.enum(RUN_ENDS),
     config: z.record(z.string(), z.unknown()),
     correlationPrefix: z.string().min(1),
     startedAt: z.string(),

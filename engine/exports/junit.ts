@@ -2,11 +2,10 @@
 // GitHub test reporters). One test suite per target, one test case per threshold and target,
 // failures carrying actual vs limit; one more case says whether the run itself completed.
 import type { ExportResult, ThresholdResult } from '../api/types.ts'
+import { isLatencyMetric } from '../config/schema.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { writeAtomically } from './write.ts'
-
-const LATENCY = new Set(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
 
 // Characters XML 1.0 cannot carry at all: dropped.
 // eslint-disable-next-line no-control-regex
@@ -25,7 +24,7 @@ export function xmlEscape(text: string): string {
 
 /** A threshold value in the unit a person reads: ms for latency (stored µs), req/s, % of requests. */
 export function formatMetric(metric: string, value: number): string {
-  if (LATENCY.has(metric)) return `${(value / 1000).toFixed(2)} ms`
+  if (isLatencyMetric(metric)) return `${(value / 1000).toFixed(2)} ms`
   if (metric === 'throughput') return `${value.toFixed(1)} req/s`
   if (metric === 'errorRate') return `${(value * 100).toFixed(2)} %`
   return String(value)

@@ -15,7 +15,15 @@
 import type { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
 import type { CompareQuerySchema } from '../api/schemas.ts'
-import type { CompareEntry, CompareMetric, CompareResult, LatencyStats, StatsBlock } from '../api/types.ts'
+import {
+  COMPARE_METRICS,
+  failedRequests,
+  type CompareEntry,
+  type CompareMetric,
+  type CompareResult,
+  type LatencyStats,
+  type StatsBlock,
+} from '../api/types.ts'
 import { bootstrapRelativeDiff, mannWhitneyU, smallestExactP } from './compare-stats.ts'
 
 export {
@@ -46,7 +54,6 @@ export interface RunRounds {
 
 export const ALPHA = 0.05
 export const MIN_ROUNDS_FOR_CI = 3
-const METRICS: readonly MetricName[] = ['throughput', 'mean', 'p50', 'p95', 'p99', 'p999', 'errorRate']
 const LABEL: Record<MetricName, string> = {
   throughput: 'throughput',
   mean: 'mean latency',
@@ -67,14 +74,8 @@ export function metricValues(
 ): number[] {
   if (metric === 'throughput') return rounds.map((r) => r.throughput)
   if (metric === 'errorRate') {
-    // As thresholds count it (metrics/thresholds.ts): requests still in flight at the end are not errors.
-    return rounds
-      .filter((r) => r.requests > 0)
-      .map(
-        (r) =>
-          Object.entries(r.errors).reduce((s, [k, v]) => s + (k === 'inflight' ? 0 : (v ?? 0)), 0) /
-          r.requests,
-      )
+    // Counted as thresholds count it (failedRequests): requests in flight at the end are not errors.
+    return rounds.filter((r) => r.requests > 0).map((r) => failedRequests(r.errors) / r.requests)
   }
   const stats = (r: StatsBlock): LatencyStats => (corrected && r.corrected ? r.corrected : r.latency)
   return rounds.filter((r) => stats(r).count > 0).map((r) => stats(r)[metric])
@@ -172,7 +173,7 @@ export function compareEntries(entries: readonly EntryRounds[], baselineIndex = 
       const corrected = [...base.rounds, ...other.rounds].every(
         (r) => r.corrected !== null && r.corrected.count > 0,
       )
-      const metrics = METRICS.map((m) => compareMetric(m, base, other, corrected)).filter(
+      const metrics = COMPARE_METRICS.map((m) => compareMetric(m, base, other, corrected)).filter(
         (m): m is CompareMetric => m !== null,
       )
       return { entry: other.entry, metrics }

@@ -1,7 +1,7 @@
 // Thresholds are evaluated once, at the end, per target with its rounds merged (HDR histograms
 // merge losslessly, so a merged p99 is the p99 of all the target's requests).
 import type { Threshold } from '../config/schema.ts'
-import type { TargetRoundSummary, ThresholdResult } from '../api/types.ts'
+import { failedRequests, type TargetRoundSummary, type ThresholdResult } from '../api/types.ts'
 import { latencyStats, mergeEncoded } from './hdr.ts'
 
 function metricValue(metric: Threshold['metric'], rounds: TargetRoundSummary[]): number | null {
@@ -9,10 +9,7 @@ function metricValue(metric: Threshold['metric'], rounds: TargetRoundSummary[]):
   if (metric === 'throughput') return rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length
   if (metric === 'errorRate') {
     const requests = rounds.reduce((s, r) => s + r.requests, 0)
-    const errors = rounds.reduce(
-      (s, r) => s + Object.entries(r.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0),
-      0,
-    )
+    const errors = rounds.reduce((s, r) => s + failedRequests(r.errors), 0)
     return requests > 0 ? errors / requests : 0
   }
   const merged = mergeEncoded(rounds.map((r) => r.histogram))

@@ -1,7 +1,7 @@
 // The comparison report as one self-contained HTML document: inline CSS, inline SVG charts, no
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
-import type { CompareMetric, CompareResult } from '../api/types.ts'
+import { COMPARE_METRICS, type CompareMetric, type CompareResult } from '../api/types.ts'
 import { metricValues } from '../metrics/compare.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import {
@@ -32,7 +32,6 @@ export interface ReportOptions extends LoadOptions {
   title?: string
 }
 
-const METRICS: CompareMetric['metric'][] = ['throughput', 'mean', 'p50', 'p95', 'p99', 'p999', 'errorRate']
 const HIGHER_IS_BETTER: Record<CompareMetric['metric'], boolean> = {
   throughput: true,
   mean: false,
@@ -99,7 +98,7 @@ function metricSummaries(data: ReportData): string {
   ]
   const across = acrossOthers(data)
   if (across) results.push(across)
-  return METRICS.map((metric) => {
+  return COMPARE_METRICS.map((metric) => {
     const entries = standings(data, metric)
     if (entries.length === 0) return ''
     const sorted = [...entries].sort((a, b) =>

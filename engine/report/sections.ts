@@ -1,6 +1,6 @@
 // Descriptive sections of the report: where the runs ran (environment, target images and limits)
 // and how each was configured (targets, load, profile in words, thresholds).
-import type { RunConfig } from '../config/schema.ts'
+import { isLatencyMetric, type RunConfig } from '../config/schema.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtDate, fmtInt, fmtMs, fmtSeconds } from './format.ts'
 
@@ -52,7 +52,7 @@ function thresholdWords(d: RunReportData): string {
   if (d.run.thresholds.length === 0) return 'none'
   return d.run.thresholds
     .map((t) => {
-      const latency = !['throughput', 'errorRate'].includes(t.metric)
+      const latency = isLatencyMetric(t.metric)
       const f = (v: number | null | undefined) =>
         v === null || v === undefined
           ? '–'

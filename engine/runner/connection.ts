@@ -12,7 +12,8 @@ import net from 'node:net'
 import tls from 'node:tls'
 import type { EventEmitter } from 'node:events'
 import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
-import { applyCaptures, correlationId, renderStepRequest, type CompiledStep } from './scenario.ts'
+import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
+import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
 
 const require = createRequire(import.meta.url)
 // autocannon's connection class is internal API (lib/httpClient.js, not in its typings), so package.json
@@ -57,8 +58,6 @@ export interface RequestTemplate {
   idOffset: number
 }
 
-export const SEQ_DIGITS = 10
-
 export function buildRequestTemplate(opts: {
   method: string
   url: URL
@@ -102,15 +101,6 @@ export function errorKindOf(err: NodeJS.ErrnoException): number {
 
 /** What a connection reports to its driver. Kept as plain functions: they run per request. */
 /** A scenario connection renders each step's request (captured values differ per pass). */
-export interface ScenarioSetup {
-  steps: CompiledStep[]
-  host: string
-  basePath: string
-  keepAlive: boolean
-  correlationHeader: string
-  correlationPrefix: string
-}
-
 export const NO_STEP = 255
 
 export interface ConnectionHost {
@@ -296,7 +286,7 @@ export class Connection {
         basePath: s.basePath,
         keepAlive: s.keepAlive,
         correlationHeader: s.correlationHeader,
-        correlationId: correlationId(s.correlationPrefix, seq),
+        correlationId: formatCorrelationId(s.correlationPrefix, seq),
       })
       this.step[slot] = this.stepIndex
     } else {

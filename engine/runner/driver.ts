@@ -6,14 +6,8 @@ import type { Plan, Step } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
 import { ERROR_KINDS } from '../api/types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
-import {
-  buildRequestTemplate,
-  Connection,
-  type ConnectionHost,
-  type RequestTemplate,
-  type ScenarioSetup,
-} from './connection.ts'
-import { scenarioSetup } from './scenario.ts'
+import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemplate } from './connection.ts'
+import { scenarioSetup, type ScenarioSetup } from './scenario.ts'
 import { cpuReader } from './cpu.ts'
 import type { Ledger } from './ledger.ts'
 

@@ -2,7 +2,6 @@
 // browse), with values captured from one response and used in the next, as in the Locust study.
 // Plain targets never come here: their request is prebuilt once (connection.ts).
 import type { Step } from '../config/schema.ts'
-import { SEQ_DIGITS, type ScenarioSetup } from './connection.ts'
 
 type Part = string | { v: string }
 
@@ -71,10 +70,6 @@ export function renderStepRequest(
   return body ? Buffer.concat([h, body]) : h
 }
 
-export function correlationId(prefix: string, seq: number): string {
-  return `${prefix}-${String(seq).padStart(SEQ_DIGITS, '0')}`
-}
-
 /** Apply a step's captures; false when the status is not the expected one or a value is missing. */
 export function applyCaptures(
   step: CompiledStep,
@@ -114,6 +109,15 @@ export function applyCaptures(
 }
 
 /** What a scenario connection needs: the compiled steps and where and how to send them. */
+export interface ScenarioSetup {
+  steps: CompiledStep[]
+  host: string
+  basePath: string
+  keepAlive: boolean
+  correlationHeader: string
+  correlationPrefix: string
+}
+
 export function scenarioSetup(
   steps: readonly Step[],
   url: URL,

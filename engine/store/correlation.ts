@@ -1,12 +1,13 @@
 // Correlation ids: `<prefix>-<seq>` with seq zero-padded to 10 digits (`k3f9a2c1-0000000042`).
-// Fixed width keeps ids cheap to write into a request template in place (engine/runner/connection.ts)
-// and makes
-// them sort in send order as text. The runner formats them, the history parses them back.
+// Fixed width keeps ids cheap to write into a request template in place (the runner's
+// connection.ts) and makes them sort in send order as text. The runner formats them, the history
+// parses them back.
 
 export const SEQ_DIGITS = 10
 const MAX_SEQ = 10 ** SEQ_DIGITS - 1
 // A prefix never holds '-', so the last '-' separates it from the sequence number.
 const PREFIX = /^[A-Za-z0-9_]{1,32}$/
+const SEQ = new RegExp(`^\\d{1,${SEQ_DIGITS}}$`)
 
 export function formatCorrelationId(prefix: string, seq: number): string {
   if (!PREFIX.test(prefix))
@@ -32,6 +33,6 @@ export function parseCorrelationId(id: string): CorrelationId | null {
   if (dash <= 0) return null
   const prefix = text.slice(0, dash)
   const digits = text.slice(dash + 1)
-  if (!PREFIX.test(prefix) || !/^\d{1,10}$/.test(digits)) return null
+  if (!PREFIX.test(prefix) || !SEQ.test(digits)) return null
   return { prefix, seq: Number(digits) }
 }

@@ -2,14 +2,14 @@
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { ERROR_KINDS, type SampleRow, type SeriesPoint } from '../api/types.ts'
+import { ERROR_KINDS, type RunStatus, type SampleRow, type SeriesPoint } from '../api/types.ts'
 import { formatCorrelationId } from './correlation.ts'
 import { ErrorCountsSchema, parseColumnOr } from './schemas.ts'
 
 export interface RunRow {
   id: number
   name: string
-  status: 'running' | 'done' | 'aborted' | 'failed'
+  status: RunStatus
   config: string
   correlation_prefix: string
   started_at: string

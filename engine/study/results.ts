@@ -1,5 +1,5 @@
 // A sweep's results: per target, throughput and p50/p95/p99 against the swept value, and the knee.
-import type { StudyResults, SweepPoint } from '../api/types.ts'
+import { failedRequests, type StudyResults, type SweepPoint } from '../api/types.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -55,11 +55,7 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       const lat = latencyStats(merged)
       merged.destroy()
       const requests = rounds.reduce((s, r) => s + r.requests, 0)
-      const errors = rounds.reduce(
-        (s, r) =>
-          s + Object.entries(r.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0),
-        0,
-      )
+      const errors = rounds.reduce((s, r) => s + failedRequests(r.errors), 0)
       const list = byTarget.get(target) ?? []
       list.push({
         value: run.value,

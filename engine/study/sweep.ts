@@ -3,13 +3,11 @@
 // while latency climbs.
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
-import type { RunConfig } from '../config/schema.ts'
+import { STACK_ENV_PATH, type RunConfig } from '../config/schema.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import type { RunSummary } from '../api/types.ts'
-
-const STACK_ENV = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
 
 export interface SweepStep {
   value: number
@@ -30,7 +28,7 @@ function setPath(doc: Record<string, unknown>, path: string, value: number): boo
   const holder = node as Record<string, unknown>
   if (
     typeof holder[last] !== 'number' &&
-    !(STACK_ENV.test(path) && (holder[last] === undefined || typeof holder[last] === 'string'))
+    !(STACK_ENV_PATH.test(path) && (holder[last] === undefined || typeof holder[last] === 'string'))
   )
     return false
   holder[last] = value
@@ -41,7 +39,7 @@ function setPath(doc: Record<string, unknown>, path: string, value: number): boo
 export function expandSweep(config: RunConfig): SweepStep[] {
   const sweep = config.sweep
   if (!sweep) return [{ value: NaN, config, stack: null }]
-  const stackMatch = STACK_ENV.exec(sweep.path)
+  const stackMatch = STACK_ENV_PATH.exec(sweep.path)
   if (stackMatch && !config.targets[Number(stackMatch[1])]?.stack) {
     throw new ConfigError([
       { field: 'sweep.path', message: `targets.${stackMatch[1]} has no stack to restart` },

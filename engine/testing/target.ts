@@ -4,6 +4,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { DEFAULT_CORRELATION_HEADER } from '../config/schema.ts'
 
 export interface TargetOptions {
   /** Answer each request after this many ms (keeps requests in flight, so concurrency is visible). */
@@ -32,7 +33,7 @@ export interface CountingTarget {
 }
 
 export async function startTarget(opts: TargetOptions = {}): Promise<CountingTarget> {
-  const header = (opts.correlationHeader ?? 'x-correlation-id').toLowerCase()
+  const header = (opts.correlationHeader ?? DEFAULT_CORRELATION_HEADER).toLowerCase()
   const state: CountingTarget = {
     url: '',
     port: 0,

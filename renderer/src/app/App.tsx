@@ -5,6 +5,7 @@ import { useApi, useApiEnv, useConnection } from '../api/context.tsx'
 import { Banner } from '../ui/Common.tsx'
 import { liveStore } from '../views/live/liveStore.ts'
 import { History } from '../views/history/History.tsx'
+import { NAV } from './nav.ts'
 import { Link, useRoute } from './router.tsx'
 import { applyTheme, storedTheme, useTheme, type ThemeChoice } from './theme.ts'
 
@@ -15,16 +16,6 @@ const Compare = lazy(() => import('../views/compare/Compare.tsx'))
 const Stacks = lazy(() => import('../views/stacks/Stacks.tsx'))
 const Studies = lazy(() => import('../views/studies/Studies.tsx'))
 const Settings = lazy(() => import('../views/settings/Settings.tsx'))
-
-const NAV = [
-  { to: '/new', label: 'New run', match: 'new', testId: 'nav-new' },
-  { to: '/live', label: 'Live', match: 'live', testId: 'nav-live' },
-  { to: '/runs', label: 'History', match: 'runs', testId: 'nav-history' },
-  { to: '/studies', label: 'Studies', match: 'studies', testId: 'nav-studies' },
-  { to: '/compare', label: 'Compare', match: 'compare', testId: 'nav-compare' },
-  { to: '/stacks', label: 'Stacks', match: 'stacks', testId: 'nav-stacks' },
-  { to: '/settings', label: 'Settings', match: 'settings', testId: 'nav-settings' },
-] as const
 
 function View() {
   const route = useRoute()

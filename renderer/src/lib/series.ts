@@ -40,6 +40,9 @@ export function mergeRows(...sets: readonly Row[][]): Row[] {
   return [...rows.values()].sort((a, b) => a.t - b.t)
 }
 
+/** Points a stored run's charts ask for, all series of a view together (runs.series downsamples). */
+export const MAX_CHART_POINTS = 2000
+
 const MAX_MARKERS = 40
 
 /**

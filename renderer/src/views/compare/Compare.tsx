@@ -5,11 +5,10 @@ import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Common.tsx'
 import { dateTime } from '../../lib/format.ts'
+import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { CompareCharts, type RunData } from './CompareCharts.tsx'
 import { DeltaTable } from './DeltaTable.tsx'
-
-const MAX_POINTS = 2000
 
 function parseIds(text: string | null): number[] {
   return [
@@ -101,7 +100,7 @@ export default function Compare({ query }: { query: URLSearchParams }) {
         runIds.map(async (id) => {
           const [run, series, resources] = await Promise.all([
             api.runs.get(id),
-            api.runs.series(id, { maxPoints: Math.ceil(MAX_POINTS / runIds.length) }),
+            api.runs.series(id, { maxPoints: Math.ceil(MAX_CHART_POINTS / runIds.length) }),
             api.runs.resources(id),
           ])
           return { run, series, resources }

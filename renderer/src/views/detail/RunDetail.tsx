@@ -7,6 +7,7 @@ import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, Card, StatusBadge } from '../../ui/Common.tsx'
 import { dateTime } from '../../lib/format.ts'
+import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { RunCharts } from '../live/RunCharts.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
@@ -14,8 +15,6 @@ import { Exports } from './Exports.tsx'
 import { Ledger } from './Ledger.tsx'
 import { useStudyIndex } from '../studies/useStudies.ts'
 import { parseTags } from '../history/RunRow.tsx'
-
-const MAX_POINTS = 2000
 
 function TagsAndNote({
   runId,
@@ -68,7 +67,7 @@ function TagsAndNote({
 export default function RunDetail({ runId }: { runId: number }) {
   const api = useApi()
   const run = useAsync(() => api.runs.get(runId), [api, runId])
-  const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_POINTS }), [api, runId])
+  const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_CHART_POINTS }), [api, runId])
   const resources = useAsync(() => api.runs.resources(runId), [api, runId])
   const study = useStudyIndex(runId).byRun.get(runId) ?? null
 

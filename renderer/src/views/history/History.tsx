@@ -1,7 +1,7 @@
 // History: every run kept, searchable and filterable by status, target and tag; tags edited in
 // place; runs opened, deleted, or picked for comparison.
 import { useState } from 'react'
-import type { RunListItem, RunStatus } from '../../../../engine/api/types.ts'
+import { RUN_STATUSES, type RunListItem, type RunStatus } from '../../../../engine/api/types.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState } from '../../ui/Common.tsx'
@@ -115,10 +115,11 @@ export function History() {
             data-testid="history-status"
           >
             <option value="">any</option>
-            <option value="running">running</option>
-            <option value="done">done</option>
-            <option value="aborted">aborted</option>
-            <option value="failed">failed</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </label>
         <label>

@@ -3,12 +3,12 @@
 import { useMemo, useRef, useState } from 'react'
 import { parse as parseYaml, stringify } from 'yaml'
 import { ApiError } from '../../../../engine/api/errors.ts'
-import { THRESHOLD_METRICS, type ThresholdMetric } from '../../../../engine/config/schema.ts'
+import { isLatencyMetric, THRESHOLD_METRICS, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { navigate } from '../../app/router.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
-import { LATENCY_METRICS, stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
+import { stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import type { Patch } from './Wizard.tsx'
 
@@ -31,7 +31,7 @@ function download(name: string, text: string, type: string): void {
 }
 
 function unitOf(metric: ThresholdMetric): string {
-  return LATENCY_METRICS.includes(metric) ? 'ms' : metric === 'errorRate' ? '%' : 'req/s'
+  return isLatencyMetric(metric) ? 'ms' : metric === 'errorRate' ? '%' : 'req/s'
 }
 
 interface Props {

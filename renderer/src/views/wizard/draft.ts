@@ -2,6 +2,8 @@
 // NaN while typing); `toConfigInput` turns the draft into a RunConfig document and `validate`
 // runs the same zod schema the CLI uses, keyed by field path ("targets.0.url") for inline messages.
 import {
+  DEFAULT_CORRELATION_HEADER,
+  isLatencyMetric,
   RunConfigV1Schema,
   type RunConfig,
   type RunConfigInput,
@@ -92,16 +94,6 @@ export interface ThresholdDraft {
   value: Num
 }
 
-export const LATENCY_METRICS: readonly ThresholdMetric[] = [
-  'mean',
-  'p50',
-  'p90',
-  'p95',
-  'p99',
-  'p99.9',
-  'max',
-]
-
 export function emptyTarget(name = '', url = ''): TargetDraft {
   return {
     name,
@@ -160,7 +152,7 @@ export function defaultDraft(): Draft {
     schedule: 'sequential',
     rounds: 1,
     cooldownSeconds: 5,
-    correlationHeader: 'x-correlation-id',
+    correlationHeader: DEFAULT_CORRELATION_HEADER,
     thresholds: [],
     sweep: emptySweep(),
   }
@@ -169,7 +161,7 @@ export function defaultDraft(): Draft {
 /** Display units → config units: ms → µs for latencies, % → fraction for the error rate. */
 function thresholdValue(t: ThresholdDraft): number | undefined {
   if (t.value === undefined) return undefined
-  if (LATENCY_METRICS.includes(t.metric)) return Math.round(t.value * 1000)
+  if (isLatencyMetric(t.metric)) return Math.round(t.value * 1000)
   if (t.metric === 'errorRate') return t.value / 100
   return t.value
 }

@@ -1,11 +1,11 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
-import type { RunConfig, ThresholdMetric } from '../../../../engine/config/schema.ts'
-import { defaultDraft, emptyTarget, LATENCY_METRICS, type Draft } from './draft.ts'
+import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
+import { defaultDraft, emptyTarget, type Draft } from './draft.ts'
 import { stepFromConfig } from './scenarioDraft.ts'
 
 /** Config units → display units: µs → ms for latencies, fraction → % for the error rate. */
 function thresholdDisplay(metric: ThresholdMetric, v: number): number {
-  if (LATENCY_METRICS.includes(metric)) return v / 1000
+  if (isLatencyMetric(metric)) return v / 1000
   if (metric === 'errorRate') return v * 100
   return v
 }

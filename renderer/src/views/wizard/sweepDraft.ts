@@ -1,7 +1,7 @@
 // The Load step's sweep: one run per value of a numeric config path (a study). The values are typed
 // as a comma list; the schema checks the shape, and `sweepIssues` checks what only the finished
 // config can tell: that the path names a number in it and that every value keeps it valid.
-import { RunConfigV1Schema, type RunConfig } from '../../../../engine/config/schema.ts'
+import { RunConfigV1Schema, STACK_ENV_PATH, type RunConfig } from '../../../../engine/config/schema.ts'
 
 export interface SweepDraft {
   enabled: boolean
@@ -36,9 +36,6 @@ export function sweepInput(s: SweepDraft): { path: string; values: number[] } | 
   return s.enabled ? { path: s.path.trim(), values: parseSweepValues(s.values) } : undefined
 }
 
-// Mirrors engine/study/sweep.ts: a stack's environment may be swept when the target has a stack.
-const STACK_ENV = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
-
 function read(doc: unknown, path: string): unknown {
   let node = doc
   for (const key of path.split('.')) {
@@ -59,7 +56,8 @@ function write(doc: Record<string, unknown>, path: string, value: number): void 
 export function sweepIssues(config: RunConfig): { field: string; message: string }[] {
   const sweep = config.sweep
   if (!sweep) return []
-  const stack = STACK_ENV.exec(sweep.path)
+  // As engine/study/sweep.ts: a stack's environment may be swept when the target has a stack.
+  const stack = STACK_ENV_PATH.exec(sweep.path)
   if (stack) {
     return config.targets[Number(stack[1])]?.stack
       ? []
