@@ -130,6 +130,11 @@ export function compilePlan(load: Load): Plan {
       }
       break
     }
+    default: {
+      // Every kind of the schema above: a new kind is a compile error here until it has steps.
+      const _unplanned: never = p
+      throw new Error(`no steps for profile ${JSON.stringify(_unplanned)}`)
+    }
   }
 
   const timeBound = steps.every((s) => s.seconds !== null)

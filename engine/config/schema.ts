@@ -133,11 +133,10 @@ const PhasesProfile = z.object({ kind: z.literal('phases'), phases: z.array(Phas
 const Stage = z.object({ duration: positiveSeconds, connections: z.number().int().min(0) }).strict()
 const StagesProfile = z.object({ kind: z.literal('stages'), stages: z.array(Stage).min(1).max(500) }).strict()
 
-export const ProfileSchema = z.discriminatedUnion(
-  'kind',
-  [ConstantProfile, RampProfile, BurstProfile, PhasesProfile, StagesProfile],
-  { error: 'must be one of constant, ramp, burst, phases, stages' },
-)
+const PROFILES = [ConstantProfile, RampProfile, BurstProfile, PhasesProfile, StagesProfile] as const
+export const ProfileSchema = z.discriminatedUnion('kind', PROFILES, {
+  error: `must be one of ${PROFILES.map((p) => p.shape.kind.value).join(', ')}`,
+})
 
 const LoadSchema = z
   .object({
@@ -315,6 +314,8 @@ export type RunConfigInput = z.input<typeof RunConfigV1Schema>
 export type Target = RunConfig['targets'][number]
 export type Load = RunConfig['load']
 export type Profile = Load['profile']
+/** The load shapes; the wizard keeps a label and an editor per kind (renderer/src/views/wizard/). */
+export type ProfileKind = Profile['kind']
 export type Threshold = RunConfig['thresholds'][number]
 export type Step = NonNullable<Target['steps']>[number]
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]

@@ -21,6 +21,12 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T, where: string) {
   })
 }
 
+/** "'a', 'b' or 'c'": the values a message offers, taken from the schemas that accept them. */
+function quotedChoice(values: readonly string[]): string {
+  const quoted = values.map((v) => `'${v}'`)
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '')
+}
+
 const name = (field: string) =>
   z
     .string({ error: `${field} must be a string` })
@@ -99,11 +105,10 @@ const TokenAuthSchema = strict(
   'auth',
 )
 
-export const CloudFoundryAuthSchema = z.discriminatedUnion(
-  'grant',
-  [PasswordAuthSchema, RefreshAuthSchema, TokenAuthSchema],
-  { error: "auth.grant must be 'password', 'refresh' or 'token'" },
-)
+const AUTHS = [PasswordAuthSchema, RefreshAuthSchema, TokenAuthSchema] as const
+export const CloudFoundryAuthSchema = z.discriminatedUnion('grant', AUTHS, {
+  error: `auth.grant must be ${quotedChoice(AUTHS.map((a) => a.shape.grant.value))}`,
+})
 
 export const CloudFoundryMonitorSpecSchema = strict(
   {
@@ -117,13 +122,13 @@ export const CloudFoundryMonitorSpecSchema = strict(
   'monitor',
 )
 
-export const MonitorSpecSchema = z.discriminatedUnion(
-  'kind',
-  [DockerMonitorSpecSchema, ProcessMonitorSpecSchema, CloudFoundryMonitorSpecSchema],
-  { error: "monitor.kind must be 'docker', 'process' or 'cloudfoundry'" },
-)
+const MONITORS = [DockerMonitorSpecSchema, ProcessMonitorSpecSchema, CloudFoundryMonitorSpecSchema] as const
+export const MonitorSpecSchema = z.discriminatedUnion('kind', MONITORS, {
+  error: `monitor.kind must be ${quotedChoice(MONITORS.map((m) => m.shape.kind.value))}`,
+})
 
 export type MonitorSpec = z.infer<typeof MonitorSpecSchema>
+export type MonitorKind = MonitorSpec['kind']
 export type DockerMonitorSpec = z.infer<typeof DockerMonitorSpecSchema>
 export type ProcessMonitorSpec = z.infer<typeof ProcessMonitorSpecSchema>
 export type CloudFoundryMonitorSpec = z.infer<typeof CloudFoundryMonitorSpecSchema>

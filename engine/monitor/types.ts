@@ -1,5 +1,7 @@
+import type { MonitorKind } from './schema.ts'
+
 /** Where a resource sample came from. 'generator' is the load generator's own process. */
-export type SampleSource = 'docker' | 'process' | 'cloudfoundry' | 'generator'
+export type SampleSource = MonitorKind | 'generator'
 
 /**
  * One reading of one instance (a container, a process tree, a Cloud Foundry app instance).

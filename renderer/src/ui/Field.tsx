@@ -148,6 +148,14 @@ export function NumberField({
   )
 }
 
+/**
+ * Select options from a label per value. Keyed by a union type (a schema's kinds), so the compiler
+ * asks for a label when a value is added; options keep the record's order.
+ */
+export function optionsOf<T extends string>(labels: Record<T, string>): { value: T; label: string }[] {
+  return (Object.keys(labels) as T[]).map((value) => ({ value, label: labels[value] }))
+}
+
 interface SelectFieldProps<T extends string> {
   label: string
   value: T

@@ -3,16 +3,18 @@
 import { useState } from 'react'
 import { useApi, useApiEnv } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
-import { CheckboxField, NumberField, SelectField, TextField } from '../../ui/Field.tsx'
+import { CheckboxField, NumberField, optionsOf, SelectField, TextField } from '../../ui/Field.tsx'
 import { monitorSpec, type Draft, type Issues, type MonitorDraft, type MonitorKind } from './draft.ts'
 import type { Patch } from './Wizard.tsx'
 
-const KINDS: { value: MonitorKind; label: string }[] = [
-  { value: 'none', label: 'Not monitored' },
-  { value: 'docker', label: 'Docker container / compose project' },
-  { value: 'process', label: 'Local process (PID or port)' },
-  { value: 'cloudfoundry', label: 'Cloud Foundry app' },
-]
+// One label per monitor kind of engine/monitor/schema.ts, plus 'none': a new source is a compile
+// error here until it has a label (and in monitorDraft.ts and fromConfig.ts).
+const KINDS = optionsOf<MonitorKind>({
+  none: 'Not monitored',
+  docker: 'Docker container / compose project',
+  process: 'Local process (PID or port)',
+  cloudfoundry: 'Cloud Foundry app',
+})
 
 type TestState = { state: 'idle' | 'busy' } | { state: 'done'; ok: boolean; message: string }
 

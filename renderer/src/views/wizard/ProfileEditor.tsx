@@ -3,15 +3,17 @@
 import type { Draft, Issues, ProfileKind } from './draft.ts'
 import type { Patch } from './Wizard.tsx'
 import { Button } from '../../ui/Common.tsx'
-import { CheckboxField, NumberField, SelectField, TextField } from '../../ui/Field.tsx'
+import { CheckboxField, NumberField, optionsOf, SelectField, TextField } from '../../ui/Field.tsx'
 
-const KINDS: { value: ProfileKind; label: string }[] = [
-  { value: 'constant', label: 'Constant (big bang)' },
-  { value: 'ramp', label: 'Ramp (linear or stepped)' },
-  { value: 'burst', label: 'Bursts (periodic)' },
-  { value: 'phases', label: 'Phases (warmup, load, peak…)' },
-  { value: 'stages', label: 'Stages (interpolated)' },
-]
+// One label per kind of engine/config/schema.ts: a new kind is a compile error here until it has a
+// label (and in draft.ts and fromConfig.ts until the draft carries its fields).
+const KINDS = optionsOf<ProfileKind>({
+  constant: 'Constant (big bang)',
+  ramp: 'Ramp (linear or stepped)',
+  burst: 'Bursts (periodic)',
+  phases: 'Phases (warmup, load, peak…)',
+  stages: 'Stages (interpolated)',
+})
 
 export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: Patch; issues: Issues }) {
   const p = draft.load.profile

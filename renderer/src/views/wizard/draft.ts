@@ -5,6 +5,7 @@ import {
   DEFAULT_CORRELATION_HEADER,
   isLatencyMetric,
   RunConfigV1Schema,
+  type ProfileKind,
   type RunConfig,
   type RunConfigInput,
   type ThresholdMetric,
@@ -17,7 +18,7 @@ import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDra
 export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
 export type { Num } from './clean.ts'
 
-export type ProfileKind = 'constant' | 'ramp' | 'burst' | 'phases' | 'stages'
+export type { ProfileKind }
 
 /** The stack a template's target runs on (kept as it is; a sweep may change its env). */
 export interface StackDraft {
@@ -78,7 +79,7 @@ export interface Draft {
     rateLimited: boolean
     rate: Num
   }
-  schedule: 'sequential' | 'interleaved'
+  schedule: RunConfig['schedule']
   rounds: Num
   cooldownSeconds: Num
   correlationHeader: string

@@ -51,6 +51,9 @@ export function fromConfig(c: RunConfig): Draft {
         refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : td.monitor.cf.refreshTokenEnv,
         tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : td.monitor.cf.tokenEnv,
       }
+    } else if (m !== undefined) {
+      // Every monitor kind above: a new one is a compile error here until the draft reads it.
+      const _unread: never = m
     }
     return td
   })
@@ -95,6 +98,9 @@ export function fromConfig(c: RunConfig): Draft {
     }))
   } else if (p.kind === 'stages') {
     d.load.profile.stages = p.stages.map((s) => ({ duration: s.duration, connections: s.connections }))
+  } else {
+    // Only a kind without fields of its own gets here: a new kind is a compile error until it has a branch.
+    const _fieldless: 'constant' = p.kind
   }
   d.schedule = c.schedule
   d.rounds = c.rounds

@@ -1,7 +1,9 @@
 // A target's resource monitor as the wizard edits it, and the monitor spec it turns into.
+import type { CloudFoundryAuth, MonitorKind as SpecKind } from '../../../../engine/monitor/schema.ts'
 import { clean, type Num } from './clean.ts'
 
-export type MonitorKind = 'none' | 'docker' | 'process' | 'cloudfoundry'
+/** A monitor kind of the config, or none. */
+export type MonitorKind = 'none' | SpecKind
 
 export interface MonitorDraft {
   kind: MonitorKind
@@ -11,7 +13,7 @@ export interface MonitorDraft {
     api: string
     app: string
     space: string
-    grant: 'password' | 'refresh' | 'token'
+    grant: CloudFoundryAuth['grant']
     username: string
     passwordEnv: string
     refreshTokenEnv: string
@@ -68,6 +70,9 @@ export function monitorInput(m: MonitorDraft): Record<string, unknown> | undefin
         auth,
       })
     }
+    default:
+      // Every kind above: a new monitor kind is a compile error here until it is turned into a spec.
+      return m.kind satisfies never
   }
 }
 
