@@ -2,17 +2,15 @@
 // is our own page, parses its arguments with the channel's zod tuple (engine/api/schemas.ts), and
 // answers with an Envelope (contextBridge would strip an error's code and field).
 import { ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
-import type { Channel } from '../engine/api/channels.ts'
+import { CHANNELS } from '../engine/api/channels.ts'
 import type { Envelope } from '../engine/api/client.ts'
 import { toErrorBody } from '../engine/api/errors.ts'
-import { argSchemas, parseArgs } from '../engine/api/schemas.ts'
+import { parseArgs } from '../engine/api/schemas.ts'
 import { checkDownloadable } from '../engine/api/files.ts'
 import type { EngineProcess } from './engine-process.ts'
 import { desktopArgSchemas, desktopChannels } from './protocol.ts'
 import { printHtmlToPdf } from './print.ts'
 import type { SecretStore } from './secrets.ts'
-
-const CHANNELS = Object.keys(argSchemas) as Channel[]
 
 function refused(): Envelope<never> {
   return {
@@ -29,8 +27,15 @@ export function registerIpc(opts: {
   dataDir: string
 }): () => void {
   const { engine, secrets, isTrusted, dataDir } = opts
+  // Every channel handled here, so the returned cleanup removes exactly what was registered.
+  const registered: string[] = []
+  const handle = (channel: string, listener: Parameters<typeof ipcMain.handle>[1]): void => {
+    ipcMain.handle(channel, listener)
+    registered.push(channel)
+  }
+
   for (const channel of CHANNELS) {
-    ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<Envelope<unknown>> => {
+    handle(channel, async (event, ...args: unknown[]): Promise<Envelope<unknown>> => {
       if (!isTrusted(event)) return refused()
       try {
         // Parsed here, where the call enters main; the engine parses again (its own entry point).
@@ -81,9 +86,9 @@ export function registerIpc(opts: {
     }
   }
 
-  ipcMain.handle(desktopChannels.secretsAvailable, (event) => isTrusted(event) && secrets.available())
-  ipcMain.handle(desktopChannels.secretsList, (event) => (isTrusted(event) ? secrets.names() : []))
-  ipcMain.handle(desktopChannels.secretsSet, (event, ...args: unknown[]) =>
+  handle(desktopChannels.secretsAvailable, (event) => isTrusted(event) && secrets.available())
+  handle(desktopChannels.secretsList, (event) => (isTrusted(event) ? secrets.names() : []))
+  handle(desktopChannels.secretsSet, (event, ...args: unknown[]) =>
     guard(event, desktopChannels.secretsSet, args, () => {
       const [name, value] = desktopArgSchemas[desktopChannels.secretsSet].parse(args)
       secrets.set(name, value)
@@ -91,7 +96,7 @@ export function registerIpc(opts: {
       return null
     }),
   )
-  ipcMain.handle(desktopChannels.secretsDelete, (event, ...args: unknown[]) =>
+  handle(desktopChannels.secretsDelete, (event, ...args: unknown[]) =>
     guard(event, desktopChannels.secretsDelete, args, () => {
       const [name] = desktopArgSchemas[desktopChannels.secretsDelete].parse(args)
       secrets.delete(name)
@@ -124,20 +129,10 @@ export function registerIpc(opts: {
         ? { ok: false, error: { code: 'unavailable', message: `could not open ${check.name}: ${failure}` } }
         : { ok: true, result: null }
     }
-  ipcMain.handle(desktopChannels.filesOpen, fileHandler(desktopChannels.filesOpen))
-  ipcMain.handle(desktopChannels.filesReveal, fileHandler(desktopChannels.filesReveal))
+  handle(desktopChannels.filesOpen, fileHandler(desktopChannels.filesOpen))
+  handle(desktopChannels.filesReveal, fileHandler(desktopChannels.filesReveal))
 
   return () => {
-    for (const channel of [
-      ...CHANNELS,
-      desktopChannels.secretsAvailable,
-      desktopChannels.secretsList,
-      desktopChannels.secretsSet,
-      desktopChannels.secretsDelete,
-      desktopChannels.filesOpen,
-      desktopChannels.filesReveal,
-    ]) {
-      ipcMain.removeHandler(channel)
-    }
+    for (const channel of registered) ipcMain.removeHandler(channel)
   }
 }

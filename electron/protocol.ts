@@ -41,14 +41,20 @@ export const desktopArgSchemas = {
   [desktopChannels.filesReveal]: z.tuple([z.string().min(1).max(4096)]),
 } as const
 
-export function isFromEngine(value: unknown): value is FromEngine {
+// Every message type, keyed by the unions above: a new message type is a compile error here until
+// the receiving side accepts it.
+const FROM_ENGINE: Record<FromEngine['type'], true> = { ready: true, result: true, event: true, fatal: true }
+const TO_ENGINE: Record<ToEngine['type'], true> = { call: true, secrets: true, shutdown: true }
+
+function hasType(value: unknown, types: Record<string, true>): boolean {
   if (typeof value !== 'object' || value === null || !('type' in value)) return false
-  const type = value.type
-  return type === 'ready' || type === 'result' || type === 'event' || type === 'fatal'
+  return typeof value.type === 'string' && Object.hasOwn(types, value.type)
+}
+
+export function isFromEngine(value: unknown): value is FromEngine {
+  return hasType(value, FROM_ENGINE)
 }
 
 export function isToEngine(value: unknown): value is ToEngine {
-  if (typeof value !== 'object' || value === null || !('type' in value)) return false
-  const type = value.type
-  return type === 'call' || type === 'secrets' || type === 'shutdown'
+  return hasType(value, TO_ENGINE)
 }
