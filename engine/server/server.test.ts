@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { Api } from '../api/api.ts'
+import { mapContract } from '../api/channels.ts'
 import { createApiClient, type Transport } from '../api/client.ts'
 import { ApiError } from '../api/errors.ts'
 import type { ProgressEvent, RunEndedEvent } from '../api/types.ts'
@@ -19,8 +20,16 @@ function fakeApi() {
   const unavailable = async (): Promise<never> => {
     throw new ApiError('unavailable', 'not in the fake')
   }
+  // Every operation of the contract answers `unavailable` and every subscription is inert, unless
+  // replaced below: a new operation needs no edit here.
+  const base = mapContract(
+    () => unavailable,
+    () => () => () => {},
+  ) as unknown as Api
   const api: Api = {
+    ...base,
     runs: {
+      ...base.runs,
       validate: async () => ({ ok: true, issues: [], config: null }),
       start: async () => ({ runId: 7 }),
       stop: async (id) => {
@@ -31,17 +40,9 @@ function fakeApi() {
       get: async (id) => {
         throw new ApiError('not-found', `no run ${id}`)
       },
-      series: unavailable,
-      resources: unavailable,
-      samples: unavailable,
-      compare: unavailable,
-      delete: unavailable,
       tag: async (id, tags) => {
         calls.push(`tag ${id} ${tags.join(',')}`)
       },
-      note: unavailable,
-      ledger: unavailable,
-      prune: unavailable,
       onProgress: (cb) => {
         progress.add(cb)
         return () => progress.delete(cb)
@@ -51,26 +52,7 @@ function fakeApi() {
         return () => ended.delete(cb)
       },
     },
-    stacks: {
-      list: unavailable,
-      up: unavailable,
-      down: unavailable,
-      status: unavailable,
-      onLog: () => () => {},
-    },
-    monitor: { test: unavailable },
-    studies: { list: unavailable, get: unavailable, templates: unavailable },
-    targets: { probe: unavailable },
-    exports: {
-      pg: unavailable,
-      pgTest: unavailable,
-      csv: unavailable,
-      json: unavailable,
-      junit: unavailable,
-      onProgress: () => () => {},
-    },
-    reports: { create: unavailable },
-    settings: { get: async () => ({ theme: 'system' }), set: unavailable },
+    settings: { ...base.settings, get: async () => ({ theme: 'system' }) },
   }
   return { api, progress, ended, calls }
 }

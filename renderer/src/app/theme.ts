@@ -2,8 +2,9 @@
 // applied before the first paint (from localStorage) and saved to settings so the desktop app and
 // web mode agree.
 import { useCallback, useSyncExternalStore } from 'react'
+import type { Settings } from '../../../engine/api/schemas.ts'
 
-export type ThemeChoice = 'system' | 'light' | 'dark'
+export type ThemeChoice = Settings['theme']
 const KEY = 'cannonade.theme'
 const listeners = new Set<() => void>()
 
