@@ -2,9 +2,9 @@
 // and the load generator's own CPU and memory, stored in resource_samples with t = seconds since
 // the run's start (negative before it: the idle baseline). Monitors run in the parent, not in the
 // runner process, so sampling costs the load generator nothing.
-import { readFileSync } from 'node:fs'
 import type { RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample } from '../monitor/index.ts'
+import { readRssBytes } from '../monitor/procfs.ts'
 import type { Db } from '../store/db.ts'
 import { resourceWriter } from '../store/resources.ts'
 import type { ResourcePoint } from '../api/types.ts'
@@ -72,13 +72,8 @@ export class ResourceRecorder {
 
   /** One generator sample per second: the load thread's CPU from its tick, the runner's RSS. */
   generator(pid: number, cpuPercent: number | null): void {
-    let memory: number | null = null
-    try {
-      const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-      if (m) memory = Number(m[1]) * 1024
-    } catch {
-      memory = null // not Linux, or the process just ended
-    }
+    // null when not Linux or the process just ended; 0 (no VmRSS: a zombie) is no reading either.
+    const memory = readRssBytes(pid) || null
     this.record({
       t: Date.now(),
       source: 'generator',

@@ -52,7 +52,13 @@ interface TimeChartProps {
   emptyText?: string
 }
 
-const axisTick = { fontSize: 11, fill: 'var(--muted)' }
+/** Axis ticks and tooltips in the theme's colours (styles.css), shared by every chart. */
+export const axisTick = { fontSize: 11, fill: 'var(--muted)' }
+export const tooltipStyle = {
+  background: 'var(--panel)',
+  border: '1px solid var(--border)',
+  color: 'var(--text)',
+}
 
 function ChartFrame({
   title,
@@ -123,7 +129,7 @@ function TimeChartImpl({
         domain={domain ?? [0, 'auto']}
       />
       <Tooltip
-        contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
+        contentStyle={tooltipStyle}
         labelFormatter={(t) => `t = ${duration(Number(t))}`}
         formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
       />
@@ -236,13 +242,7 @@ function XYChartImpl(props: {
           label={{ value: yLabel, angle: -90, position: 'insideLeft', fontSize: 11, fill: 'var(--muted)' }}
         />
         <ZAxis range={[18, 18]} />
-        <Tooltip
-          contentStyle={{
-            background: 'var(--panel)',
-            border: '1px solid var(--border)',
-            color: 'var(--text)',
-          }}
-        />
+        <Tooltip contentStyle={tooltipStyle} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {sets.map((s) => (
           <Scatter
@@ -278,11 +278,7 @@ function BarsImpl(props: {
         <XAxis dataKey={category} tick={axisTick} stroke="var(--muted)" />
         <YAxis tick={axisTick} stroke="var(--muted)" width={70} tickFormatter={(v: number) => fmt(v)} />
         <Tooltip
-          contentStyle={{
-            background: 'var(--panel)',
-            border: '1px solid var(--border)',
-            color: 'var(--text)',
-          }}
+          contentStyle={tooltipStyle}
           formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
         />
         <Legend wrapperStyle={{ fontSize: 12 }} />

@@ -14,9 +14,7 @@ import {
 } from 'recharts'
 import type { SweepPoint } from '../../../../engine/api/types.ts'
 import { colour, msValue } from '../../lib/format.ts'
-
-const tick = { fontSize: 11, fill: 'var(--muted)' }
-const tooltipStyle = { background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }
+import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
 
 interface Props {
   points: readonly SweepPoint[]
@@ -59,7 +57,7 @@ function Chart({
               domain={['dataMin', 'dataMax']}
               ticks={values}
               padding={{ left: 24, right: 24 }}
-              tick={tick}
+              tick={axisTick}
               stroke="var(--muted)"
               label={{
                 value: xLabel,
@@ -69,7 +67,7 @@ function Chart({
                 fill: 'var(--muted)',
               }}
             />
-            <YAxis tick={tick} stroke="var(--muted)" width={64} domain={[0, 'auto']} />
+            <YAxis tick={axisTick} stroke="var(--muted)" width={64} domain={[0, 'auto']} />
             <Tooltip
               contentStyle={tooltipStyle}
               labelFormatter={(v) => `${xLabel} = ${typeof v === 'number' || typeof v === 'string' ? v : ''}`}
