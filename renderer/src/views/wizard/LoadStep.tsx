@@ -1,6 +1,6 @@
 // Step 2: how hard and for how long: connections, a time window or a request count, the profile
 // (with the schedule preview), a sweep over one value, and how targets and rounds are ordered.
-import { CheckboxField, NumberField, SelectField } from '../../ui/Field.tsx'
+import { CheckboxField, NumberField, optionsOf, SelectField } from '../../ui/Field.tsx'
 import type { Draft, Issues } from './draft.ts'
 import type { Patch } from './Wizard.tsx'
 import { ProfileEditor } from './ProfileEditor.tsx'
@@ -118,10 +118,10 @@ export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch;
             <SelectField
               label="Target order"
               value={draft.schedule}
-              options={[
-                { value: 'sequential', label: 'sequential (A then B)' },
-                { value: 'interleaved', label: 'interleaved (A, B, A, B rounds)' },
-              ]}
+              options={optionsOf<Draft['schedule']>({
+                sequential: 'sequential (A then B)',
+                interleaved: 'interleaved (A, B, A, B rounds)',
+              })}
               onChange={(v) => patch((d) => void (d.schedule = v))}
               error={issues.get('schedule')}
               testId="load-schedule"
