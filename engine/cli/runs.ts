@@ -1,7 +1,7 @@
 // `cannonade runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID`, through
 // the engine's Api. Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message
 // names the argument).
-import type { RunListItem, RunSummary } from '../api/types.ts'
+import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from '../api/types.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -167,9 +167,7 @@ function showRun(run: RunSummary): string {
   return out.join('\n') + '\n'
 }
 
-const STATUSES = ['running', 'done', 'aborted', 'failed'] as const
-type Status = (typeof STATUSES)[number]
-const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s)
+const isStatus = (s: string): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s)
 
 function wholeNumber(
   flag: string,
@@ -191,7 +189,7 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
     if (positional.length) throw new UsageError(`runs list takes no argument "${positional[0]}"`)
     const { status } = flags
     if (status !== undefined && !isStatus(status)) {
-      throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got "${status}"`)
+      throw new UsageError(`--status must be one of ${RUN_STATUSES.join(', ')}; got "${status}"`)
     }
     const query = {
       search: flags.search,
