@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compareRuns } from '../engine/metrics/compare.ts'
 import { exportPg } from '../engine/exports/pg.ts'
-import { pgUnavailableReason, startPg } from '../engine/exports/pg-fixture.ts'
+import { pgUnavailableReason, startPg } from '../engine/testing/pg.ts'
 import { openDb } from '../engine/store/db.ts'
 import { insertFixtureRun, type FixtureRun } from '../engine/testing/fixtures.ts'
 import { HistoryStore } from '../engine/store/queries.ts'
@@ -163,7 +163,7 @@ async function measureExport(runs: FixtureRun[]): Promise<void> {
     }
   } finally {
     db.close()
-    cluster.stop()
+    await cluster.stop()
   }
 }
 

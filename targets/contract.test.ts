@@ -9,15 +9,14 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildNative,
-  freePort,
   loadManifest,
   repoRoot,
-  seedDatabase,
   startNativeServer,
-  startPostgres,
   waitForHealth,
-} from './_native/launcher.ts'
-import type { PgCluster, ServerProcess, StackSpec } from './_native/launcher.ts'
+} from '../engine/stacks/native.ts'
+import type { ServerProcess, StackSpec } from '../engine/stacks/native.ts'
+import { freePort, seedDatabase, startPostgres } from '../engine/stacks/postgres.ts'
+import type { LocalPostgres } from '../engine/stacks/postgres.ts'
 
 const manifest = loadManifest()
 const SEEDED_ADS = 10_000
@@ -270,7 +269,7 @@ function contract(base: () => string): void {
 // --- native stacks --------------------------------------------------------------------------------
 
 describe('native stacks', () => {
-  let pg: PgCluster | undefined
+  let pg: LocalPostgres | undefined
   beforeAll(async () => {
     pg = await startPostgres({
       settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
@@ -290,7 +289,7 @@ describe('native stacks', () => {
         if (!pg) throw new Error('PostgreSQL did not start')
         const db = stack.name.replace(/-/g, '_')
         await pg.createDatabase(db)
-        await seedDatabase(pg.url(db), { pgBin: pg.pgBin })
+        await seedDatabase(pg.url(db), path.join(repoRoot, manifest.seed), pg.pgBin)
         const built = await buildNative(stack)
         const began = Date.now()
         server = await startNativeServer(stack, { databaseUrl: pg.url(db), timeoutMs: 60_000 })

@@ -4,7 +4,7 @@ import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { exportPg, type ExportProgress } from './pg.ts'
-import { pgAvailableForTests, startPg, type PgCluster } from './pg-fixture.ts'
+import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
 
 const available = pgAvailableForTests()
 
@@ -34,7 +34,7 @@ describe.skipIf(!available)('exportPg against a real PostgreSQL', () => {
   afterAll(async () => {
     await admin?.end()
     db?.close()
-    cluster?.stop()
+    await cluster?.stop()
   })
 
   async function counts(origin: string): Promise<Record<string, number>> {

@@ -14,7 +14,7 @@ import {
   startNativeStack,
   type NativeStack,
   type StackSpec,
-} from '../../targets/_native/launcher.ts'
+} from './native.ts'
 import { detectCompose, run } from './compose.ts'
 
 export interface StacksOptions {
@@ -166,7 +166,7 @@ export class Stacks {
     mkdirSync(this.o.stateDir, { recursive: true })
     writeFileSync(
       join(this.o.stateDir, `${s.name}.json`),
-      JSON.stringify({ url: stack.url, pid: stack.server.pid ?? null, pg: stack.postgres?.dataDir ?? null }),
+      JSON.stringify({ url: stack.url, pid: stack.server.pid ?? null, pg: stack.postgres?.dir ?? null }),
     )
     log(`${s.name} (native) is healthy at ${stack.url}`)
     return { ...info(s), url: stack.url, state: 'native', containers: [] }

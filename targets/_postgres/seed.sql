@@ -1,6 +1,6 @@
 -- Cannonade target schema and seed data.
 -- One file for every way a target's database is made: the postgres image's first start
--- (targets/_postgres/entrypoint.sh) and the native launcher (targets/_native/launcher.ts) both run
+-- (targets/_postgres/entrypoint.sh) and native stacks (engine/stacks/native.ts) both run
 -- it with `psql -v ON_ERROR_STOP=1 -f seed.sql`. It is idempotent: tables are created when missing
 -- and the 10 000 ads are inserted only into an empty table, so running it twice changes nothing.
 -- Seeded values are deterministic (no random(), no now()) so every stack serves the same bytes.

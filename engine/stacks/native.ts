@@ -1,14 +1,13 @@
-// Native launcher for the sample target stacks: runs a stack's server as a local process against
-// a throwaway local PostgreSQL cluster, without Docker. Plain Node (no electron, no dependencies);
-// erasable TypeScript only, so Node >= 22.18 runs it directly. Used by targets/contract.test.ts and
-// by the app's `stacks up --native`. Everything it needs about a stack comes from targets/stacks.json.
-import { spawn, spawnSync } from 'node:child_process'
+// Native stacks: a sample server as a local process against a local PostgreSQL (postgres.ts),
+// without Docker: `stacks up --native`, and targets/contract.test.ts. Everything it needs about a
+// stack comes from targets/stacks.json. Plain Node (no electron, no dependencies).
+import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort, runOk, seedDatabase, startPostgres } from './postgres.ts'
+import type { LocalPostgres, Log, StartPostgresOptions } from './postgres.ts'
 
 export interface ResourceLimit {
   cpus: number
@@ -57,7 +56,7 @@ export interface Manifest {
   stacks: StackSpec[]
 }
 
-/** The repository root (this file lives in targets/_native/). */
+/** The repository root (this file lives in engine/stacks/). */
 export const repoRoot: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 export function loadManifest(root: string = repoRoot): Manifest {
@@ -72,220 +71,7 @@ export function getStack(name: string, manifest: Manifest = loadManifest()): Sta
   return stack
 }
 
-export type Log = (line: string) => void
 const quiet: Log = () => {}
-
-/** A TCP port that was free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.unref()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-// --- PostgreSQL -------------------------------------------------------------------------------
-
-/** Directory holding initdb, pg_ctl and psql: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH. */
-export function findPgBin(): string {
-  const candidates: string[] = []
-  if (process.env['PG_BIN']) candidates.push(process.env['PG_BIN'])
-  const debian = '/usr/lib/postgresql'
-  if (fs.existsSync(debian)) {
-    const versions = fs
-      .readdirSync(debian)
-      .filter((v) => /^\d+$/.test(v))
-      .sort((a, b) => Number(b) - Number(a))
-    for (const v of versions) candidates.push(path.join(debian, v, 'bin'))
-  }
-  candidates.push('/usr/local/pgsql/bin', '/usr/local/bin', '/opt/homebrew/bin')
-  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(dir)
-  for (const dir of candidates) {
-    if (fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir
-  }
-  throw new Error(
-    'PostgreSQL server binaries (initdb, pg_ctl) not found: install PostgreSQL (Debian: apt-get install postgresql) or set PG_BIN',
-  )
-}
-
-export interface PgCluster {
-  host: string
-  port: number
-  user: string
-  dataDir: string
-  pgBin: string
-  /** postgres://user@127.0.0.1:port/<database> (local trust authentication, no password). */
-  url(database: string): string
-  createDatabase(name: string): Promise<void>
-  stop(): Promise<void>
-}
-
-export interface StartPostgresOptions {
-  port?: number
-  /** Database role created by initdb (default "cannonade"). */
-  user?: string
-  /** Extra server settings, e.g. { fsync: 'off' } for throwaway test clusters. */
-  settings?: Record<string, string>
-  /** OS user that runs postgres when the launcher runs as root (default $PG_OS_USER or "postgres"). */
-  osUser?: string
-  log?: Log
-}
-
-interface RunResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function run(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const [cmd, ...args] = argv
-    if (!cmd) return reject(new Error('empty command'))
-    const child = spawn(cmd, args, {
-      cwd: opts.cwd,
-      env: opts.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
-  })
-}
-
-async function runOk(argv: string[], what: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const r = await run(argv, opts)
-  if (r.code !== 0)
-    throw new Error(`${what} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(-2000)}`)
-  return r
-}
-
-function isRoot(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0
-}
-
-/** Starts a throwaway cluster in a temp dir (initdb + pg_ctl), listening on 127.0.0.1 only. */
-export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PgCluster> {
-  const log = opts.log ?? quiet
-  const pgBin = findPgBin()
-  const user = opts.user ?? 'cannonade'
-  const port = opts.port ?? (await freePort())
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cannonade-pg-'))
-  // postgres refuses to run as root: run its commands as an unprivileged OS user instead.
-  let asUser: string[] = []
-  if (isRoot()) {
-    const osUser = opts.osUser ?? process.env['PG_OS_USER'] ?? 'postgres'
-    const id = spawnSync('id', ['-u', osUser], { encoding: 'utf8' })
-    const gid = spawnSync('id', ['-g', osUser], { encoding: 'utf8' })
-    if (id.status !== 0) {
-      throw new Error(
-        `running as root and OS user "${osUser}" does not exist (set PG_OS_USER to a non-root user)`,
-      )
-    }
-    fs.chownSync(dataDir, Number(id.stdout.trim()), Number(gid.stdout.trim()))
-    asUser = ['runuser', '-u', osUser, '--']
-  }
-  const bin = (name: string) => path.join(pgBin, name)
-  log(`[pg] initdb ${dataDir}`)
-  try {
-    await runOk(
-      [
-        ...asUser,
-        bin('initdb'),
-        '-D',
-        path.join(dataDir, 'data'),
-        '-U',
-        user,
-        '-A',
-        'trust',
-        '-E',
-        'UTF8',
-        '--locale=C',
-        '--no-sync',
-      ],
-      'initdb',
-    )
-    const settings: Record<string, string> = {
-      listen_addresses: "'127.0.0.1'",
-      port: String(port),
-      unix_socket_directories: `'${dataDir}'`,
-      ...Object.fromEntries(Object.entries(opts.settings ?? {}).map(([k, v]) => [k, `'${v}'`])),
-    }
-    fs.appendFileSync(
-      path.join(dataDir, 'data', 'postgresql.conf'),
-      Object.entries(settings)
-        .map(([k, v]) => `${k} = ${v}\n`)
-        .join(''),
-    )
-    const logFile = path.join(dataDir, 'postgres.log')
-    await runOk(
-      [...asUser, bin('pg_ctl'), '-D', path.join(dataDir, 'data'), '-l', logFile, '-w', '-t', '60', 'start'],
-      'pg_ctl start',
-    )
-  } catch (err) {
-    const pgLog = path.join(dataDir, 'postgres.log')
-    const tail = fs.existsSync(pgLog) ? `\n${fs.readFileSync(pgLog, 'utf8').slice(-2000)}` : ''
-    fs.rmSync(dataDir, { recursive: true, force: true })
-    throw new Error(`${(err as Error).message}${tail}`, { cause: err })
-  }
-  log(`[pg] listening on 127.0.0.1:${port}`)
-  let stopped = false
-  const cluster: PgCluster = {
-    host: '127.0.0.1',
-    port,
-    user,
-    dataDir,
-    pgBin,
-    url: (database) => `postgres://${user}@127.0.0.1:${port}/${database}`,
-    async createDatabase(name) {
-      await runOk(
-        [
-          bin('psql'),
-          '-X',
-          '-q',
-          '-v',
-          'ON_ERROR_STOP=1',
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(port),
-          '-U',
-          user,
-          '-d',
-          'postgres',
-          '-c',
-          `CREATE DATABASE "${name.replace(/"/g, '""')}"`,
-        ],
-        `create database ${name}`,
-      )
-    },
-    async stop() {
-      if (stopped) return
-      stopped = true
-      await run([...asUser, bin('pg_ctl'), '-D', path.join(dataDir, 'data'), '-m', 'immediate', '-w', 'stop'])
-      fs.rmSync(dataDir, { recursive: true, force: true })
-      log(`[pg] stopped ${port}`)
-    },
-  }
-  return cluster
-}
-
-/** Runs targets/_postgres/seed.sql (schema + 10 000 ads; idempotent) into the database at `databaseUrl`. */
-export async function seedDatabase(
-  databaseUrl: string,
-  opts: { pgBin?: string; seedFile?: string } = {},
-): Promise<void> {
-  const psql = path.join(opts.pgBin ?? findPgBin(), 'psql')
-  const seedFile = opts.seedFile ?? path.join(repoRoot, loadManifest().seed)
-  await runOk([psql, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', databaseUrl, '-f', seedFile], 'seed')
-}
 
 // --- building -----------------------------------------------------------------------------------
 
@@ -471,7 +257,7 @@ export interface NativeStack {
   databaseUrl: string
   server: ServerProcess
   /** The throwaway cluster, when the launcher made one (no databaseUrl given). */
-  postgres: PgCluster | null
+  postgres: LocalPostgres | null
   stop(): Promise<void>
 }
 
@@ -492,7 +278,7 @@ export async function startNativeStack(
 ): Promise<NativeStack> {
   const stack = getStack(name)
   const build = buildNative(stack, { ...(opts.log ? { log: opts.log } : {}) })
-  let postgres: PgCluster | null = null
+  let postgres: LocalPostgres | null = null
   let databaseUrl = opts.databaseUrl
   try {
     if (!databaseUrl) {
@@ -500,7 +286,7 @@ export async function startNativeStack(
       await postgres.createDatabase('cannonade')
       databaseUrl = postgres.url('cannonade')
     }
-    await seedDatabase(databaseUrl, postgres ? { pgBin: postgres.pgBin } : {})
+    await seedDatabase(databaseUrl, path.join(repoRoot, loadManifest().seed), postgres?.pgBin)
     await build
     const server = await startNativeServer(stack, {
       databaseUrl,
