@@ -3,10 +3,10 @@
 // against compose stacks too. CANNONADE_REQUIRE_DOCKER=1 turns "no Docker" from a skip into a
 // failure; CANNONADE_DOCKER_STACKS picks the compose stacks (comma list or "all"; default
 // node-http,java-jetty; "none" for none); CANNONADE_NATIVE_STACKS picks the native ones (default all).
-import crypto from 'node:crypto'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { contract } from './contract/checks.ts'
 import {
   buildNative,
   loadManifest,
@@ -19,8 +19,25 @@ import { freePort, seedDatabase, startPostgres } from '../engine/stacks/postgres
 import type { LocalPostgres } from '../engine/stacks/postgres.ts'
 
 const manifest = loadManifest()
-const SEEDED_ADS = 10_000
-const SERVER_TIMING = /^app;dur=(\d+(?:\.\d+)?), db;dur=(\d+(?:\.\d+)?)$/
+
+/**
+ * Each stack runs the contract as it starts by default, and chained through itself twice
+ * without a pool (every request then opens its own database connection at the last hop).
+ */
+const VARIANTS: { label: string; env: Record<string, string>; hops: number; pooled: boolean }[] = [
+  { label: '', env: {}, hops: 0, pooled: true },
+  {
+    label: ' (CHAIN_DEPTH=2, POOL_SIZE=0)',
+    env: { CHAIN_DEPTH: '2', POOL_SIZE: '0' },
+    hops: 2,
+    pooled: false,
+  },
+]
+
+/** Workers or threads that share /compute?split=K: WORKERS (node-cluster), SPLIT_THREADS (Java), else one. */
+function lanesOf(stack: StackSpec): number {
+  return Number(stack.native.env['WORKERS'] ?? stack.native.env['SPLIT_THREADS'] ?? 1)
+}
 
 function pick(envName: string, fallback: string[]): StackSpec[] {
   const raw = process.env[envName]
@@ -30,239 +47,6 @@ function pick(envName: string, fallback: string[]): StackSpec[] {
     const stack = manifest.stacks.find((s) => s.name === n.trim())
     if (!stack) throw new Error(`${envName}: unknown stack ${n}`)
     return stack
-  })
-}
-
-interface Answer {
-  status: number
-  headers: Headers
-  text: string
-  json: () => unknown
-  timing: { app: number; db: number }
-}
-
-let sequence = 0
-
-/**
- * One request with a fresh x-correlation-id; asserts what every response must carry: the echoed
- * correlation id and a well-formed Server-Timing header (app >= db).
- */
-async function call(base: string, pathAndQuery: string, init: RequestInit = {}): Promise<Answer> {
-  const correlation = `contract-${process.pid}-${++sequence}`
-  const headers = new Headers(init.headers)
-  headers.set('x-correlation-id', correlation)
-  const res = await fetch(base + pathAndQuery, { ...init, headers, signal: AbortSignal.timeout(20_000) })
-  const text = await res.text()
-  const where = `${init.method ?? 'GET'} ${pathAndQuery} -> ${res.status}`
-  expect(res.headers.get('x-correlation-id'), `${where}: x-correlation-id echo`).toBe(correlation)
-  const timing = res.headers.get('server-timing') ?? ''
-  const m = SERVER_TIMING.exec(timing)
-  expect(m, `${where}: Server-Timing "${timing}"`).not.toBeNull()
-  const app = Number(m?.[1])
-  const db = Number(m?.[2])
-  expect(app, `${where}: app >= db in "${timing}"`).toBeGreaterThanOrEqual(db)
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    json: () => JSON.parse(text) as unknown,
-    timing: { app, db },
-  }
-}
-
-const postJson = (base: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
-  call(base, p, {
-    method: 'POST',
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    headers: { 'content-type': 'application/json', ...headers },
-  })
-
-async function expectError(answer: Promise<Answer>, status: number): Promise<Answer> {
-  const a = await answer
-  expect(a.status, a.text).toBe(status)
-  expect(a.headers.get('content-type')).toMatch(/^application\/json/)
-  const body = a.json() as { error?: unknown }
-  expect(typeof body.error, a.text).toBe('string')
-  return a
-}
-
-interface Ad {
-  id: number
-  title: string
-  body: string
-  price: number
-  created_at: string
-}
-
-function expectAd(ad: unknown): asserts ad is Ad {
-  expect(ad).toBeTypeOf('object')
-  const a = ad as Record<string, unknown>
-  expect(Object.keys(a).sort()).toEqual(['body', 'created_at', 'id', 'price', 'title'])
-  expect(a['id']).toBeTypeOf('number')
-  expect(a['title']).toBeTypeOf('string')
-  expect(a['body']).toBeTypeOf('string')
-  expect(a['price']).toBeTypeOf('number')
-  expect(a['created_at']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-}
-
-/** The shared checks. Tests run in order: the seeded-count check comes before any POST /ads. */
-function contract(base: () => string): void {
-  it('GET /health answers {"status":"ok"}', async () => {
-    const a = await call(base(), '/health')
-    expect(a.status).toBe(200)
-    expect(a.headers.get('content-type')).toMatch(/^application\/json/)
-    expect(a.json()).toEqual({ status: 'ok' })
-  })
-
-  it(`is seeded with exactly ${SEEDED_ADS} ads`, async () => {
-    const tail = await call(base(), `/ads?limit=1000&offset=${SEEDED_ADS - 5}`)
-    expect(tail.status).toBe(200)
-    expect((tail.json() as Ad[]).map((ad) => ad.id)).toEqual([9996, 9997, 9998, 9999, 10000])
-    const after = await call(base(), `/ads?offset=${SEEDED_ADS}`)
-    expect(after.json()).toEqual([])
-  })
-
-  it('GET /ads lists 20 ads from offset 0 by default, ordered by id, with DB time', async () => {
-    const a = await call(base(), '/ads')
-    expect(a.status).toBe(200)
-    const ads = a.json() as Ad[]
-    expect(ads.map((ad) => ad.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
-    for (const ad of ads) expectAd(ad)
-    expect(ads[0]?.title).toBe('Ad #1: sofa')
-    expect(ads[0]?.price).toBe(79.19)
-    expect(a.timing.db).toBeGreaterThan(0)
-  })
-
-  it('GET /ads honours limit and offset', async () => {
-    const a = await call(base(), '/ads?limit=3&offset=100&format=json')
-    expect((a.json() as Ad[]).map((ad) => ad.id)).toEqual([101, 102, 103])
-  })
-
-  it('GET /ads?format=text gives one line per ad: id, title, price', async () => {
-    const json = (await call(base(), '/ads?limit=7&offset=40')).json() as Ad[]
-    const a = await call(base(), '/ads?limit=7&offset=40&format=text')
-    expect(a.status).toBe(200)
-    expect(a.headers.get('content-type')).toMatch(/^text\/plain/)
-    const lines = a.text.trimEnd().split('\n')
-    expect(lines).toHaveLength(7)
-    lines.forEach((line, i) => {
-      const [id, title, price] = line.split('\t')
-      expect(Number(id)).toBe(json[i]?.id)
-      expect(title).toBe(json[i]?.title)
-      expect(Number(price)).toBe(json[i]?.price)
-    })
-  })
-
-  it('GET /ads rejects bad limit, offset and format with 400', async () => {
-    for (const q of [
-      'limit=0',
-      'limit=1001',
-      'limit=abc',
-      'limit=-1',
-      'offset=-1',
-      'offset=1.5',
-      'format=xml',
-    ]) {
-      await expectError(call(base(), `/ads?${q}`), 400)
-    }
-  })
-
-  it('GET /ads/:id answers one ad, 404 when missing, 400 when not an id', async () => {
-    const a = await call(base(), '/ads/42')
-    expect(a.status).toBe(200)
-    const ad = a.json()
-    expectAd(ad)
-    expect(ad.id).toBe(42)
-    const listed = (await call(base(), '/ads?limit=1&offset=41')).json() as Ad[]
-    expect(ad).toEqual(listed[0])
-    await expectError(call(base(), '/ads/999999'), 404)
-    for (const bad of ['abc', '0', '-3', '1.5', '99999999999'])
-      await expectError(call(base(), `/ads/${bad}`), 400)
-  })
-
-  it('POST /ads creates an ad (201) that GET /ads/:id then returns', async () => {
-    const a = await postJson(base(), '/ads', { title: 'Contract bike', body: 'Barely used.', price: 149.5 })
-    expect(a.status, a.text).toBe(201)
-    const ad = a.json()
-    expectAd(ad)
-    expect(ad).toMatchObject({ title: 'Contract bike', body: 'Barely used.', price: 149.5 })
-    expect(ad.id).toBeGreaterThan(SEEDED_ADS)
-    expect((await call(base(), `/ads/${ad.id}`)).json()).toEqual(ad)
-  })
-
-  it('POST /ads rejects invalid input with 400', async () => {
-    const bad: unknown[] = [
-      '{not json',
-      '[1,2]',
-      '',
-      { body: 'no title', price: 1 },
-      { title: '', body: 'x', price: 1 },
-      { title: 'x', body: 'x', price: -1 },
-      { title: 'x', body: 'x', price: '12' },
-      { title: 'x', body: 7, price: 1 },
-      { title: 'x', body: 'x' },
-    ]
-    for (const body of bad) await expectError(postJson(base(), '/ads', body), 400)
-  })
-
-  it('GET /compute?iterations=N returns PBKDF2-SHA256 of the fixed password, hex', async () => {
-    for (const n of [1, 1000]) {
-      const a = await call(base(), `/compute?iterations=${n}`)
-      expect(a.status).toBe(200)
-      const expected = crypto.pbkdf2Sync('cannonade', 'cannonade-salt', n, 32, 'sha256').toString('hex')
-      expect(a.json()).toEqual({ iterations: n, hash: expected })
-      expect(a.timing.db).toBe(0)
-    }
-    for (const q of ['iterations=0', 'iterations=abc', 'iterations=1000001']) {
-      await expectError(call(base(), `/compute?${q}`), 400)
-    }
-  })
-
-  it('GET /payload?bytes=N returns exactly N bytes', async () => {
-    for (const n of [0, 1, 100_000]) {
-      const a = await call(base(), `/payload?bytes=${n}`)
-      expect(a.status).toBe(200)
-      expect(a.text.length).toBe(n)
-      expect(Number(a.headers.get('content-length'))).toBe(n)
-    }
-    for (const q of ['bytes=-1', 'bytes=abc', `bytes=${10 * 1024 * 1024 + 1}`]) {
-      await expectError(call(base(), `/payload?${q}`), 400)
-    }
-  })
-
-  it('POST /users registers (201), refuses a taken name (409) and bad input (400)', async () => {
-    const username = `alice_${crypto.randomBytes(4).toString('hex')}`
-    const a = await postJson(base(), '/users', { username, password: 's3cret!' })
-    expect(a.status, a.text).toBe(201)
-    expect(a.json()).toMatchObject({ username })
-    await expectError(postJson(base(), '/users', { username, password: 'other' }), 409)
-    await expectError(postJson(base(), '/users', { username: 'has space', password: 'x' }), 400)
-    await expectError(postJson(base(), '/users', { username: 'nopassword' }), 400)
-    await expectError(postJson(base(), '/users', 'null'), 400)
-  })
-
-  it('POST /login gives a bearer token for GET /me; wrong credentials and tokens get 401', async () => {
-    const username = `bob_${crypto.randomBytes(4).toString('hex')}`
-    expect((await postJson(base(), '/users', { username, password: 'pa55word' })).status).toBe(201)
-    const login = await postJson(base(), '/login', { username, password: 'pa55word' })
-    expect(login.status, login.text).toBe(200)
-    const { token } = login.json() as { token: string }
-    expect(token).toMatch(/^\S{16,}$/)
-    const me = await call(base(), '/me', { headers: { authorization: `Bearer ${token}` } })
-    expect(me.status, me.text).toBe(200)
-    expect(me.json()).toEqual({ username })
-
-    await expectError(postJson(base(), '/login', { username, password: 'wrong' }), 401)
-    await expectError(postJson(base(), '/login', { username: 'nobody_here', password: 'x' }), 401)
-    await expectError(postJson(base(), '/login', { username }), 400)
-    await expectError(call(base(), '/me'), 401)
-    await expectError(call(base(), '/me', { headers: { authorization: 'Bearer not-a-real-token' } }), 401)
-    await expectError(call(base(), '/me', { headers: { authorization: `Basic ${token}` } }), 401)
-  })
-
-  it('answers 404 for unknown routes and 405 for wrong methods, still echoing headers', async () => {
-    await expectError(call(base(), '/no/such/route'), 404)
-    await expectError(call(base(), '/health', { method: 'POST' }), 405)
   })
 }
 
@@ -283,25 +67,35 @@ describe('native stacks', () => {
     'CANNONADE_NATIVE_STACKS',
     manifest.stacks.map((s) => s.name),
   )) {
-    describe(stack.name, () => {
-      let server: ServerProcess | undefined
-      beforeAll(async () => {
-        if (!pg) throw new Error('PostgreSQL did not start')
-        const db = stack.name.replace(/-/g, '_')
-        await pg.createDatabase(db)
-        await seedDatabase(pg.url(db), path.join(repoRoot, manifest.seed), pg.pgBin)
-        const built = await buildNative(stack)
-        const began = Date.now()
-        server = await startNativeServer(stack, { databaseUrl: pg.url(db), timeoutMs: 60_000 })
-        console.log(
-          `[native] ${stack.name}${built ? ' (built)' : ''} healthy in ${Date.now() - began} ms at ${server.url}`,
-        )
-      }, 600_000)
-      afterAll(async () => {
-        await server?.stop()
+    for (const variant of VARIANTS) {
+      describe(`${stack.name}${variant.label}`, () => {
+        let server: ServerProcess | undefined
+        let databaseUrl = ''
+        beforeAll(async () => {
+          if (!pg) throw new Error('PostgreSQL did not start')
+          const db = `${stack.name.replace(/-/g, '_')}${variant.hops > 0 ? '_chained' : ''}`
+          await pg.createDatabase(db)
+          databaseUrl = pg.url(db)
+          await seedDatabase(databaseUrl, path.join(repoRoot, manifest.seed), pg.pgBin)
+          const built = await buildNative(stack)
+          const began = Date.now()
+          server = await startNativeServer(stack, { databaseUrl, env: variant.env, timeoutMs: 60_000 })
+          console.log(
+            `[native] ${stack.name}${variant.label}${built ? ' (built)' : ''} healthy in ${Date.now() - began} ms at ${server.url}`,
+          )
+        }, 600_000)
+        afterAll(async () => {
+          await server?.stop()
+        })
+        contract(() => ({
+          base: server?.url ?? 'http://server-not-started',
+          hops: variant.hops,
+          pooled: variant.pooled,
+          lanes: lanesOf(stack),
+          databaseUrl,
+        }))
       })
-      contract(() => server?.url ?? 'http://server-not-started')
-    })
+    }
   }
 })
 
@@ -404,7 +198,7 @@ describe.skipIf(docker.reason !== null || composeStacks.length === 0)('compose s
         }
       })
 
-      contract(() => url)
+      contract(() => ({ base: url, hops: 0, pooled: true, lanes: lanesOf(stack), databaseUrl: '' }))
     })
   }
 })

@@ -5,45 +5,21 @@ import http from 'node:http'
 import crypto from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { ChainError, createChain } from './chain.ts'
+import type { Chain } from './chain.ts'
+import { computeHash, joinParts, localSplit, partIterations } from './compute.ts'
+import type { SplitRunner } from './compute.ts'
+import { configFromEnv, MAX_COMPUTE_ITERATIONS, MAX_LIMIT, MAX_PAYLOAD_BYTES, MAX_SPLIT } from './config.ts'
+import type { Config } from './config.ts'
+import { createDb } from './db.ts'
+import type { Db, Session, Timing } from './db.ts'
+import { HttpError, intParam, readBody, readJson, receivePayload, stringField } from './request.ts'
 
 const pbkdf2 = promisify(crypto.pbkdf2)
 
-export interface Config {
-  port: number
-  host: string
-  databaseUrl: string
-  poolSize: number
-  hashIterations: number
-}
-
-/** Reads PORT, HOST, DATABASE_URL, POOL_SIZE and HASH_ITERATIONS; throws on a malformed value. */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      throw new Error(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`)
-    }
-    return Number(raw)
-  }
-  return {
-    port: int('PORT', 8080, 0, 65535),
-    host: env['HOST'] || '0.0.0.0',
-    databaseUrl: env['DATABASE_URL'] || 'postgres://cannonade:cannonade@127.0.0.1:5432/cannonade',
-    poolSize: int('POOL_SIZE', 10, 1, 1000),
-    hashIterations: int('HASH_ITERATIONS', 1000, 1, 10_000_000),
-  }
-}
-
-// Limits shared with the Java stacks (targets/_java/common/.../Api.java): keep them equal.
-export const MAX_BODY_BYTES = 1 << 20
-export const MAX_PAYLOAD_BYTES = 10 << 20
-export const MAX_COMPUTE_ITERATIONS = 1_000_000
-export const MAX_LIMIT = 1000
-export const COMPUTE_PASSWORD = 'cannonade'
-export const COMPUTE_SALT = 'cannonade-salt'
+export { configFromEnv } from './config.ts'
+export type { Config } from './config.ts'
 
 const AD_COLUMNS = `id, title, body, price::text AS price,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`
@@ -61,22 +37,8 @@ interface Reply {
   type: string
   body: string | Buffer
   headers?: Record<string, string>
-}
-
-/** Time spent on one request: `start` of the handler and milliseconds inside database calls. */
-interface Timing {
-  start: number
-  db: number
-}
-
-class HttpError extends Error {
-  status: number
-  headers: Record<string, string> | undefined
-  constructor(status: number, message: string, headers?: Record<string, string>) {
-    super(message)
-    this.status = status
-    this.headers = headers
-  }
+  /** More Server-Timing entries (the hops of a chain). */
+  timing?: string
 }
 
 const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
@@ -97,43 +59,6 @@ const adJson = (row: AdRow) => ({
 // Allocated once at start (as the Java stacks do): /payload measures sending, not allocating.
 const payloadBuffer = Buffer.alloc(MAX_PAYLOAD_BYTES, 'x')
 const payload = (bytes: number): Buffer => payloadBuffer.subarray(0, bytes)
-
-function intParam(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const raw = params.get(name)
-  if (raw === null) return fallback
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new HttpError(400, `${name} must be an integer between ${min} and ${max}`)
-  }
-  return Number(raw)
-}
-
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`)
-    chunks.push(chunk)
-  }
-  let value: unknown
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-  } catch {
-    throw new HttpError(400, 'request body must be valid JSON')
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError(400, 'request body must be a JSON object')
-  }
-  return value as Record<string, unknown>
-}
-
-function stringField(body: Record<string, unknown>, name: string, min: number, max: number): string {
-  const value = body[name]
-  if (typeof value !== 'string' || value.length < min || value.length > max) {
-    throw new HttpError(400, `${name} must be a string of ${min} to ${max} characters`)
-  }
-  return value
-}
 
 const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/
 // eslint-disable-next-line no-control-regex
@@ -156,29 +81,23 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
 
 export interface App {
   server: Server
-  pool: pg.Pool
+  db: Db
   close(): Promise<void>
 }
 
-export function createApp(config: Config): App {
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize })
-  pool.on('error', (err) => console.error(`[db] idle client error: ${err.message}`))
+export interface AppOptions {
+  /** Who computes the parts of /compute?split=K (node-cluster: the primary's workers). */
+  split?: SplitRunner
+}
 
-  async function query<R extends pg.QueryResultRow>(
-    t: Timing,
-    name: string,
-    text: string,
-    values: unknown[],
-  ): Promise<pg.QueryResult<R>> {
-    const began = performance.now()
-    try {
-      return await pool.query<R>({ name, text, values })
-    } finally {
-      t.db += performance.now() - began
-    }
-  }
+export function createApp(config: Config, opts: AppOptions = {}): App {
+  const db = createDb(config.databaseUrl, config.poolSize)
+  const split = opts.split ?? localSplit
+  let selfUrl = `http://127.0.0.1:${config.port}`
+  const chain: Chain | null =
+    config.chainDepth > 0 ? createChain(config.chainDepth, () => config.chainUrl ?? selfUrl) : null
 
-  async function route(req: IncomingMessage, t: Timing): Promise<Reply> {
+  async function route(req: IncomingMessage, t: Timing, sql: Session): Promise<Reply> {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
@@ -191,7 +110,7 @@ export function createApp(config: Config): App {
     if (path === '/health') {
       only('GET')
       try {
-        await query(t, 'health', 'SELECT 1', [])
+        await sql.query('health', 'SELECT 1', [])
         return json(200, { status: 'ok' })
       } catch (err) {
         return json(503, { status: 'unavailable', error: (err as Error).message })
@@ -203,8 +122,7 @@ export function createApp(config: Config): App {
         const offset = intParam(params, 'offset', 0, 0, 2_000_000_000)
         const format = params.get('format') ?? 'json'
         if (format !== 'json' && format !== 'text') throw new HttpError(400, 'format must be json or text')
-        const { rows } = await query<AdRow>(
-          t,
+        const { rows } = await sql.query<AdRow>(
           'ads_list',
           `SELECT ${AD_COLUMNS} FROM ads ORDER BY id LIMIT $1 OFFSET $2`,
           [limit, offset],
@@ -227,8 +145,7 @@ export function createApp(config: Config): App {
         if (typeof price !== 'number' || !Number.isFinite(price) || price < 0 || price >= 1e10) {
           throw new HttpError(400, 'price must be a number between 0 and 9999999999.99')
         }
-        const { rows } = await query<AdRow>(
-          t,
+        const { rows } = await sql.query<AdRow>(
           'ads_insert',
           `INSERT INTO ads (title, body, price) VALUES ($1, $2, round($3::numeric, 2)) RETURNING ${AD_COLUMNS}`,
           [title, text, price],
@@ -244,7 +161,7 @@ export function createApp(config: Config): App {
       if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) {
         throw new HttpError(400, 'id must be a positive integer')
       }
-      const { rows } = await query<AdRow>(t, 'ads_get', `SELECT ${AD_COLUMNS} FROM ads WHERE id = $1`, [
+      const { rows } = await sql.query<AdRow>('ads_get', `SELECT ${AD_COLUMNS} FROM ads WHERE id = $1`, [
         Number(raw),
       ])
       const row = rows[0]
@@ -254,15 +171,23 @@ export function createApp(config: Config): App {
     if (path === '/compute') {
       only('GET')
       const iterations = intParam(params, 'iterations', 1000, 1, MAX_COMPUTE_ITERATIONS)
-      // Synchronous on purpose: the CPU-bound task runs on the event loop, as in the studies
-      // comparing one Node process with a cluster (see targets/README.md).
-      const hash = crypto.pbkdf2Sync(COMPUTE_PASSWORD, COMPUTE_SALT, iterations, 32, 'sha256')
-      return json(200, { iterations, hash: hash.toString('hex') })
+      if (!params.has('split')) return json(200, { iterations, hash: computeHash(iterations) })
+      const parts = intParam(params, 'split', 1, 1, Math.min(MAX_SPLIT, iterations))
+      const results = await split(partIterations(iterations, parts))
+      return json(200, {
+        iterations,
+        split: parts,
+        hash: joinParts(results),
+        workers: results.map((r) => r.worker),
+      })
     }
     if (path === '/payload') {
-      only('GET')
-      const bytes = intParam(params, 'bytes', 1024, 0, MAX_PAYLOAD_BYTES)
-      return { status: 200, type: 'application/octet-stream', body: payload(bytes) }
+      if (method === 'GET') {
+        const bytes = intParam(params, 'bytes', 1024, 0, MAX_PAYLOAD_BYTES)
+        return { status: 200, type: 'application/octet-stream', body: payload(bytes) }
+      }
+      if (method === 'POST') return json(200, await receivePayload(req, MAX_PAYLOAD_BYTES))
+      throw new HttpError(405, 'method not allowed', { allow: 'GET, POST' })
     }
     if (path === '/users') {
       only('POST')
@@ -273,8 +198,7 @@ export function createApp(config: Config): App {
       }
       const password = stringField(body, 'password', 1, 1024)
       const hash = await hashPassword(password, config.hashIterations)
-      const { rows } = await query<{ id: number }>(
-        t,
+      const { rows } = await sql.query<{ id: number }>(
         'users_insert',
         'INSERT INTO users (username, password_hash) VALUES ($1, $2) ON CONFLICT (username) DO NOTHING RETURNING id',
         [username, hash],
@@ -288,8 +212,7 @@ export function createApp(config: Config): App {
       const body = await readJson(req)
       const username = stringField(body, 'username', 1, 64)
       const password = stringField(body, 'password', 1, 1024)
-      const { rows } = await query<{ id: number; password_hash: string }>(
-        t,
+      const { rows } = await sql.query<{ id: number; password_hash: string }>(
         'users_by_name',
         'SELECT id, password_hash FROM users WHERE username = $1',
         [username],
@@ -299,7 +222,7 @@ export function createApp(config: Config): App {
         throw new HttpError(401, 'invalid username or password')
       }
       const token = crypto.randomBytes(32).toString('hex')
-      await query(t, 'sessions_insert', 'INSERT INTO sessions (token, user_id) VALUES ($1, $2)', [
+      await sql.query('sessions_insert', 'INSERT INTO sessions (token, user_id) VALUES ($1, $2)', [
         token,
         user.id,
       ])
@@ -312,8 +235,7 @@ export function createApp(config: Config): App {
         'www-authenticate': 'Bearer',
       })
       if (!match) throw unauthorized
-      const { rows } = await query<{ username: string }>(
-        t,
+      const { rows } = await sql.query<{ username: string }>(
         'sessions_user',
         'SELECT u.username FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1',
         [match[1]],
@@ -325,12 +247,32 @@ export function createApp(config: Config): App {
     throw new HttpError(404, `no route for ${path}`)
   }
 
+  /** A chained request goes on to the next hop; the last hop (or any request without a chain) is routed here. */
+  async function handle(req: IncomingMessage, t: Timing): Promise<Reply> {
+    if (chain && !(req.url ?? '/').startsWith('/health')) {
+      const hop = chain.hopOf(req)
+      if (hop < chain.depth) {
+        const body = await readBody(req, MAX_PAYLOAD_BYTES)
+        const r = await chain.forward(req, body.length > 0 ? body : null, hop + 1)
+        t.db += r.db
+        return { status: r.status, type: r.type, body: r.body, headers: r.headers, timing: r.timing }
+      }
+    }
+    const sql = db.session(t)
+    try {
+      return await route(req, t, sql)
+    } finally {
+      await sql.release()
+    }
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, t: Timing, reply: Reply): void {
     const body = reply.body
+    const timing = `app;dur=${(performance.now() - t.start).toFixed(3)}, db;dur=${t.db.toFixed(3)}`
     const headers: Record<string, string | number> = {
       'content-type': reply.type,
       'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-      'server-timing': `app;dur=${(performance.now() - t.start).toFixed(3)}, db;dur=${t.db.toFixed(3)}`,
+      'server-timing': reply.timing ? `${timing}, ${reply.timing}` : timing,
       ...reply.headers,
     }
     const correlation = req.headers['x-correlation-id']
@@ -343,12 +285,14 @@ export function createApp(config: Config): App {
 
   const server = http.createServer((req, res) => {
     const t: Timing = { start: performance.now(), db: 0 }
-    route(req, t).then(
+    handle(req, t).then(
       (reply) => send(req, res, t, reply),
       (err: unknown) => {
         if (err instanceof HttpError) {
           if (err.status === 413) res.shouldKeepAlive = false
           send(req, res, t, json(err.status, { error: err.message }, err.headers))
+        } else if (err instanceof ChainError) {
+          send(req, res, t, json(err.status, { error: err.message }))
         } else {
           console.error(`[app] ${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`)
           send(req, res, t, json(500, { error: 'internal server error' }))
@@ -359,31 +303,39 @@ export function createApp(config: Config): App {
   // Longer than a load generator's pauses between phases, so kept-alive connections survive them.
   server.keepAliveTimeout = 30_000
   server.headersTimeout = 35_000
+  server.on('listening', () => {
+    const address = server.address()
+    if (typeof address === 'object' && address) selfUrl = `http://127.0.0.1:${address.port}`
+  })
 
   return {
     server,
-    pool,
+    db,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()
       })
-      await pool.end()
+      chain?.close()
+      await db.close()
     },
   }
 }
 
 /** Creates the app from the environment, listens, and stops cleanly on SIGTERM / SIGINT. */
-export async function start(env: NodeJS.ProcessEnv = process.env): Promise<App> {
+export async function start(env: NodeJS.ProcessEnv = process.env, opts: AppOptions = {}): Promise<App> {
   const config = configFromEnv(env)
-  const app = createApp(config)
+  const app = createApp(config, opts)
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject)
     app.server.listen(config.port, config.host, () => resolve())
   })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  console.log(`[app] pid ${process.pid} listening on ${config.host}:${port} (pool ${config.poolSize})`)
+  const pool = config.poolSize === 0 ? 'no pool: a connection per request' : `pool ${config.poolSize}`
+  const chained =
+    config.chainDepth > 0 ? `, chain ${config.chainDepth} hops to ${config.chainUrl ?? 'itself'}` : ''
+  console.log(`[app] pid ${process.pid} listening on ${config.host}:${port} (${pool}${chained})`)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

@@ -1,8 +1,22 @@
 // node-cluster: the same API (app.ts) in WORKERS processes under the cluster module.
-// The primary only forks and supervises; workers share the listening port (round-robin on Linux).
+// The primary forks and supervises; workers share the listening port (round-robin on Linux).
 // Each worker has its own pg Pool of POOL_SIZE connections: WORKERS × POOL_SIZE in total.
+// Task splitting (/compute?split=K, seeds/002): the worker that got the request asks the primary,
+// which hands the K parts to K workers in turn (more parts than workers: some get several), joins
+// their results in order and answers the asking worker.
 import cluster from 'node:cluster'
+import type { Worker } from 'node:cluster'
 import { start } from './app.ts'
+import { computePart } from './compute.ts'
+import type { PartResult, SplitRunner } from './compute.ts'
+
+type ToPrimary =
+  | { type: 'split'; id: number; parts: number[] }
+  | { type: 'part-done'; key: string; index: number; hash: string; worker: string }
+type ToWorker =
+  | { type: 'part'; key: string; index: number; iterations: number }
+  | { type: 'split-done'; id: number; results: PartResult[] }
+  | { type: 'split-failed'; id: number; error: string }
 
 if (cluster.isPrimary) {
   const raw = process.env['WORKERS'] || '2'
@@ -13,9 +27,58 @@ if (cluster.isPrimary) {
   const workers = Number(raw)
   let stopping = false
   let restarts = 0
+
+  /** Splits in progress, by `<asking worker id>:<its request id>`. */
+  const splits = new Map<
+    string,
+    { origin: Worker; id: number; results: (PartResult | null)[]; left: number; on: Set<number> }
+  >()
+  let nextWorker = 0
+  const send = (w: Worker | undefined, m: ToWorker) => {
+    if (w?.isConnected()) w.send(m)
+  }
+  const onMessage = (from: Worker, m: ToPrimary) => {
+    if (m.type === 'split') {
+      const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
+      const key = `${from.id}:${m.id}`
+      const split = {
+        origin: from,
+        id: m.id,
+        results: m.parts.map(() => null),
+        left: m.parts.length,
+        on: new Set<number>(),
+      }
+      splits.set(key, split)
+      m.parts.forEach((iterations, index) => {
+        const w = alive[(nextWorker + index) % alive.length] as Worker
+        split.on.add(w.id)
+        send(w, { type: 'part', key, index, iterations })
+      })
+      nextWorker = (nextWorker + m.parts.length) % Math.max(1, alive.length)
+    } else if (m.type === 'part-done') {
+      const split = splits.get(m.key)
+      if (!split || split.results[m.index]) return
+      split.results[m.index] = { hash: m.hash, worker: m.worker }
+      if (--split.left === 0) {
+        splits.delete(m.key)
+        send(split.origin, { type: 'split-done', id: split.id, results: split.results as PartResult[] })
+      }
+    }
+  }
+
   console.log(`[cluster] primary ${process.pid} forking ${workers} workers`)
-  for (let i = 0; i < workers; i++) cluster.fork()
+  const fork = () => {
+    const w = cluster.fork()
+    w.on('message', (m: ToPrimary) => onMessage(w, m))
+  }
+  for (let i = 0; i < workers; i++) fork()
   cluster.on('exit', (worker, code, signal) => {
+    // Splits that waited on this worker can no longer complete: their requests get a 500.
+    for (const [key, split] of splits) {
+      if (!split.on.has(worker.id) && split.origin !== worker) continue
+      splits.delete(key)
+      send(split.origin, { type: 'split-failed', id: split.id, error: `worker ${worker.process.pid} died` })
+    }
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
       return
@@ -26,7 +89,7 @@ if (cluster.isPrimary) {
       console.error('[cluster] too many worker deaths, giving up')
       process.exit(1)
     }
-    cluster.fork()
+    fork()
   })
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return
@@ -38,5 +101,25 @@ if (cluster.isPrimary) {
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
 } else {
-  await start()
+  const waiting = new Map<number, { resolve: (r: PartResult[]) => void; reject: (e: Error) => void }>()
+  let nextId = 0
+  process.on('message', (m: ToWorker) => {
+    if (m.type === 'part') {
+      // Synchronous, like /compute itself: this worker's event loop is busy for the part.
+      const hash = computePart(m.index, m.iterations)
+      process.send?.({ type: 'part-done', key: m.key, index: m.index, hash, worker: String(process.pid) })
+    } else {
+      const w = waiting.get(m.id)
+      waiting.delete(m.id)
+      if (m.type === 'split-done') w?.resolve(m.results)
+      else w?.reject(new Error(m.error))
+    }
+  })
+  const split: SplitRunner = (parts) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++
+      waiting.set(id, { resolve, reject })
+      process.send?.({ type: 'split', id, parts })
+    })
+  await start(process.env, { split })
 }

@@ -34,6 +34,7 @@ public final class Api {
   public static final int MAX_BODY_BYTES = 1 << 20;
   public static final int MAX_PAYLOAD_BYTES = 10 << 20;
   public static final int MAX_COMPUTE_ITERATIONS = 1_000_000;
+  public static final int MAX_SPLIT = 64;
   public static final int MAX_LIMIT = 1000;
   public static final String COMPUTE_PASSWORD = "cannonade";
   public static final byte[] COMPUTE_SALT = "cannonade-salt".getBytes(StandardCharsets.UTF_8);
@@ -57,6 +58,9 @@ public final class Api {
 
   private final Config config;
   private final DataSource db;
+  private final boolean pooled;
+  private final Split split;
+  private volatile Chain chain;
   private final ObjectMapper mapper =
       new ObjectMapper()
           .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
@@ -65,16 +69,30 @@ public final class Api {
   public Api(Config config, DataSource db) {
     this.config = config;
     this.db = db;
+    this.pooled = config.poolSize() > 0;
+    this.split = new Split(config.splitThreads());
+  }
+
+  /** The runtime is listening on {@code port}: a chain without CHAIN_URL calls this server itself. */
+  public void listening(int port) {
+    if (config.chainDepth() > 0) {
+      String self = "http://127.0.0.1:" + port;
+      chain = new Chain(config.chainDepth(), config.chainUrl() == null ? self : config.chainUrl());
+    }
   }
 
   /** One ad as JSON: price keeps the database's two decimals, created_at is UTC ISO-8601. */
   public record Ad(
       int id, String title, String body, BigDecimal price, @JsonProperty("created_at") String createdAt) {}
 
-  /** Per-request timing: handler start and nanoseconds spent in database calls. */
+  /**
+   * Per-request timing (handler start, nanoseconds in database calls) and, without a pool, the
+   * request's own connection, opened by its first query and closed before the answer goes out.
+   */
   private static final class Timing {
     final long start;
     long dbNanos;
+    Connection own;
 
     Timing(long start) {
       this.start = start;
@@ -86,14 +104,36 @@ public final class Api {
     T run(Connection c) throws SQLException;
   }
 
-  /** Connection checkout + statement, timed into Server-Timing's db (like pool.query in Node). */
+  /**
+   * Connection checkout + statement, timed into Server-Timing's db (like pool.query in Node);
+   * without a pool, the request's own connection (opening it is database time too).
+   */
   private <T> T sql(Timing t, Sql<T> work) {
     long began = System.nanoTime();
-    try (Connection c = db.getConnection()) {
-      return work.run(c);
+    try {
+      if (!pooled) {
+        if (t.own == null) t.own = db.getConnection();
+        return work.run(t.own);
+      }
+      try (Connection c = db.getConnection()) {
+        return work.run(c);
+      }
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     } finally {
+      t.dbNanos += System.nanoTime() - began;
+    }
+  }
+
+  private static void release(Timing t) {
+    if (t.own == null) return;
+    long began = System.nanoTime();
+    try {
+      t.own.close();
+    } catch (SQLException e) {
+      System.err.println("[db] close: " + e.getMessage());
+    } finally {
+      t.own = null;
       t.dbNanos += System.nanoTime() - began;
     }
   }
@@ -106,19 +146,28 @@ public final class Api {
     Timing t = new Timing(startNanos);
     Reply reply;
     try {
-      reply = route(ex, t);
+      Chain c = chain;
+      int hop = c == null || ex.path().equals("/health") ? -1 : c.hopOf(ex);
+      if (hop >= 0 && hop < c.depth()) {
+        long[] downstreamDb = {0};
+        reply = c.forward(ex, readBody(ex, MAX_PAYLOAD_BYTES), hop + 1, downstreamDb);
+        t.dbNanos += downstreamDb[0];
+      } else {
+        reply = route(ex, t);
+      }
     } catch (ApiException e) {
       reply = error(e.status, e.getMessage());
       if (e.headerName != null) reply.header(e.headerName, e.headerValue);
     } catch (RuntimeException e) {
       System.err.println("[app] " + ex.method() + " " + ex.path() + ": " + e);
       reply = error(500, "internal server error");
+    } finally {
+      release(t);
     }
     long now = System.nanoTime();
-    reply.header(
-        "Server-Timing",
-        String.format(
-            Locale.ROOT, "app;dur=%.3f, db;dur=%.3f", (now - t.start) / 1e6, t.dbNanos / 1e6));
+    String timing =
+        String.format(Locale.ROOT, "app;dur=%.3f, db;dur=%.3f", (now - t.start) / 1e6, t.dbNanos / 1e6);
+    reply.header("Server-Timing", reply.timing == null ? timing : timing + ", " + reply.timing);
     String correlation = ex.header("x-correlation-id");
     if (correlation != null) reply.header("x-correlation-id", correlation);
     return reply;
@@ -139,8 +188,9 @@ public final class Api {
         only(method, "GET");
         return compute(params(ex));
       case "/payload":
-        only(method, "GET");
-        return payload(params(ex));
+        if ("GET".equals(method)) return payload(params(ex));
+        if ("POST".equals(method)) return json(200, Payloads.receive(ex, MAX_PAYLOAD_BYTES, mapper));
+        throw new ApiException(405, "method not allowed", "Allow", "GET, POST");
       case "/users":
         only(method, "POST");
         return register(readJson(ex), t);
@@ -261,10 +311,17 @@ public final class Api {
 
   private Reply compute(Map<String, String> params) {
     int iterations = intParam(params, "iterations", 1000, 1, MAX_COMPUTE_ITERATIONS);
-    byte[] hash = Passwords.pbkdf2(COMPUTE_PASSWORD, COMPUTE_SALT, iterations, 32);
     Map<String, Object> body = new java.util.LinkedHashMap<>();
     body.put("iterations", iterations);
-    body.put("hash", Passwords.hex(hash));
+    if (!params.containsKey("split")) {
+      body.put("hash", Passwords.hex(Passwords.pbkdf2(COMPUTE_PASSWORD, COMPUTE_SALT, iterations, 32)));
+      return json(200, body);
+    }
+    int parts = intParam(params, "split", 1, 1, Math.min(MAX_SPLIT, iterations));
+    Split.Result r = split.run(iterations, parts);
+    body.put("split", parts);
+    body.put("hash", r.hash());
+    body.put("workers", r.workers());
     return json(200, body);
   }
 
@@ -402,16 +459,22 @@ public final class Api {
     return Integer.parseInt(raw);
   }
 
-  private JsonNode readJson(Exchange ex) {
+  /** The whole body; 413 past {@code limit} bytes. */
+  static byte[] readBody(Exchange ex, int limit) {
     byte[] bytes;
     try (InputStream in = ex.body()) {
-      bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      bytes = in.readNBytes(limit + 1);
     } catch (IOException e) {
       throw new ApiException(400, "could not read the request body");
     }
-    if (bytes.length > MAX_BODY_BYTES) {
-      throw new ApiException(413, "request body larger than " + MAX_BODY_BYTES + " bytes");
+    if (bytes.length > limit) {
+      throw new ApiException(413, "request body larger than " + limit + " bytes");
     }
+    return bytes;
+  }
+
+  private JsonNode readJson(Exchange ex) {
+    byte[] bytes = readBody(ex, MAX_BODY_BYTES);
     JsonNode node;
     try {
       node = bytes.length == 0 ? null : mapper.readTree(bytes);

@@ -2,9 +2,23 @@ package dev.cannonade.sample;
 
 import java.util.Map;
 
-/** Settings from the environment, the same names and defaults as the Node stacks. */
+/**
+ * Settings from the environment, the same names, defaults and limits as the Node stacks
+ * (targets/_node/config.ts). poolSize 0 = no pool: a connection per request. chainUrl null = this
+ * server itself. splitThreads: the threads /compute?split=K hands its parts to.
+ */
 public record Config(
-    String host, int port, String databaseUrl, int poolSize, int hashIterations, int threads) {
+    String host,
+    int port,
+    String databaseUrl,
+    int poolSize,
+    int hashIterations,
+    int threads,
+    int chainDepth,
+    String chainUrl,
+    int splitThreads) {
+
+  public static final int MAX_CHAIN_DEPTH = 16;
 
   public static Config fromEnv() {
     return fromEnv(System.getenv());
@@ -12,13 +26,21 @@ public record Config(
 
   public static Config fromEnv(Map<String, String> env) {
     String host = env.getOrDefault("HOST", "");
+    String chainUrl = env.getOrDefault("CHAIN_URL", "");
+    if (!chainUrl.isEmpty() && !chainUrl.matches("http://[^/?#\\s]+/?")) {
+      throw new IllegalArgumentException(
+          "CHAIN_URL must be http://host:port (no path), got \"" + chainUrl + "\"");
+    }
     return new Config(
         host.isEmpty() ? "0.0.0.0" : host,
         intVar(env, "PORT", 8080, 0, 65535),
         nonEmpty(env.get("DATABASE_URL"), "postgres://cannonade:cannonade@127.0.0.1:5432/cannonade"),
-        intVar(env, "POOL_SIZE", 10, 1, 1000),
+        intVar(env, "POOL_SIZE", 10, 0, 1000),
         intVar(env, "HASH_ITERATIONS", 1000, 1, 10_000_000),
-        intVar(env, "THREADS", 200, 4, 10_000));
+        intVar(env, "THREADS", 200, 4, 10_000),
+        intVar(env, "CHAIN_DEPTH", 0, 0, MAX_CHAIN_DEPTH),
+        chainUrl.isEmpty() ? null : chainUrl.replaceAll("/$", ""),
+        intVar(env, "SPLIT_THREADS", 2, 1, 256));
   }
 
   private static String nonEmpty(String value, String fallback) {

@@ -11,6 +11,8 @@ public final class Reply {
   public final int length;
   /** Extra headers as name/value pairs, in order. */
   public final List<String[]> headers = new ArrayList<>(4);
+  /** More Server-Timing entries (the hops of a chain), or null. */
+  public String timing;
 
   public Reply(int status, String contentType, byte[] body, int length) {
     this.status = status;

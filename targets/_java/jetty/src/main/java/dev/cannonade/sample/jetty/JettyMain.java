@@ -1,6 +1,5 @@
 package dev.cannonade.sample.jetty;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.cannonade.sample.Api;
 import dev.cannonade.sample.Config;
 import dev.cannonade.sample.Db;
@@ -21,6 +20,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import javax.sql.DataSource;
 
 /** java-jetty: embedded Jetty 12 with one plain core Handler (no servlet API), HikariCP, pgjdbc. */
 public final class JettyMain {
@@ -80,7 +80,7 @@ public final class JettyMain {
 
   public static void main(String[] args) throws Exception {
     Config config = Config.fromEnv();
-    HikariDataSource db = Db.pool(config);
+    DataSource db = Db.open(config);
     Api api = new Api(config, db);
 
     QueuedThreadPool threads = new QueuedThreadPool(config.threads(), Math.min(8, config.threads()));
@@ -97,16 +97,17 @@ public final class JettyMain {
     server.setStopAtShutdown(true);
     server.setStopTimeout(3_000);
     server.start();
+    api.listening(connector.getLocalPort());
     System.out.printf(
         "[app] jetty %s listening on %s:%d (threads %d, pool %d)%n",
         Server.getVersion(), config.host(), connector.getLocalPort(), config.threads(), config.poolSize());
     if (System.getenv("CANNONADE_EXIT_AFTER_START") != null) {
       // Image build: a start-up run that records the loaded classes for CDS (see Dockerfile).
       server.stop();
-      db.close();
+      Db.close(db);
       System.exit(0);
     }
     server.join();
-    db.close();
+    Db.close(db);
   }
 }

@@ -1,6 +1,5 @@
 package dev.cannonade.sample.tomcat;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.cannonade.sample.Api;
 import dev.cannonade.sample.Config;
 import dev.cannonade.sample.Db;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import javax.sql.DataSource;
 
 /** java-tomcat: embedded Tomcat with one plain HttpServlet mapped to "/", HikariCP, pgjdbc. */
 public final class TomcatMain {
@@ -72,7 +72,7 @@ public final class TomcatMain {
 
   public static void main(String[] args) throws Exception {
     Config config = Config.fromEnv();
-    HikariDataSource db = Db.pool(config);
+    DataSource db = Db.open(config);
     Api api = new Api(config, db);
 
     Path base = Files.createTempDirectory("cannonade-tomcat");
@@ -90,6 +90,7 @@ public final class TomcatMain {
     Tomcat.addServlet(ctx, "api", new ApiServlet(api));
     ctx.addServletMappingDecoded("/", "api");
     tomcat.start();
+    api.listening(connector.getLocalPort());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -100,7 +101,7 @@ public final class TomcatMain {
                   } catch (Exception e) {
                     System.err.println("[app] stop: " + e);
                   }
-                  db.close();
+                  Db.close(db);
                 }));
     System.out.printf(
         "[app] tomcat %s listening on %s:%d (threads %d, pool %d)%n",
