@@ -24,7 +24,7 @@ import { openDb, type Db } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
 import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
 import { testMonitor } from './monitor/index.ts'
-import { Stacks } from './stacks/stacks.ts'
+import { Stacks, stackStateDir } from './stacks/stacks.ts'
 import { reportsCreate } from './report/index.ts'
 import { testPgConnection } from './exports/pg-test.ts'
 import { probeTarget } from './config/probe.ts'
@@ -77,7 +77,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const active = new Map<number, RunHandle>()
   const settingsFile = join(dirname(opts.dbPath), 'settings.json')
   const stacks = new Stacks({
-    stateDir: join(dirname(opts.dbPath), 'native-stacks'),
+    stateDir: stackStateDir(opts.dbPath),
     onLog: (stack, line) => bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent),
   })
   let demo: DemoServer | null = null
@@ -140,7 +140,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           restartStack: async (s) => {
             study({ type: 'restart', stack: s.name, env: s.env })
             await stacks.down(s.name)
-            await stacks.up(s.name, { native: s.native, env: s.env })
+            await stacks.up(s.name, { native: s.native, env: s.env, replicas: s.replicas })
           },
         },
         runOptions,
@@ -288,15 +288,21 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       list: async () => stacks.list(),
       up: async (name, o) => {
         const [n, parsed] = parseArgs('stacks:up', [name, o])
-        return stacks.up(n, { native: parsed?.native ?? false })
+        return stacks.up(n, {
+          native: parsed?.native ?? false,
+          ...(parsed?.replicas !== undefined ? { replicas: parsed.replicas } : {}),
+        })
       },
-      down: async (name) => stacks.down(parseArgs('stacks:down', [name])[0]),
+      down: async (name, o) => {
+        const [n, parsed] = parseArgs('stacks:down', [name, o])
+        return stacks.down(n, { volumes: parsed?.volumes ?? false })
+      },
       status: async () => stacks.status(),
       onLog: (cb: (e: StackLogEvent) => void) => subscribe('stack-log', cb),
     },
     monitor: {
       async test(spec) {
-        const r = await testMonitor(spec, { timeoutMs: 10_000 })
+        const r = await testMonitor(spec, { timeoutMs: 10_000, stacks })
         return { ok: r.ok, message: r.message, instances: r.instances }
       },
     },

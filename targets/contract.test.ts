@@ -1,22 +1,19 @@
-// The API contract every target stack must meet, checked against every stack started natively
-// (throwaway local PostgreSQL + the server as a local process) and, when Docker is available,
-// against compose stacks too. CANNONADE_REQUIRE_DOCKER=1 turns "no Docker" from a skip into a
-// failure; CANNONADE_DOCKER_STACKS picks the compose stacks (comma list or "all"; default
-// node-http,java-jetty; "none" for none); CANNONADE_NATIVE_STACKS picks the native ones (default all).
-import { spawnSync } from 'node:child_process'
+// The API contract every target stack must meet (targets/contract/checks.ts), checked against
+// every stack started natively (throwaway local PostgreSQL + the server as a local process) and,
+// when Docker is available, against compose stacks started by the product's Stacks, each as it
+// starts by default and chained twice through itself without a pool. CANNONADE_REQUIRE_DOCKER=1
+// turns "no Docker" from a skip into a failure; CANNONADE_DOCKER_STACKS and CANNONADE_NATIVE_STACKS
+// pick stacks (comma list; default all; "none" for none).
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contract } from './contract/checks.ts'
-import {
-  buildNative,
-  loadManifest,
-  repoRoot,
-  startNativeServer,
-  waitForHealth,
-} from '../engine/stacks/native.ts'
+import { buildNative, loadManifest, repoRoot, startNativeServer } from '../engine/stacks/native.ts'
 import type { ServerProcess, StackSpec } from '../engine/stacks/native.ts'
 import { freePort, seedDatabase, startPostgres } from '../engine/stacks/postgres.ts'
 import type { LocalPostgres } from '../engine/stacks/postgres.ts'
+import { Stacks, stackStateDir } from '../engine/stacks/stacks.ts'
+import { dockerGate } from '../engine/testing/docker.ts'
+import { tempDbPath } from '../engine/testing/run.ts'
 
 const manifest = loadManifest()
 
@@ -52,7 +49,12 @@ function pick(envName: string, fallback: string[]): StackSpec[] {
 
 // --- native stacks --------------------------------------------------------------------------------
 
-describe('native stacks', () => {
+const nativeStacks = pick(
+  'CANNONADE_NATIVE_STACKS',
+  manifest.stacks.map((s) => s.name),
+)
+
+describe.skipIf(nativeStacks.length === 0)('native stacks', () => {
   let pg: LocalPostgres | undefined
   beforeAll(async () => {
     pg = await startPostgres({
@@ -63,10 +65,7 @@ describe('native stacks', () => {
     await pg?.stop()
   })
 
-  for (const stack of pick(
-    'CANNONADE_NATIVE_STACKS',
-    manifest.stacks.map((s) => s.name),
-  )) {
+  for (const stack of nativeStacks) {
     for (const variant of VARIANTS) {
       describe(`${stack.name}${variant.label}`, () => {
         let server: ServerProcess | undefined
@@ -101,104 +100,64 @@ describe('native stacks', () => {
 
 // --- compose stacks -------------------------------------------------------------------------------
 
-function compose(): { argv: string[]; reason: string | null } {
-  const info = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], {
-    encoding: 'utf8',
-    timeout: 20_000,
+const gate = dockerGate('the compose stacks')
+const composeStacks = pick(
+  'CANNONADE_DOCKER_STACKS',
+  manifest.stacks.map((s) => s.name),
+)
+
+describe.skipIf(gate.skip || composeStacks.length === 0)('compose stacks', () => {
+  // A data folder of its own: its projects and a free port leave any stack the user has up alone.
+  const stacks = new Stacks({ stateDir: stackStateDir(tempDbPath()) })
+  beforeAll(() => {
+    if (gate.reason)
+      throw new Error(`Docker required (CANNONADE_REQUIRE_DOCKER=1) but unavailable: ${gate.reason}`)
   })
-  if (info.error) return { argv: [], reason: `docker CLI not usable: ${info.error.message}` }
-  if (info.status !== 0)
-    return { argv: [], reason: `Docker engine not reachable: ${(info.stderr || info.stdout).trim()}` }
-  if (spawnSync('docker', ['compose', 'version'], { timeout: 20_000 }).status === 0) {
-    return { argv: ['docker', 'compose'], reason: null }
-  }
-  if (spawnSync('docker-compose', ['version'], { timeout: 20_000 }).status === 0) {
-    return { argv: ['docker-compose'], reason: null }
-  }
-  return { argv: [], reason: 'neither `docker compose` nor `docker-compose` is installed' }
-}
 
-const docker = compose()
-const requireDocker = process.env['CANNONADE_REQUIRE_DOCKER'] === '1'
-
-if (docker.reason) {
-  if (requireDocker) {
-    describe('compose stacks', () => {
-      it('needs Docker (CANNONADE_REQUIRE_DOCKER=1)', () => {
-        throw new Error(`Docker required but unavailable: ${docker.reason}`)
-      })
-    })
-  } else {
-    console.warn(
-      `[compose] skipping the compose stacks: ${docker.reason} (set CANNONADE_REQUIRE_DOCKER=1 to fail instead)`,
-    )
-  }
-}
-
-const composeStacks = pick('CANNONADE_DOCKER_STACKS', ['node-http', 'java-jetty'])
-
-describe.skipIf(docker.reason !== null || composeStacks.length === 0)('compose stacks', () => {
   for (const stack of composeStacks) {
     describe(stack.name, () => {
-      // A project and port of its own, so a stack the user has up is left alone.
-      const project = `cannonade-test-${stack.name}`
       let url = ''
-      let env: NodeJS.ProcessEnv = process.env
-      const run = (...args: string[]) => {
-        const [cmd, ...pre] = docker.argv
-        const r = spawnSync(
-          cmd ?? 'docker',
-          [...pre, '-p', project, '-f', path.join(repoRoot, stack.composeFile), ...args],
-          {
-            encoding: 'utf8',
-            env,
-            maxBuffer: 64 << 20,
-          },
-        )
-        if (r.status !== 0) throw new Error(`compose ${args.join(' ')} failed: ${r.stderr || r.stdout}`)
-        return r.stdout
-      }
-
-      beforeAll(async () => {
-        const port = await freePort()
-        env = { ...process.env, [stack.portEnv]: String(port) }
-        url = `http://127.0.0.1:${port}`
-        run('down', '-v', '--remove-orphans')
-        const began = Date.now()
-        run('up', '-d', '--build')
-        const waited = await waitForHealth(url + stack.healthPath, { timeoutMs: 180_000, intervalMs: 250 })
-        console.log(
-          `[compose] ${stack.name} up + healthy in ${Date.now() - began} ms (health wait ${waited} ms)`,
-        )
-      }, 900_000)
-      afterAll(() => {
-        try {
-          run('down', '-v', '--remove-orphans')
-        } catch (err) {
-          console.warn(String(err))
-        }
+      let port = 0
+      let databaseUrl = ''
+      afterAll(async () => {
+        await stacks.down(stack.name, { volumes: true })
       }, 120_000)
 
-      it('runs with the CPU and memory limits of stacks.json', () => {
-        for (const [service, limit] of Object.entries(stack.limits)) {
-          const id = run('ps', '-q', service).trim()
-          expect(id, `container of ${service}`).not.toBe('')
-          const inspect = spawnSync(
-            'docker',
-            ['inspect', '--format', '{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}}', id],
-            {
-              encoding: 'utf8',
-            },
-          )
-          const [nanoCpus, memory] = inspect.stdout.trim().split(' ').map(Number)
-          expect(nanoCpus, `${service} NanoCpus`).toBe(Math.round(limit.cpus * 1e9))
-          const m = /^(\d+)([kmg])$/.exec(limit.memory)
-          const unit = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m?.[2] ?? 'm') as 'k' | 'm' | 'g']
-          expect(memory, `${service} Memory`).toBe(Number(m?.[1]) * unit)
-        }
-      })
+      for (const [i, variant] of VARIANTS.entries()) {
+        describe(`${stack.name}${variant.label}`, () => {
+          beforeAll(async () => {
+            port ||= await freePort()
+            url = `http://127.0.0.1:${port}`
+            const began = Date.now()
+            // The second variant restarts the same project with other settings: only the app is recreated.
+            const st = await stacks.up(stack.name, { port, env: variant.env })
+            databaseUrl = await stacks.databaseUrl(stack.name)
+            console.log(
+              `[compose] ${stack.name}${variant.label} up + healthy in ${Date.now() - began} ms (${st.project})`,
+            )
+          }, 900_000)
 
-      contract(() => ({ base: url, hops: 0, pooled: true, lanes: lanesOf(stack), databaseUrl: '' }))
+          if (i === 0) {
+            it('runs with the CPU and memory limits of stacks.json', async () => {
+              const st = (await stacks.status()).find((s) => s.name === stack.name)
+              for (const [service, limit] of Object.entries(stack.limits)) {
+                const c = st?.containers.find((x) => x.service === service)
+                expect(c, `container of ${service}`).toBeDefined()
+                expect(c?.cpus, `${service} cpus`).toBe(limit.cpus)
+                expect(c?.memory, `${service} memory`).toBe(limit.memory)
+              }
+            })
+          }
+
+          contract(() => ({
+            base: url,
+            hops: variant.hops,
+            pooled: variant.pooled,
+            lanes: lanesOf(stack),
+            databaseUrl,
+          }))
+        })
+      }
     })
   }
 })

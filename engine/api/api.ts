@@ -60,8 +60,10 @@ export interface Api {
   }
   stacks: {
     list(): Promise<StackInfo[]>
-    up(name: string, opts?: { native?: boolean }): Promise<StackStatus>
-    down(name: string): Promise<void>
+    /** Starts (or restarts with other settings) a stack; `replicas` > 1 puts a load balancer in front (Docker). */
+    up(name: string, opts?: { native?: boolean; replicas?: number }): Promise<StackStatus>
+    /** Stops a stack; its database volume is deleted only with `volumes: true`. */
+    down(name: string, opts?: { volumes?: boolean }): Promise<void>
     status(): Promise<StackStatus[]>
     onLog(cb: (event: StackLogEvent) => void): Unsubscribe
   }

@@ -5,6 +5,9 @@ import type { Channel } from './channels.ts'
 import { ApiError } from './errors.ts'
 import { RUN_STATUSES } from './types.ts'
 
+/** The most app instances a stack runs behind its balancer. */
+export const MAX_REPLICAS = 16
+
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1)
 
@@ -79,8 +82,16 @@ export const argSchemas = {
     z.object({ insecure: z.boolean().default(false) }).optional(),
   ]),
   'stacks:list': z.tuple([]),
-  'stacks:up': z.tuple([z.string().min(1), z.object({ native: z.boolean().default(false) }).optional()]),
-  'stacks:down': z.tuple([z.string().min(1)]),
+  'stacks:up': z.tuple([
+    z.string().min(1),
+    z
+      .object({
+        native: z.boolean().default(false),
+        replicas: z.number().int().min(1).max(MAX_REPLICAS).optional(),
+      })
+      .optional(),
+  ]),
+  'stacks:down': z.tuple([z.string().min(1), z.object({ volumes: z.boolean().default(false) }).optional()]),
   'stacks:status': z.tuple([]),
   'monitor:test': z.tuple([z.unknown()]),
   'exports:pg': z.tuple([runIds, z.object({ url: z.string().min(1) })]),

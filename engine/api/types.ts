@@ -197,9 +197,12 @@ export interface ResourcePoint {
   t: number
   target: string
   source: string
+  /** A container, a process (per-process with a tree monitor), a CF instance, or a connection state (postgres). */
   instance: string
   cpuPercent: number | null
   memoryBytes: number | null
+  /** Database connections in this state (postgres monitor only; null for every other source). */
+  connections: number | null
 }
 
 export interface ValidationResult {
@@ -240,12 +243,24 @@ export interface StackInfo {
   description: string
   url: string
   runtime: string
+  /** In list(): the manifest's defaults. In status(): what the app containers really run with (Docker's HostConfig); null = no limit (native). */
   limits: { cpus: number | null; memory: string | null }
 }
 
 export interface StackStatus extends StackInfo {
   state: 'down' | 'starting' | 'healthy' | 'unhealthy' | 'native'
-  containers: { name: string; state: string; health: string | null }[]
+  /** The compose project of this stack in this data folder; null for a native stack. */
+  project: string | null
+  /** App instances running (behind the balancer when more than one). */
+  replicas: number
+  containers: {
+    name: string
+    service: string
+    state: string
+    health: string | null
+    cpus: number | null
+    memory: string | null
+  }[]
 }
 
 export interface StackLogEvent {

@@ -3,7 +3,8 @@
 // transport, the IPC handlers and the renderer's inline form errors all parse with it, so one
 // message names one field.
 import { z } from 'zod'
-import { MonitorSpecSchema } from '../monitor/schema.ts'
+import { MAX_REPLICAS } from '../api/schemas.ts'
+import { MonitorSpecSchema, type MonitorSpec } from '../monitor/schema.ts'
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 // RFC 9110 token: what may stand in a header name.
@@ -65,8 +66,14 @@ const TargetStackSchema = z
     name: z.string().min(1),
     native: z.boolean().default(false),
     env: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+    /** App instances behind a load balancer (Docker); 1 = the app alone. */
+    replicas: z.number().int('must be a whole number').min(1).max(MAX_REPLICAS).default(1),
   })
   .strict()
+  .refine((s) => !(s.native && s.replicas > 1), {
+    message: 'replicas need Docker: a native stack runs one server process',
+    path: ['replicas'],
+  })
 
 export const TargetSchema = z
   .object({
@@ -81,7 +88,13 @@ export const TargetSchema = z
     body: z.union([z.string(), z.null()]).default(null),
     /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
     insecure: z.boolean().default(false),
-    monitor: MonitorSpecSchema.optional(),
+    /** One resource monitor, or several (say docker for CPU and postgres for connections). */
+    monitor: z
+      .union([MonitorSpecSchema, z.array(MonitorSpecSchema).min(1).max(4)], {
+        error:
+          "must be a monitor ({ kind: 'docker' | 'process' | 'cloudfoundry' | 'postgres', … }) or a list of up to 4",
+      })
+      .optional(),
     /** A scenario: these requests in order, per connection, instead of `method url`. */
     steps: z.array(StepSchema).min(1).max(50).optional(),
     stack: TargetStackSchema.optional(),
@@ -318,6 +331,12 @@ export type Profile = Load['profile']
 export type ProfileKind = Profile['kind']
 export type Threshold = RunConfig['thresholds'][number]
 export type Step = NonNullable<Target['steps']>[number]
+
+/** A target's monitors as a list, whether it names one or several. */
+export function monitorsOf(target: Pick<Target, 'monitor'>): MonitorSpec[] {
+  const m = target.monitor
+  return m === undefined ? [] : Array.isArray(m) ? m : [m]
+}
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]
 
 export function isLatencyMetric(metric: string): boolean {

@@ -80,7 +80,10 @@ export function importJson(db: Db, file: string): ImportResult {
           })
         }
         for (const row of event.run.series.rows) importer.insertSeries(runId, row)
-        for (const row of event.run.resources.rows) importer.insertResource(runId, row)
+        // A file from before the postgres monitor has no connections column.
+        const missing = TABLES.resource_samples.columns.length - event.run.resources.columns.length
+        for (const row of event.run.resources.rows)
+          importer.insertResource(runId, [...row, ...Array<null>(missing).fill(null)])
         const env = event.run.environment
         if (env) importer.insertEnvironment(runId, { ...env, details: JSON.stringify(env.details ?? {}) })
         importer.recordImport(runId, origin, event.run.sourceRunId, file)

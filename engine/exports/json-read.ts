@@ -10,13 +10,19 @@ import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from '../store/export-read.ts'
 
 const Cell = z.union([z.number(), z.string(), z.null()])
-const Table = (columns: readonly string[]) =>
-  z.object({
-    columns: z
-      .array(z.string())
-      .refine((c) => c.join() === columns.join(), `columns must be ${columns.join(', ')}`),
-    rows: z.array(z.array(Cell).length(columns.length)),
-  })
+/** A table of `columns`; with `optionalLast`, files written before its last column existed pass too. */
+const Table = (columns: readonly string[], optionalLast = false) =>
+  z
+    .object({
+      columns: z
+        .array(z.string())
+        .refine(
+          (c) => c.join() === columns.join() || (optionalLast && c.join() === columns.slice(0, -1).join()),
+          `columns must be ${columns.join(', ')}`,
+        ),
+      rows: z.array(z.array(Cell)),
+    })
+    .refine((t) => t.rows.every((r) => r.length === t.columns.length), 'every row needs one cell per column')
 
 const HeaderSchema = z.object({ format: z.literal(JSON_FORMAT), version: z.number().int() })
 
@@ -48,7 +54,7 @@ const RunSchema = z.object({
     }),
   ),
   series: Table(TABLES.series.columns),
-  resources: Table(TABLES.resource_samples.columns),
+  resources: Table(TABLES.resource_samples.columns, true),
   environment: z
     .object({
       host: z.string(),

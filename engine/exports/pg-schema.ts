@@ -135,6 +135,14 @@ CREATE VIEW cannonade.samples_v AS
 ALTER TABLE cannonade.samples ADD COLUMN step int;
 `,
   },
+  {
+    version: 3,
+    name: '003_resource_connections',
+    sql: `
+-- Database connections per state from the postgres monitor (NULL for other sources).
+ALTER TABLE cannonade.resource_samples ADD COLUMN connections int;
+`,
+  },
 ]
 
 /** Create or update the schema; returns the names of the migrations applied now. */

@@ -41,7 +41,7 @@ export interface LocalCapabilities {
     opts: { out: string; html?: string; title?: string; onProgress?: (p: ReportProgress) => void },
   ): Promise<CreatedReport>
   /** The Api's stacks.up on a port of the user's choosing. */
-  stackUp(name: string, opts: { native?: boolean; port?: number }): Promise<StackStatus>
+  stackUp(name: string, opts: { native?: boolean; port?: number; replicas?: number }): Promise<StackStatus>
 }
 
 export interface LocalDeps {

@@ -2,11 +2,12 @@ import { CloudFoundryMonitor } from './cloudfoundry.ts'
 import { DockerMonitor } from './docker.ts'
 import { GeneratorMonitor } from './generator.ts'
 import { assertInterval } from './loop.ts'
+import { PostgresMonitor } from './postgres.ts'
 import { ProcessMonitor } from './process.ts'
 import { MonitorSpecSchema, formatSpecIssues } from './schema.ts'
 import type { MonitorSpec } from './schema.ts'
 import { MonitorError, toMonitorError } from './types.ts'
-import type { Monitor, MonitorErrorCode, ResourceSample } from './types.ts'
+import type { Monitor, MonitorErrorCode, ResourceSample, StackLocator } from './types.ts'
 
 export { MonitorSpecSchema, formatSpecIssues } from './schema.ts'
 export type { MonitorSpec } from './schema.ts'
@@ -18,6 +19,7 @@ export type {
   ResourceSample,
   SampleHandler,
   SampleSource,
+  StackLocator,
 } from './types.ts'
 
 export type MonitorOptions = {
@@ -25,18 +27,32 @@ export type MonitorOptions = {
   secrets?: Record<string, string>
   /** Sampling period; 1000 (1 Hz) by default. */
   intervalMs?: number
+  /** Resolves `stack:` in docker and postgres specs (the stacks of this data folder). */
+  stacks?: StackLocator
 }
 
 /** A monitor for a target's `monitor` spec; nothing happens until `start`. */
 export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOptions = {}): Monitor {
   const intervalMs = assertInterval(opts.intervalMs ?? 1000)
   switch (spec.kind) {
-    case 'docker':
-      return new DockerMonitor(spec, target, intervalMs)
+    case 'docker': {
+      if (spec.stack === undefined) return new DockerMonitor(spec, target, intervalMs)
+      if (!opts.stacks)
+        throw new MonitorError('config', `monitor.stack needs the stacks launcher (stack ${spec.stack})`)
+      const { stack, ...rest } = spec
+      const project = opts.stacks.project(stack)
+      return new DockerMonitor(
+        { ...rest, project, service: spec.service ?? opts.stacks.appService(stack) },
+        target,
+        intervalMs,
+      )
+    }
     case 'process':
       return new ProcessMonitor(spec, target, intervalMs)
     case 'cloudfoundry':
       return new CloudFoundryMonitor(spec, target, opts.secrets ?? {}, intervalMs)
+    case 'postgres':
+      return new PostgresMonitor(spec, target, intervalMs, opts)
   }
 }
 
@@ -99,11 +115,17 @@ function failed(error: MonitorError): MonitorTestResult {
 }
 
 function describe(spec: MonitorSpec, tick: ResourceSample[]): string {
-  const noun = { cloudfoundry: 'instance', docker: 'container', process: 'process tree' }[spec.kind]
+  const noun = {
+    cloudfoundry: 'instance',
+    docker: 'container',
+    process: spec.kind === 'process' && spec.tree ? 'process' : 'process tree',
+    postgres: 'connection state',
+  }[spec.kind]
   const list = tick.map((s) => {
     const parts = [s.state ?? 'unknown state']
     if (s.cpuPercent !== null) parts.push(`${s.cpuPercent.toFixed(1)} % CPU`)
     if (s.memoryBytes !== null) parts.push(`${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB`)
+    if (s.connections !== undefined && s.connections !== null) parts.push(`${s.connections} connections`)
     return `${s.instance} (${parts.join(', ')})`
   })
   const app = spec.kind === 'cloudfoundry' ? `app ${spec.app}: ` : ''

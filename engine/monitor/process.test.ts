@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ProcessMonitor } from './process.ts'
 import { MonitorError } from './types.ts'
-import { collector, expectBusyThenIdle } from '../testing/monitor.ts'
+import { collector, expectBusyThenIdle, meanCpu } from '../testing/monitor.ts'
+import type { ResourceSample } from './types.ts'
 
 // A child that burns one core while told 'busy' (in 50 ms slices, so it still hears 'idle'),
 // and reports its own CPU time when asked: the ground truth the monitor is checked against.
@@ -53,6 +54,41 @@ if (cluster.isPrimary) {
   const server = http.createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', () => {
     process.send({ port: server.address().port })
   })
+}
+`
+
+// A parent with two children, like a cluster's primary and workers: on 'busy' the first child
+// burns one core, the second stays idle. Each child reports its pid and, when asked, its CPU time.
+const FAMILY = `
+const { fork } = require('node:child_process')
+if (process.argv[2] === 'child') {
+  // Gone with the parent: the test kills only the processes it started itself.
+  process.on('disconnect', () => process.exit(0))
+  let busy = false
+  process.on('message', (m) => {
+    if (m === 'usage') process.send({ usage: process.cpuUsage() })
+    else busy = m === 'busy'
+  })
+  const spin = () => {
+    if (!busy) return setTimeout(spin, 20)
+    const end = Date.now() + 50
+    while (Date.now() < end) {}
+    setImmediate(spin)
+  }
+  spin()
+  process.send({ pid: process.pid })
+} else {
+  const kids = [fork(__filename, ['child']), fork(__filename, ['child'])]
+  const pids = []
+  kids.forEach((k, i) =>
+    k.on('message', (m) => {
+      if (m.pid) {
+        pids[i] = m.pid
+        if (pids.filter(Boolean).length === 2) process.send({ pids })
+      } else process.send(m)
+    }),
+  )
+  process.on('message', (m) => kids[0].send(m))
 }
 `
 
@@ -137,6 +173,36 @@ describe('process monitor', () => {
     expect(busy[0]?.instance).toBe(String(primary.pid))
     // Two node processes: well over one's RSS.
     expect(busy[0]?.memoryBytes).toBeGreaterThan(40 * 1024 * 1024)
+  })
+
+  it('with tree: true, samples each process apart: the burning child ~one core, its idle sibling and parent ~0', async () => {
+    const parent = spawnScript(FAMILY)
+    const { pids } = await firstMessage<{ pids: [number, number] }>(parent)
+    const [burner, idler] = pids
+    const samples = collector()
+    const errors: unknown[] = []
+    const monitor = new ProcessMonitor({ kind: 'process', pid: parent.pid!, tree: true }, 'family', 250)
+    await monitor.start(samples.onSample, (e) => errors.push(e))
+    try {
+      const of = (list: ResourceSample[], pid: number) => list.filter((x) => x.instance === String(pid))
+      parent.send('busy')
+      await samples.next(3 * 2) // the ticks that straddle the switch (three processes a tick)
+      const before = { cpuMs: await ownCpuMs(parent), at: performance.now() }
+      const busy = await samples.next(3 * 4)
+      const truth = (((await ownCpuMs(parent)) - before.cpuMs) / (performance.now() - before.at)) * 100
+      parent.send('idle')
+      await samples.next(3 * 2)
+      const idle = await samples.next(3 * 4)
+      expect(errors).toEqual([])
+      // Every tick names the three processes, each with its own memory.
+      expect(new Set(busy.map((x) => x.instance))).toEqual(new Set([parent.pid, burner, idler].map(String)))
+      for (const x of busy) expect(x.memoryBytes).toBeGreaterThan(1024 * 1024)
+      expectBusyThenIdle(of(busy, burner), of(idle, burner), truth)
+      expect(meanCpu(of(busy, idler)), 'the idle sibling while the other burns').toBeLessThan(10)
+      expect(meanCpu(of(busy, parent.pid!)), 'the parent while a child burns').toBeLessThan(10)
+    } finally {
+      await monitor.stop()
+    }
   })
 
   it('reports an exited process as state exited, not an error', async () => {

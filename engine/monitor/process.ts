@@ -5,8 +5,10 @@ import type { ProcessMonitorSpec } from './schema.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
 
-/** A process tree at one instant: per process (pid + start time, so reuse is not confused). */
-type Snapshot = { at: number; ticks: Map<string, number>; rssBytes: number }
+/** One process of the tree at one instant. */
+type Proc = { pid: number; ticks: number; rssBytes: number }
+/** A process tree at one instant, by `pid:start time` (so a reused pid is not confused). */
+type Snapshot = { at: number; procs: Map<string, Proc> }
 
 /** While the target is gone, look for it again (by port) every this many ticks. */
 const RESOLVE_EVERY_TICKS = 3
@@ -14,7 +16,9 @@ const RESOLVE_EVERY_TICKS = 3
 /**
  * CPU and memory of a local process and all its descendants (a node cluster's workers, a shell's
  * children), from /proc: CPU % = Δ(utime + stime) / CLK_TCK / Δt × 100, so 100 = one core;
- * memory = Σ VmRSS (shared pages count once per process, as in `top`).
+ * memory = Σ VmRSS (shared pages count once per process, as in `top`). With `tree: true`, every
+ * process of the tree is its own instance (its pid), as `top` shows a cluster's workers
+ * (seeds/002); a process that exits gets one 'exited' sample.
  */
 export class ProcessMonitor implements Monitor {
   readonly #spec: ProcessMonitorSpec
@@ -54,8 +58,7 @@ export class ProcessMonitor implements Monitor {
             if (roots.length > 0) this.#setRoots(roots) // restarted: new baseline, sample next tick
           }
         }
-        const sample = this.#sample()
-        if (sample) onSample(sample)
+        for (const sample of this.#spec.tree ? this.#perProcess() : [this.#sample()]) onSample(sample)
         errors.ok()
       },
       (error) =>
@@ -107,46 +110,83 @@ export class ProcessMonitor implements Monitor {
   }
 
   #snapshot(): Snapshot {
-    const ticks = new Map<string, number>()
-    let rssBytes = 0
+    const procs = new Map<string, Proc>()
     for (const pid of processTree(this.#liveRoots())) {
       const stat = readStat(pid)
-      if (!stat) continue // exited between listing and reading
-      ticks.set(`${pid}:${stat.startTime}`, stat.ticks)
-      rssBytes += readRssBytes(pid) ?? 0
+      if (!stat || stat.state === 'Z') continue // exited between listing and reading
+      procs.set(`${pid}:${stat.startTime}`, { pid, ticks: stat.ticks, rssBytes: readRssBytes(pid) ?? 0 })
     }
-    return { at: performance.now(), ticks, rssBytes }
+    return { at: performance.now(), procs }
   }
 
-  #sample(): ResourceSample | null {
-    const base = {
-      t: Date.now(),
+  #base(t: number, instance: string) {
+    return {
+      t,
       source: 'process' as const,
       target: this.#target,
-      instance: this.#instance,
+      instance,
       memoryLimitBytes: null,
       cpuLimit: null,
     }
+  }
+
+  /** The next snapshot and the one before it, or null when the tree is gone. */
+  #advance(): { prev: Snapshot; cur: Snapshot; seconds: number } | null {
     const prev = this.#last
     if (!prev || this.#liveRoots().length === 0) {
       this.#roots = []
       this.#last = undefined
-      return { ...base, cpuPercent: null, memoryBytes: null, state: 'exited' }
+      return null
     }
     const cur = this.#snapshot()
+    this.#last = cur
+    return { prev, cur, seconds: (cur.at - prev.at) / 1000 }
+  }
+
+  /** CPU % of `ticks` over `seconds`, 100 = one core. */
+  #percent(ticks: number, seconds: number): number | null {
+    return seconds > 0 ? Math.max(0, (ticks / CLK_TCK / seconds) * 100) : null
+  }
+
+  #sample(): ResourceSample {
+    const t = Date.now()
+    const step = this.#advance()
+    if (!step)
+      return { ...this.#base(t, this.#instance), cpuPercent: null, memoryBytes: null, state: 'exited' }
     let delta = 0
-    for (const [key, ticks] of cur.ticks) {
+    let rssBytes = 0
+    for (const [key, p] of step.cur.procs) {
       // A process born since the last tick spent all its time inside this interval. One that
       // exited since loses its last partial interval: /proc no longer has it.
-      delta += ticks - (prev.ticks.get(key) ?? 0)
+      delta += p.ticks - (step.prev.procs.get(key)?.ticks ?? 0)
+      rssBytes += p.rssBytes
     }
-    const seconds = (cur.at - prev.at) / 1000
-    this.#last = cur
     return {
-      ...base,
-      cpuPercent: seconds > 0 ? Math.max(0, (delta / CLK_TCK / seconds) * 100) : null,
-      memoryBytes: cur.rssBytes,
+      ...this.#base(t, this.#instance),
+      cpuPercent: this.#percent(delta, step.seconds),
+      memoryBytes: rssBytes,
       state: 'running',
     }
+  }
+
+  #perProcess(): ResourceSample[] {
+    const t = Date.now()
+    const before = this.#last
+    const step = this.#advance()
+    const out: ResourceSample[] = []
+    for (const [key, p] of step?.cur.procs ?? []) {
+      out.push({
+        ...this.#base(t, String(p.pid)),
+        cpuPercent: this.#percent(p.ticks - (step?.prev.procs.get(key)?.ticks ?? 0), step?.seconds ?? 0),
+        memoryBytes: p.rssBytes,
+        state: 'running',
+      })
+    }
+    for (const [key, p] of before?.procs ?? []) {
+      if (!step?.cur.procs.has(key)) {
+        out.push({ ...this.#base(t, String(p.pid)), cpuPercent: null, memoryBytes: null, state: 'exited' })
+      }
+    }
+    return out
   }
 }

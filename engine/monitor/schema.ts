@@ -46,17 +46,20 @@ export const DockerMonitorSpecSchema = strict(
     kind: z.literal('docker'),
     container: name('container').optional(),
     project: name('project').optional(),
+    /** A bundled stack (node-http…): its compose project in this data folder, app service by default. */
+    stack: name('stack').optional(),
     service: name('service').optional(),
     socketPath: name('socketPath').optional(),
   },
   'monitor',
 )
-  .refine((s) => (s.container === undefined) !== (s.project === undefined), {
-    message: 'set exactly one of container (a name or id) or project (a compose project)',
+  .refine((s) => [s.container, s.project, s.stack].filter((x) => x !== undefined).length === 1, {
+    message:
+      'set exactly one of container (a name or id), project (a compose project) or stack (a bundled stack)',
     path: ['container'],
   })
-  .refine((s) => s.service === undefined || s.project !== undefined, {
-    message: 'service needs project (it selects one service of a compose project)',
+  .refine((s) => s.service === undefined || s.container === undefined, {
+    message: 'service needs project or stack (it selects one service of a compose project)',
     path: ['service'],
   })
 
@@ -69,6 +72,8 @@ export const ProcessMonitorSpecSchema = strict(
       .min(1, 'port must be between 1 and 65535')
       .max(65535, 'port must be between 1 and 65535')
       .optional(),
+    /** Each process of the tree as its own instance (a cluster's workers), not only their sum. */
+    tree: z.boolean({ error: 'tree must be true or false' }).optional(),
   },
   'monitor',
 ).refine((s) => (s.pid === undefined) !== (s.port === undefined), {
@@ -122,7 +127,44 @@ export const CloudFoundryMonitorSpecSchema = strict(
   'monitor',
 )
 
-const MONITORS = [DockerMonitorSpecSchema, ProcessMonitorSpecSchema, CloudFoundryMonitorSpecSchema] as const
+export const PostgresMonitorSpecSchema = strict(
+  {
+    kind: z.literal('postgres'),
+    /** postgres://user@host:port/db; the password comes from passwordEnv, never from the config. */
+    url: z
+      .string({ error: 'url must be a postgres:// URL' })
+      .refine((u) => {
+        try {
+          const p = new URL(u)
+          return (p.protocol === 'postgres:' || p.protocol === 'postgresql:') && p.hostname !== ''
+        } catch {
+          return false
+        }
+      }, 'url must be a postgres:// URL, e.g. postgres://app@127.0.0.1:5432/shop')
+      .refine((u) => {
+        try {
+          return new URL(u).password === ''
+        } catch {
+          return true
+        }
+      }, 'url must not hold a password (secrets are never stored in the config): name an environment variable with passwordEnv')
+      .optional(),
+    /** A bundled stack: its own PostgreSQL (the container's published port, or a native stack's cluster). */
+    stack: name('stack').optional(),
+    passwordEnv: envName('passwordEnv').optional(),
+  },
+  'monitor',
+).refine((s) => (s.url === undefined) !== (s.stack === undefined), {
+  message: 'set exactly one of url (a postgres:// URL) or stack (a bundled stack)',
+  path: ['url'],
+})
+
+const MONITORS = [
+  DockerMonitorSpecSchema,
+  ProcessMonitorSpecSchema,
+  CloudFoundryMonitorSpecSchema,
+  PostgresMonitorSpecSchema,
+] as const
 export const MonitorSpecSchema = z.discriminatedUnion('kind', MONITORS, {
   error: `monitor.kind must be ${quotedChoice(MONITORS.map((m) => m.shape.kind.value))}`,
 })
@@ -132,6 +174,7 @@ export type MonitorKind = MonitorSpec['kind']
 export type DockerMonitorSpec = z.infer<typeof DockerMonitorSpecSchema>
 export type ProcessMonitorSpec = z.infer<typeof ProcessMonitorSpecSchema>
 export type CloudFoundryMonitorSpec = z.infer<typeof CloudFoundryMonitorSpecSchema>
+export type PostgresMonitorSpec = z.infer<typeof PostgresMonitorSpecSchema>
 export type CloudFoundryAuth = z.infer<typeof CloudFoundryAuthSchema>
 
 /** One line per problem, each starting with the field path, e.g. "monitor.auth.username: …". */

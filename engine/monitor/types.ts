@@ -23,6 +23,8 @@ export type ResourceSample = {
   cpuLimit: number | null
   /** 'running', 'exited', CF states (RUNNING, CRASHED, DOWN, STARTING), … */
   state: string | null
+  /** Database connections in the state `instance` names: the postgres source only. */
+  connections?: number | null
 }
 
 export type SampleHandler = (sample: ResourceSample) => void
@@ -63,4 +65,15 @@ export function toMonitorError(error: unknown, code: MonitorErrorCode, context: 
   if (error instanceof MonitorError) return error
   const detail = error instanceof Error ? error.message : String(error)
   return new MonitorError(code, `${context}: ${detail}`, { cause: error })
+}
+
+/**
+ * Finds a bundled stack's parts in this data folder, for monitors that name a `stack`: its compose
+ * project (the name carries a hash of the data folder) and its running database. engine/stacks
+ * provides it.
+ */
+export interface StackLocator {
+  project(stack: string): string
+  appService(stack: string): string
+  databaseUrl(stack: string): Promise<string>
 }

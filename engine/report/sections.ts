@@ -109,6 +109,7 @@ export function configurationTable(d: RunReportData): string {
 }
 
 function monitorWords(m: unknown): string {
+  if (Array.isArray(m)) return m.length > 0 ? m.map(monitorWords).join('; ') : 'not monitored'
   if (!isRecord(m)) return 'not monitored'
   const { kind, ...rest } = m
   return `${String(kind)}${Object.keys(rest).length ? ` (${describe(rest)})` : ''}`

@@ -5,7 +5,8 @@
 import { execFile } from 'node:child_process'
 import { cpus, hostname, platform, release } from 'node:os'
 import { promisify } from 'node:util'
-import type { RunConfig } from '../config/schema.ts'
+import { monitorsOf, type RunConfig } from '../config/schema.ts'
+import type { StackLocator } from '../monitor/types.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { APP_VERSION } from '../store/runs.ts'
 
@@ -32,16 +33,22 @@ async function docker(args: string[]): Promise<string | null> {
   }
 }
 
-export async function describeTargets(config: RunConfig): Promise<TargetEnvironment[]> {
+/** The bundled stacks of the run's data folder, for docker monitors that name a `stack`. */
+type Stacks = Pick<StackLocator, 'project' | 'appService'>
+
+export async function describeTargets(config: RunConfig, stacks?: Stacks): Promise<TargetEnvironment[]> {
   const out: TargetEnvironment[] = []
-  for (const t of config.targets) out.push(await describeTarget(t))
+  for (const t of config.targets) out.push(await describeTarget(t, stacks))
   return out
 }
 
-async function describeTarget(t: RunConfig['targets'][number]): Promise<TargetEnvironment> {
+async function describeTarget(t: RunConfig['targets'][number], stacks?: Stacks): Promise<TargetEnvironment> {
   const containers: TargetEnvironment['containers'] = []
-  const m = t.monitor
-  if (m?.kind === 'docker') {
+  for (const m of monitorsOf(t)) {
+    if (m.kind !== 'docker') continue
+    // A `stack` is its compose project in this data folder, app service unless another is named.
+    const project = m.stack !== undefined ? (stacks?.project(m.stack) ?? m.stack) : m.project
+    const service = m.service ?? (m.stack !== undefined ? stacks?.appService(m.stack) : undefined)
     const filter = m.container
       ? [m.container]
       : (
@@ -49,8 +56,8 @@ async function describeTarget(t: RunConfig['targets'][number]): Promise<TargetEn
             'ps',
             '-q',
             '--filter',
-            `label=com.docker.compose.project=${m.project ?? ''}`,
-            ...(m.service ? ['--filter', `label=com.docker.compose.service=${m.service}`] : []),
+            `label=com.docker.compose.project=${project ?? ''}`,
+            ...(service ? ['--filter', `label=com.docker.compose.service=${service}`] : []),
           ])) ?? ''
         )
           .split('\n')
@@ -95,6 +102,7 @@ async function describeTarget(t: RunConfig['targets'][number]): Promise<TargetEn
 export async function gatherEnvironment(
   config: RunConfig,
   extra: Record<string, unknown> = {},
+  stacks?: Stacks,
 ): Promise<EnvironmentInfo> {
   const cpu = cpus()
   return {
@@ -104,6 +112,6 @@ export async function gatherEnvironment(
     os: `${platform()} ${release()}`,
     node: process.version,
     app: APP_VERSION,
-    details: { targets: await describeTargets(config), ...extra },
+    details: { targets: await describeTargets(config, stacks), ...extra },
   }
 }

@@ -2,8 +2,8 @@
 // and the load generator's own CPU and memory, stored in resource_samples with t = seconds since
 // the run's start (negative before it: the idle baseline). Monitors run in the parent, not in the
 // runner process, so sampling costs the load generator nothing.
-import type { RunConfig } from '../config/schema.ts'
-import { createMonitor, type Monitor, type ResourceSample } from '../monitor/index.ts'
+import { monitorsOf, type RunConfig } from '../config/schema.ts'
+import { createMonitor, type Monitor, type ResourceSample, type StackLocator } from '../monitor/index.ts'
 import { readRssBytes } from '../monitor/procfs.ts'
 import type { Db } from '../store/db.ts'
 import { resourceWriter } from '../store/resources.ts'
@@ -19,6 +19,8 @@ export class ResourceRecorder {
   private readonly config: RunConfig
   private readonly opts: {
     secrets?: Record<string, string>
+    /** The stacks of the run's data folder, for monitors that name a `stack`. */
+    stacks?: StackLocator
     onLog?: (level: 'warn', message: string) => void
   }
 
@@ -37,26 +39,36 @@ export class ResourceRecorder {
           instance: s.instance,
           cpuPercent: s.cpuPercent,
           memoryBytes: s.memoryBytes,
+          connections: s.connections ?? null,
         })
     }
   }
 
   start(): void {
     this.config.targets.forEach((target, i) => {
-      if (!target.monitor) return
-      const monitor = createMonitor(target.monitor, target.name, { secrets: this.opts.secrets })
-      this.monitors.push(monitor)
-      monitor
-        .start(
-          (s) => this.record(s),
-          (e) => this.opts.onLog?.('warn', `targets.${i}.monitor (${target.name}): ${e.message}`),
-        )
-        .catch((e: unknown) =>
+      const specs = monitorsOf(target)
+      specs.forEach((spec, j) => {
+        const field = `targets.${i}.monitor${Array.isArray(target.monitor) ? `.${j}` : ''}`
+        const warn = (e: unknown) =>
           this.opts.onLog?.(
             'warn',
-            `targets.${i}.monitor (${target.name}): ${e instanceof Error ? e.message : String(e)}; the run goes on without it`,
-          ),
-        )
+            `${field} (${target.name}): ${e instanceof Error ? e.message : String(e)}; the run goes on without it`,
+          )
+        let monitor: Monitor
+        try {
+          monitor = createMonitor(spec, target.name, { secrets: this.opts.secrets, stacks: this.opts.stacks })
+        } catch (e) {
+          warn(e)
+          return
+        }
+        this.monitors.push(monitor)
+        monitor
+          .start(
+            (s) => this.record(s),
+            (e) => this.opts.onLog?.('warn', `${field} (${target.name}): ${e.message}`),
+          )
+          .catch(warn)
+      })
     })
   }
 
@@ -84,6 +96,7 @@ export class ResourceRecorder {
       memoryLimitBytes: null,
       cpuLimit: null,
       state: 'running',
+      connections: null,
     })
   }
 

@@ -20,6 +20,7 @@ import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } fro
 import type { FromRunner, ToRunner } from './protocol.ts'
 import { gatherEnvironment } from './environment.ts'
 import { ResourceRecorder } from './resources.ts'
+import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import { expandBlocks } from '../store/blocks.ts'
 import { recordLedgerRows } from '../store/ledger.ts'
 
@@ -61,10 +62,13 @@ export async function startRun(
   opts: RunOptions = {},
 ): Promise<RunHandle> {
   const plan = compilePlan(config.load)
+  // Monitors and the environment record find a `stack:` in this data folder's stacks.
+  const stacks = new Stacks({ stateDir: stackStateDir(dbPath) })
   // Asking docker about the targets is asynchronous and happens before the rows' transaction.
   const environment = await gatherEnvironment(
     config,
     opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {},
+    stacks,
   )
   const { runId, prefix } = createRun(db, config, plan.phases, environment)
   // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
@@ -85,6 +89,7 @@ export async function startRun(
   // The targets' own CPU and memory, on the run's timeline, from the moment the runner exists.
   const resources = new ResourceRecorder(db, runId, config, {
     secrets: opts.secrets,
+    stacks,
     onLog: (level, message) => hooks.onLog?.(level, message),
   })
   resources.start()

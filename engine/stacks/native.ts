@@ -53,6 +53,10 @@ export interface StackSpec {
 export interface Manifest {
   version: number
   seed: string
+  /** The credentials and database every stack's PostgreSQL container is made with. */
+  database: { user: string; password: string; name: string; port: number }
+  /** The load balancer compose file added when a stack runs more than one replica. */
+  balancer: { composeFile: string; service: string; portEnv: string; replicasEnv: string }
   stacks: StackSpec[]
 }
 

@@ -1,12 +1,28 @@
 // One-click target stacks (targets/README.md): `up` builds and starts a compose project,
-// streaming its output, waits for /health and returns the URL; `down` removes containers,
-// networks and volumes, also after a failed `up`; `--native` runs the same server as a local
-// process against a local PostgreSQL. Nothing is left running after a failure.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// streaming its output, waits for /health and returns the URL; `down` removes its containers and
+// networks (its database volume only when asked); `--native` runs the same server as a local
+// process against a local PostgreSQL. With replicas > 1 the app service is scaled and a balancer
+// (targets/_lb) publishes the stack's port. Nothing is left running after a failure.
+//
+// Stacks touch only what they started: compose projects carry a hash of the data folder in their
+// name (two data folders, or two people on one Docker daemon, never share a project), and native
+// processes are signalled only while their pid still has the recorded start time.
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import net from 'node:net'
-import { join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
+import { MAX_REPLICAS } from '../api/schemas.ts'
 import type { StackInfo, StackStatus } from '../api/types.ts'
+import { detectCompose, run } from './compose.ts'
+import {
+  containerLimits,
+  formatMemory,
+  portHolders,
+  projectContainers,
+  publishedAddress,
+} from './containers.ts'
+import type { ContainerInfo } from './containers.ts'
 import {
   getStack,
   loadManifest,
@@ -15,10 +31,11 @@ import {
   type NativeStack,
   type StackSpec,
 } from './native.ts'
-import { detectCompose, run } from './compose.ts'
+import { readRecord, recordOf, removeRecord, stopRecorded, writeRecord } from './native-state.ts'
+import type { NativeRecord } from './native-state.ts'
 
 export interface StacksOptions {
-  /** Where native stacks record their processes, so `down` from another process finds them. */
+  /** Where native stacks record their processes; its folder names the compose projects. */
   stateDir: string
   onLog?: (stack: string, line: string) => void
   healthTimeoutMs?: number
@@ -29,6 +46,29 @@ export interface UpOptions {
   /** Environment for the app (POOL_SIZE, WORKERS, THREADS…), e.g. from a sweep. */
   env?: Record<string, string | number>
   port?: number
+  /** App instances behind a load balancer (Docker only); 1 = no balancer. */
+  replicas?: number
+}
+
+export interface DownOptions {
+  /** Also delete the stack's database volume (Docker). Never the default. */
+  volumes?: boolean
+}
+
+/** Where the stacks of the database at `dbPath` keep their state: one per data folder. */
+export function stackStateDir(dbPath: string): string {
+  return join(dirname(dbPath), 'native-stacks')
+}
+
+/** `cannonade-node-http-1a2b3c`: the manifest's project plus a short hash of the data folder. */
+export function projectFor(base: string, stateDir: string): string {
+  let dir = resolve(stateDir)
+  try {
+    dir = join(realpathSync(dirname(dir)), basename(dir))
+  } catch {
+    /* the data folder does not exist yet: its resolved path is as unique */
+  }
+  return `${base}-${createHash('sha256').update(dir).digest('hex').slice(0, 6)}`
 }
 
 function info(s: StackSpec): StackInfo {
@@ -72,6 +112,21 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * The variables a stack's compose files read (`${NAME…}`): the app's settings and the limits
+ * (CANNONADE_APP_CPUS…), but not the ports and replica count, which up() sets itself.
+ */
+function composeVariables(s: StackSpec): string[] {
+  const lb = loadManifest().balancer
+  const managed = new Set([s.portEnv, lb.portEnv, lb.replicasEnv])
+  const names = new Set<string>()
+  for (const file of [s.composeFile, lb.composeFile]) {
+    const text = readFileSync(join(repoRoot, file), 'utf8')
+    for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) if (!managed.has(m[1]!)) names.add(m[1]!)
+  }
+  return [...names].sort()
+}
+
 export class Stacks {
   private readonly o: StacksOptions
   private readonly native = new Map<string, NativeStack>()
@@ -84,8 +139,38 @@ export class Stacks {
     return loadManifest().stacks.map(info)
   }
 
-  private composeArgs(s: StackSpec): string[] {
-    return ['-p', s.project, '-f', join(repoRoot, s.composeFile)]
+  /** The compose project of a stack in this data folder. */
+  project(name: string): string {
+    return projectFor(stackOrError(name).project, this.o.stateDir)
+  }
+
+  appService(name: string): string {
+    return stackOrError(name).appService
+  }
+
+  /** A URL to the stack's PostgreSQL as it runs now: its local cluster, or the container's published port. */
+  async databaseUrl(name: string): Promise<string> {
+    const s = stackOrError(name)
+    const native = this.native.get(name)?.databaseUrl ?? this.liveRecord(name)?.databaseUrl
+    if (native) return native
+    detectCompose()
+    const db = (await projectContainers(this.project(name))).find(
+      (c) => c.service === s.dbService && c.state === 'running',
+    )
+    const address = db ? await publishedAddress(db.id, loadManifest().database.port) : null
+    if (!address) {
+      throw new ApiError(
+        'unavailable',
+        `stack ${name} is not running (no database container): start it first`,
+      )
+    }
+    const { user, password, name: database } = loadManifest().database
+    return `postgres://${user}:${password}@${address}/${database}`
+  }
+
+  private composeArgs(s: StackSpec, replicas: number): string[] {
+    const files = [s.composeFile, ...(replicas > 1 ? [loadManifest().balancer.composeFile] : [])]
+    return ['-p', projectFor(s.project, this.o.stateDir), ...files.flatMap((f) => ['-f', join(repoRoot, f)])]
   }
 
   async up(name: string, opts: UpOptions = {}): Promise<StackStatus> {
@@ -93,22 +178,59 @@ export class Stacks {
     const log = (line: string) => this.o.onLog?.(name, line)
     const port = opts.port ?? s.port
     const url = `http://127.0.0.1:${port}`
+    const replicas = opts.replicas ?? 1
+    if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_REPLICAS) {
+      throw new ApiError('bad-input', `replicas must be a whole number from 1 to ${MAX_REPLICAS}`, 'replicas')
+    }
     const env = Object.fromEntries(Object.entries(opts.env ?? {}).map(([k, v]) => [k, String(v)]))
-    if (opts.native) return this.upNative(s, port, env, log)
+    if (opts.native) {
+      if (replicas > 1) {
+        throw new ApiError(
+          'bad-input',
+          'replicas need Docker: a native stack runs one server process',
+          'replicas',
+        )
+      }
+      return this.upNative(s, port, env, log)
+    }
     const compose = detectCompose()
-    const current = (await this.status()).find((x) => x.name === name)
-    const running = current && current.containers.some((c) => c.state === 'running')
-    if (!running && !(await portFree(port))) {
+    const known = composeVariables(s)
+    const unknown = Object.keys(env).filter((k) => !known.includes(k))
+    if (unknown.length > 0) {
       throw new ApiError(
-        'conflict',
-        `port ${port} is already in use by another program; stop it, or give another port (--port / ${s.portEnv})`,
+        'bad-input',
+        `stack ${name} does not read ${unknown.join(', ')}; it reads ${known.join(', ')}`,
+        'env',
       )
     }
-    log(`${compose.cmd} ${compose.args.join(' ')} up -d --build (${s.project})`)
-    const up = await run(compose.cmd, [...compose.args, ...this.composeArgs(s), 'up', '-d', '--build'], {
-      env: { ...env, [s.portEnv]: String(port) },
-      onLine: log,
-    })
+    const project = this.project(name)
+    if (!(await portFree(port))) {
+      const holders = await portHolders(port)
+      if (!holders.some((h) => h.project === project)) {
+        const who = holders[0]
+          ? ` by container ${holders[0].name}${holders[0].project ? ` of compose project ${holders[0].project}` : ''}`
+          : ' by another program'
+        throw new ApiError(
+          'conflict',
+          `port ${port} is already in use${who}; stop it, or give another port (--port / ${s.portEnv})`,
+        )
+      }
+    }
+    const lb = loadManifest().balancer
+    const composeEnv = {
+      ...env,
+      // Behind the balancer each replica publishes an ephemeral port, the balancer the stack's.
+      [s.portEnv]: replicas > 1 ? '' : String(port),
+      [lb.portEnv]: String(port),
+      [lb.replicasEnv]: String(replicas),
+    }
+    const args = [...compose.args, ...this.composeArgs(s, replicas)]
+    log(`${compose.cmd} ${args.join(' ')} up -d --build --scale ${s.appService}=${replicas}`)
+    const up = await run(
+      compose.cmd,
+      [...args, 'up', '-d', '--build', '--remove-orphans', '--scale', `${s.appService}=${replicas}`],
+      { env: composeEnv, onLine: log },
+    )
     if (up.code !== 0) {
       await this.down(name)
       throw new ApiError(
@@ -119,24 +241,19 @@ export class Stacks {
     const deadline = Date.now() + (this.o.healthTimeoutMs ?? 120_000)
     while (!(await healthy(url + s.healthPath))) {
       if (Date.now() > deadline) {
-        const logs = await run(compose.cmd, [
-          ...compose.args,
-          ...this.composeArgs(s),
-          'logs',
-          '--no-color',
-          '--tail',
-          '20',
-          s.appService,
-        ])
+        const service = replicas > 1 ? [s.appService, lb.service] : [s.appService]
+        const logs = await run(compose.cmd, [...args, 'logs', '--no-color', '--tail', '20', ...service], {
+          timeoutMs: 20_000,
+        })
         await this.down(name)
         throw new ApiError(
           'unavailable',
-          `stack ${name} never answered ${url}${s.healthPath} within ${Math.round((this.o.healthTimeoutMs ?? 120_000) / 1000)} s; it was stopped. Last log lines:\n${logs.lines.slice(-20).join('\n')}`,
+          `stack ${name} never answered ${url}${s.healthPath} within ${Math.round((this.o.healthTimeoutMs ?? 120_000) / 1000)} s; it was stopped (its database kept). Last log lines:\n${logs.lines.slice(-20).join('\n')}`,
         )
       }
       await new Promise((r) => setTimeout(r, 500))
     }
-    log(`${name} is healthy at ${url}`)
+    log(`${name} is healthy at ${url}${replicas > 1 ? ` (${replicas} replicas behind the balancer)` : ''}`)
     // Our own /health probe answered; Docker's healthcheck may lag by its interval.
     return { ...(await this.statusOf(s)), url, state: 'healthy' }
   }
@@ -163,35 +280,48 @@ export class Stacks {
       )
     }
     this.native.set(s.name, stack)
-    mkdirSync(this.o.stateDir, { recursive: true })
-    writeFileSync(
-      join(this.o.stateDir, `${s.name}.json`),
-      JSON.stringify({ url: stack.url, pid: stack.server.pid ?? null, pg: stack.postgres?.dir ?? null }),
-    )
+    const server = recordOf(stack.server.pid)
+    const pg = stack.postgres ? recordOf(stack.postgres.pid) : null
+    if (server) {
+      writeRecord(this.o.stateDir, s.name, {
+        url: stack.url,
+        databaseUrl: stack.databaseUrl,
+        server,
+        postgres: pg && stack.postgres ? { ...pg, dir: stack.postgres.dir } : null,
+      })
+    }
     log(`${s.name} (native) is healthy at ${stack.url}`)
-    return { ...info(s), url: stack.url, state: 'native', containers: [] }
+    return this.nativeStatus(s, stack.url)
   }
 
-  async down(name: string): Promise<void> {
+  /** A native stack's record, if its server is still the process that was recorded. */
+  private liveRecord(name: string): NativeRecord | null {
+    const record = readRecord(this.o.stateDir, name)
+    return record && recordOf(record.server.pid)?.started === record.server.started ? record : null
+  }
+
+  async down(name: string, opts: DownOptions = {}): Promise<void> {
     const s = stackOrError(name)
+    const log = (line: string) => this.o.onLog?.(name, line)
     const native = this.native.get(name)
-    const stateFile = join(this.o.stateDir, `${name}.json`)
+    const record = readRecord(this.o.stateDir, name)
     if (native) {
       await native.stop()
       this.native.delete(name)
-    } else if (existsSync(stateFile)) {
-      // Started by another process (`cannonade stacks up --native` in a terminal): stop what it recorded.
-      const st = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number | null }
-      if (st.pid) {
-        try {
-          process.kill(st.pid, 'SIGTERM')
-        } catch {
-          /* already gone */
-        }
+    } else if (record) {
+      // Started by another process (`cannonade stacks up --native` in a terminal): stop what it
+      // recorded, if those pids still belong to the processes it started.
+      const server = await stopRecorded(record.server, 'SIGTERM')
+      if (server === 'reused') log(`pid ${record.server.pid} is another process now; not signalled`)
+      if (record.postgres) {
+        // SIGINT: PostgreSQL's fast shutdown.
+        const pg = await stopRecorded(record.postgres, 'SIGINT')
+        if (pg === 'reused') log(`pid ${record.postgres.pid} is another process now; not signalled`)
+        if (pg === 'stopped' || pg === 'gone') rmSync(record.postgres.dir, { recursive: true, force: true })
       }
     }
-    rmSync(stateFile, { force: true })
-    if (native || existsSync(join(repoRoot, s.composeFile)) === false) return
+    removeRecord(this.o.stateDir, name)
+    if (native || !existsSync(join(repoRoot, s.composeFile))) return
     let compose
     try {
       compose = detectCompose()
@@ -200,47 +330,82 @@ export class Stacks {
     }
     const r = await run(
       compose.cmd,
-      [...compose.args, ...this.composeArgs(s), 'down', '-v', '--remove-orphans'],
-      { onLine: (l) => this.o.onLog?.(name, l) },
+      [
+        ...compose.args,
+        ...this.composeArgs(s, 1),
+        'down',
+        '--remove-orphans',
+        ...(opts.volumes ? ['-v'] : []),
+      ],
+      { onLine: log, timeoutMs: 120_000 },
     )
     if (r.code !== 0)
       throw new ApiError('internal', `stack ${name} could not be removed:\n${r.lines.slice(-10).join('\n')}`)
   }
 
+  private nativeStatus(s: StackSpec, url: string): StackStatus {
+    // A native server runs with whatever the machine has: no limits.
+    return {
+      ...info(s),
+      url,
+      limits: { cpus: null, memory: null },
+      state: 'native',
+      project: null,
+      replicas: 1,
+      containers: [],
+    }
+  }
+
   private async statusOf(s: StackSpec): Promise<StackStatus> {
-    if (this.native.has(s.name))
-      return { ...info(s), url: this.native.get(s.name)!.url, state: 'native', containers: [] }
-    let containers: StackStatus['containers'] = []
+    const native = this.native.get(s.name)?.url ?? this.liveRecord(s.name)?.url
+    if (native) return this.nativeStatus(s, native)
+    const project = this.project(s.name)
+    let containers: ContainerInfo[] = []
+    let limits = new Map<string, { cpus: number | null; memoryBytes: number | null }>()
+    let url = s.url
     try {
       detectCompose()
-      const r = await run('docker', [
-        'ps',
-        '-a',
-        '--filter',
-        `label=com.docker.compose.project=${s.project}`,
-        '--format',
-        '{{.Names}}\t{{.State}}\t{{.Status}}',
-      ])
-      containers = r.lines.map((l) => {
-        const [cname = '', state = '', status = ''] = l.split('\t')
-        const health = /\((healthy|unhealthy|health: starting)\)/.exec(status)?.[1] ?? null
-        return { name: cname, state, health }
-      })
+      containers = await projectContainers(project)
+      limits = await containerLimits(containers.map((c) => c.id))
+      const front = containers.find(
+        (c) => c.service === loadManifest().balancer.service && c.state === 'running',
+      )
+      const app = containers.find((c) => c.service === s.appService && c.state === 'running')
+      const address = (front ?? app) ? await publishedAddress((front ?? app)!.id, 8080) : null
+      if (address) url = `http://${address}`
     } catch {
       containers = []
     }
-    const app = containers.find(
-      (c) => c.name.includes(`-${s.appService}-`) || c.name.includes(`_${s.appService}_`),
-    )
+    const apps = containers.filter((c) => c.service === s.appService)
+    const running = apps.filter((c) => c.state === 'running')
     const state: StackStatus['state'] =
-      !app || app.state !== 'running'
+      running.length === 0
         ? 'down'
-        : app.health === 'healthy'
-          ? 'healthy'
-          : app.health === 'unhealthy'
-            ? 'unhealthy'
+        : running.some((c) => c.health === 'unhealthy')
+          ? 'unhealthy'
+          : running.every((c) => c.health === 'healthy')
+            ? 'healthy'
             : 'starting'
-    return { ...info(s), state, containers }
+    const appLimits = apps[0] ? limits.get(apps[0].id) : undefined
+    return {
+      ...info(s),
+      url,
+      // What Docker applies, not what the manifest says: a stack started with other limits shows them.
+      limits: appLimits
+        ? { cpus: appLimits.cpus, memory: formatMemory(appLimits.memoryBytes) }
+        : info(s).limits,
+      state,
+      project,
+      replicas: running.length,
+      containers: containers.map((c) => ({
+        name: c.name,
+        service: c.service,
+        state: c.state,
+        health: c.health,
+        cpus: limits.get(c.id)?.cpus ?? null,
+        memory: formatMemory(limits.get(c.id)?.memoryBytes ?? null),
+      })),
+    }
   }
 
   async status(): Promise<StackStatus[]> {

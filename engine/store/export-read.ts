@@ -66,6 +66,8 @@ export const RESOURCE_COLUMNS = [
   'memory_limit',
   'cpu_limit',
   'state',
+  // Added with the postgres monitor: importJson still reads rows without it.
+  'connections',
 ] as const
 
 export const TABLES = {

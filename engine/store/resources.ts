@@ -1,4 +1,5 @@
-// resource_samples: the targets' and the generator's CPU and memory on the run's timeline
+// resource_samples: the targets' and the generator's CPU and memory on the run's timeline, and
+// database connections per state (the postgres monitor)
 // (t = seconds since the run's start, negative before it: the idle baseline).
 import type { ResourcePoint } from '../api/types.ts'
 import type { ResourceSample } from '../monitor/types.ts'
@@ -14,8 +15,8 @@ export interface TargetLimits {
 /** One prepared insert for a run: the recorder calls it once a second per instance. */
 export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSample) => void {
   const stmt = db.prepare(
-    `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   return (t, s) => {
     stmt.run(
@@ -29,6 +30,7 @@ export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSa
       s.memoryLimitBytes,
       s.cpuLimit,
       s.state,
+      s.connections ?? null,
     )
   }
 }
@@ -36,7 +38,8 @@ export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSa
 export function resourcePoints(db: Db, runId: number): ResourcePoint[] {
   return db
     .prepare(
-      `SELECT t, target, source, instance, cpu_percent AS cpuPercent, memory_bytes AS memoryBytes
+      `SELECT t, target, source, instance, cpu_percent AS cpuPercent, memory_bytes AS memoryBytes,
+         connections
        FROM resource_samples WHERE run_id = ? ORDER BY t, target, instance`,
     )
     .all(runId) as ResourcePoint[]

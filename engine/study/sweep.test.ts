@@ -56,8 +56,8 @@ describe('sweeps', () => {
       }),
     )
     expect(stack.map((s) => s.stack)).toEqual([
-      { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 10 } },
-      { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 30 } },
+      { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 10 }, replicas: 1 },
+      { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 30 }, replicas: 1 },
     ])
   })
 

@@ -13,7 +13,13 @@ export interface SweepStep {
   value: number
   config: RunConfig
   /** Set when the swept path is a stack's environment: restart it with this env first. */
-  stack: { targetIndex: number; name: string; native: boolean; env: Record<string, string | number> } | null
+  stack: {
+    targetIndex: number
+    name: string
+    native: boolean
+    env: Record<string, string | number>
+    replicas: number
+  } | null
 }
 
 function setPath(doc: Record<string, unknown>, path: string, value: number): boolean {
@@ -78,7 +84,13 @@ export function expandSweep(config: RunConfig): SweepStep[] {
       config: parsed,
       stack:
         st && stackMatch
-          ? { targetIndex: Number(stackMatch[1]), name: st.name, native: st.native, env: st.env }
+          ? {
+              targetIndex: Number(stackMatch[1]),
+              name: st.name,
+              native: st.native,
+              env: st.env,
+              replicas: st.replicas,
+            }
           : null,
     }
   })

@@ -24,9 +24,10 @@ export async function runConfig(
   raw: unknown,
   during?: (handle: RunHandle, progress: ProgressEvent[]) => void,
   hooks: RunHooks = {},
+  /** The database (and so the data folder, whose stacks `stack:` monitors find); a new one by default. */
+  dbPath: string = tempDbPath(),
 ): Promise<TestRun> {
   const config = parseRunConfig(raw)
-  const dbPath = tempDbPath()
   const db = openDb(dbPath)
   const progress: ProgressEvent[] = []
   let t0Epoch = 0

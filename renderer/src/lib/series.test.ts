@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { testPoint } from '../../../engine/testing/series-point.ts'
-import { errorRows, phaseMarkers, pivot, resourceRows, throughputVsResources } from './series.ts'
+import {
+  dbConnectionRows,
+  errorRows,
+  phaseMarkers,
+  pivot,
+  resourceRows,
+  throughputVsResources,
+} from './series.ts'
 
 const point = testPoint
 
@@ -42,10 +49,59 @@ describe('chart rows', () => {
     ])
   })
 
+  it('keeps database connections per target and state, the later sample of a second, not a sum', () => {
+    const pg = (t: number, instance: string, connections: number) => ({
+      t,
+      target: 'a',
+      source: 'postgres',
+      instance,
+      cpuPercent: null,
+      memoryBytes: null,
+      connections,
+    })
+    const cpu = {
+      t: 0.2,
+      target: 'a',
+      source: 'docker',
+      instance: 'c',
+      cpuPercent: 5,
+      memoryBytes: 1,
+      connections: null,
+    }
+    const { rows, keys } = dbConnectionRows([
+      pg(0.1, 'idle', 4),
+      pg(0.4, 'idle', 6),
+      pg(0.4, 'active', 2),
+      cpu,
+      pg(1.1, 'idle', 1),
+    ])
+    expect(keys).toEqual(['a active', 'a idle'])
+    expect(rows).toEqual([
+      { t: 0, 'a idle': 6, 'a active': 2 },
+      { t: 1, 'a idle': 1 },
+    ])
+  })
+
   it('sums instances per target and pairs throughput with resources by second', () => {
     const res = [
-      { t: 0.4, target: 'a', source: 'docker', instance: '1', cpuPercent: 50, memoryBytes: 1024 * 1024 },
-      { t: 0.1, target: 'a', source: 'docker', instance: '2', cpuPercent: 25, memoryBytes: 1024 * 1024 },
+      {
+        t: 0.4,
+        target: 'a',
+        source: 'docker',
+        instance: '1',
+        cpuPercent: 50,
+        memoryBytes: 1024 * 1024,
+        connections: null,
+      },
+      {
+        t: 0.1,
+        target: 'a',
+        source: 'docker',
+        instance: '2',
+        cpuPercent: 25,
+        memoryBytes: 1024 * 1024,
+        connections: null,
+      },
     ]
     expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75 }])
     expect(throughputVsResources([point('a', 0)], res, 'a')).toEqual({

@@ -102,6 +102,25 @@ export function resourceRows(points: readonly ResourcePoint[]): {
   return { cpu: sort(cpu), memory: sort(memory), targets: [...targets] }
 }
 
+/**
+ * Database connections per target, state and second (the postgres monitor). Each sample is a
+ * count at an instant, so a second with two samples keeps the later one, never their sum.
+ */
+export function dbConnectionRows(points: readonly ResourcePoint[]): { rows: Row[]; keys: string[] } {
+  const rows = new Map<number, Row>()
+  const keys = new Set<string>()
+  for (const p of [...points].sort((a, b) => a.t - b.t)) {
+    if (p.connections === null || p.connections === undefined) continue
+    const t = Math.round(p.t)
+    const key = `${p.target} ${p.instance}`
+    keys.add(key)
+    const row = rows.get(t) ?? { t }
+    row[key] = p.connections
+    rows.set(t, row)
+  }
+  return { rows: [...rows.values()].sort((a, b) => a.t - b.t), keys: [...keys].sort() }
+}
+
 /** Pair each second's throughput with the same second's CPU and memory of that target. */
 export function throughputVsResources(
   series: readonly SeriesPoint[],

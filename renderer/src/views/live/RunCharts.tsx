@@ -3,7 +3,15 @@
 import { memo, useMemo } from 'react'
 import type { ResourcePoint, SeriesPoint } from '../../../../engine/api/types.ts'
 import { colour, msValue } from '../../lib/format.ts'
-import { errorRows, keysOf, mergeRows, phaseMarkers, pivot, resourceRows } from '../../lib/series.ts'
+import {
+  dbConnectionRows,
+  errorRows,
+  keysOf,
+  mergeRows,
+  phaseMarkers,
+  pivot,
+  resourceRows,
+} from '../../lib/series.ts'
 import { TimeChart, type SeriesDef } from '../../ui/charts.tsx'
 
 function RunChartsImpl({
@@ -39,7 +47,21 @@ function RunChartsImpl({
       const i = keys.findIndex((k) => k === t || k.startsWith(`${t} · `))
       return { key: t, label: t, colour: colour(i >= 0 ? i : extra++), dashed: i < 0 }
     })
-    return { markers, throughput, connections, latency, perKey, latencySeries, errors, res, resSeries }
+    const db = dbConnectionRows(resources)
+    const dbSeries: SeriesDef[] = db.keys.map((k, i) => ({ key: k, label: k, colour: colour(i + 1) }))
+    return {
+      markers,
+      throughput,
+      connections,
+      latency,
+      perKey,
+      latencySeries,
+      errors,
+      res,
+      resSeries,
+      db,
+      dbSeries,
+    }
   }, [points, resources])
 
   return (
@@ -99,6 +121,17 @@ function RunChartsImpl({
           markers={charts.markers}
           testId={`${prefix}-chart-memory`}
           unit="MiB"
+        />
+      ) : null}
+      {charts.db.rows.length > 0 ? (
+        <TimeChart
+          title="Database connections by state"
+          rows={charts.db.rows}
+          series={charts.dbSeries}
+          markers={charts.markers}
+          testId={`${prefix}-chart-db-connections`}
+          format={(v) => String(Math.round(v))}
+          integer
         />
       ) : null}
     </div>

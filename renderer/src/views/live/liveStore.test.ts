@@ -67,7 +67,15 @@ describe('LiveStore resources', () => {
       store.ingest({
         ...progress(7, t),
         resources: [
-          { t, target: 'a', source: 'docker', instance: 'c1', cpuPercent: 50, memoryBytes: 1e6 },
+          {
+            t,
+            target: 'a',
+            source: 'docker',
+            instance: 'c1',
+            cpuPercent: 50,
+            memoryBytes: 1e6,
+            connections: null,
+          },
           {
             t: t + 0.5,
             target: 'generator',
@@ -75,6 +83,7 @@ describe('LiveStore resources', () => {
             instance: '1',
             cpuPercent: 20,
             memoryBytes: 2e6,
+            connections: null,
           },
         ],
       })
@@ -87,7 +96,15 @@ describe('LiveStore resources', () => {
 
   it('backfills stored samples under live ones', () => {
     const store = new LiveStore()
-    const live = { t: 3, target: 'a', source: 'process', instance: '9', cpuPercent: 10, memoryBytes: 1 }
+    const live = {
+      t: 3,
+      target: 'a',
+      source: 'process',
+      instance: '9',
+      cpuPercent: 10,
+      memoryBytes: 1,
+      connections: null,
+    }
     store.ingest({ ...progress(8, 3), resources: [live] })
     store.backfillResources(8, [
       { ...live, t: 1 },

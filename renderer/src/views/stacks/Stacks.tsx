@@ -52,8 +52,11 @@ function StackCard({
     await api.stacks.up(stack.name, { native })
     onChanged()
   })
-  const down = useAction(async () => {
-    await api.stacks.down(stack.name)
+  // Stop asks first: keep the stack's database (the default), or delete it too.
+  const [confirming, setConfirming] = useState(false)
+  const down = useAction(async (volumes: boolean) => {
+    await api.stacks.down(stack.name, { volumes })
+    setConfirming(false)
     onChanged()
   })
   const running = stack.state !== 'down'
@@ -67,11 +70,35 @@ function StackCard({
       }
       actions={
         <>
-          {running ? (
+          {running && confirming ? (
+            <>
+              <Button
+                variant="danger"
+                busy={down.busy}
+                onClick={() => void down.run(false)}
+                data-testid={`stack-${stack.name}-down-keep`}
+              >
+                Stop, keep its database
+              </Button>
+              {stack.project ? (
+                <Button
+                  variant="danger"
+                  busy={down.busy}
+                  onClick={() => void down.run(true)}
+                  data-testid={`stack-${stack.name}-down-volumes`}
+                >
+                  Stop and delete its database
+                </Button>
+              ) : null}
+              <Button onClick={() => setConfirming(false)} data-testid={`stack-${stack.name}-down-cancel`}>
+                Cancel
+              </Button>
+            </>
+          ) : running ? (
             <Button
               variant="danger"
               busy={down.busy}
-              onClick={() => void down.run()}
+              onClick={() => setConfirming(true)}
               data-testid={`stack-${stack.name}-down`}
             >
               Stop
@@ -108,9 +135,10 @@ function StackCard({
       }
     >
       <p>{stack.description}</p>
-      <p className="muted">
+      <p className="muted" data-testid={`stack-${stack.name}-limits`}>
         {stack.runtime} · <code>{stack.url}</code> · limits: {stack.limits.cpus ?? 'no'} CPU,{' '}
         {stack.limits.memory ?? 'no'} memory
+        {stack.replicas > 1 ? ` · ${stack.replicas} replicas behind a load balancer` : ''}
       </p>
       {stack.containers.length > 0 ? (
         <ul className="containers">
@@ -118,6 +146,9 @@ function StackCard({
             <li key={c.name}>
               <code>{c.name}</code> {c.state}
               {c.health ? ` (${c.health})` : ''}
+              {c.cpus !== null || c.memory !== null
+                ? ` · ${c.cpus ?? 'no'} CPU, ${c.memory ?? 'no'} memory`
+                : ''}
             </li>
           ))}
         </ul>

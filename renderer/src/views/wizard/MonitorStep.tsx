@@ -74,11 +74,21 @@ function MonitorEditor({
             options={[
               { value: 'container', label: 'container name or id' },
               { value: 'project', label: 'compose project' },
+              { value: 'stack', label: 'bundled stack' },
             ]}
             onChange={(v) => set((x) => void (x.docker.by = v))}
             testId={`monitor-${index}-docker-by`}
           />
-          {m.docker.by === 'container' ? (
+          {m.docker.by === 'stack' ? (
+            <TextField
+              label="Stack"
+              value={m.docker.stack}
+              placeholder="node-http"
+              onChange={(v) => set((x) => void (x.docker.stack = v))}
+              error={at('stack') ?? at('container')}
+              testId={`monitor-${index}-stack`}
+            />
+          ) : m.docker.by === 'container' ? (
             <TextField
               label="Container"
               value={m.docker.container}
@@ -250,6 +260,17 @@ function MonitorEditor({
             </span>
           ) : null}
         </div>
+      ) : null}
+      {m.more.length > 0 ? (
+        <p className="muted" data-testid={`monitor-${index}-more`}>
+          Also from the config, kept as they are:{' '}
+          {m.more
+            .map((x) => {
+              const kind = (x as { kind?: unknown }).kind
+              return typeof kind === 'string' ? kind : 'monitor'
+            })
+            .join(', ')}
+        </p>
       ) : null}
     </Card>
   )

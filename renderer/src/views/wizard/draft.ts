@@ -25,6 +25,7 @@ export interface StackDraft {
   name: string
   native: boolean
   env: Record<string, string | number>
+  replicas: number
 }
 
 export interface TargetDraft {

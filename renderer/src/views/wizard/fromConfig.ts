@@ -22,14 +22,22 @@ export function fromConfig(c: RunConfig): Draft {
     td.body = t.body ?? ''
     td.insecure = t.insecure
     td.steps = t.steps ? t.steps.map(stepFromConfig) : null
-    td.stack = t.stack ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env } } : null
-    const m = t.monitor
+    td.stack = t.stack
+      ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
+      : null
+    // The wizard edits one docker, process or Cloud Foundry monitor; any others are kept as they are.
+    const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
+    const m = all.find((x) => x.kind !== 'postgres')
+    td.monitor.more = all.filter((x) => x !== m)
     if (m?.kind === 'docker') {
       td.monitor.kind = 'docker'
+      const blank = { container: '', project: '', stack: '', service: m.service ?? '' }
       td.monitor.docker =
         m.container !== undefined
-          ? { by: 'container', container: m.container, project: '', service: '' }
-          : { by: 'project', container: '', project: m.project ?? '', service: m.service ?? '' }
+          ? { ...blank, by: 'container', container: m.container, service: '' }
+          : m.stack !== undefined
+            ? { ...blank, by: 'stack', stack: m.stack }
+            : { ...blank, by: 'project', project: m.project ?? '' }
     } else if (m?.kind === 'process') {
       td.monitor.kind = 'process'
       td.monitor.process =

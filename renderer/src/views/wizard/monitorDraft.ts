@@ -7,7 +7,13 @@ export type MonitorKind = 'none' | SpecKind
 
 export interface MonitorDraft {
   kind: MonitorKind
-  docker: { by: 'container' | 'project'; container: string; project: string; service: string }
+  docker: {
+    by: 'container' | 'project' | 'stack'
+    container: string
+    project: string
+    stack: string
+    service: string
+  }
   process: { by: 'pid' | 'port'; pid: Num; port: Num }
   cf: {
     api: string
@@ -20,12 +26,14 @@ export interface MonitorDraft {
     tokenEnv: string
     skipTlsVerify: boolean
   }
+  /** More monitors of the target, as the config had them (a postgres one, say): kept, not edited here. */
+  more: unknown[]
 }
 
 export function emptyMonitor(): MonitorDraft {
   return {
     kind: 'none',
-    docker: { by: 'container', container: '', project: '', service: '' },
+    docker: { by: 'container', container: '', project: '', stack: '', service: '' },
     process: { by: 'port', pid: undefined, port: undefined },
     cf: {
       api: '',
@@ -38,17 +46,31 @@ export function emptyMonitor(): MonitorDraft {
       tokenEnv: 'CF_TOKEN',
       skipTlsVerify: false,
     },
+    more: [],
   }
 }
 
-export function monitorInput(m: MonitorDraft): Record<string, unknown> | undefined {
+/** The target's `monitor`: the edited one, and any more it had, as a list when there are several. */
+export function monitorInput(m: MonitorDraft): unknown {
+  const first = primaryInput(m)
+  const all = [...(first ? [first] : []), ...m.more]
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all
+}
+
+function primaryInput(m: MonitorDraft): Record<string, unknown> | undefined {
   switch (m.kind) {
     case 'none':
       return undefined
     case 'docker':
       return m.docker.by === 'container'
         ? { kind: 'docker', container: m.docker.container }
-        : clean({ kind: 'docker', project: m.docker.project, service: m.docker.service.trim() || undefined })
+        : m.docker.by === 'stack'
+          ? clean({ kind: 'docker', stack: m.docker.stack, service: m.docker.service.trim() || undefined })
+          : clean({
+              kind: 'docker',
+              project: m.docker.project,
+              service: m.docker.service.trim() || undefined,
+            })
     case 'process':
       return m.process.by === 'pid'
         ? { kind: 'process', pid: m.process.pid }
@@ -76,6 +98,7 @@ export function monitorInput(m: MonitorDraft): Record<string, unknown> | undefin
   }
 }
 
+/** The edited monitor alone (what the Test button tries). */
 export function monitorSpec(m: MonitorDraft): unknown {
-  return monitorInput(m)
+  return primaryInput(m)
 }

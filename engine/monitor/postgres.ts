@@ -1,0 +1,138 @@
+import pg from 'pg'
+import { errorReporter, startLoop } from './loop.ts'
+import type { Loop } from './loop.ts'
+import type { PostgresMonitorSpec } from './schema.ts'
+import { MonitorError, toMonitorError } from './types.ts'
+import type { ErrorHandler, Monitor, ResourceSample, SampleHandler, StackLocator } from './types.ts'
+
+/** States every tick reports, 0 included, so each is one continuous series; others appear when seen. */
+const STATES = ['active', 'idle', 'idle in transaction'] as const
+const QUERY_TIMEOUT_MS = 5000
+
+// Client backends of the monitored database, by state; this monitor's own connection left out.
+const SQL = `SELECT coalesce(state, 'unknown') AS state, count(*)::int AS n
+  FROM pg_stat_activity
+  WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
+  GROUP BY 1`
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return 'the database URL'
+  }
+}
+
+/**
+ * Database connections of a PostgreSQL database on the run's timeline (seeds/004: pooling on or
+ * off): one sample per connection state per tick, from pg_stat_activity, with `connections` the
+ * count and `instance` the state (active, idle, idle in transaction…). CPU and memory are null:
+ * this source counts connections. One connection of its own, kept open for the whole run.
+ */
+export class PostgresMonitor implements Monitor {
+  readonly #spec: PostgresMonitorSpec
+  readonly #target: string
+  readonly #intervalMs: number
+  readonly #secrets: Record<string, string>
+  readonly #stacks: StackLocator | undefined
+  #client: pg.Client | undefined
+  #loop: Loop | undefined
+  #where = ''
+
+  constructor(
+    spec: PostgresMonitorSpec,
+    target: string,
+    intervalMs = 1000,
+    opts: { secrets?: Record<string, string>; stacks?: StackLocator } = {},
+  ) {
+    this.#spec = spec
+    this.#target = target
+    this.#intervalMs = intervalMs
+    this.#secrets = opts.secrets ?? {}
+    this.#stacks = opts.stacks
+  }
+
+  async #url(): Promise<string> {
+    if (this.#spec.stack !== undefined) {
+      if (!this.#stacks) {
+        throw new MonitorError(
+          'config',
+          `monitor.stack needs the stacks launcher (stack ${this.#spec.stack})`,
+        )
+      }
+      try {
+        return await this.#stacks.databaseUrl(this.#spec.stack)
+      } catch (error) {
+        throw toMonitorError(error, 'not-found', `database of stack ${this.#spec.stack}`)
+      }
+    }
+    const url = new URL(this.#spec.url as string)
+    const env = this.#spec.passwordEnv
+    const password = env ? (this.#secrets[env] ?? this.#secrets['password'] ?? process.env[env]) : undefined
+    if (password !== undefined) url.password = password
+    return url.toString()
+  }
+
+  async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {
+    if (this.#loop) throw new MonitorError('config', 'postgres monitor already started')
+    const url = await this.#url()
+    this.#where = this.#spec.stack !== undefined ? `stack ${this.#spec.stack}'s database` : redactUrl(url)
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
+      application_name: 'cannonade-monitor',
+    })
+    client.on('error', () => {}) // a dropped connection shows up as the next query's error
+    try {
+      await client.connect()
+      await client.query(SQL)
+    } catch (error) {
+      await client.end().catch(() => {})
+      const e = error as { code?: string; message?: string }
+      const code = e.code === '28P01' || e.code === '28000' ? 'auth' : 'unreachable'
+      throw new MonitorError(code, `postgres monitor: ${this.#where}: ${e.message ?? String(error)}`, {
+        cause: error,
+      })
+    }
+    this.#client = client
+    const errors = errorReporter(onError)
+    this.#loop = startLoop(
+      this.#intervalMs,
+      async () => {
+        const t = Date.now()
+        const { rows } = await client.query<{ state: string; n: number }>(SQL)
+        const counts = new Map<string, number>(STATES.map((s) => [s, 0]))
+        for (const r of rows) counts.set(r.state, r.n)
+        for (const [state, n] of counts) onSample(this.#sample(t, state, n))
+        errors.ok()
+      },
+      (error) => errors.report(toMonitorError(error, 'unreachable', `postgres monitor (${this.#where})`)),
+    )
+  }
+
+  #sample(t: number, state: string, connections: number): ResourceSample {
+    return {
+      t,
+      source: 'postgres',
+      target: this.#target,
+      instance: state,
+      cpuPercent: null,
+      memoryBytes: null,
+      memoryLimitBytes: null,
+      cpuLimit: null,
+      state: 'running',
+      connections,
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop?.stop()
+    this.#loop = undefined
+    await this.#client?.end().catch(() => {})
+    this.#client = undefined
+  }
+}

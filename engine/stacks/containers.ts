@@ -1,0 +1,101 @@
+// What Docker says about a stack's containers: which run, their health, the CPU and memory limits
+// they really run with (HostConfig), their published ports, and who holds a host port. Every call
+// goes through the docker CLI with a time limit, as compose itself does.
+import { run } from './compose.ts'
+
+const TIMEOUT_MS = 20_000
+
+export interface ContainerInfo {
+  id: string
+  name: string
+  /** The compose service (app, db, lb). */
+  service: string
+  state: string
+  health: string | null
+}
+
+export interface Limits {
+  /** Cores (NanoCpus / 1e9, or CpuQuota / CpuPeriod); null = no limit. */
+  cpus: number | null
+  memoryBytes: number | null
+}
+
+async function docker(args: string[]): Promise<string[]> {
+  const r = await run('docker', args, { timeoutMs: TIMEOUT_MS })
+  if (r.code !== 0)
+    throw new Error(`docker ${args[0]} failed (exit ${r.code}): ${r.lines.slice(-3).join(' ')}`)
+  return r.lines
+}
+
+/** The containers of a compose project, stopped ones included, ordered by service and name. */
+export async function projectContainers(project: string): Promise<ContainerInfo[]> {
+  const lines = await docker([
+    'ps',
+    '-a',
+    '--filter',
+    `label=com.docker.compose.project=${project}`,
+    '--format',
+    '{{.ID}}\t{{.Names}}\t{{.State}}\t{{.Status}}\t{{.Label "com.docker.compose.service"}}',
+  ])
+  return lines
+    .map((l) => {
+      const [id = '', name = '', state = '', status = '', service = ''] = l.split('\t')
+      const health = /\((healthy|unhealthy|health: starting)\)/.exec(status)?.[1] ?? null
+      return { id, name, service, state, health }
+    })
+    .sort(
+      (a, b) => a.service.localeCompare(b.service) || a.name.localeCompare(b.name, 'en', { numeric: true }),
+    )
+}
+
+/** The limits each container runs with, by container id (as given). */
+export async function containerLimits(ids: readonly string[]): Promise<Map<string, Limits>> {
+  const out = new Map<string, Limits>()
+  if (ids.length === 0) return out
+  const lines = await docker([
+    'inspect',
+    '--format',
+    '{{.HostConfig.NanoCpus}} {{.HostConfig.CpuQuota}} {{.HostConfig.CpuPeriod}} {{.HostConfig.Memory}}',
+    ...ids,
+  ])
+  lines.forEach((line, i) => {
+    const [nano = 0, quota = 0, period = 0, memory = 0] = line.split(' ').map(Number)
+    const cpus = nano > 0 ? nano / 1e9 : quota > 0 ? quota / (period > 0 ? period : 100_000) : null
+    out.set(ids[i]!, { cpus, memoryBytes: memory > 0 ? memory : null })
+  })
+  return out
+}
+
+/** The host address a container's port is published on ("127.0.0.1:32768"), or null. */
+export async function publishedAddress(id: string, containerPort: number): Promise<string | null> {
+  const lines = await docker(['port', id, `${containerPort}/tcp`]).catch(() => [])
+  return lines.find((l) => /^127\.0\.0\.1:\d+$/.test(l.trim()))?.trim() ?? lines[0]?.trim() ?? null
+}
+
+/** Containers publishing a host port, with their compose project (to say who holds it). */
+export async function portHolders(port: number): Promise<{ name: string; project: string }[]> {
+  const lines = await docker([
+    'ps',
+    '--filter',
+    `publish=${port}`,
+    '--format',
+    '{{.Names}}\t{{.Label "com.docker.compose.project"}}',
+  ]).catch(() => [])
+  return lines.map((l) => {
+    const [name = '', project = ''] = l.split('\t')
+    return { name, project }
+  })
+}
+
+/** "512m", "1g", "1536k": how compose files and the manifest write memory. */
+export function formatMemory(bytes: number | null): string | null {
+  if (bytes === null) return null
+  for (const [unit, size] of [
+    ['g', 1024 ** 3],
+    ['m', 1024 ** 2],
+    ['k', 1024],
+  ] as const) {
+    if (bytes % size === 0) return `${bytes / size}${unit}`
+  }
+  return String(bytes)
+}
