@@ -35,6 +35,36 @@ export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'has no host' })
 })
 
+/** The largest request body a config may generate (and the sample servers accept): 10 MiB. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024
+
+/**
+ * A request body made before the run (engine/config/body.ts), never per request: `size` bytes of
+ * text, or a JSON document of exactly `size` bytes. Sweepable like any number
+ * (`sweep: { path: targets.0.body.size, values: [1024, 65536] }`), as the SOA study varied the
+ * request's size, not only the response's.
+ */
+export const GeneratedBodySchema = z
+  .object({
+    size: z
+      .number({ error: 'must be a number of bytes' })
+      // A refinement, not .int(): zod reports .int() as a type mismatch, which the body's union
+      // would turn into a message about the whole body instead of its size.
+      .refine(Number.isInteger, 'must be a whole number of bytes')
+      .min(0, 'must not be negative')
+      .max(MAX_BODY_BYTES, `must be at most ${MAX_BODY_BYTES} bytes (10 MiB)`),
+    // A refinement, not z.enum, for the same reason as size: the message names this field.
+    kind: z
+      .string({ error: "must be 'json' or 'text'" })
+      .refine((v) => v === 'json' || v === 'text', "must be 'json' or 'text'")
+      .default('text'),
+  })
+  .strict()
+  .refine((b) => b.kind !== 'json' || b.size >= 2, {
+    message: 'a JSON body needs at least 2 bytes ({})',
+    path: ['size'],
+  })
+
 /** A value captured from one step's response, for `${name}` in the following steps. */
 const CaptureSchema = z.union([
   z.object({ json: z.string().min(1) }).strict(),
@@ -85,7 +115,12 @@ export const TargetSchema = z
     url: TargetUrlSchema,
     method: z.enum(HTTP_METHODS).default('GET'),
     headers: z.record(headerName, z.string()).default({}),
-    body: z.union([z.string(), z.null()]).default(null),
+    /** A literal body, or one generated before the run: `{ size: 65536, kind: json }`. */
+    body: z
+      .union([z.string(), GeneratedBodySchema, z.null()], {
+        error: "must be a string, null, or { size: bytes, kind: 'json' | 'text' }",
+      })
+      .default(null),
     /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
     insecure: z.boolean().default(false),
     /** One resource monitor, or several (say docker for CPU and postgres for connections). */

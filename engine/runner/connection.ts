@@ -14,6 +14,8 @@ import type { EventEmitter } from 'node:events'
 import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
 import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
+import { requestBody } from '../config/body.ts'
+import type { Target } from '../config/schema.ts'
 
 const require = createRequire(import.meta.url)
 // autocannon's connection class is internal API (lib/httpClient.js, not in its typings), so package.json
@@ -62,7 +64,8 @@ export function buildRequestTemplate(opts: {
   method: string
   url: URL
   headers: Record<string, string>
-  body: string | null
+  /** A literal body, or `{ size, kind }`: generated here, once per segment (engine/config/body.ts). */
+  body: Target['body']
   keepAlive: boolean
   correlationHeader: string
   correlationPrefix: string
@@ -76,7 +79,8 @@ export function buildRequestTemplate(opts: {
     if (k.toLowerCase() === 'connection' || k.toLowerCase() === 'content-length') continue
     lines.push(`${k}: ${v}`)
   }
-  const body = opts.body === null ? null : Buffer.from(opts.body, 'utf8')
+  const { bytes: body, contentType } = requestBody(opts.body)
+  if (contentType && !has('content-type')) lines.push(`Content-Type: ${contentType}`)
   if (body) lines.push(`Content-Length: ${body.length}`)
   const idLine = `${opts.correlationHeader}: ${opts.correlationPrefix}-`
   const head = lines.join('\r\n') + '\r\n' + idLine

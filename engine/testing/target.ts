@@ -28,6 +28,9 @@ export interface CountingTarget {
   inFlight: number
   /** [epoch ms, in-flight] samples. */
   samples: [number, number][]
+  /** Each request's body as it arrived: size and content type; `lastBody` holds the last one. */
+  bodies: { bytes: number; contentType: string | null }[]
+  lastBody: Buffer | null
   firstRequestAt: number
   close(): Promise<void>
 }
@@ -42,6 +45,8 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     ids: [],
     inFlight: 0,
     samples: [],
+    bodies: [],
+    lastBody: null,
     firstRequestAt: 0,
     close: async () => {},
   }
@@ -64,9 +69,15 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       if (opts.serverTiming) res.setHeader('server-timing', 'app;dur=1.5, db;dur=0.25')
       res.end('ok')
     }
-    req.resume()
-    if (wait > 0) setTimeout(finish, wait)
-    else finish()
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      state.bodies.push({ bytes: body.length, contentType: req.headers['content-type'] ?? null })
+      state.lastBody = body
+      if (wait > 0) setTimeout(finish, wait)
+      else finish()
+    })
   }
   const server = opts.tls
     ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler)

@@ -5,7 +5,7 @@ import { useState } from 'react'
 import type { ProbeResult } from '../../../../engine/api/types.ts'
 import { errorMessage, useApi } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
-import { CheckboxField, SelectField, TextField } from '../../ui/Field.tsx'
+import { CheckboxField, NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import type { Issues, TargetDraft } from './draft.ts'
 import { ScenarioEditor } from './ScenarioEditor.tsx'
 import { firstStepFor, METHODS } from './scenarioDraft.ts'
@@ -194,6 +194,44 @@ export function TargetEditor({
             </Button>
             {at('headers') ? <div className="field-error">{at('headers')}</div> : null}
             {hasBody ? (
+              <CheckboxField
+                label="Generate the body: a size in bytes, JSON or text (built once before the run)"
+                checked={target.generated !== null}
+                onChange={(on) => set((t) => void (t.generated = on ? { size: 1024, kind: 'json' } : null))}
+                testId={`target-${index}-generated`}
+              />
+            ) : null}
+            {hasBody && target.generated ? (
+              <div className="grid-3">
+                <NumberField
+                  label="Body size (bytes)"
+                  value={target.generated.size}
+                  min={0}
+                  step={1}
+                  onChange={(v) =>
+                    set((t) => {
+                      if (t.generated) t.generated.size = v
+                    })
+                  }
+                  error={at('body.size') ?? at('body')}
+                  testId={`target-${index}-body-size`}
+                />
+                <SelectField
+                  label="Body kind"
+                  value={target.generated.kind}
+                  options={[
+                    { value: 'json', label: 'JSON' },
+                    { value: 'text', label: 'plain text' },
+                  ]}
+                  onChange={(v) =>
+                    set((t) => {
+                      if (t.generated) t.generated.kind = v
+                    })
+                  }
+                  testId={`target-${index}-body-kind`}
+                />
+              </div>
+            ) : hasBody ? (
               <label className="field">
                 Body
                 <textarea

@@ -34,6 +34,8 @@ export interface TargetDraft {
   method: Method
   headers: { name: string; value: string }[]
   body: string
+  /** A body generated before the run instead of `body`: size in bytes, JSON or text. */
+  generated: { size: Num; kind: 'json' | 'text' } | null
   insecure: boolean
   monitor: MonitorDraft
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
@@ -103,6 +105,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     method: 'GET',
     headers: [],
     body: '',
+    generated: null,
     insecure: false,
     monitor: emptyMonitor(),
     steps: null,
@@ -256,7 +259,11 @@ export function toConfigInput(d: Draft): RunConfigInput {
         headers: t.headers.length
           ? Object.fromEntries(t.headers.filter((h) => h.name !== '').map((h) => [h.name, h.value]))
           : undefined,
-        body: t.body === '' ? undefined : t.body,
+        body: t.generated
+          ? { size: t.generated.size, kind: t.generated.kind }
+          : t.body === ''
+            ? undefined
+            : t.body,
         insecure: t.insecure || undefined,
         monitor: monitorInput(t.monitor),
         steps: t.steps ? t.steps.map(stepInput) : undefined,

@@ -19,7 +19,8 @@ export function fromConfig(c: RunConfig): Draft {
     const td = emptyTarget(t.name, t.url)
     td.method = t.method
     td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
-    td.body = t.body ?? ''
+    if (t.body !== null && typeof t.body === 'object') td.generated = { ...t.body }
+    else td.body = t.body ?? ''
     td.insecure = t.insecure
     td.steps = t.steps ? t.steps.map(stepFromConfig) : null
     td.stack = t.stack
