@@ -146,4 +146,38 @@ describe('docker monitor', () => {
       await monitor.stop()
     }
   })
+
+  it.skipIf(skip)('with processes: true, samples each process of a container apart', async () => {
+    needDocker()
+    // One shell burning a core beside an idle sleep, under the same parent shell.
+    const box = await run('procs', 'while :; do :; done & exec sleep 600', { NanoCpus: 1e9 })
+    const name = `${project}-procs-1`
+    const samples = collector((s) => s.instance.startsWith(`${name}/`))
+    const errors: unknown[] = []
+    const monitor = new DockerMonitor({ kind: 'docker', container: name, processes: true }, 'procs', 500)
+    await monitor.start(samples.onSample, (e) => errors.push(e))
+    try {
+      const first = await samples.next(2) // two processes a tick
+      const pids = first.map((s) => Number(s.instance.split('/')[1])).sort((a, b) => a - b)
+      const main = (await box.inspect()).State.Pid // the container's first process: now `sleep`
+      const burner = pids.find((p) => p !== main)!
+      expect(pids).toContain(main)
+      const before = { ticks: readStat(burner)?.ticks ?? NaN, at: performance.now() }
+      const busy = await samples.next(2 * 6)
+      const seconds = (performance.now() - before.at) / 1000
+      const truth = (((readStat(burner)?.ticks ?? NaN) - before.ticks) / CLK_TCK / seconds) * 100
+      const of = (pid: number) => busy.filter((s) => s.instance === `${name}/${pid}`)
+      const seen = `burner ${meanCpu(of(burner)).toFixed(1)} %, its own ${truth.toFixed(1)} %, sleep ${meanCpu(of(main)).toFixed(1)} %`
+      expect(Math.abs(meanCpu(of(burner)) - truth), seen).toBeLessThan(Math.max(15, truth * 0.3))
+      expect(meanCpu(of(burner)), seen).toBeGreaterThan(15)
+      expect(meanCpu(of(main)), seen).toBeLessThan(5)
+      for (const s of busy) {
+        expect(s).toMatchObject({ source: 'docker', target: 'procs', state: 'running', cpuLimit: 1 })
+        expect(s.memoryBytes).toBeGreaterThan(0)
+      }
+      expect(errors).toEqual([])
+    } finally {
+      await monitor.stop()
+    }
+  })
 })

@@ -1,4 +1,5 @@
 import Docker from 'dockerode'
+import { ContainerProcesses, containerPids } from './docker-procs.ts'
 import { cpuLimitOf, cpuPercent, ndjsonSplitter, parseStatsFrame } from './docker-stats.ts'
 import type { StatsFrame } from './docker-stats.ts'
 import { errorReporter, startLoop } from './loop.ts'
@@ -26,6 +27,8 @@ type Watch = {
   lastCpu: number | null
   stream: NodeJS.ReadableStream | null
   checking: boolean
+  /** With `processes: true`: the container's processes, each its own instance; null = the container as a whole. */
+  procs: ContainerProcesses | null
 }
 
 function where(spec: DockerMonitorSpec): string {
@@ -83,14 +86,14 @@ export class DockerMonitor implements Monitor {
     this.#stopped = false
     this.#watches.clear()
     await this.#ping()
+    const errors = errorReporter(onError)
+    this.#report = (e) => errors.report(e)
     try {
       for (const id of await this.#resolve()) await this.#watch(id)
     } catch (error) {
       await this.stop() // close the streams of the containers found before the failure
       throw error
     }
-    const errors = errorReporter(onError)
-    this.#report = (e) => errors.report(e)
     let tick = 0
     this.#loop = startLoop(
       this.#intervalMs,
@@ -104,6 +107,13 @@ export class DockerMonitor implements Monitor {
         const t = Date.now()
         for (const w of this.#watches.values()) {
           if (!w.stream && tick % RECHECK_EVERY_TICKS === 0) void this.#recheck(w)
+          if (w.procs && w.state === 'running') {
+            if (tick % RESCAN_EVERY_TICKS === 0 || w.procs.stale()) await this.#listProcesses(w)
+            if (w.procs) {
+              for (const s of this.#processSamples(w, t)) onSample(s)
+              continue
+            }
+          }
           onSample(this.#sample(w, t))
         }
       },
@@ -174,9 +184,12 @@ export class DockerMonitor implements Monitor {
       lastCpu: null,
       stream: null,
       checking: false,
+      procs: this.#spec.processes ? new ContainerProcesses() : null,
     }
     this.#watches.set(w.id, w)
     if (w.state === 'running') await this.#openStream(w)
+    // Listed now, so the first tick already has an interval for each process.
+    if (w.procs && w.state === 'running') await this.#listProcesses(w)
   }
 
   async #openStream(w: Watch): Promise<void> {
@@ -267,6 +280,38 @@ export class DockerMonitor implements Monitor {
       cpuLimit: w.cpuLimit,
       state: w.state,
     }
+  }
+
+  /** Asks `docker top` for the container's pids; falls back to the container as a whole if they are not visible here. */
+  async #listProcesses(w: Watch): Promise<void> {
+    try {
+      const pids = await containerPids(this.#docker.getContainer(w.id))
+      if (w.procs && !w.procs.follow(pids)) {
+        w.procs = null
+        this.#report(
+          new MonitorError(
+            'unsupported',
+            `per-process figures of ${w.name} need the Docker engine on this machine (its pids are not in this /proc); sampling the container as a whole`,
+          ),
+        )
+      }
+    } catch (error) {
+      this.#report(dockerError(error, this.#spec, `processes of ${w.name}`))
+    }
+  }
+
+  #processSamples(w: Watch, t: number): ResourceSample[] {
+    return (w.procs?.sample() ?? []).map((p) => ({
+      t,
+      source: 'docker',
+      target: this.#target,
+      instance: `${w.name}/${p.pid}`,
+      cpuPercent: p.cpuPercent,
+      memoryBytes: p.memoryBytes,
+      memoryLimitBytes: w.memoryLimitBytes,
+      cpuLimit: w.cpuLimit,
+      state: p.state,
+    }))
   }
 
   #closeStream(w: Watch): void {

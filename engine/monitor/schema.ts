@@ -50,6 +50,8 @@ export const DockerMonitorSpecSchema = strict(
     stack: name('stack').optional(),
     service: name('service').optional(),
     socketPath: name('socketPath').optional(),
+    /** Each process of each container as its own instance (`docker top` + this machine's /proc). */
+    processes: z.boolean({ error: 'processes must be true or false' }).optional(),
   },
   'monitor',
 )
