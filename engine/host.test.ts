@@ -111,4 +111,12 @@ describe('engine host', () => {
     })
     await expect(host.runs.stop(424242)).rejects.toBeInstanceOf(ApiError)
   })
+
+  it('refuses malformed stack options with bad-input before touching anything', async () => {
+    await expect(host.stacks.up('node-http', { replicas: 0 })).rejects.toMatchObject({ code: 'bad-input' })
+    await expect(host.stacks.up('node-http', { replicas: 99 })).rejects.toMatchObject({ code: 'bad-input' })
+    await expect(
+      host.stacks.down('node-http', { volumes: 'yes' } as unknown as { volumes: boolean }),
+    ).rejects.toMatchObject({ code: 'bad-input' })
+  })
 })
