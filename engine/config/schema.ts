@@ -41,8 +41,8 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024
 /**
  * A request body made before the run (engine/config/body.ts), never per request: `size` bytes of
  * text, or a JSON document of exactly `size` bytes. Sweepable like any number
- * (`sweep: { path: targets.0.body.size, values: [1024, 65536] }`), as the SOA study varied the
- * request's size, not only the response's.
+ * (`sweep: { path: targets.0.body.size, values: [1024, 65536] }`), as studies of service payloads vary
+ * the request's size, not only the response's.
  */
 export const GeneratedBodySchema = z
   .object({

@@ -20,7 +20,7 @@ export async function containerPids(container: Docker.Container): Promise<number
 }
 
 /**
- * Per-process CPU and memory of a container's processes (a node cluster's workers, seeds/002),
+ * Per-process CPU and memory of a container's processes (a node cluster's workers),
  * read from the host's /proc for the pids `docker top` names: the same arithmetic as the process
  * monitor. Works where the engine shares this machine's pid namespace (Linux, local daemon); a
  * remote or VM-hosted engine's pids are not in our /proc, which `readable` says.

@@ -27,7 +27,7 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Database connections of a PostgreSQL database on the run's timeline (seeds/004: pooling on or
+ * Database connections of a PostgreSQL database on the run's timeline (pooling on or
  * off): one sample per connection state per tick, from pg_stat_activity, with `connections` the
  * count and `instance` the state (active, idle, idle in transaction…). CPU and memory are null:
  * this source counts connections. One connection of its own, kept open for the whole run.

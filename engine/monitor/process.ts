@@ -17,8 +17,8 @@ const RESOLVE_EVERY_TICKS = 3
  * CPU and memory of a local process and all its descendants (a node cluster's workers, a shell's
  * children), from /proc: CPU % = Δ(utime + stime) / CLK_TCK / Δt × 100, so 100 = one core;
  * memory = Σ VmRSS (shared pages count once per process, as in `top`). With `tree: true`, every
- * process of the tree is its own instance (its pid), as `top` shows a cluster's workers
- * (seeds/002); a process that exits gets one 'exited' sample.
+ * process of the tree is its own instance (its pid), as `top` shows a cluster's workers; a
+ * process that exits gets one 'exited' sample.
  */
 export class ProcessMonitor implements Monitor {
   readonly #spec: ProcessMonitorSpec

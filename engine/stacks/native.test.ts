@@ -1,5 +1,5 @@
 // Native stacks (no Docker): the same server as a local process against a local PostgreSQL, and
-// `down` from another process stopping only what was started (issue 12 item 16): a recorded pid
+// `down` from another process stopping only what was started: a recorded pid
 // is signalled only while it still has the recorded start time.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'

@@ -1,4 +1,4 @@
-// A stack scaled to N instances behind its load balancer (issue 13 item 6), with a real Docker
+// A stack scaled to N instances behind its load balancer, with a real Docker
 // engine: N app containers answer, the balancer spreads requests over them (each answer names its
 // replica in x-upstream), a run records CPU and memory per instance, and `up` with another count
 // rescales the same project (back to one: no balancer, the app publishes the port itself).

@@ -1,4 +1,4 @@
-// Chained services (seeds/003): with CHAIN_DEPTH=D, a request is passed on over HTTP D times
+// Chained services: with CHAIN_DEPTH=D, a request is passed on over HTTP D times
 // (to CHAIN_URL, or to this server itself) before the last hop handles it; every hop answers with
 // what came back. The hop number travels in x-cannonade-hop. Server-Timing gains one entry per
 // hop, `hopN;dur=` = how long hop N-1 waited for hop N, and db is the database time of the hop

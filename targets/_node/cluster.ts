@@ -1,7 +1,7 @@
 // node-cluster: the same API (app.ts) in WORKERS processes under the cluster module.
 // The primary forks and supervises; workers share the listening port (round-robin on Linux).
 // Each worker has its own pg Pool of POOL_SIZE connections: WORKERS × POOL_SIZE in total.
-// Task splitting (/compute?split=K, seeds/002): the worker that got the request asks the primary,
+// Task splitting (/compute?split=K): the worker that got the request asks the primary,
 // which hands the K parts to K workers in turn (more parts than workers: some get several), joins
 // their results in order and answers the asking worker.
 import cluster from 'node:cluster'

@@ -1,4 +1,4 @@
-// GET /compute: PBKDF2-SHA256, the CPU-bound task. With `split=K` (task splitting, seeds/002) the
+// GET /compute: PBKDF2-SHA256, the CPU-bound task. With `split=K` (task splitting) the
 // N iterations are cut into K parts, part i hashing salt "cannonade-salt:i" with N/K iterations
 // (the first N mod K parts one more), and the answer's hash is SHA-256 of the K part hashes in
 // order. Who computes the parts is the runtime's business: node-http computes them one after

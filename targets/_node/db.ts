@@ -1,5 +1,5 @@
 // Database access per request. With POOL_SIZE > 0, every query checks a connection out of a pg
-// Pool; with POOL_SIZE=0 (the Locust study's "no pooling"), a request opens its own connection on
+// Pool; with POOL_SIZE=0 ("no pooling"), a request opens its own connection on
 // its first query and closes it before the answer goes out, as code without a pool does.
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'

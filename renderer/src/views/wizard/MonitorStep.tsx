@@ -14,6 +14,7 @@ const KINDS = optionsOf<MonitorKind>({
   docker: 'Docker container / compose project',
   process: 'Local process (PID or port)',
   cloudfoundry: 'Cloud Foundry app',
+  postgres: 'PostgreSQL connections (pg_stat_activity)',
 })
 
 type TestState = { state: 'idle' | 'busy' } | { state: 'done'; ok: boolean; message: string }
@@ -149,6 +150,48 @@ function MonitorEditor({
               error={at('pid')}
               testId={`monitor-${index}-pid`}
             />
+          )}
+        </div>
+      ) : null}
+      {m.kind === 'postgres' ? (
+        <div className="grid-3">
+          <SelectField
+            label="Database of"
+            value={m.postgres.by}
+            options={[
+              { value: 'stack', label: 'a bundled stack' },
+              { value: 'url', label: 'a postgres:// URL' },
+            ]}
+            onChange={(v) => set((x) => void (x.postgres.by = v))}
+            testId={`monitor-${index}-pg-by`}
+          />
+          {m.postgres.by === 'stack' ? (
+            <TextField
+              label="Stack"
+              value={m.postgres.stack}
+              placeholder="node-http"
+              onChange={(v) => set((x) => void (x.postgres.stack = v))}
+              error={at('stack') ?? at('url')}
+              testId={`monitor-${index}-pg-stack`}
+            />
+          ) : (
+            <>
+              <TextField
+                label="URL (no password)"
+                value={m.postgres.url}
+                placeholder="postgres://app@127.0.0.1:5432/shop"
+                onChange={(v) => set((x) => void (x.postgres.url = v))}
+                error={at('url')}
+                testId={`monitor-${index}-pg-url`}
+              />
+              <TextField
+                label="Password variable"
+                value={m.postgres.passwordEnv}
+                onChange={(v) => set((x) => void (x.postgres.passwordEnv = v))}
+                error={at('passwordEnv')}
+                testId={`monitor-${index}-pg-password-env`}
+              />
+            </>
           )}
         </div>
       ) : null}

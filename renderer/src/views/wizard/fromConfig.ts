@@ -26,10 +26,10 @@ export function fromConfig(c: RunConfig): Draft {
     td.stack = t.stack
       ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
       : null
-    // The wizard edits one docker, process or Cloud Foundry monitor; any others are kept as they are.
+    // The wizard edits a target's first monitor; any more are kept as they are.
     const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
-    const m = all.find((x) => x.kind !== 'postgres')
-    td.monitor.more = all.filter((x) => x !== m)
+    const m = all[0]
+    td.monitor.more = all.slice(1)
     if (m?.kind === 'docker') {
       td.monitor.kind = 'docker'
       const blank = { container: '', project: '', stack: '', service: m.service ?? '' }
@@ -45,6 +45,12 @@ export function fromConfig(c: RunConfig): Draft {
         m.pid !== undefined
           ? { by: 'pid', pid: m.pid, port: undefined }
           : { by: 'port', pid: undefined, port: m.port }
+    } else if (m?.kind === 'postgres') {
+      td.monitor.kind = 'postgres'
+      td.monitor.postgres =
+        m.stack !== undefined
+          ? { ...td.monitor.postgres, by: 'stack', stack: m.stack }
+          : { ...td.monitor.postgres, by: 'url', url: m.url ?? '', passwordEnv: m.passwordEnv ?? '' }
     } else if (m?.kind === 'cloudfoundry') {
       td.monitor.kind = 'cloudfoundry'
       const a = m.auth

@@ -15,6 +15,7 @@ export interface MonitorDraft {
     service: string
   }
   process: { by: 'pid' | 'port'; pid: Num; port: Num }
+  postgres: { by: 'stack' | 'url'; stack: string; url: string; passwordEnv: string }
   cf: {
     api: string
     app: string
@@ -35,6 +36,7 @@ export function emptyMonitor(): MonitorDraft {
     kind: 'none',
     docker: { by: 'container', container: '', project: '', stack: '', service: '' },
     process: { by: 'port', pid: undefined, port: undefined },
+    postgres: { by: 'stack', stack: '', url: '', passwordEnv: 'PGPASSWORD' },
     cf: {
       api: '',
       app: '',
@@ -92,6 +94,14 @@ function primaryInput(m: MonitorDraft): Record<string, unknown> | undefined {
         auth,
       })
     }
+    case 'postgres':
+      return m.postgres.by === 'stack'
+        ? { kind: 'postgres', stack: m.postgres.stack }
+        : clean({
+            kind: 'postgres',
+            url: m.postgres.url,
+            passwordEnv: m.postgres.passwordEnv.trim() || undefined,
+          })
     default:
       // Every kind above: a new monitor kind is a compile error here until it is turned into a spec.
       return m.kind satisfies never

@@ -14,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Chained services (seeds/003), the same protocol as targets/_node/chain.ts: with CHAIN_DEPTH=D a
+ * Chained services, the same protocol as targets/_node/chain.ts: with CHAIN_DEPTH=D a
  * request is passed on over HTTP D times (to CHAIN_URL, or to this server itself) before the last
  * hop handles it. The hop number travels in x-cannonade-hop; Server-Timing gains `hopN;dur=` per
  * hop (how long hop N-1 waited for hop N) and db is the working hop's database time.

@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Task splitting (seeds/002), the Java side of /compute?split=K: the same parts and join as the
+ * Task splitting, the Java side of /compute?split=K: the same parts and join as the
  * Node stacks (targets/_node/compute.ts). SPLIT_THREADS lanes, each a single-thread executor,
  * take the parts in turn (part i of a request on lane next+i), as node-cluster's primary hands
  * parts to its workers; the request's thread waits for all of them and joins.
