@@ -93,7 +93,7 @@ describe('--help of every command', () => {
     export: ['--url postgres://', '--out FILE', '--series', '--db FILE'],
     import: ['--db FILE'],
     report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
-    stacks: ['--native', '--port P', '--json'],
+    stacks: ['--native', '--port P', '--replicas N', '--volumes', '--json'],
     serve: ['--port P', '--db FILE'],
   }
 

@@ -71,11 +71,14 @@ public final class Api {
     this.db = db;
     this.pooled = config.poolSize() > 0;
     this.split = new Split(config.splitThreads());
+    // Known before the first request whenever the port is (always, but for PORT=0): a request
+    // must never be handled unchained because the server answered before listening() ran.
+    if (config.chainUrl() != null || config.port() != 0) listening(config.port());
   }
 
   /** The runtime is listening on {@code port}: a chain without CHAIN_URL calls this server itself. */
   public void listening(int port) {
-    if (config.chainDepth() > 0) {
+    if (config.chainDepth() > 0 && chain == null) {
       String self = "http://127.0.0.1:" + port;
       chain = new Chain(config.chainDepth(), config.chainUrl() == null ? self : config.chainUrl());
     }
