@@ -136,7 +136,10 @@ describe('studies, templates, reports', () => {
     await app.open('#/runs')
     await page.getByTestId(`history-select-${run.runId}`).check()
     const report = new ReportExport(page, 'history-report')
-    const link = await report.create()
+    await report.create()
+    // The engine's progress events reach the page: the PDF stage was shown while Chromium printed.
+    expect(await report.stagesShown()).toContain('rendering pdf')
+    const link = report.downloadLink()
     await app.screenshot('24-history-report')
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
     const saved = await download.path()

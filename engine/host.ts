@@ -9,6 +9,7 @@ import { parseArgs, type Settings } from './api/schemas.ts'
 import type {
   ExportProgressEvent,
   ProgressEvent,
+  ReportProgressEvent,
   RunEndedEvent,
   StackLogEvent,
   ValidationResult,
@@ -50,6 +51,13 @@ export interface EngineOptions {
   demo?: boolean
   /** Pin every runner this engine starts to this CPU (Linux taskset): `cannonade run --cpu N`. */
   cpu?: number
+  /**
+   * Secrets handed over explicitly (the desktop app's engine process gets them by message, not
+   * through its environment), by variable name: PGPASSWORD for PostgreSQL when the URL has no
+   * password, CF_PASSWORD / CF_REFRESH_TOKEN / CF_TOKEN for Cloud Foundry monitors. Read at each
+   * use, so a secret set while the engine runs applies to the next run or export.
+   */
+  secrets?: () => Readonly<Record<string, string>>
 }
 
 type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
@@ -70,7 +78,13 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       `cannot open the history database: ${err instanceof Error ? err.message : String(err)}`,
     )
   }
-  const runOptions = opts.cpu !== undefined ? { cpu: opts.cpu } : {}
+  // Secrets given explicitly (EngineOptions.secrets): Cloud Foundry monitors find theirs by variable
+  // name among a run's secrets; PostgreSQL gets PGPASSWORD when its URL carries no password.
+  const runOptions = () => ({
+    ...(opts.cpu !== undefined ? { cpu: opts.cpu } : {}),
+    ...(opts.secrets ? { secrets: { ...opts.secrets() } } : {}),
+  })
+  const pgPassword = () => opts.secrets?.().PGPASSWORD
   const history = new HistoryStore(db)
   const bus = new EventEmitter()
   bus.setMaxListeners(100)
@@ -143,7 +157,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
             await stacks.up(s.name, { native: s.native, env: s.env, replicas: s.replicas })
           },
         },
-        runOptions,
+        runOptions(),
       ).then(
         (r) => study({ type: 'study-ended', studyId: r.studyId, error: null }),
         (err: unknown) => {
@@ -204,7 +218,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           },
         }
         if (config.sweep) return startStudy(config, hooks)
-        const handle = await startRun(db, opts.dbPath, config, hooks, runOptions)
+        const handle = await startRun(db, opts.dbPath, config, hooks, runOptions())
         active.set(handle.runId, handle)
         // A run whose ending failed still ends once for whoever waits on it.
         handle.done.catch((err: unknown) => {
@@ -310,12 +324,16 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     exports: {
       async pg(runIds, o) {
         const [ids, { url }] = parseArgs('exports:pg', [runIds, o])
-        return exportPg(db, ids, url, (p) =>
-          bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent),
+        return exportPg(
+          db,
+          ids,
+          url,
+          (p) => bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent),
+          { password: pgPassword() },
         )
       },
       async pgTest(o) {
-        return testPgConnection(parseArgs('exports:pgTest', [o])[0].url)
+        return testPgConnection(parseArgs('exports:pgTest', [o])[0].url, { password: pgPassword() })
       },
       onProgress: (cb) => subscribe('export-progress', cb),
       async csv(runId, o) {
@@ -334,11 +352,21 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     reports: {
       async create(runIds, o) {
         const [ids, parsed] = parseArgs('reports:create', [runIds, o])
+        const format = parsed?.format ?? 'pdf'
         return reportsCreate(history, ids, {
           dir: join(dirname(opts.dbPath), 'reports'),
-          format: parsed?.format ?? 'pdf',
+          format,
+          onProgress: ({ stage, elapsedMs }) =>
+            bus.emit('report-progress', {
+              type: 'report-progress',
+              runIds: ids,
+              format,
+              stage,
+              elapsedMs,
+            } satisfies ReportProgressEvent),
         })
       },
+      onProgress: (cb) => subscribe('report-progress', cb),
     },
     settings: {
       async get(): Promise<SettingsOut> {

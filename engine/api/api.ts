@@ -9,6 +9,7 @@ import type {
   ExportResult,
   ProbeResult,
   ProgressEvent,
+  ReportProgressEvent,
   ResourcePoint,
   RunEndedEvent,
   RunListItem,
@@ -81,6 +82,8 @@ export interface Api {
   }
   reports: {
     create(runIds: number[], opts?: { format?: 'pdf' | 'html' }): Promise<ExportResult>
+    /** Each stage of a report being made (loading data, building html, rendering pdf, done). */
+    onProgress(cb: (event: ReportProgressEvent) => void): Unsubscribe
   }
   settings: {
     get(): Promise<Settings>

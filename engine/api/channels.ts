@@ -44,6 +44,7 @@ export const events = {
   runs: { onProgress: 'runs:progress', onEnded: 'runs:ended' },
   stacks: { onLog: 'stacks:log' },
   exports: { onProgress: 'exports:progress' },
+  reports: { onProgress: 'reports:progress' },
 } as const
 
 type Channels = typeof channels

@@ -318,6 +318,19 @@ export interface ProbeResult {
   error: string | null
 }
 
+/** The stages a report goes through, in order (engine/report/index.ts). */
+export type ReportStage = 'loading data' | 'building html' | 'rendering pdf' | 'done'
+
+/** A report on its way: one event per stage, for the runs it is about. */
+export interface ReportProgressEvent {
+  type: 'report-progress'
+  runIds: number[]
+  format: 'pdf' | 'html'
+  stage: ReportStage
+  /** Milliseconds since the report started. */
+  elapsedMs: number
+}
+
 export interface ExportProgressEvent {
   type: 'export-progress'
   runId: number

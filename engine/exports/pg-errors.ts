@@ -23,6 +23,22 @@ export function maskUrl(url: string): string {
   }
 }
 
+/**
+ * The URL to connect with: `password` (a stored secret) is added when the URL carries none. Passed
+ * as a separate pg option it would be lost: pg lays the parsed URL, empty password included, over it.
+ */
+export function withPassword(url: string, password: string | undefined): string {
+  if (!password) return url
+  try {
+    const u = new URL(url)
+    if (u.password || u.searchParams.has('password')) return url
+    u.password = encodeURIComponent(password)
+    return u.toString()
+  } catch {
+    return url
+  }
+}
+
 /** Check and describe a postgres:// URL; ApiError('bad-input', field 'url') when it is not one. */
 export function parsePgUrl(url: string): PgTarget {
   let u: URL

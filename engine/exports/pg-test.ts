@@ -1,16 +1,16 @@
 // The settings' "Test connection" button: connect, and say whether an export could create its
 // schema, without writing anything. The password is never echoed.
 import pg from 'pg'
-import { describePgError, parsePgUrl } from './pg-errors.ts'
+import { describePgError, parsePgUrl, withPassword } from './pg-errors.ts'
 
 export async function testPgConnection(
   url: string,
-  timeoutMs = 5000,
+  opts: { timeoutMs?: number; password?: string } = {},
 ): Promise<{ ok: boolean; message: string }> {
   const target = parsePgUrl(url)
   const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: timeoutMs,
+    connectionString: withPassword(url, opts.password),
+    connectionTimeoutMillis: opts.timeoutMs ?? 5000,
     application_name: 'cannonade test',
   })
   client.on('error', () => undefined)

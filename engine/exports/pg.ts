@@ -25,7 +25,7 @@ import {
   type TableSpec,
 } from '../store/export-read.ts'
 import { readConfig, type RunRow } from '../store/rows.ts'
-import { describePgError, parsePgUrl, type PgTarget } from './pg-errors.ts'
+import { describePgError, parsePgUrl, withPassword, type PgTarget } from './pg-errors.ts'
 import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
 
 export interface ExportProgress {
@@ -41,6 +41,8 @@ export interface ExportProgress {
 export interface PgExportOptions {
   /** Connection timeout (default 10 s). */
   connectTimeoutMs?: number
+  /** Used when the URL has none (the desktop app's stored secret); else pg falls back to PGPASSWORD. */
+  password?: string
 }
 
 /** PostgreSQL COPY text format: \N for NULL; backslash, tab, newline and CR escaped. */
@@ -195,7 +197,7 @@ export async function exportPg(
   }
 
   const client = new pg.Client({
-    connectionString: url,
+    connectionString: withPassword(url, opts.password),
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     application_name: 'cannonade export',
   })

@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ApiError } from '../api/errors.ts'
+import type { ReportStage } from '../api/types.ts'
 import { esc } from './format.ts'
 
-export type ReportStage = 'loading data' | 'building html' | 'rendering pdf' | 'done'
+export type { ReportStage }
 
 export interface ReportProgress {
   stage: ReportStage

@@ -1,13 +1,47 @@
-// "Export report": a PDF (or HTML) comparison report of the chosen runs. The engine renders it with
-// headless Chromium, which takes a few seconds; the engine sends no progress for it, so the busy
-// state says what is happening and for how long, then offers the file (FileResult).
+// "Export report": a PDF (or HTML) comparison report of the chosen runs. Rendering takes a few
+// seconds (tables, charts, then Chromium prints the PDF); the engine reports each stage
+// (reports.onProgress), so the busy state says which one is going and for how long, then offers
+// the file (FileResult).
 import { useEffect, useState } from 'react'
-import type { ExportResult } from '../../../engine/api/types.ts'
+import type { ExportResult, ReportProgressEvent, ReportStage } from '../../../engine/api/types.ts'
 import { useAction, useApi } from '../api/context.tsx'
 import { Button } from './Common.tsx'
 import { FileResult } from './FileResult.tsx'
 
 type Format = 'pdf' | 'html'
+
+const STAGES: Record<Format, readonly ReportStage[]> = {
+  pdf: ['loading data', 'building html', 'rendering pdf', 'done'],
+  html: ['loading data', 'building html', 'done'],
+}
+
+const STAGE_TEXT: Record<ReportStage, string> = {
+  'loading data': 'Loading the runs',
+  'building html': 'Drawing tables and charts',
+  'rendering pdf': 'Printing the PDF',
+  done: 'Writing the file',
+}
+
+/** The stage the engine last reported for this report (null until the first event). */
+function useReportStage(runIds: readonly number[], format: Format, busy: boolean): ReportStage | null {
+  const api = useApi()
+  const [stage, setStage] = useState<ReportStage | null>(null)
+  // A new report starts without the last one's stage (state adjusted while rendering, not in an effect).
+  const [wasBusy, setWasBusy] = useState(busy)
+  if (wasBusy !== busy) {
+    setWasBusy(busy)
+    setStage(null)
+  }
+  // Callers pass a fresh array each render: subscribe per set of runs, not per array.
+  const key = runIds.join(',')
+  useEffect(() => {
+    if (!busy) return
+    return api.reports.onProgress((e: ReportProgressEvent) => {
+      if (e.format === format && e.runIds.join(',') === key) setStage(e.stage)
+    })
+  }, [api, busy, format, key])
+  return busy ? stage : null
+}
 
 /** Seconds since it was mounted (mounted only while busy). */
 export function Elapsed() {
@@ -36,6 +70,8 @@ export function ExportReport({
     const r = await api.reports.create([...runIds], { format })
     setResult({ ...r, format })
   })
+  const stage = useReportStage(runIds, format, create.busy)
+  const steps = STAGES[format]
   const runs = `${runIds.length} run${runIds.length === 1 ? '' : 's'}`
   return (
     <div
@@ -66,10 +102,10 @@ export function ExportReport({
         </Button>
       </span>
       {create.busy ? (
-        <span className="muted" role="status" data-testid={`${testId}-stage`}>
-          {format === 'pdf'
-            ? `Rendering the report of ${runs} (tables, charts, then a PDF through headless Chromium)…`
-            : `Writing the HTML report of ${runs}…`}{' '}
+        <span className="muted" role="status" data-testid={`${testId}-stage`} data-stage={stage ?? ''}>
+          {stage
+            ? `${STAGE_TEXT[stage]} (step ${steps.indexOf(stage) + 1} of ${steps.length}) for the report of ${runs}…`
+            : `Starting the ${format.toUpperCase()} report of ${runs}…`}{' '}
           <Elapsed />
         </span>
       ) : null}
