@@ -1,1 +1,2 @@
-export function electronBinary(root: string): string | null
+export function executableIn(platform?: NodeJS.Platform): string
+export function electronBinary(root: string, env?: NodeJS.ProcessEnv): string | null

@@ -1,0 +1,1 @@
+export function findPackaged(dir?: string, platform?: NodeJS.Platform): string | null
