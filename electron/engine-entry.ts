@@ -2,6 +2,9 @@
 // generation is CPU-bound and would freeze the window), creates the host on the shared database and
 // answers calls from main by sequence number. `serveEngine` takes any message port so the bundle
 // can be exercised under plain Node.
+// Secrets arrive by message and stay in this module: the host reads them where it uses them
+// (EngineOptions.secrets), and they never enter process.env, so the runner processes and native
+// stacks the engine starts do not inherit them.
 import { isChannel, type Channel } from '../engine/api/channels.ts'
 import { subscribeAll, type Envelope } from '../engine/api/client.ts'
 import { dispatch } from '../engine/api/dispatch.ts'
@@ -14,16 +17,15 @@ export interface EnginePort {
   on(event: 'message', listener: (e: { data: unknown }) => void): unknown
 }
 
-function applySecrets(values: Record<string, string | null>): void {
-  // The engine reads secrets from the environment (PGPASSWORD, monitor specs' passwordEnv …).
-  for (const [name, value] of Object.entries(values)) {
-    if (value === null) delete process.env[name]
-    else process.env[name] = value
-  }
-}
-
 export async function serveEngine(port: EnginePort, dbPath: string): Promise<EngineHost> {
-  const host = await createEngine({ dbPath, demo: true })
+  const secrets = new Map<string, string>()
+  const applySecrets = (values: Record<string, string | null>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === null) secrets.delete(name)
+      else secrets.set(name, value)
+    }
+  }
+  const host = await createEngine({ dbPath, demo: true, secrets: () => Object.fromEntries(secrets) })
   subscribeAll(host, (event, payload) => port.postMessage({ type: 'event', event, payload }))
   let closing = false
 

@@ -1,7 +1,8 @@
 // Main-process side of the engine's utility process: calls by sequence number, events fanned out,
 // and a crash turned into what the UI needs: pending calls fail with `unavailable`, runs that were
 // going end as `failed` (a dead worker is an end event, not a spinner forever), and the
-// engine is started again.
+// engine is started again. The process starts with a minimal environment (engine-env.ts) and gets
+// its secrets by message, each time it (re)starts; its output goes to the log file.
 import { utilityProcess, type UtilityProcess } from 'electron'
 import type { Channel, EventName } from '../engine/api/channels.ts'
 import type { Envelope } from '../engine/api/client.ts'
@@ -19,6 +20,10 @@ interface Options {
   dbPath: string
   onEvent: (event: EventName, payload: unknown) => void
   log: (line: string) => void
+  /** Where the process's stdout and stderr go, line by line. */
+  output: (stream: 'stdout' | 'stderr') => (chunk: Buffer | string) => void
+  /** The process's whole environment (no secrets: see engine-env.ts). */
+  env: Record<string, string>
   /** Secrets to hand over each time the process (re)starts. */
   secrets: () => Record<string, string>
 }
@@ -51,8 +56,11 @@ export function startEngineProcess(opts: Options): EngineProcess {
   const spawn = () => {
     const proc = utilityProcess.fork(opts.entry, ['--db', opts.dbPath], {
       serviceName: 'Cannonade engine',
-      stdio: 'inherit',
+      stdio: 'pipe',
+      env: opts.env,
     })
+    proc.stdout?.on('data', opts.output('stdout'))
+    proc.stderr?.on('data', opts.output('stderr'))
     child = proc
     let markReady: () => void = () => {}
     ready = new Promise<void>((resolve) => (markReady = resolve))

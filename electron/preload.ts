@@ -1,8 +1,8 @@
 // The preload bridge (sandboxed, context-isolated): exposes `window.cannonade`, one function per
 // Api operation built from the `channels` map, never ipcRenderer or a generic invoke (a page that
 // could invoke any channel could reach the desktop-only ones); every onX returns its unsubscribe.
-// `window.cannonadeDesktop` adds secrets (set/forget, never read), opening exported files, and menu
-// navigation.
+// `window.cannonadeDesktop` adds secrets (set/forget, never read), exported files (open, show,
+// save a copy), and menu navigation.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { Bridge, DesktopBridge } from '../engine/api/bridge.ts'
 import {
@@ -48,6 +48,8 @@ const desktop: DesktopBridge = {
   files: {
     open: (path) => ipcRenderer.invoke(desktopChannels.filesOpen, path) as Promise<Envelope<null>>,
     reveal: (path) => ipcRenderer.invoke(desktopChannels.filesReveal, path) as Promise<Envelope<null>>,
+    saveAs: (path) =>
+      ipcRenderer.invoke(desktopChannels.filesSaveAs, path) as Promise<Envelope<{ path: string } | null>>,
   },
   onNavigate(cb) {
     const listener = (_e: IpcRendererEvent, route: unknown) => {

@@ -1,14 +1,13 @@
-// Messages between the Electron main process and the engine's utility process: discriminated
-// unions, calls paired with their replies by sequence number. Also the desktop-only
-// IPC channels (secrets, menu), typed and parsed like the Api's.
-import { z } from 'zod'
-import { SECRET_NAMES } from '../engine/api/bridge.ts'
+// Messages between the Electron main process and the engine's utility process:
+// discriminated unions, calls paired with their replies by sequence number. Also the names of the
+// desktop-only IPC channels (secrets, files, menu); their argument schemas are in
+// ./desktop-args.ts, so the preload bundle does not carry zod.
 import type { Channel, EventName } from '../engine/api/channels.ts'
 import type { Envelope } from '../engine/api/client.ts'
 
 export type ToEngine =
   | { type: 'call'; seq: number; channel: Channel; args: unknown[] }
-  /** Secret values by environment variable name; null removes one. */
+  /** Secret values by variable name, replacing what the engine had; null removes one. */
   | { type: 'secrets'; values: Record<string, string | null> }
   | { type: 'shutdown' }
 
@@ -26,19 +25,10 @@ export const desktopChannels = {
   /** Open an exported file or report with the system's application / show it in its folder. */
   filesOpen: 'desktop:files-open',
   filesReveal: 'desktop:files-reveal',
+  /** Save a copy of an exported file or report where the user picks (a save dialog). */
+  filesSaveAs: 'desktop:files-save-as',
   /** main → page: a menu item asks for a route ("/new"). */
   navigate: 'desktop:navigate',
-} as const
-
-const secretName = z.enum(SECRET_NAMES)
-
-export const desktopArgSchemas = {
-  [desktopChannels.secretsAvailable]: z.tuple([]),
-  [desktopChannels.secretsList]: z.tuple([]),
-  [desktopChannels.secretsSet]: z.tuple([secretName, z.string().min(1).max(16_384)]),
-  [desktopChannels.secretsDelete]: z.tuple([secretName]),
-  [desktopChannels.filesOpen]: z.tuple([z.string().min(1).max(4096)]),
-  [desktopChannels.filesReveal]: z.tuple([z.string().min(1).max(4096)]),
 } as const
 
 // Every message type, keyed by the unions above: a new message type is a compile error here until

@@ -32,14 +32,19 @@ export interface DesktopBridge {
     delete(name: string): Promise<Envelope<null>>
   }
   /**
-   * Files an export or report wrote (a path on this machine). Main opens them only when they lie in
-   * the data folder's exports/ or reports/ (engine/server/files.ts).
+   * Files an export or report wrote (a path on this machine). Main acts on them only when they lie
+   * in the data folder's exports/ or reports/ (engine/api/files.ts).
    */
   files: {
     /** Open with the system's default application (a PDF viewer, a spreadsheet). */
     open(path: string): Promise<Envelope<null>>
     /** Show it in the file manager. */
     reveal(path: string): Promise<Envelope<null>>
+    /**
+     * Save a copy where the user picks in a save dialog (opened in the folder the last copy went
+     * to). The copy's path, or null when the dialog was cancelled.
+     */
+    saveAs(path: string): Promise<Envelope<{ path: string } | null>>
   }
   /** A menu item asks for a route ("/new", "/runs"). */
   onNavigate(cb: (route: string) => void): Unsubscribe
