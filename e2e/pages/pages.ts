@@ -174,7 +174,9 @@ export class ReportExport {
     }, this.testId)
     await this.page.getByTestId(`${this.testId}-create`).click()
     const result = this.page.getByTestId(`${this.testId}-file`)
-    await result.waitFor({ timeout })
+    const failed = this.page.getByTestId(`${this.testId}-error`)
+    await result.or(failed).waitFor({ timeout })
+    if (await failed.isVisible()) throw new Error(`the report failed: ${await failed.textContent()}`)
     return result
   }
   /** The report stages the page showed during the last create(), in order. */
