@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run e2e`: build the renderer, then run the end-to-end suite (e2e/*.e2e.ts) with vitest.
+// `npm run e2e`: build the renderer, then run the end-to-end suite (e2e/*.e2e.ts) with vitest:
+// web mode, the desktop shell (Electron stand-in; real Electron where installed), packaging.
 // Needs Chromium at /usr/bin/chromium (Debian: apt-get install chromium) or CHROMIUM_PATH.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check, in order of cost. Typecheck and lint first (seconds), then the engine,
-// monitor, store and target tests (vitest), then the browser end-to-end tests in web mode.
+// monitor, store and target tests (vitest), then the end-to-end tests: web mode in Chromium, the
+// desktop shell on the Electron stand-in (and a real Electron where one is installed), packaging.
 // Exit non-zero on the first failing stage, saying which.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -19,7 +20,11 @@ const stages = [
   ['unit and integration tests', 'npx', ['vitest', 'run']],
 ]
 if (existsSync('scripts/e2e.mjs'))
-  stages.push(['end-to-end tests (web mode, Chromium)', process.execPath, ['scripts/e2e.mjs']])
+  stages.push([
+    'end-to-end tests (Chromium: web mode; desktop shell on the Electron stand-in; packaging)',
+    process.execPath,
+    ['scripts/e2e.mjs'],
+  ])
 
 for (const [name, cmd, args] of stages) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`)
