@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: build what is out of date (renderer, Electron bundle) and launch the desktop app.
 // `npm run dev` (--dev): Vite's dev server with hot reload, and Electron pointed at it.
-// Without an Electron binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1) it says so and exits 1.
+// The binary: ELECTRON_OVERRIDE_DIST_PATH (an unpacked Electron) or the one `npm ci` downloaded
+// (scripts/electron-binary.mjs). Without one (ELECTRON_SKIP_BINARY_DOWNLOAD=1) it says so and exits 1.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -37,7 +38,7 @@ function run(cmd, args, env = process.env) {
 const electron = electronBinary(root)
 if (!electron) {
   console.error(
-    'Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?) — run `npm run serve` for the web UI',
+    'Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?): set ELECTRON_OVERRIDE_DIST_PATH to an unpacked Electron, or run `npm run serve` for the web UI',
   )
   process.exit(1)
 }
