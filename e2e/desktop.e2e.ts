@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CHANNELS, events } from '../engine/api/channels.ts'
 import { argSchemas } from '../engine/api/schemas.ts'
-import { pgAvailableForTests, startPg } from '../engine/exports/pg-fixture.ts'
+import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
 import { HistoryPage, LivePage, ReportExport } from './pages/pages.ts'
 import { ARTIFACTS } from './support/app.ts'
 import {
@@ -294,7 +294,7 @@ for (const backend of desktopBackends()) {
         expect(log()).not.toContain(value)
         expect(log()).not.toContain('cf-token-from-env-123')
       } finally {
-        pg?.stop()
+        await pg?.stop()
       }
     })
 

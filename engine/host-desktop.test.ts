@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReportProgressEvent } from './api/types.ts'
 import { withPassword } from './exports/pg-errors.ts'
-import { pgAvailableForTests, startPg, type PgCluster } from './exports/pg-fixture.ts'
+import { pgAvailableForTests, startPg, type PgCluster } from './testing/pg.ts'
 import { createEngine, type EngineHost } from './host.ts'
 import { openDb } from './store/db.ts'
 import { insertFixtureRun } from './testing/fixtures.ts'
@@ -67,7 +67,7 @@ describe.skipIf(!pgAvailableForTests())('secrets passed to the host explicitly',
   })
   afterAll(async () => {
     for (const h of hosts) await h.close()
-    cluster?.stop()
+    await cluster?.stop()
   })
 
   it('PGPASSWORD from EngineOptions.secrets logs in when the URL has no password; without it, refused', async () => {
