@@ -258,7 +258,8 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
       async compare(query) {
         const [q] = parseArgs('runs:compare', [query])
-        return compareRuns(history.compareRounds(q.runIds), q.baseline)
+        const { runIds, ...opts } = q
+        return compareRuns(history.compareRounds(runIds), opts)
       },
       async delete(runId) {
         if (active.has(runId)) throw new ApiError('conflict', `run ${runId} is still running; stop it first`)

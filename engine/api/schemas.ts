@@ -33,11 +33,23 @@ export const SampleQuerySchema = z
   })
   .strict()
 
+const entryRef = z.object({ runId: runId, target: z.string().min(1) }).strict()
+
 export const CompareQuerySchema = z
   .object({
     /** Two or more runs, or one run whose targets are compared with each other. */
     runIds: runIds,
-    baseline: z.object({ runId: runId, target: z.string() }).optional(),
+    /** Within a run, what every other target is held against; across runs, the run others are held against. */
+    baseline: entryRef.optional(),
+    /** Explicit pairs (baseline, other), instead of pairing by name across runs. */
+    pairs: z
+      .array(z.object({ baseline: entryRef, other: entryRef }).strict())
+      .max(100)
+      .optional(),
+    /** The practical-equivalence margin, ± %: a smaller difference is "no difference that matters". */
+    minEffect: z.number().gt(0, 'must be greater than 0').max(100).default(5),
+    /** Show the entries as sizes of one thing (a curve against the value), not as rivals. */
+    asSeries: z.boolean().default(false),
   })
   .strict()
 

@@ -93,6 +93,14 @@ describe('--help of every command', () => {
     export: ['--url postgres://', '--out FILE', '--series', '--db FILE'],
     import: ['--db FILE'],
     report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
+    compare: [
+      '--baseline RUN:TARGET',
+      '--pair A=B[,C=D]',
+      '--min-effect PCT',
+      '--series',
+      '--json OUT',
+      '--db FILE',
+    ],
     stacks: ['--native', '--port P', '--replicas N', '--volumes', '--json'],
     serve: ['--port P', '--db FILE'],
   }

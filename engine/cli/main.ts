@@ -11,6 +11,7 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export json ID... --out FILE | export junit ID --out FILE | import json FILE
   report ID... --out FILE.pdf [--html FILE.html]
+  compare ID... [--baseline RUN:TARGET] [--json OUT]           headline + table: who is faster, how sure
   stacks list | up NAME [--native] | down NAME | status [--json]
   serve [--port P]                                             web UI + API on 127.0.0.1
 Exit codes: 0 success, 1 thresholds failed or run not completed, 2 bad input.`
@@ -23,6 +24,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   import: async () => (await import('./export.ts')).importCli,
   serve: async () => (await import('../server/command.ts')).serveCli,
   report: async () => (await import('./report.ts')).reportCli,
+  compare: async () => (await import('./compare.ts')).compareCli,
   stacks: async () => (await import('./stacks.ts')).stacksCli,
 }
 

@@ -133,6 +133,14 @@ export const TargetSchema = z
     /** A scenario: these requests in order, per connection, instead of `method url`. */
     steps: z.array(StepSchema).min(1).max(50).optional(),
     stack: TargetStackSchema.optional(),
+    /**
+     * This target is one value of a series (a task size, a payload size): comparisons draw such
+     * targets as a curve against `value` instead of ranking them against each other.
+     */
+    series: z
+      .object({ name: z.string().min(1).max(64), value: z.number() })
+      .strict()
+      .optional(),
   })
   .strict()
 

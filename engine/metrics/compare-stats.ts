@@ -1,9 +1,13 @@
-// The statistics behind compare.ts: a seeded bootstrap of a relative difference and the
-// Mann-Whitney U test (exact distribution, or the normal approximation with ties).
-export const DEFAULT_RESAMPLES = 2000
-export const DEFAULT_SEED = 0x5eed_c0de
+// The statistics behind compare.ts: Student's t distribution and the two intervals a comparison
+// uses. Both work on logarithms, so an interval on the log scale becomes an interval on the ratio
+// (exp of its bounds), and "significant" (the interval excludes ratio 1) can never contradict it.
+// - pairedLogRatio: round i of A against round i of B (interleaved rounds of one run), a t-interval
+//   on the mean of the per-round log-ratios, n − 1 degrees of freedom.
+// - welchLogRatio: unpaired rounds (runs at different times, different counts), Welch's interval
+//   on the difference of the mean log values, Welch–Satterthwaite degrees of freedom.
+// - pairedDifference / welchDifference: the same on raw values, for error rates (often 0).
 
-/** mulberry32: a seeded PRNG in [0, 1). */
+/** mulberry32: a seeded PRNG in [0, 1) (the synthetic fixtures draw their noise from it). */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0
   return () => {
@@ -15,112 +19,154 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
-/** 95 % percentile-bootstrap interval of 100 * (mean(other) / mean(base) - 1); null when undefined. */
-export function bootstrapRelativeDiff(
-  base: readonly number[],
-  other: readonly number[],
-  opts: { resamples?: number; seed?: number; level?: number } = {},
-): [number, number] | null {
-  if (base.length === 0 || other.length === 0) return null
-  const rand = seededRandom(opts.seed ?? DEFAULT_SEED)
-  const draw = (xs: readonly number[]): number => {
-    let sum = 0
-    for (let i = 0; i < xs.length; i++) sum += xs[Math.floor(rand() * xs.length)] ?? 0
-    return sum / xs.length
-  }
-  const diffs: number[] = []
-  for (let i = 0; i < (opts.resamples ?? DEFAULT_RESAMPLES); i++) {
-    const b = draw(base)
-    const o = draw(other)
-    if (b !== 0) diffs.push(100 * (o / b - 1))
-  }
-  // A baseline that resamples to 0 too often (error rates of 0) has no meaningful ratio.
-  if (diffs.length < (opts.resamples ?? DEFAULT_RESAMPLES) * 0.95) return null
-  diffs.sort((x, y) => x - y)
-  const tail = (1 - (opts.level ?? 0.95)) / 2
-  const at = (q: number): number =>
-    diffs[Math.min(diffs.length - 1, Math.max(0, Math.round(q * (diffs.length - 1))))] ?? 0
-  return [at(tail), at(1 - tail)]
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 coefficients: ~15 significant digits). */
+export function logGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ]
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x)
+  const z = x - 1
+  let a = c[0]!
+  const t = z + 7.5
+  for (let i = 1; i < 9; i++) a += c[i]! / (z + i)
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a)
 }
 
-/** Number of arrangements with each U, for sample sizes m and n without ties (U from 0 to m*n). */
-function exactUCounts(m: number, n: number): Float64Array {
-  // f(i, j) = f(i-1, j) shifted by j + f(i, j-1): the largest value is either from the first sample
-  // (it beats all j of the second) or from the second (it beats none).
-  let prev: Float64Array[] = Array.from({ length: n + 1 }, () => Float64Array.of(1))
-  for (let i = 1; i <= m; i++) {
-    const cur: Float64Array[] = [Float64Array.of(1)]
-    for (let j = 1; j <= n; j++) {
-      const row = new Float64Array(i * j + 1)
-      const a = prev[j] ?? new Float64Array(0)
-      const b = cur[j - 1] ?? new Float64Array(0)
-      a.forEach((c, u) => (row[u + j] = (row[u + j] ?? 0) + c))
-      b.forEach((c, u) => (row[u] = (row[u] ?? 0) + c))
-      cur.push(row)
-    }
-    prev = cur
-  }
-  return prev[n] ?? Float64Array.of(1)
-}
-
-/** The smallest two-sided exact p-value m and n rounds can give: 2 / C(m + n, m). */
-export function smallestExactP(m: number, n: number): number {
+/** Continued fraction of the incomplete beta function (modified Lentz). */
+function betaContinuedFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300
   let c = 1
-  for (let k = 1; k <= m; k++) c = (c * (n + k)) / k
-  return Math.min(1, 2 / c)
+  let d = 1 - ((a + b) * x) / (a + 1)
+  if (Math.abs(d) < tiny) d = tiny
+  d = 1 / d
+  let h = d
+  for (let m = 1; m <= 500; m++) {
+    const m2 = 2 * m
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2))
+    d = 1 + aa * d
+    if (Math.abs(d) < tiny) d = tiny
+    c = 1 + aa / c
+    if (Math.abs(c) < tiny) c = tiny
+    d = 1 / d
+    h *= d * c
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))
+    d = 1 + aa * d
+    if (Math.abs(d) < tiny) d = tiny
+    c = 1 + aa / c
+    if (Math.abs(c) < tiny) c = tiny
+    d = 1 / d
+    const delta = d * c
+    h *= delta
+    if (Math.abs(delta - 1) < 1e-15) break
+  }
+  return h
 }
 
-function normalCdf(z: number): number {
-  // Abramowitz-Stegun 7.1.26 erf approximation (|error| < 1.5e-7).
-  const x = Math.abs(z) / Math.SQRT2
-  const t = 1 / (1 + 0.3275911 * x)
-  const erf =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
-      t *
-      Math.exp(-x * x)
-  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2
+/** The regularized incomplete beta function I_x(a, b). */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0
+  if (x >= 1) return 1
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x))
+  // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use the symmetry otherwise.
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaContinuedFraction(a, b, x)) / a
+    : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b
 }
 
-export interface MannWhitney {
-  u: number
-  p: number
-  method: 'exact' | 'normal'
+/** P(T ≤ t) for Student's t with df degrees of freedom (df may be fractional: Welch). */
+export function tCdf(t: number, df: number): number {
+  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5)
+  return t >= 0 ? 1 - tail : tail
 }
 
-/** Two-sided Mann-Whitney U test; U counts pairs where a > b (ties count 1/2). */
-export function mannWhitneyU(a: readonly number[], b: readonly number[]): MannWhitney {
-  const m = a.length
-  const n = b.length
-  if (m === 0 || n === 0) return { u: 0, p: 1, method: 'exact' }
-  const all = [...a.map((v) => ({ v, first: true })), ...b.map((v) => ({ v, first: false }))].sort(
-    (x, y) => x.v - y.v,
+/** The p-quantile of Student's t (0 < p < 1), by bisection on the CDF. */
+export function tQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1) || !(df > 0)) throw new RangeError(`tQuantile(${p}, ${df})`)
+  if (p === 0.5) return 0
+  if (p < 0.5) return -tQuantile(1 - p, df)
+  let lo = 0
+  let hi = 1
+  while (tCdf(hi, df) < p) hi *= 2
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+    const mid = (lo + hi) / 2
+    if (tCdf(mid, df) < p) lo = mid
+    else hi = mid
+  }
+  return (lo + hi) / 2
+}
+
+export interface Interval {
+  /** The estimate: mean log-ratio (log methods) or mean difference. */
+  estimate: number
+  lo: number
+  hi: number
+  df: number
+  /** Observations on each side (pairs count once on both). */
+  n: [number, number]
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length
+const variance = (xs: readonly number[]): number => {
+  const m = mean(xs)
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1)
+}
+
+/** A two-sided t-interval of the mean of xs at `level`; null with fewer than 2 values. */
+export function tInterval(xs: readonly number[], level = 0.95): Interval | null {
+  if (xs.length < 2) return null
+  const m = mean(xs)
+  const df = xs.length - 1
+  const half = tQuantile(1 - (1 - level) / 2, df) * Math.sqrt(variance(xs) / xs.length)
+  return { estimate: m, lo: m - half, hi: m + half, df, n: [xs.length, xs.length] }
+}
+
+/** Welch's interval of mean(b) − mean(a); null unless both sides have 2+ values. */
+export function welchInterval(a: readonly number[], b: readonly number[], level = 0.95): Interval | null {
+  if (a.length < 2 || b.length < 2) return null
+  const va = variance(a) / a.length
+  const vb = variance(b) / b.length
+  const diff = mean(b) - mean(a)
+  const se = Math.sqrt(va + vb)
+  if (se === 0)
+    return { estimate: diff, lo: diff, hi: diff, df: a.length + b.length - 2, n: [a.length, b.length] }
+  // Welch–Satterthwaite; a side without spread contributes no degrees of freedom of its own.
+  const df =
+    (va + vb) ** 2 / ((va > 0 ? va ** 2 / (a.length - 1) : 0) + (vb > 0 ? vb ** 2 / (b.length - 1) : 0))
+  const half = tQuantile(1 - (1 - level) / 2, df) * se
+  return { estimate: diff, lo: diff - half, hi: diff + half, df, n: [a.length, b.length] }
+}
+
+/** Paired rounds: t-interval of mean(ln(b_i / a_i)). Values must be > 0. */
+export function pairedLogRatio(a: readonly number[], b: readonly number[], level = 0.95): Interval | null {
+  if (a.length !== b.length) throw new RangeError('paired rounds need equal counts')
+  return tInterval(
+    a.map((x, i) => Math.log(b[i]! / x)),
+    level,
   )
-  let rankSumA = 0
-  let tieTerm = 0
-  for (let i = 0; i < all.length;) {
-    let j = i
-    while (j < all.length && all[j]?.v === all[i]?.v) j++
-    const rank = (i + 1 + j) / 2
-    for (let k = i; k < j; k++) if (all[k]?.first) rankSumA += rank
-    tieTerm += (j - i) ** 3 - (j - i)
-    i = j
-  }
-  const u = rankSumA - (m * (m + 1)) / 2
-  if (tieTerm === 0 && m <= 20 && n <= 20) {
-    const counts = exactUCounts(m, n)
-    const total = counts.reduce((s, c) => s + c, 0)
-    let low = 0
-    let high = 0
-    counts.forEach((c, k) => {
-      if (k <= u) low += c
-      if (k >= u) high += c
-    })
-    return { u, p: Math.min(1, (2 * Math.min(low, high)) / total), method: 'exact' }
-  }
-  const N = m + n
-  const sigma = Math.sqrt(((m * n) / 12) * (N + 1 - tieTerm / (N * (N - 1))))
-  if (sigma === 0) return { u, p: 1, method: 'normal' }
-  const z = Math.max(0, Math.abs(u - (m * n) / 2) - 0.5) / sigma
-  return { u, p: Math.min(1, 2 * (1 - normalCdf(z))), method: 'normal' }
+}
+
+/** Unpaired rounds: Welch's interval of mean(ln b) − mean(ln a). Values must be > 0. */
+export function welchLogRatio(a: readonly number[], b: readonly number[], level = 0.95): Interval | null {
+  return welchInterval(a.map(Math.log), b.map(Math.log), level)
+}
+
+/** Paired rounds on the raw scale: t-interval of mean(b_i − a_i). */
+export function pairedDifference(a: readonly number[], b: readonly number[], level = 0.95): Interval | null {
+  if (a.length !== b.length) throw new RangeError('paired rounds need equal counts')
+  return tInterval(
+    a.map((x, i) => b[i]! - x),
+    level,
+  )
+}
+
+export { welchInterval as welchDifference }
+
+/** exp(mean(ln x)): the geometric mean, the centre a log-ratio's estimate refers to. */
+export function geometricMean(xs: readonly number[]): number {
+  return Math.exp(mean(xs.map(Math.log)))
+}
+
+export function arithmeticMean(xs: readonly number[]): number {
+  return mean(xs)
 }

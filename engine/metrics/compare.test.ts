@@ -1,39 +1,37 @@
+// The comparison method on data whose truth the test sets: per-round figures built here, so the
+// expected ratio, interval and verdict are known (the interval arithmetic itself is checked
+// against SciPy in compare-stats.test.ts). Runs from the database go through compareRounds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
-import type { StatsBlock } from '../api/types.ts'
+import type { CompareMetric, CompareResult, StatsBlock } from '../api/types.ts'
+import { parseRunConfig } from '../config/load.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { HistoryStore } from '../store/queries.ts'
-import {
-  bootstrapRelativeDiff,
-  compareEntries,
-  compareRuns,
-  mannWhitneyU,
-  smallestExactP,
-  type CompareQuery,
-  type EntryRounds,
-} from './compare.ts'
+import { compareMetric, compareRuns, type Round, type RunRounds } from './compare.ts'
 
-function block(throughput: number, p99 = 5000, errors = 0): StatsBlock {
+function block(p50: number, o: { throughput?: number; failed?: number; requests?: number } = {}): StatsBlock {
+  const requests = o.requests ?? 1000
+  const failed = o.failed ?? 0
   const latency = {
-    count: 1000,
-    min: 100,
-    mean: p99 / 3,
-    stddev: 10,
-    p50: p99 / 4,
-    p90: p99 / 2,
-    p95: p99 / 1.5,
-    p99,
-    p999: p99 * 2,
-    max: p99 * 3,
+    count: requests - failed,
+    min: p50 / 2,
+    mean: p50 * 1.1,
+    stddev: p50 / 10,
+    p50,
+    p90: p50 * 1.5,
+    p95: p50 * 1.8,
+    p99: p50 * 2.5,
+    p999: p50 * 4,
+    max: p50 * 6,
   }
   return {
-    requests: 1000,
-    ok: 1000 - errors,
-    errors: errors ? { timeout: errors } : {},
-    statusClasses: { '1xx': 0, '2xx': 1000 - errors, '3xx': 0, '4xx': 0, '5xx': 0 },
+    requests,
+    ok: requests - failed,
+    errors: failed ? { timeout: failed } : {},
+    statusClasses: { '1xx': 0, '2xx': requests - failed, '3xx': 0, '4xx': 0, '5xx': 0 },
     bytes: 0,
-    throughput,
+    throughput: o.throughput ?? 1e6 / p50,
     seconds: 10,
     latency,
     corrected: null,
@@ -42,184 +40,447 @@ function block(throughput: number, p99 = 5000, errors = 0): StatsBlock {
   }
 }
 
-function entry(label: string, rounds: StatsBlock[]): EntryRounds {
-  return { entry: { runId: 1, target: label, label, rounds: rounds.length }, rounds }
+const rounds = (p50s: readonly number[], o: Parameters<typeof block>[1] = {}): Round[] =>
+  p50s.map((p, i) => ({ ...block(p, o), round: i + 1 }))
+
+type TargetSpec = { name: string; p50s: number[]; body?: string; series?: { name: string; value: number } }
+
+function run(
+  runId: number,
+  targets: TargetSpec[],
+  o: {
+    schedule?: 'interleaved' | 'sequential'
+    load?: Record<string, unknown>
+    env?: Partial<NonNullable<RunRounds['environment']>>
+    saturated?: boolean
+    sweep?: RunRounds['sweep']
+  } = {},
+): RunRounds {
+  const config = parseRunConfig({
+    version: 1,
+    name: `run ${runId}`,
+    targets: targets.map((t, i) => ({
+      name: t.name,
+      url: `http://127.0.0.1:${8000 + i}/`,
+      ...(t.body ? { method: 'POST', body: t.body } : {}),
+      ...(t.series ? { series: t.series } : {}),
+    })),
+    load: { connections: 8, duration: 10, ...o.load },
+    rounds: Math.max(...targets.map((t) => t.p50s.length)),
+    schedule: o.schedule ?? 'interleaved',
+  })
+  return {
+    runId,
+    status: 'done',
+    config,
+    environment: {
+      host: 'bench-1',
+      cpu: 'Xeon',
+      cores: 2,
+      os: 'linux 6.1',
+      node: 'v24.0.0',
+      app: '0.1.0',
+      details: {},
+      ...o.env,
+    },
+    generator: {
+      saturated: o.saturated ?? false,
+      saturatedSeconds: o.saturated ? 8 : 0,
+      seconds: 10,
+      peakCpu: o.saturated ? 99 : 40,
+      message: null,
+    },
+    sweep: o.sweep ?? null,
+    targets: targets.map((t) => ({ target: t.name, rounds: rounds(t.p50s) })),
+  }
 }
 
-describe('mannWhitneyU', () => {
-  it('matches the exact distribution (values checked against scipy.stats.mannwhitneyu)', () => {
-    expect(mannWhitneyU([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])).toMatchObject({ u: 0, method: 'exact' })
-    expect(mannWhitneyU([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]).p).toBeCloseTo(2 / 252, 10)
-    expect(mannWhitneyU([1, 3, 5], [2, 4, 6]).p).toBeCloseTo(0.7, 10)
-    expect(mannWhitneyU([1, 2, 3], [4, 5, 6]).p).toBeCloseTo(0.1, 10)
+const metric = (r: CompareResult, pair: number, name: CompareMetric['metric']): CompareMetric => {
+  const m = r.pairs[pair]?.metrics.find((x) => x.metric === name)
+  if (!m) throw new Error(`no ${name} in pair ${pair}`)
+  return m
+}
+
+const A = [1010, 1030, 995, 1020, 1005]
+const B = [3950, 4010, 3900, 4050, 3980]
+
+describe('compareMetric: the verdict follows the interval and the margin', () => {
+  const input = (a: number[], b: number[], paired = true) => ({
+    metric: 'p50' as const,
+    base: rounds(a),
+    other: rounds(b),
+    paired,
+    corrected: false,
+    minEffect: 5,
+    baseLabel: 'a',
+    otherLabel: 'b',
   })
 
-  it('falls back to the normal approximation with ties', () => {
-    const r = mannWhitneyU([1, 1, 2, 2, 3], [3, 4, 4, 5, 5])
-    expect(r.method).toBe('normal')
-    expect(r.p).toBeGreaterThan(0.005)
-    expect(r.p).toBeLessThan(0.03)
-    expect(mannWhitneyU([0, 0, 0], [0, 0, 0]).p).toBe(1)
-  })
-
-  it('knows the smallest p a design can reach', () => {
-    expect(smallestExactP(3, 3)).toBeCloseTo(0.1)
-    expect(smallestExactP(4, 4)).toBeCloseTo(2 / 70)
-  })
-})
-
-describe('bootstrapRelativeDiff', () => {
-  it('is reproducible and brackets the true relative difference', () => {
-    const base = [100, 101, 99, 100.5, 99.5]
-    const other = [120, 121, 119, 122, 118]
-    const a = bootstrapRelativeDiff(base, other)
-    expect(a).toEqual(bootstrapRelativeDiff(base, other))
-    expect(a?.[0]).toBeGreaterThan(18)
-    expect(a?.[1]).toBeLessThan(22)
-  })
-
-  it('has no interval when the baseline is always 0', () => {
-    expect(bootstrapRelativeDiff([0, 0, 0], [1, 2, 3])).toBeNull()
-  })
-})
-
-describe('compareEntries', () => {
-  it('identical distributions: no significant difference, CI around 0', () => {
-    const values = [100, 102, 98, 101, 99]
-    const result = compareEntries([
-      entry(
-        'java-jetty',
-        values.map((v) => block(v)),
-      ),
-      entry(
-        'node-http',
-        [...values].reverse().map((v) => block(v)),
-      ),
-    ])
-    const thr = result.others[0]?.metrics.find((m) => m.metric === 'throughput')
-    expect(thr?.diffPercent).toBeCloseTo(0)
-    expect(thr?.significant).toBe(false)
-    expect(thr?.ci95?.[0]).toBeLessThan(0)
-    expect(thr?.ci95?.[1]).toBeGreaterThan(0)
-    expect(thr?.sentence).toMatch(
-      /^node-http and java-jetty had the same throughput \(95 % CI .*, not significant, Mann–Whitney p = 1.000; /,
-    )
-  })
-
-  it('clearly separated: significant, CI excluding 0, said in words', () => {
-    const base = [100, 101, 99, 100.5, 99.5].map((v) => block(v * 10, 5000))
-    const other = [120, 121, 119, 122, 118].map((v) => block(v * 10, 4400))
-    const result = compareEntries([entry('java-jetty', base), entry('node-http', other)])
-    expect(result.baseline.label).toBe('java-jetty')
-    const byMetric = Object.fromEntries(result.others[0]?.metrics.map((m) => [m.metric, m]) ?? [])
-    const thr = byMetric.throughput
-    expect(thr?.diffPercent).toBeCloseTo(20, 0)
-    expect(thr?.significant).toBe(true)
-    expect(thr?.ci95?.[0]).toBeGreaterThan(0)
-    expect(thr?.sentence).toMatch(
-      /^node-http served 20 % more requests\/s than java-jetty \(95 % CI 1\d–2\d %, significant, Mann–Whitney p = 0.008; 1200 req\/s vs 1000 req\/s\)$/,
-    )
-    const p99 = byMetric.p99
-    expect(p99?.diffPercent).toBeCloseTo(-12)
-    expect(p99?.ci95?.[1]).toBeLessThan(0)
-    expect(p99?.sentence).toMatch(
-      /^node-http's p99 latency was 12 % lower than java-jetty's \(95 % CI 12–12 %, significant, .*; 4.40 ms vs 5.00 ms\)$/,
-    )
-  })
-
-  it('says when 3 rounds per side cannot be significant', () => {
-    const result = compareEntries([
-      entry(
-        'a',
-        [100, 101, 99].map((v) => block(v)),
-      ),
-      entry(
-        'b',
-        [150, 151, 149].map((v) => block(v)),
-      ),
-    ])
-    const thr = result.others[0]?.metrics[0]
-    expect(thr?.significant).toBe(false)
-    expect(thr?.ci95?.[0]).toBeGreaterThan(40)
-    expect(thr?.sentence).toMatch(
-      /not significant, Mann–Whitney p = 0.100; 3 and 3 rounds can never reach p < 0.05; use ≥ 4 rounds per side; 150 req\/s vs 100 req\/s\)$/,
-    )
-  })
-
-  it('single round each: no interval, and says how to get one', () => {
-    const result = compareEntries([entry('java-jetty', [block(1000)]), entry('node-http', [block(1230)])])
-    const thr = result.others[0]?.metrics[0]
-    expect(thr).toMatchObject({
-      metric: 'throughput',
-      baseline: 1000,
-      other: 1230,
-      ci95: null,
-      significant: null,
+  it('a clearly slower entry: ratio and interval as the paired t-interval gives them, all rounds agree', () => {
+    const m = compareMetric(input(A, B))!
+    expect(m.change).toBeCloseTo(2.9307846511780085, 10)
+    expect(m.ci![0]).toBeCloseTo(2.8899277026846892, 10)
+    expect(m.ci![1]).toBeCloseTo(2.97207073110198, 10)
+    expect(m).toMatchObject({
+      verdict: 'higher',
+      better: 'baseline',
+      significant: true,
+      agree: { rounds: 5, of: 5 },
     })
-    expect(thr?.diffPercent).toBeCloseTo(23)
-    expect(thr?.sentence).toBe(
-      'node-http served 23 % more requests/s than java-jetty (single round each: no confidence interval; repeat with rounds ≥ 3; 1230 req/s vs 1000 req/s)',
-    )
+    // change is exactly other / baseline − 1 of the values reported with it.
+    expect(m.other / m.baseline - 1).toBeCloseTo(m.change!, 12)
+    expect(m.sentence).toBe("b's p50 is 3.93× a's (95 % CI 3.89–3.97×, all 5 rounds agree)")
   })
 
-  it('error rates: a baseline without errors has no relative difference', () => {
-    const result = compareEntries([entry('a', [block(100)]), entry('b', [block(100, 5000, 12)])])
-    const err = result.others[0]?.metrics.find((m) => m.metric === 'errorRate')
-    expect(err).toMatchObject({ baseline: 0, diffPercent: null })
-    expect(err?.sentence).toMatch(/^a had no errors; b failed 1.20 % of requests/)
+  it('twins 0.3 % apart: significant, yet no difference that matters', () => {
+    const twin = A.map((x, i) => x * 1.003 * (1 + (i % 2 ? 1 : -1) * 0.0004))
+    const m = compareMetric(input(A, twin))!
+    expect(m.significant).toBe(true)
+    expect(m.verdict).toBe('same')
+    expect(m.better).toBeNull()
+    expect(m.sentence).toMatch(/inside ±5 %: no difference that matters\)$/)
+  })
+
+  it('an interval across the margin is inconclusive, whether or not it excludes 1×', () => {
+    const wide = compareMetric(input([2010, 1985, 2040, 1990, 2005], [2100, 2300, 2150], false))!
+    expect(wide.ci![0]).toBeCloseTo(0.9717816867315322 - 1, 10)
+    expect(wide).toMatchObject({ verdict: 'inconclusive', significant: false })
+    // 1.02–1.08×: surely higher, but maybe by less than 5 %.
+    const near = compareMetric(input([1000, 1000, 1000, 1000], [1030, 1060, 1040, 1070]))!
+    expect(near.ci![0]).toBeGreaterThan(0)
+    expect(near.ci![0]).toBeLessThan(0.05)
+    expect(near).toMatchObject({ verdict: 'inconclusive', significant: true })
+  })
+
+  it('fewer than 3 rounds: no interval, no significance, said once per metric', () => {
+    const m = compareMetric(input([1000, 1010], [2000, 2020]))!
+    expect(m).toMatchObject({ verdict: 'too-few-rounds', ci: null, significant: null })
+    expect(m.change).toBeCloseTo(1, 2)
+    expect(m.sentence).toBe("b's p50 is 2.00× a's (2 rounds: no interval)")
+  })
+
+  it('throughput: higher is better', () => {
+    const m = compareMetric({ ...input(A, B), metric: 'throughput' })!
+    expect(m).toMatchObject({ verdict: 'lower', better: 'baseline' })
+  })
+
+  it('error rates: compared as differences, a baseline without errors has no ratio', () => {
+    const base = rounds([1000, 1000, 1000])
+    const clean = compareMetric({
+      ...input(A, B),
+      metric: 'errorRate',
+      base,
+      other: rounds([1000, 1000, 1000]),
+    })!
+    expect(clean).toMatchObject({ verdict: 'same', change: 0, baseline: 0, other: 0 })
+    const failing = rounds([1000, 1000, 1000], { failed: 20 })
+    const worse = compareMetric({ ...input(A, B), metric: 'errorRate', base, other: failing })!
+    expect(worse).toMatchObject({
+      verdict: 'higher',
+      better: 'baseline',
+      change: null,
+      ci: null,
+      significant: true,
+    })
+    expect(worse.other).toBeCloseTo(0.02)
+    expect(worse.sentence).toMatch(
+      /^b failed 2\.00 % of requests, a 0\.00 % \(\+2\.00 points, all 3 rounds agree\)$/,
+    )
   })
 })
 
-describe('compareRuns', () => {
+describe('compareRuns: pairs that mean something', () => {
+  it('within a run: every target against the baseline (the first, or the chosen one); interleaved rounds are paired', () => {
+    const r1 = run(1, [
+      { name: 'fast', p50s: A },
+      { name: 'slow', p50s: B },
+      { name: 'twin', p50s: A.map((x) => x * 1.002) },
+    ])
+    const byDefault = compareRuns([r1])
+    expect(byDefault.baseline).toMatchObject({ runId: 1, target: 'fast' })
+    expect(byDefault.pairs.map((p) => [p.baseline.target, p.other.target])).toEqual([
+      ['fast', 'slow'],
+      ['fast', 'twin'],
+    ])
+    expect(byDefault.pairs.every((p) => p.design === 'paired')).toBe(true)
+    const chosen = compareRuns([r1], { baseline: { runId: 1, target: 'slow' } })
+    expect(chosen.pairs.map((p) => [p.baseline.target, p.other.target])).toEqual([
+      ['slow', 'fast'],
+      ['slow', 'twin'],
+    ])
+    expect(metric(chosen, 0, 'p50')).toMatchObject({ verdict: 'lower', better: 'other' })
+  })
+
+  it('sequential rounds of one run are not paired, and the comparison says why once', () => {
+    const r = compareRuns([
+      run(
+        1,
+        [
+          { name: 'a', p50s: A },
+          { name: 'b', p50s: B },
+        ],
+        { schedule: 'sequential' },
+      ),
+    ])
+    expect(r.pairs[0]?.design).toBe('unpaired')
+    expect(r.notes.filter((n) => n.includes('sequential'))).toHaveLength(1)
+  })
+
+  it('across runs: each target with the target of the same name, never with another name', () => {
+    const r1 = run(1, [
+      { name: 'demo', p50s: A },
+      { name: 'tiny', p50s: B },
+    ])
+    const r3 = run(3, [
+      { name: 'tiny', p50s: B.map((x) => x * 1.5) },
+      { name: 'demo', p50s: A.map((x) => x * 1.01) },
+    ])
+    const r = compareRuns([r1, r3])
+    expect(r.pairs.map((p) => [p.baseline.label, p.other.label])).toEqual([
+      ['demo (run 1)', 'demo (run 3)'],
+      ['tiny (run 1)', 'tiny (run 3)'],
+    ])
+    expect(r.pairs.every((p) => p.design === 'unpaired')).toBe(true)
+    expect(metric(r, 1, 'p50').change).toBeCloseTo(0.5, 10)
+    // The baseline picks the run the others are held against.
+    const flipped = compareRuns([r1, r3], { baseline: { runId: 3, target: 'demo' } })
+    expect(flipped.pairs.map((p) => [p.baseline.runId, p.other.runId])).toEqual([
+      [3, 1],
+      [3, 1],
+    ])
+  })
+
+  it('names without a counterpart are said once; runs of one target each are paired; explicit pairs win', () => {
+    const partial = compareRuns([
+      run(1, [
+        { name: 'demo', p50s: A },
+        { name: 'extra', p50s: A },
+      ]),
+      run(2, [
+        { name: 'demo', p50s: A },
+        { name: 'other', p50s: A },
+      ]),
+    ])
+    expect(partial.pairs).toHaveLength(1)
+    expect(partial.notes.join(' ')).toMatch(
+      /extra \(run 1\), other \(run 2\) have no target of the same name/,
+    )
+    const single = compareRuns([run(1, [{ name: 'java', p50s: A }]), run(2, [{ name: 'node', p50s: B }])])
+    expect(single.pairs.map((p) => [p.baseline.target, p.other.target])).toEqual([['java', 'node']])
+    const none = compareRuns([
+      run(1, [
+        { name: 'a', p50s: A },
+        { name: 'b', p50s: A },
+      ]),
+      run(2, [
+        { name: 'c', p50s: A },
+        { name: 'd', p50s: A },
+      ]),
+    ])
+    expect(none.pairs).toEqual([])
+    expect(none.headline).toMatch(/share no target name/)
+    const explicit = compareRuns(
+      [
+        run(1, [
+          { name: 'a', p50s: A },
+          { name: 'b', p50s: A },
+        ]),
+        run(2, [
+          { name: 'c', p50s: B },
+          { name: 'd', p50s: A },
+        ]),
+      ],
+      { pairs: [{ baseline: { runId: 1, target: 'a' }, other: { runId: 2, target: 'c' } }] },
+    )
+    expect(explicit.pairs.map((p) => [p.baseline.target, p.other.target])).toEqual([['a', 'c']])
+    expect(metric(explicit, 0, 'p50').verdict).toBe('higher')
+  })
+
+  it('rejects what cannot be compared, naming the field', () => {
+    const fail = (f: () => unknown): ApiError => {
+      try {
+        f()
+      } catch (err) {
+        if (err instanceof ApiError) return err
+      }
+      throw new Error('expected ApiError')
+    }
+    expect(fail(() => compareRuns([run(1, [{ name: 'only', p50s: A }])])).message).toMatch(/single target/)
+    const r = run(1, [
+      { name: 'a', p50s: A },
+      { name: 'b', p50s: B },
+    ])
+    expect(fail(() => compareRuns([r], { baseline: { runId: 1, target: 'x' } })).field).toBe('baseline')
+    expect(fail(() => compareRuns([r], { baseline: { runId: 9, target: 'a' } })).message).toMatch(
+      /run 9 is not among the compared runs/,
+    )
+    expect(fail(() => compareRuns([{ ...r, targets: [] }])).message).toMatch(/no finished results/)
+  })
+})
+
+describe('what makes a comparison unfair is named at the top, once', () => {
+  it('config and environment differences between the runs, a saturated generator, a different body', () => {
+    const r1 = run(1, [{ name: 'api', p50s: A, body: '{"a":1}' }])
+    const r2 = run(2, [{ name: 'api', p50s: A, body: '{"a":1,"padding":"xxxxxxxxxx"}' }], {
+      load: {
+        connections: 64,
+        duration: 20,
+        rate: 500,
+        keepAlive: false,
+        profile: { kind: 'ramp', from: 1, to: 64, rampSeconds: 5 },
+      },
+      env: { app: '0.2.0', host: 'bench-2' },
+      saturated: true,
+    })
+    const r = compareRuns([r1, r2])
+    const runNote = r.pairs[0]!.notes.find((n) => n.startsWith('Runs 1 and 2 differ'))
+    expect(runNote).toBe(
+      'Runs 1 and 2 differ in load profile (constant vs ramp), connections (8 vs 64), window (10 s vs 20 s), rate (closed loop vs 500 req/s), keep-alive (on vs off), Cannonade version (0.1.0 vs 0.2.0) and host (bench-1 vs bench-2).',
+    )
+    expect(r.pairs[0]!.notes).toContain('api (run 1) and api (run 2) differ in body (7 vs 30 bytes).')
+    expect(r.notes.join(' ')).toMatch(
+      /load generator was saturated in run 2 \(above 90 % CPU in 8 of 10 seconds\)/,
+    )
+    for (const note of r.notes) {
+      expect(r.headline.split(note).length - 1, note).toBe(1)
+    }
+  })
+
+  it('alike runs carry no caveat', () => {
+    const r = compareRuns([run(1, [{ name: 'api', p50s: A }]), run(2, [{ name: 'api', p50s: B }])])
+    expect(r.pairs[0]!.notes).toEqual([])
+    expect(r.notes).toEqual([])
+  })
+})
+
+describe('the headline', () => {
+  it('says who is slower at the median and the tail, by how much and how sure', () => {
+    const r = compareRuns([
+      run(1, [
+        { name: 'a', p50s: A },
+        { name: 'b', p50s: B },
+      ]),
+    ])
+    expect(r.headline).toBe(
+      'b is slower than a at the median (p50 3.93×, 95 % CI 3.89–3.97×, all 5 rounds agree) and at the tail (p99 3.93×, 95 % CI 3.89–3.97×, all 5 rounds agree).',
+    )
+    expect(r.method).toMatch(/^Method: each round is one observation\./)
+  })
+
+  it('twins are the same, and the headline does not contradict the table', () => {
+    const twin = A.map((x, i) => x * (1 + (i % 2 ? 0.004 : 0.002)))
+    const r = compareRuns([
+      run(1, [
+        { name: 'a', p50s: A },
+        { name: 'a-twin', p50s: twin },
+      ]),
+    ])
+    expect(metric(r, 0, 'p50').verdict).toBe('same')
+    expect(r.headline).toMatch(/^a-twin is as fast as a \(within ±5 %\) at the median \(p50 1\.00×/)
+    expect(r.headline).not.toMatch(/slower|faster than/)
+  })
+
+  it('too few rounds: "not enough rounds: run 3" once, however many pairs', () => {
+    const r = compareRuns([
+      run(1, [
+        { name: 'a', p50s: [1000] },
+        { name: 'b', p50s: [2000] },
+        { name: 'c', p50s: [3000] },
+        { name: 'd', p50s: [1000] },
+      ]),
+    ])
+    expect(r.headline.match(/Not enough rounds/g)).toHaveLength(1)
+    expect(r.headline).toMatch(/run 3 \(rounds: 3 or more, schedule interleaved\)/)
+    // Many pairs are grouped by verdict.
+    expect(r.headline).toMatch(
+      /^At the median \(p50\), against a: b \(2\.00×\), c \(3\.00×\) and d \(1\.00×\) have no interval\./,
+    )
+  })
+
+  it('many pairs: grouped by verdict at the median and at the tail', () => {
+    const r = compareRuns([
+      run(1, [
+        { name: 'base', p50s: A },
+        { name: 'slow', p50s: B },
+        { name: 'fast', p50s: A.map((x) => x / 2) },
+        { name: 'twin', p50s: A.map((x) => x * 1.001) },
+      ]),
+    ])
+    expect(r.headline).toMatch(
+      /^At the median \(p50\), against base: slow \(3\.93×\) is slower; fast \(0\.50×\) is faster; twin \(1\.00×\) is the same within ±5 %\./,
+    )
+  })
+})
+
+describe('a sweep over targets or variants is a curve, not a race', () => {
+  it('targets marked as values of one series', () => {
+    const r = compareRuns([
+      run(1, [
+        { name: 'compute-1k', p50s: [1200], series: { name: 'iterations', value: 1000 } },
+        { name: 'compute-300k', p50s: [155_000], series: { name: 'iterations', value: 300_000 } },
+      ]),
+    ])
+    expect(r.pairs).toEqual([])
+    expect(r.series?.name).toBe('iterations')
+    expect(r.series?.lines[0]?.points.map((p) => [p.value, p.p50])).toEqual([
+      [1000, 1200],
+      [300_000, 155_000],
+    ])
+    expect(r.headline).toMatch(/^These 2 entries are values of one series \(iterations\), not rivals/)
+    expect(r.headline).toMatch(/p50 rises from 1\.20 ms at 1000 to 155\.0 ms at 300000 \(129×\)/)
+    expect(r.headline).not.toMatch(/%/)
+  })
+
+  it('on request, unmarked targets too: the value from the name', () => {
+    const r = compareRuns(
+      [
+        run(1, [
+          { name: 'compute-10k', p50s: [5000] },
+          { name: 'compute-1k', p50s: [1200] },
+        ]),
+      ],
+      { asSeries: true },
+    )
+    expect(r.series?.lines[0]?.points.map((p) => p.value)).toEqual([1000, 10_000])
+  })
+
+  it('the runs of one study: a line per target against the swept value', () => {
+    const sweep = (value: number) => ({ studyId: 7, path: 'load.connections', value })
+    const r = compareRuns([
+      run(1, [{ name: 'node', p50s: [1000] }], { sweep: sweep(8) }),
+      run(2, [{ name: 'node', p50s: [1900] }], { sweep: sweep(16) }),
+    ])
+    expect(r.series?.name).toBe('connections')
+    expect(r.series?.lines.map((l) => [l.name, l.points.map((p) => p.value)])).toEqual([['node', [8, 16]]])
+  })
+})
+
+describe('compareRounds: runs from the history', () => {
   let db: Db
   beforeEach(() => (db = openDb(':memory:')))
   afterEach(() => db.close())
-  // The rounds are loaded through the store, as the host and the report do; compareRuns computes.
-  const compareStored = (q: CompareQuery) =>
-    compareRuns(new HistoryStore(db).compareRounds(q.runIds), q.baseline)
 
-  it('compares the targets of one run with rounds from the database', () => {
+  it('loads rounds, config and environment, and compares them', () => {
     const { runId } = insertFixtureRun(db, {
       rounds: 5,
       samplesPerRound: 2000,
       roundNoise: 0.01,
       targets: [
         { name: 'java-jetty', throughput: 4000 },
-        { name: 'node-http', throughput: 5000, latencyUs: 1500 },
+        { name: 'node-http', throughput: 5000, latencyUs: 6000 },
       ],
     })
-    const result = compareStored({ runIds: [runId] })
-    expect(result.baseline).toMatchObject({ runId, target: 'java-jetty', rounds: 5 })
-    const thr = result.others[0]?.metrics[0]
-    expect(thr?.significant).toBe(true)
-    expect(thr?.sentence).toMatch(/^node-http served 2\d % more requests\/s than java-jetty/)
-    const flipped = compareStored({
-      runIds: [runId],
-      baseline: { runId, target: 'node-http' },
+    const [loaded] = new HistoryStore(db).compareRounds([runId])
+    expect(loaded).toMatchObject({
+      runId,
+      status: 'done',
+      sweep: null,
+      environment: { host: 'fixture-host' },
     })
-    expect(flipped.baseline.target).toBe('node-http')
-  })
-
-  it('labels equal target names of different runs by run', () => {
-    const a = insertFixtureRun(db, { targets: [{ name: 'node-http' }] })
-    const b = insertFixtureRun(db, { targets: [{ name: 'node-http', throughput: 6000 }], seed: 4 })
-    const result = compareStored({ runIds: [a.runId, b.runId] })
-    expect(result.others[0]?.entry.label).toBe(`node-http (run ${b.runId})`)
-  })
-
-  it('rejects what cannot be compared, naming why', () => {
-    const a = insertFixtureRun(db, { targets: [{ name: 'only' }] })
-    const run = (q: CompareQuery): ApiError => {
-      try {
-        compareStored(q)
-      } catch (err) {
-        if (err instanceof ApiError) return err
-      }
-      throw new Error('expected ApiError')
-    }
-    expect(run({ runIds: [a.runId] }).message).toMatch(/single target/)
-    expect(run({ runIds: [999] }).code).toBe('not-found')
-    const b = insertFixtureRun(db, { seed: 5 })
-    expect(run({ runIds: [b.runId], baseline: { runId: b.runId, target: 'x' } }).field).toBe('baseline')
+    expect(loaded?.config?.targets.map((t) => t.name)).toEqual(['java-jetty', 'node-http'])
+    expect(loaded?.targets[0]?.rounds.map((r) => r.round)).toEqual([1, 2, 3, 4, 5])
+    const r = compareRuns([loaded!])
+    expect(metric(r, 0, 'p50')).toMatchObject({ verdict: 'higher', better: 'baseline' })
+    expect(metric(r, 0, 'p50').change).toBeGreaterThan(1.8)
   })
 })

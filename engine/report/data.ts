@@ -29,16 +29,19 @@ export interface RunReportData {
   plan: Plan | null
   schedule: PreviewPoint[]
   merged: MergedLatency[]
-  /** The run's targets compared with each other (null: fewer than two targets with results). */
+  /** The run's targets compared with its first (null: fewer than two targets with results). */
   comparison: CompareResult | null
   comparisonNote: string | null
 }
 
 export interface ReportData {
   runs: RunReportData[]
-  /** Every target of every run against the first (null for a single run). */
-  across: CompareResult | null
-  acrossNote: string | null
+  /**
+   * The report's comparison (page 1): across the runs when there are several (targets paired by
+   * name), else the one run's targets; null when there is nothing to compare (comparisonNote says why).
+   */
+  comparison: CompareResult | null
+  comparisonNote: string | null
   generatedAt: Date
   /** Sweeps the runs belong to (engine/study/): results against the swept value and the knee. */
   studies: StudyResults[]
@@ -149,11 +152,13 @@ export function loadReportData(
   if (ids.length === 0) throw new ApiError('bad-input', 'a report needs at least one run id', 'runIds')
   for (const id of ids) store.runRow(id) // fail on a missing run before any work
   const runs = ids.map((id) => loadRunData(store, id, opts))
-  const across = ids.length >= 2 ? tryCompare(store, ids) : { result: null, note: null }
+  const first = runs[0]!
+  const main =
+    ids.length >= 2 ? tryCompare(store, ids) : { result: first.comparison, note: first.comparisonNote }
   return {
     runs,
-    across: across.result,
-    acrossNote: across.note,
+    comparison: main.result,
+    comparisonNote: main.note,
     generatedAt: opts.now ?? new Date(),
     studies: studiesOf(store, ids),
   }

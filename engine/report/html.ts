@@ -1,8 +1,7 @@
 // The comparison report as one self-contained HTML document: inline CSS, inline SVG charts, no
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
-import { COMPARE_METRICS, type CompareMetric, type CompareResult } from '../api/types.ts'
-import { metricValues } from '../metrics/compare.ts'
+import type { CompareResult } from '../api/types.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import {
   colorFor,
@@ -12,34 +11,18 @@ import {
   scheduleChart,
   throughputChart,
 } from './charts.ts'
+import { entryFigures, methodNote, pairsTable, seriesCharts, sideBySideTable } from './comparison.ts'
 import { loadReportData, type LoadOptions, type ReportData, type RunReportData } from './data.ts'
 import { esc, fmtDate } from './format.ts'
 import { configurationTable, environmentSection } from './sections.ts'
 import { REPORT_CSS } from './style.ts'
 import { PALETTE } from './svg.ts'
 import { studySection } from './study.ts'
-import {
-  comparisonTables,
-  fmtMetric,
-  metricLabel,
-  phaseTables,
-  resultsByTarget,
-  summaryTable,
-} from './tables.ts'
+import { phaseTables, resultsByTarget, summaryTable } from './tables.ts'
 
 export interface ReportOptions extends LoadOptions {
   /** The report's title (default: the run's name, or "Comparison of N runs"). */
   title?: string
-}
-
-const HIGHER_IS_BETTER: Record<CompareMetric['metric'], boolean> = {
-  throughput: true,
-  mean: false,
-  p50: false,
-  p95: false,
-  p99: false,
-  p999: false,
-  errorRate: false,
 }
 
 export function reportTitle(data: ReportData, title?: string): string {
@@ -48,9 +31,12 @@ export function reportTitle(data: ReportData, title?: string): string {
   return data.runs.length === 1 && first ? first.run.name : `Comparison of ${data.runs.length} runs`
 }
 
-function warnings(d: RunReportData): string {
+function warnings(d: RunReportData, printed: Set<string>): string {
   const out: string[] = []
-  if (d.run.generator.message)
+  const noted = [...printed].some((n) =>
+    n.startsWith(`The load generator was saturated in run ${d.run.runId} `),
+  )
+  if (d.run.generator.message && !noted)
     out.push(`<div class="warning bad"><b>Generator saturated.</b> ${esc(d.run.generator.message)}</div>`)
   if (d.run.status !== 'done') {
     out.push(
@@ -60,67 +46,30 @@ function warnings(d: RunReportData): string {
   return out.join('')
 }
 
-/** Entries (run, target) with their mean-over-rounds value of a metric, as compare.ts computes it. */
-function standings(data: ReportData, metric: CompareMetric['metric']): { label: string; value: number }[] {
-  const names = data.runs.flatMap((d) => resultsByTarget(d).map(([t]) => t))
-  const unique = new Set(names).size === names.length
-  const out: { label: string; value: number }[] = []
-  for (const d of data.runs) {
-    for (const [target, rounds] of resultsByTarget(d)) {
-      const values = metricValues(metric, rounds, false)
-      if (values.length === 0) continue
-      out.push({
-        label: unique ? target : `${target} (run ${d.run.runId})`,
-        value: values.reduce((s, v) => s + v, 0) / values.length,
-      })
-    }
-  }
-  return out
-}
-
 /**
- * The across-runs comparison without the baseline run's own targets: those pairs are the baseline
- * run's within-run comparison again (same baseline), shown in its section.
+ * A comparison's headline without the caveats already printed elsewhere in the report (each
+ * caveat is said once); the ones it prints are remembered.
  */
-function acrossOthers(data: ReportData): CompareResult | null {
-  const across = data.across
-  if (!across) return null
-  const baseRun = data.runs.find((d) => d.run.runId === across.baseline.runId)
-  if (!baseRun?.comparison) return across
-  const others = across.others.filter((o) => o.entry.runId !== across.baseline.runId)
-  return others.length ? { ...across, others } : null
+function headlineOnce(result: CompareResult, printed: Set<string>): string {
+  let text = result.headline
+  for (const note of result.notes) {
+    if (printed.has(note)) text = text.replace(note, '')
+    printed.add(note)
+  }
+  return `<p class="headline">${esc(text.replace(/\s+/g, ' ').trim())}</p>`
 }
 
-/** A plain-language paragraph per metric: who leads, then every comparison sentence. */
-function metricSummaries(data: ReportData): string {
-  const results: CompareResult[] = [
-    ...data.runs.map((d) => d.comparison).filter((c): c is CompareResult => c !== null),
-  ]
-  const across = acrossOthers(data)
-  if (across) results.push(across)
-  return COMPARE_METRICS.map((metric) => {
-    const entries = standings(data, metric)
-    if (entries.length === 0) return ''
-    const sorted = [...entries].sort((a, b) =>
-      HIGHER_IS_BETTER[metric] ? b.value - a.value : a.value - b.value,
-    )
-    const best = sorted[0]!
-    const worst = sorted[sorted.length - 1]!
-    const lead =
-      entries.length === 1 || fmtMetric(metric, best.value) === fmtMetric(metric, worst.value)
-        ? `${entries.length === 1 ? esc(best.label) : `All ${entries.length} entries`}: ${fmtMetric(metric, best.value)}.`
-        : `Best: <b>${esc(best.label)}</b> with ${fmtMetric(metric, best.value)}; worst: ${esc(worst.label)} with ${fmtMetric(metric, worst.value)}.`
-    const seen = new Set<string>()
-    const sentences = results
-      .flatMap((r) => r.others.flatMap((o) => o.metrics.filter((m) => m.metric === metric)))
-      .map((m) => m.sentence)
-      .filter((s) => (seen.has(s) ? false : (seen.add(s), true)))
-    return `<div class="metric-summary"><h4>${metricLabel(metric)}</h4><p>${lead}</p>${
-      sentences.length
-        ? `<ul class="sentences">${sentences.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`
-        : ''
-    }</div>`
-  }).join('\n')
+/** Page 1: the headline, every entry side by side, the pairs with their verdicts, the method. */
+function firstPage(data: ReportData, printed: Set<string>): string {
+  const c = data.comparison
+  const parts = ['<section class="verdict">']
+  if (c) parts.push(headlineOnce(c, printed))
+  else parts.push(`<p class="headline">${esc(data.comparisonNote ?? 'Nothing to compare.')}</p>`)
+  parts.push(sideBySideTable(entryFigures(data)))
+  if (c?.series && data.studies.length === 0) parts.push(seriesCharts(c.series))
+  if (c && c.pairs.length > 0) parts.push(pairsTable(c), methodNote(c))
+  parts.push('</section>')
+  return parts.join('\n')
 }
 
 function runList(data: ReportData): string {
@@ -137,7 +86,7 @@ function runList(data: ReportData): string {
   return `<table class="figures run-list"><tr><th class="num">Run</th><th>Name</th><th>Status</th><th>Started</th><th>Targets</th></tr>${rows}</table>`
 }
 
-function runSection(d: RunReportData): string {
+function runSection(d: RunReportData, printed: Set<string>, several: boolean): string {
   const color = colorFor(d.run.config.targets.map((t) => t.name))
   const segments = d.run.config.targets.length * d.run.config.rounds
   const distribution = distributionChart(
@@ -147,13 +96,14 @@ function runSection(d: RunReportData): string {
       curve: m.curve,
     })),
   )
-  const comparison = d.comparison
-    ? `<h3>Differences between targets</h3>${comparisonTables(d.comparison)}`
-    : d.comparisonNote
-      ? `<p class="muted">${esc(d.comparisonNote)}</p>`
-      : ''
+  // A one-run report compares its targets on page 1; in a report of several runs each run's own
+  // targets are compared here.
+  let comparison = ''
+  if (several && d.comparison)
+    comparison = `<h3>Its targets compared</h3>${headlineOnce(d.comparison, printed)}${pairsTable(d.comparison)}`
+  else if (several && d.comparisonNote) comparison = `<p class="muted">${esc(d.comparisonNote)}</p>`
   return `<section class="run"><h2>Run ${d.run.runId}: ${esc(d.run.name)}</h2>
-${warnings(d)}
+${warnings(d, printed)}
 <h3>Configuration</h3>${configurationTable(d)}
 ${d.plan ? scheduleChart(d.schedule, d.plan, segments) : ''}
 <h3>Results per target</h3>${summaryTable(d)}
@@ -167,29 +117,24 @@ ${resourceCharts(d.series, d.resources, color)}
 </section>`
 }
 
-function acrossSection(data: ReportData): string {
+function acrossChart(data: ReportData): string {
   if (data.runs.length < 2) return ''
   const entries = data.runs.flatMap((d) =>
     d.merged.map((m) => ({ label: `${m.target} (run ${d.run.runId})`, curve: m.curve })),
   )
-  const chart = distributionChart(
+  return distributionChart(
     entries.map((e, i) => ({ ...e, color: PALETTE[i % PALETTE.length]! })),
     'Latency distribution of every target in every run',
   )
-  const across = acrossOthers(data)
-  const body = across
-    ? `<p>Every target of the other runs against ${esc(across.baseline.label)}; each round is one observation. Targets of the same run are compared in the run's section.</p>${comparisonTables(across)}`
-    : `<p class="muted">${esc(data.acrossNote ?? 'Nothing to compare across runs.')}</p>`
-  return `<section class="across"><h2>Across runs</h2>${body}${chart}</section>`
 }
 
 /** The report from already loaded data (pure: the same data gives the same HTML). */
 export function renderReportHtml(data: ReportData, opts: Pick<ReportOptions, 'title'> = {}): string {
   const title = reportTitle(data, opts.title)
-  const saturated = data.runs.filter((d) => d.run.generator.saturated || d.run.generator.message)
-  const alerts = saturated.length
-    ? `<div class="warning bad"><b>Generator saturation</b> in run ${saturated.map((d) => d.run.runId).join(', ')}: those figures may measure the load generator rather than the target (details in the run's section).</div>`
-    : ''
+  // Sentences already printed: a caveat is said once in the whole report.
+  const printed = new Set<string>()
+  const first = firstPage(data, printed)
+  const several = data.runs.length > 1
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -198,15 +143,12 @@ export function renderReportHtml(data: ReportData, opts: Pick<ReportOptions, 'ti
 <header><h1>${esc(title)}</h1>
 <div class="subtitle">Cannonade comparison report · generated ${fmtDate(data.generatedAt)} · ${data.runs.length} run${data.runs.length === 1 ? '' : 's'}</div></header>
 ${runList(data)}
-${alerts}
-<h2>Summary</h2>
-<p class="note">Each metric: the best and worst entry (mean over rounds), then every difference in words with its 95 % confidence interval from the rounds (bootstrap) and a Mann–Whitney test.</p>
-${metricSummaries(data)}
+${first}
+${acrossChart(data)}
 <h2>Environment</h2>
 ${environmentSection(data)}
 ${data.studies.map(studySection).join('\n')}
-${acrossSection(data)}
-${data.runs.map(runSection).join('\n')}
+${data.runs.map((d) => runSection(d, printed, several)).join('\n')}
 </body></html>`
 }
 

@@ -131,6 +131,7 @@ describe.skipIf(unavailable !== null && !required)('PDF report from two real run
       ],
       load: { connections: 4, duration: 1 },
       rounds: 3,
+      schedule: 'interleaved',
       cooldownSeconds: 0,
       tags: ['report-test'],
     })
@@ -196,9 +197,26 @@ describe.skipIf(unavailable !== null && !required)('PDF report from two real run
       }
     }
     expect(run1.results).toHaveLength(6)
-    // compare.ts's sentences, in words, as the report prints them.
+    // Page 1: the comparison's headline (across the runs: node-http with node-http), then every
+    // entry side by side; the first run's own targets are compared in its section.
+    const across = compareRuns(store.compareRounds([run1.runId, run2.runId]))
     const within = compareRuns(store.compareRounds([run1.runId]))
-    for (const m of within.others[0]!.metrics) expect(text).toContain(squash(m.sentence))
+    const page1 = squash(
+      spawnSync('pdftotext', ['-f', '1', '-l', '1', out, '-'], { encoding: 'utf8' }).stdout,
+    )
+    expect(page1).toContain(squash(across.headline))
+    expect(across.headline).toMatch(/Runs \d+ and \d+ differ in load profile \(constant vs phases\)/)
+    expect(page1).toMatch(
+      /Entry Rounds Throughput req\/s p50 ms p95 ms p99 ms p99.9 ms Errors CPU % mean Memory mean/,
+    )
+    let body = within.headline
+    for (const note of within.notes) body = body.replace(note, '')
+    expect(text).toContain(squash(body.trim()))
+    expect(within.pairs[0]?.design).toBe('paired')
+    // No sentence twice: every caveat and the method appear once in the whole report.
+    for (const sentence of [...across.notes, ...within.notes, across.method]) {
+      expect(text.split(squash(sentence)).length - 1, sentence).toBe(1)
+    }
     expect(text).toContain('95 % CI')
     expect(text).toContain('Throughput vs CPU')
 

@@ -1,14 +1,8 @@
-// The report's figure tables: per target and round (and all rounds merged), per phase, and the
-// comparisons with their uncertainty. Latencies in ms; every name is escaped.
-import type {
-  CompareMetric,
-  CompareResult,
-  LatencyStats,
-  StatsBlock,
-  TargetRoundSummary,
-} from '../api/types.ts'
+// The report's figure tables: per target and round (and all rounds merged) and per phase.
+// Latencies in ms; every name is escaped. The comparison's tables are in comparison.ts.
+import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../api/types.ts'
 import type { RunReportData } from './data.ts'
-import { addErrors, esc, fmtErrors, fmtInt, fmtMs, fmtPercent, fmtRate } from './format.ts'
+import { addErrors, esc, fmtErrors, fmtInt, fmtMs, fmtRate } from './format.ts'
 
 const HEAD = `<tr><th rowspan="2">Target</th><th rowspan="2">Round</th><th rowspan="2" class="num">Requests</th>
 <th rowspan="2" class="num">Throughput<br>req/s</th><th colspan="6" class="group">Latency (ms)</th><th rowspan="2">Errors</th></tr>
@@ -94,58 +88,4 @@ export function phaseTables(d: RunReportData): string {
   if (rows.length === 0) return ''
   const head = HEAD.replace('>Round<', '>Round · phase<')
   return `<h3>Per phase</h3><table class="figures">${head}${rows.join('\n')}</table>`
-}
-
-const METRIC_LABEL: Record<CompareMetric['metric'], string> = {
-  throughput: 'Throughput',
-  mean: 'Latency mean',
-  p50: 'Latency p50',
-  p95: 'Latency p95',
-  p99: 'Latency p99',
-  p999: 'Latency p99.9',
-  errorRate: 'Error rate',
-}
-
-export function metricLabel(m: CompareMetric['metric']): string {
-  return METRIC_LABEL[m]
-}
-
-export function fmtMetric(m: CompareMetric['metric'], v: number): string {
-  if (m === 'throughput') return `${fmtRate(v)} req/s`
-  if (m === 'errorRate') return `${(v * 100).toFixed(2)} %`
-  return `${fmtMs(v)} ms`
-}
-
-function ciCell(m: CompareMetric): string {
-  if (!m.ci95) return '<span class="muted">n/a</span>'
-  return `${fmtPercent(m.ci95[0])} … ${fmtPercent(m.ci95[1])}`
-}
-
-function significance(m: CompareMetric): string {
-  if (m.significant === null) return '<span class="muted">too few rounds</span>'
-  return m.significant ? '<b>yes</b>' : 'no'
-}
-
-/** One table per compared entry against the baseline, followed by compare.ts's sentences. */
-export function comparisonTables(result: CompareResult): string {
-  const base = result.baseline
-  return result.others
-    .map(({ entry, metrics }) => {
-      const rows = metrics
-        .map(
-          (
-            m,
-          ) => `<tr><td>${METRIC_LABEL[m.metric]}</td><td class="num">${fmtMetric(m.metric, m.baseline)}</td>
-<td class="num">${fmtMetric(m.metric, m.other)}</td><td class="num">${fmtPercent(m.diffPercent)}</td>
-<td class="num">${ciCell(m)}</td><td>${significance(m)}</td></tr>`,
-        )
-        .join('\n')
-      const sentences = metrics.map((m) => `<li>${esc(m.sentence)}</li>`).join('')
-      return `<div class="compare"><h4>${esc(entry.label)} <span class="muted">vs</span> ${esc(base.label)}
-<span class="muted">(${entry.rounds} and ${base.rounds} round${base.rounds === 1 ? '' : 's'})</span></h4>
-<table class="figures compare-table"><tr><th>Metric</th><th class="num">${esc(base.label)}</th><th class="num">${esc(entry.label)}</th>
-<th class="num">Difference</th><th class="num">95 % CI of the difference</th><th>Significant (α = 0.05)</th></tr>${rows}</table>
-<ul class="sentences">${sentences}</ul></div>`
-    })
-    .join('\n')
 }

@@ -10,7 +10,6 @@ import type {
   RunSummary,
   SampleRow,
   SeriesPoint,
-  StatsBlock,
   TargetRoundSummary,
 } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
@@ -19,6 +18,7 @@ import { parseCorrelationId } from './correlation.ts'
 import type { Db } from './db.ts'
 import { downsampleSeries } from './downsample.ts'
 import { readEnvironment, type EnvironmentInfo } from './environment.ts'
+import { sweepOf } from './studies.ts'
 import { listRuns } from './list.ts'
 import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
 import {
@@ -143,21 +143,34 @@ export class HistoryStore {
   }
 
   /**
-   * Per run (duplicates dropped, order kept): its status and per target its finished rounds'
-   * statistics, what a comparison (metrics/compare.ts) works on. ApiError('not-found') names a
-   * missing run.
+   * Per run (duplicates dropped, order kept): its status, config, environment, generator health,
+   * the study it is a value of, and per target its finished rounds' statistics: what a comparison
+   * (metrics/compare.ts) works on. ApiError('not-found') names a missing run.
    */
   compareRounds(runIds: readonly number[]): RunRounds[] {
     return [...new Set(runIds)].map((runId) => {
       const run = this.runRow(runId)
-      const byTarget = new Map<number, { target: string; rounds: StatsBlock[] }>()
+      const byTarget = new Map<number, RunRounds['targets'][number]>()
       for (const { targetIndex, result } of this.resultRows(runId)) {
         const entry = byTarget.get(targetIndex) ?? { target: result.target, rounds: [] }
         entry.rounds.push(result)
         byTarget.set(targetIndex, entry)
       }
       const targets = [...byTarget].sort(([a], [b]) => a - b).map(([, t]) => t)
-      return { runId, status: run.status, targets }
+      const where = `run ${runId}`
+      const generator =
+        run.generator === null
+          ? null
+          : parseColumn(where, 'runs.generator', run.generator, GeneratorHealthSchema)
+      return {
+        runId,
+        status: run.status,
+        config: configOrNull(run.config)?.config ?? null,
+        environment: this.environment(runId),
+        generator,
+        sweep: sweepOf(this.db, runId),
+        targets,
+      }
     })
   }
 

@@ -79,3 +79,13 @@ export function studyIdsOfRuns(db: Db, runIds: readonly number[]): number[] {
     .pluck()
     .all(...runIds) as number[]
 }
+
+/** The study a run is one value of, with the swept path; null for a run of no study. */
+export function sweepOf(db: Db, runId: number): { studyId: number; path: string; value: number } | null {
+  const row = db
+    .prepare(
+      'SELECT s.id AS studyId, s.path AS path, r.sweep_value AS value FROM runs r JOIN studies s ON s.id = r.study_id WHERE r.id = ?',
+    )
+    .get(runId) as { studyId: number; path: string; value: number } | undefined
+  return row ?? null
+}

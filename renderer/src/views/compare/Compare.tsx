@@ -1,5 +1,6 @@
-// Compare: two or more runs, or the targets of one run. The engine computes the deltas and their
-// uncertainty (runs.compare); this view draws the overlays and lets the user pick the baseline.
+// Compare: two or more runs, or the targets of one run. The engine pairs the entries, computes the
+// ratios, intervals and verdicts and words the headline (runs.compare); this view shows them, draws
+// the overlays, and lets the user pick the baseline, the margin that matters, or a curve instead.
 import { useState } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
@@ -8,7 +9,8 @@ import { dateTime } from '../../lib/format.ts'
 import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { CompareCharts, type RunData } from './CompareCharts.tsx'
-import { DeltaTable } from './DeltaTable.tsx'
+import { PairsTable } from './PairsTable.tsx'
+import { SeriesView } from './SeriesView.tsx'
 
 function parseIds(text: string | null): number[] {
   return [
@@ -79,20 +81,37 @@ function Picker() {
   )
 }
 
-export default function Compare({ query }: { query: URLSearchParams }) {
-  const api = useApi()
-  const runIds = parseIds(query.get('runs'))
+/** The comparison options kept in the URL, so a link reopens the same comparison. */
+function useOptions(query: URLSearchParams) {
   const baselineParam = query.get('baseline')
   const [baseRun, ...baseTarget] = (baselineParam ?? '').split(':')
   const baseline =
-    baselineParam && /^\d+$/.test(baseRun ?? '')
+    baselineParam && /^\d+$/.test(baseRun ?? '') && baseTarget.length
       ? { runId: Number(baseRun), target: baseTarget.join(':') }
       : undefined
+  const margin = Number(query.get('margin'))
+  const minEffect = margin > 0 && margin <= 100 ? margin : undefined
+  const asSeries = query.get('series') === '1'
+  return { baseline, baselineParam, minEffect, asSeries }
+}
+
+export default function Compare({ query }: { query: URLSearchParams }) {
+  const api = useApi()
+  const runIds = parseIds(query.get('runs'))
+  const { baseline, baselineParam, minEffect, asSeries } = useOptions(query)
   const key = runIds.join(',')
 
   const result = useAsync(
-    () => (runIds.length ? api.runs.compare({ runIds, baseline }) : Promise.resolve(null)),
-    [api, key, baselineParam],
+    () =>
+      runIds.length
+        ? api.runs.compare({
+            runIds,
+            ...(baseline ? { baseline } : {}),
+            ...(minEffect !== undefined ? { minEffect } : {}),
+            asSeries,
+          })
+        : Promise.resolve(null),
+    [api, key, baselineParam, minEffect, asSeries],
   )
   const data = useAsync(
     async (): Promise<RunData[]> =>
@@ -110,21 +129,30 @@ export default function Compare({ query }: { query: URLSearchParams }) {
   )
 
   if (runIds.length === 0) return <Picker />
-  const entries = result.data ? [result.data.baseline, ...result.data.others.map((o) => o.entry)] : []
-  const setBaseline = (value: string) =>
-    navigate(`/compare?runs=${key}&baseline=${encodeURIComponent(value)}`)
+  const entries = result.data?.entries ?? []
+  const go = (change: { baseline?: string; margin?: string; series?: boolean }) => {
+    const params = new URLSearchParams({ runs: key })
+    const b = change.baseline ?? baselineParam
+    if (b) params.set('baseline', b)
+    const m = change.margin ?? (minEffect !== undefined ? String(minEffect) : '')
+    if (m) params.set('margin', m)
+    if (change.series ?? asSeries) params.set('series', '1')
+    navigate(`/compare?${params.toString()}`)
+  }
+  const chosen = result.data?.baseline
   return (
     <section data-testid="compare">
       <header className="view-head">
         <h1>Compare</h1>
         <div className="actions">
-          {entries.length > 1 ? (
+          {entries.length > 1 && !result.data?.series ? (
             <label className="inline-label">
               Baseline
               <select
-                value={result.data ? `${result.data.baseline.runId}:${result.data.baseline.target}` : ''}
-                onChange={(e) => setBaseline(e.target.value)}
+                value={chosen ? `${chosen.runId}:${chosen.target}` : ''}
+                onChange={(e) => go({ baseline: e.target.value })}
                 data-testid="compare-baseline"
+                title="Within a run: the target the others are held against. Across runs: the run the others are held against (targets are paired by name)."
               >
                 {entries.map((e) => (
                   <option key={`${e.runId}:${e.target}`} value={`${e.runId}:${e.target}`}>
@@ -134,6 +162,35 @@ export default function Compare({ query }: { query: URLSearchParams }) {
               </select>
             </label>
           ) : null}
+          <label
+            className="inline-label"
+            title="A smaller difference is reported as no difference that matters"
+          >
+            Smallest difference that matters ±
+            <input
+              type="number"
+              min={0.5}
+              max={100}
+              step={0.5}
+              className="narrow"
+              value={result.data?.minEffect ?? minEffect ?? 5}
+              onChange={(e) => go({ margin: e.target.value })}
+              data-testid="compare-min-effect"
+            />
+            %
+          </label>
+          <label
+            className="inline-label"
+            title="The entries are sizes of one thing: draw a curve against the value"
+          >
+            <input
+              type="checkbox"
+              checked={asSeries}
+              onChange={(e) => go({ series: e.target.checked })}
+              data-testid="compare-as-series"
+            />
+            Sizes of one thing
+          </label>
           <Link className="btn btn-secondary" to="/compare">
             Choose other runs
           </Link>
@@ -163,9 +220,18 @@ export default function Compare({ query }: { query: URLSearchParams }) {
       ) : null}
       {data.error ? <Banner kind="error">Could not load the runs: {data.error}</Banner> : null}
       {result.data ? (
-        <Card title="Differences" testId="compare-result">
-          <DeltaTable result={result.data} />
-        </Card>
+        <>
+          <p className="compare-headline" data-testid="compare-headline">
+            {result.data.headline}
+          </p>
+          {result.data.series ? (
+            <SeriesView series={result.data.series} />
+          ) : result.data.pairs.length > 0 ? (
+            <Card title="Pairs" testId="compare-result">
+              <PairsTable result={result.data} />
+            </Card>
+          ) : null}
+        </>
       ) : result.loading ? (
         <div className="loading">Comparing…</div>
       ) : null}

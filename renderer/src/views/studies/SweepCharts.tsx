@@ -17,7 +17,8 @@ import { colour, msValue } from '../../lib/format.ts'
 import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
 
 interface Props {
-  points: readonly SweepPoint[]
+  /** A study's points, or a comparison's series (the same figures against a value). */
+  points: readonly Pick<SweepPoint, 'value' | 'throughput' | 'p50' | 'p95' | 'p99'>[]
   knee: number | null
   xLabel: string
   testId: string

@@ -1,0 +1,77 @@
+// How a comparison is put in words and figures, shared by the CLI, the app and the PDF so the same
+// result reads the same everywhere. Pure functions, no Node modules (the renderer imports them).
+import type { CompareMetric, CompareMetricName, CompareVerdict } from '../api/types.ts'
+
+export const METRIC_LABEL: Record<CompareMetricName, string> = {
+  throughput: 'throughput',
+  mean: 'mean latency',
+  p50: 'p50',
+  p95: 'p95',
+  p99: 'p99',
+  p999: 'p99.9',
+  errorRate: 'error rate',
+}
+
+/** A ratio as "3.90×" (two decimals below 10, one below 100, none above). */
+export function fmtRatio(r: number): string {
+  if (!Number.isFinite(r)) return '–'
+  return `${r >= 99.5 ? r.toFixed(0) : r >= 9.995 ? r.toFixed(1) : r.toFixed(2)}×`
+}
+
+/** A 95 % interval of a ratio: "3.70–4.10×". */
+export function fmtRatioRange(lo: number, hi: number): string {
+  return `${fmtRatio(lo).slice(0, -1)}–${fmtRatio(hi)}`
+}
+
+/** A metric's value with its unit: latency µs → ms, throughput req/s, error rate %. */
+export function fmtMetricValue(metric: CompareMetricName, v: number): string {
+  if (metric === 'throughput') return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} req/s`
+  if (metric === 'errorRate') return `${(v * 100).toFixed(2)} %`
+  return `${(v / 1000).toFixed(v >= 100_000 ? 1 : 2)} ms`
+}
+
+/** Error rates differ in percentage points: "+1.50 points". */
+export function fmtPoints(diff: number): string {
+  const p = diff * 100
+  return `${p >= 0 ? '+' : '−'}${Math.abs(p).toFixed(2)} points`
+}
+
+/** The ratio other / baseline of a compared metric (null when the baseline is 0). */
+export function ratioOf(m: Pick<CompareMetric, 'change'>): number | null {
+  return m.change === null ? null : 1 + m.change
+}
+
+/** "3.90× (95 % CI 3.70–4.10×)", or the difference in points for error rates. */
+export function fmtEffect(m: CompareMetric): string {
+  if (m.metric === 'errorRate') {
+    const diff = m.other - m.baseline
+    if (m.ci === null || m.change === null) return fmtPoints(diff)
+    const [lo, hi] = m.ci.map((c) => c * m.baseline) as [number, number]
+    return `${fmtPoints(diff)} (95 % CI ${fmtPoints(lo)} to ${fmtPoints(hi)})`
+  }
+  const r = ratioOf(m)
+  if (r === null) return '–'
+  return m.ci ? `${fmtRatio(r)} (95 % CI ${fmtRatioRange(1 + m.ci[0], 1 + m.ci[1])})` : fmtRatio(r)
+}
+
+/** "all 5 rounds agree", "4 of 5 rounds agree". */
+export function fmtAgree(a: CompareMetric['agree']): string {
+  if (a.of === 0) return 'no rounds'
+  if (a.rounds === a.of) return a.of === 1 ? 'the one round agrees' : `all ${a.of} rounds agree`
+  return `${a.rounds} of ${a.of} rounds agree`
+}
+
+/** The verdict as a short word for a table cell, from the point of view of the other entry. */
+export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEffect: number): string {
+  const v: CompareVerdict = m.verdict
+  if (v === 'same') return `same (within ±${fmtMargin(minEffect)})`
+  if (v === 'inconclusive') return 'inconclusive'
+  if (v === 'too-few-rounds') return 'no interval'
+  if (m.metric === 'throughput') return v === 'higher' ? 'more req/s' : 'fewer req/s'
+  if (m.metric === 'errorRate') return v === 'higher' ? 'more errors' : 'fewer errors'
+  return v === 'higher' ? 'slower' : 'faster'
+}
+
+export function fmtMargin(minEffect: number): string {
+  return `${Number.isInteger(minEffect) ? minEffect : minEffect.toFixed(1)} %`
+}

@@ -1,0 +1,127 @@
+// The comparison as the report's first page shows it: the headline, a side-by-side table of every
+// entry (throughput, p50, p95, p99, p99.9, errors, and CPU and memory where monitored), the pairs
+// with ratio, interval and verdict, and the method once. Words come from engine/metrics/ (the CLI
+// and the app say the same), so a sentence is never written twice with different numbers.
+import { failedRequests, type CompareMetric, type CompareResult } from '../api/types.ts'
+import { fmtAgree, fmtEffect, fmtMetricValue, METRIC_LABEL, verdictWord } from '../metrics/compare-words.ts'
+import { joinPerSecond } from './charts.ts'
+import type { ReportData, RunReportData } from './data.ts'
+import { esc, fmtBytes, fmtInt, fmtMs, fmtRate } from './format.ts'
+import { lineChart, PALETTE } from './svg.ts'
+import { resultsByTarget } from './tables.ts'
+
+/** One entry's figures, as the run sections print them (means of rounds, merged histograms). */
+export interface EntryFigures {
+  label: string
+  runId: number
+  target: string
+  rounds: number
+  requests: number
+  throughput: number
+  p50: number | null
+  p95: number | null
+  p99: number | null
+  p999: number | null
+  failed: number
+  cpu: number | null
+  memory: number | null
+}
+
+function mean(xs: readonly number[]): number | null {
+  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null
+}
+
+/** Every target of every run, with the run's id in the label where names repeat. */
+export function entryFigures(data: ReportData): EntryFigures[] {
+  const names = data.runs.flatMap((d) => resultsByTarget(d).map(([t]) => t))
+  const unique = new Set(names).size === names.length
+  return data.runs.flatMap((d: RunReportData) =>
+    resultsByTarget(d).map(([target, rounds]) => {
+      const merged = d.merged.find((m) => m.target === target)
+      const stats = merged && merged.stats.count > 0 ? merged.stats : null
+      const joined = joinPerSecond(
+        d.series.filter((p) => p.target === target),
+        d.resources.filter((r) => r.target === target && r.source !== 'generator'),
+      )
+      return {
+        label: unique ? target : `${target} (run ${d.run.runId})`,
+        runId: d.run.runId,
+        target,
+        rounds: rounds.length,
+        requests: rounds.reduce((s, r) => s + r.requests, 0),
+        throughput: rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length,
+        p50: stats?.p50 ?? null,
+        p95: stats?.p95 ?? null,
+        p99: stats?.p99 ?? null,
+        p999: stats?.p999 ?? null,
+        failed: rounds.reduce((s, r) => s + failedRequests(r.errors), 0),
+        cpu: mean(joined.filter((j) => j.cpu !== null).map((j) => j.cpu!)),
+        memory: mean(joined.filter((j) => j.memory !== null).map((j) => j.memory!)),
+      }
+    }),
+  )
+}
+
+const ms = (v: number | null): string => (v === null ? '–' : fmtMs(v))
+
+/** The side-by-side table: one row per entry; CPU and memory columns only where some were monitored. */
+export function sideBySideTable(entries: readonly EntryFigures[]): string {
+  const cpu = entries.some((e) => e.cpu !== null)
+  const memory = entries.some((e) => e.memory !== null)
+  const head = `<tr><th>Entry</th><th class="num">Rounds</th><th class="num">Throughput<br>req/s</th>
+<th class="num">p50<br>ms</th><th class="num">p95<br>ms</th><th class="num">p99<br>ms</th><th class="num">p99.9<br>ms</th>
+<th class="num">Errors</th>${cpu ? '<th class="num">CPU<br>% mean</th>' : ''}${memory ? '<th class="num">Memory<br>mean</th>' : ''}</tr>`
+  const rows = entries.map(
+    (
+      e,
+    ) => `<tr><td><b>${esc(e.label)}</b></td><td class="num">${e.rounds}</td><td class="num">${fmtRate(e.throughput)}</td>
+<td class="num">${ms(e.p50)}</td><td class="num">${ms(e.p95)}</td><td class="num">${ms(e.p99)}</td><td class="num">${ms(e.p999)}</td>
+<td class="num">${fmtInt(e.failed)}${e.requests > 0 ? ` <span class="muted">(${((100 * e.failed) / e.requests).toFixed(2)} %)</span>` : ''}</td>
+${cpu ? `<td class="num">${e.cpu === null ? '–' : e.cpu.toFixed(0)}</td>` : ''}${memory ? `<td class="num">${fmtBytes(e.memory)}</td>` : ''}</tr>`,
+  )
+  return `<table class="figures side-by-side">${head}${rows.join('\n')}</table>
+<p class="note">Each entry's figures as its run reports them. Throughput: the mean of the rounds. Latency: every request of every round (the rounds' histograms merged). Errors: failed requests (requests still in flight at the end are not counted).${cpu || memory ? ' CPU and memory: the monitored target, averaged over its seconds under load.' : ''}</p>`
+}
+
+function metricRow(m: CompareMetric, minEffect: number): string {
+  const effect = fmtEffect(m)
+  return `<tr><td>${METRIC_LABEL[m.metric]}</td><td class="num">${fmtMetricValue(m.metric, m.baseline)}</td>
+<td class="num">${fmtMetricValue(m.metric, m.other)}</td><td class="num effect">${esc(effect)}</td>
+<td>${m.verdict === 'too-few-rounds' ? '–' : esc(fmtAgree(m.agree))}</td><td class="verdict v-${m.verdict}">${esc(verdictWord(m, minEffect))}</td></tr>`
+}
+
+/** The pairs: one block per pair, the figures of both sides, the ratio with its interval, the verdict. */
+export function pairsTable(result: CompareResult): string {
+  if (result.pairs.length === 0) return ''
+  const blocks = result.pairs.map((p) => {
+    const rows = p.metrics.map((m) => metricRow(m, result.minEffect)).join('\n')
+    const design = p.design === 'paired' ? 'rounds paired' : 'rounds unpaired'
+    return `<table class="figures pairs"><tr class="pair-head"><th colspan="6">${esc(p.other.label)} <span class="muted">against</span> ${esc(p.baseline.label)}
+<span class="muted">(${p.other.rounds} and ${p.baseline.rounds} round${p.baseline.rounds === 1 ? '' : 's'}, ${design}${p.corrected ? ', latency corrected for coordinated omission' : ''})</span></th></tr>
+<tr><th>Metric</th><th class="num">${esc(p.baseline.label)}</th><th class="num">${esc(p.other.label)}</th><th class="num">Ratio (95 % CI)</th><th>Rounds</th><th>Verdict</th></tr>
+${rows}</table>`
+  })
+  return blocks.join('\n')
+}
+
+export function methodNote(result: CompareResult): string {
+  return `<p class="note method">${esc(result.method)}</p>`
+}
+
+/** Entries that are values of one thing: p50 and throughput against the value, one line each. */
+export function seriesCharts(series: NonNullable<CompareResult['series']>): string {
+  const line = (key: 'throughput' | 'p50' | 'p99', title: string, label: string, scale = 1) =>
+    lineChart(
+      series.lines.map((l, i) => ({
+        label: l.name,
+        color: PALETTE[i % PALETTE.length]!,
+        segments: [l.points.map((p) => [p.value, p[key] / scale] as [number, number])],
+      })),
+      { title, x: { label: series.name }, y: { label } },
+    )
+  return [
+    line('p50', `p50 latency against ${series.name}`, 'ms', 1000),
+    line('p99', `p99 latency against ${series.name}`, 'ms', 1000),
+    line('throughput', `Throughput against ${series.name}`, 'requests/s'),
+  ].join('\n')
+}
