@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
-import { demoRun } from './support/runs.ts'
+import { demoBase, demoRun, runAndWait } from './support/runs.ts'
 
 const { start } = appPerTest()
 
@@ -120,9 +120,58 @@ describe('web UI', () => {
     await page.getByTestId('compare-result').waitFor()
     await page.getByTestId('compare-chart-throughput-plot').waitFor()
     await page.getByTestId('compare-chart-percentiles-plot').waitFor()
-    const deltas = await page.getByTestId('compare-deltas').textContent()
-    expect(deltas).toContain('throughput')
+    // Two single-round runs of the same target: paired by name, the difference in their configs
+    // named at the top, and what one round each cannot tell, once.
+    const headline = (await page.getByTestId('compare-headline').textContent()) ?? ''
+    expect(headline).toMatch(
+      /^demo \(run \d+\)'s p50 is [\d.]+× demo \(run \d+\)'s and its p99 [\d.]+×, without an interval\./,
+    )
+    expect(headline).toContain(`Runs ${a.runId} and ${b.runId} differ in connections (1 vs 4).`)
+    expect(headline.match(/Not enough rounds/g)).toHaveLength(1)
+    expect(await page.getByTestId('compare-pairs').textContent()).toContain('throughput')
     await app.screenshot('08-compare')
+  })
+
+  it('compares the targets of one interleaved run: headline, pairs table, baseline, curve', async () => {
+    const app = await start()
+    const { page } = app
+    const demo = await demoBase(app)
+    const run = await runAndWait(app, {
+      version: 1,
+      name: 'e2e: 2 ms vs 8 ms',
+      targets: [
+        { name: 'sleep-2ms', url: `${demo}/slow?ms=2` },
+        { name: 'sleep-8ms', url: `${demo}/slow?ms=8` },
+      ],
+      load: { connections: 2, duration: 1 },
+      rounds: 3,
+      schedule: 'interleaved',
+      cooldownSeconds: 0,
+    })
+    expect(run.status).toBe('done')
+    await app.open(`#/compare?runs=${run.runId}`)
+    const headline = page.getByTestId('compare-headline')
+    await expect
+      .poll(() => headline.textContent())
+      .toMatch(/^sleep-8ms is slower than sleep-2ms at the median \(p50 [\d.]+×, 95 % CI [\d.]+–[\d.]+×/)
+    const pair = page.getByTestId(`compare-pair-${run.runId}-sleep-8ms`)
+    expect(await pair.locator('tr[data-verdict="higher"] th', { hasText: /^p50$/ }).count()).toBe(1)
+    expect(await page.getByTestId('compare-method').textContent()).toMatch(
+      /^Method: each round is one observation/,
+    )
+    await app.screenshot('09-compare-rounds')
+    // The baseline control turns the comparison around.
+    await page.getByTestId('compare-baseline').selectOption(`${run.runId}:sleep-8ms`)
+    await expect
+      .poll(() => headline.textContent())
+      .toMatch(/^sleep-2ms is faster than sleep-8ms at the median/)
+    // Marked as sizes of one thing, the two are a curve against the value in their names.
+    await page.getByTestId('compare-as-series').check()
+    await page.getByTestId('compare-series-chart-0-latency-plot').waitFor()
+    await expect
+      .poll(() => headline.textContent())
+      .toMatch(/^These 2 entries are values of one series .* p50 rises from [\d.]+ ms at 2 to [\d.]+ ms at 8/)
+    await app.screenshot('10-compare-series')
   })
 
   it('validates the wizard inline and will not start an invalid run', async () => {

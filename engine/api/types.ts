@@ -352,11 +352,15 @@ export interface StudyListItem {
 export interface SweepPoint {
   value: number
   runId: number
+  /** Throughput: the mean of the rounds; latency: all rounds' histograms merged. */
   throughput: number
   p50: number
   p95: number
   p99: number
   errorRate: number
+  rounds: number
+  /** Round-to-round spread: the rounds' relative standard deviation (0 with one round). */
+  spread: { throughput: number; p99: number }
 }
 
 export interface StudyResults {
@@ -364,6 +368,8 @@ export interface StudyResults {
   name: string
   path: string
   values: number[]
+  /** How the knee is found, in words (engine/study/results.ts). */
+  kneeRule: string
   /** Per target: the figures against the swept value and the knee, in words too. */
   targets: { target: string; points: SweepPoint[]; knee: number | null; sentence: string }[]
 }

@@ -3,7 +3,13 @@
 // engine host (runs.compare). Exit 0 when compared (whatever the verdict), 2 on bad input.
 import { writeFileSync } from 'node:fs'
 import type { CompareMetric, CompareResult } from '../api/types.ts'
-import { fmtAgree, fmtEffect, fmtMetricValue, METRIC_LABEL, verdictWord } from '../metrics/compare-words.ts'
+import {
+  fmtAgreeCell,
+  fmtEffectCell,
+  fmtMetricValue,
+  METRIC_LABEL,
+  verdictWord,
+} from '../metrics/compare-words.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -137,13 +143,21 @@ function pairsTable(r: CompareResult): string {
       METRIC_LABEL[m.metric],
       fmtMetricValue(m.metric, m.baseline),
       fmtMetricValue(m.metric, m.other),
-      fmtEffect(m),
-      m.verdict === 'too-few-rounds' ? '–' : fmtAgree(m.agree),
+      fmtEffectCell(m),
+      m.verdict === 'too-few-rounds' ? '–' : fmtAgreeCell(m.agree),
       verdictWord(m, r.minEffect),
     ]),
   )
   return formatTable(
-    ['PAIR (OTHER / BASELINE)', 'METRIC', 'BASELINE', 'OTHER', 'RATIO (95 % CI)', 'ROUNDS', 'VERDICT'],
+    [
+      'PAIR (OTHER / BASELINE)',
+      'METRIC',
+      'BASELINE',
+      'OTHER',
+      'RATIO (95 % CI)',
+      'ROUNDS AGREEING',
+      'VERDICT',
+    ],
     rows,
     [2, 3, 4],
   )
@@ -164,7 +178,7 @@ function seriesTable(s: NonNullable<CompareResult['series']>): string {
     ]),
   )
   return formatTable(
-    ['LINE', s.name.toUpperCase(), 'ENTRY', 'ROUNDS', 'THROUGHPUT', 'P50', 'P95', 'P99', 'ERRORS'],
+    ['LINE', s.name.toUpperCase(), 'ENTRY', 'ROUNDS AGREEING', 'THROUGHPUT', 'P50', 'P95', 'P99', 'ERRORS'],
     rows,
     [1, 3, 4, 5, 6, 7, 8],
   )

@@ -39,7 +39,7 @@ function phrase(m: CompareMetric, base: string, minEffect: number): string {
     case 'lower':
       return `faster than ${base}`
     case 'same':
-      return `as fast as ${base} (within ±${fmtMargin(minEffect)})`
+      return `as fast as ${base} within ±${fmtMargin(minEffect)}`
     case 'inconclusive':
       // The interval crosses the margin: a direction may be certain, its size not.
       if (m.significant) {

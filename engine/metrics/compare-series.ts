@@ -7,13 +7,12 @@ import { fmtMetricValue, fmtRatio } from './compare-words.ts'
 import type { Entry } from './compare-pairs.ts'
 import { latencyStats, mergeEncoded } from './hdr.ts'
 
-/** A number in a target's name, with a k or M suffix: "compute-300k" → 300 000. */
+/** The first number in a target's name, times a k or M suffix: "compute-300k" → 300 000, "sleep-8ms" → 8. */
 export function valueInName(name: string): number | null {
-  const m = /(\d+(?:\.\d+)?)\s*([kKmM])?(?![A-Za-z])/.exec(name)
+  const m = /(\d+(?:\.\d+)?)([kKM](?![A-Za-z]))?/.exec(name)
   if (!m) return null
   const base = Number(m[1])
-  const suffix = m[2]?.toLowerCase()
-  return suffix === 'k' ? base * 1e3 : suffix === 'm' ? base * 1e6 : base
+  return m[2] === 'M' ? base * 1e6 : m[2] ? base * 1e3 : base
 }
 
 function targetSeries(e: Entry): { name: string; value: number } | null {

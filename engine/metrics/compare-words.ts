@@ -54,6 +54,18 @@ export function fmtEffect(m: CompareMetric): string {
   return m.ci ? `${fmtRatio(r)} (95 % CI ${fmtRatioRange(1 + m.ci[0], 1 + m.ci[1])})` : fmtRatio(r)
 }
 
+/** A table cell under "Ratio (95 % CI)": "3.90× (3.70–4.10×)", or points for error rates. */
+export function fmtEffectCell(m: CompareMetric): string {
+  return fmtEffect(m)
+    .replace('95 % CI ', '')
+    .replace(/ points\)$/, ')')
+}
+
+/** A table cell under "Rounds agreeing": "4 of 5". */
+export function fmtAgreeCell(a: CompareMetric['agree']): string {
+  return `${a.rounds} of ${a.of}`
+}
+
 /** "all 5 rounds agree", "4 of 5 rounds agree". */
 export function fmtAgree(a: CompareMetric['agree']): string {
   if (a.of === 0) return 'no rounds'
@@ -64,7 +76,7 @@ export function fmtAgree(a: CompareMetric['agree']): string {
 /** The verdict as a short word for a table cell, from the point of view of the other entry. */
 export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEffect: number): string {
   const v: CompareVerdict = m.verdict
-  if (v === 'same') return `same (within ±${fmtMargin(minEffect)})`
+  if (v === 'same') return m.metric === 'errorRate' ? 'same' : `same (within ±${fmtMargin(minEffect)})`
   if (v === 'inconclusive') return 'inconclusive'
   if (v === 'too-few-rounds') return 'no interval'
   if (m.metric === 'throughput') return v === 'higher' ? 'more req/s' : 'fewer req/s'

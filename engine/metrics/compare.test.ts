@@ -376,7 +376,7 @@ describe('the headline', () => {
       ]),
     ])
     expect(metric(r, 0, 'p50').verdict).toBe('same')
-    expect(r.headline).toMatch(/^a-twin is as fast as a \(within ±5 %\) at the median \(p50 1\.00×/)
+    expect(r.headline).toMatch(/^a-twin is as fast as a within ±5 % at the median \(p50 1\.00×/)
     expect(r.headline).not.toMatch(/slower|faster than/)
   })
 
@@ -442,6 +442,18 @@ describe('a sweep over targets or variants is a curve, not a race', () => {
       { asSeries: true },
     )
     expect(r.series?.lines[0]?.points.map((p) => p.value)).toEqual([1000, 10_000])
+    const units = compareRuns(
+      [
+        run(1, [
+          { name: 'sleep-8ms', p50s: [8000] },
+          { name: 'sleep-2ms', p50s: [2000] },
+        ]),
+      ],
+      {
+        asSeries: true,
+      },
+    )
+    expect(units.series?.lines[0]?.points.map((p) => p.value)).toEqual([2, 8])
   })
 
   it('the runs of one study: a line per target against the swept value', () => {

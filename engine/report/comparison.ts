@@ -3,7 +3,13 @@
 // with ratio, interval and verdict, and the method once. Words come from engine/metrics/ (the CLI
 // and the app say the same), so a sentence is never written twice with different numbers.
 import { failedRequests, type CompareMetric, type CompareResult } from '../api/types.ts'
-import { fmtAgree, fmtEffect, fmtMetricValue, METRIC_LABEL, verdictWord } from '../metrics/compare-words.ts'
+import {
+  fmtAgreeCell,
+  fmtEffectCell,
+  fmtMetricValue,
+  METRIC_LABEL,
+  verdictWord,
+} from '../metrics/compare-words.ts'
 import { joinPerSecond } from './charts.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtInt, fmtMs, fmtRate } from './format.ts'
@@ -84,10 +90,9 @@ ${cpu ? `<td class="num">${e.cpu === null ? '–' : e.cpu.toFixed(0)}</td>` : ''
 }
 
 function metricRow(m: CompareMetric, minEffect: number): string {
-  const effect = fmtEffect(m)
   return `<tr><td>${METRIC_LABEL[m.metric]}</td><td class="num">${fmtMetricValue(m.metric, m.baseline)}</td>
-<td class="num">${fmtMetricValue(m.metric, m.other)}</td><td class="num effect">${esc(effect)}</td>
-<td>${m.verdict === 'too-few-rounds' ? '–' : esc(fmtAgree(m.agree))}</td><td class="verdict v-${m.verdict}">${esc(verdictWord(m, minEffect))}</td></tr>`
+<td class="num">${fmtMetricValue(m.metric, m.other)}</td><td class="num effect">${esc(fmtEffectCell(m))}</td>
+<td>${m.verdict === 'too-few-rounds' ? '–' : esc(fmtAgreeCell(m.agree))}</td><td class="verdict v-${m.verdict}">${esc(verdictWord(m, minEffect))}</td></tr>`
 }
 
 /** The pairs: one block per pair, the figures of both sides, the ratio with its interval, the verdict. */
@@ -96,9 +101,9 @@ export function pairsTable(result: CompareResult): string {
   const blocks = result.pairs.map((p) => {
     const rows = p.metrics.map((m) => metricRow(m, result.minEffect)).join('\n')
     const design = p.design === 'paired' ? 'rounds paired' : 'rounds unpaired'
-    return `<table class="figures pairs"><tr class="pair-head"><th colspan="6">${esc(p.other.label)} <span class="muted">against</span> ${esc(p.baseline.label)}
+    return `<table class="figures pairs"><colgroup><col style="width:13%"><col style="width:17%"><col style="width:17%"><col style="width:22%"><col style="width:13%"><col style="width:18%"></colgroup><tr class="pair-head"><th colspan="6">${esc(p.other.label)} <span class="muted">against</span> ${esc(p.baseline.label)}
 <span class="muted">(${p.other.rounds} and ${p.baseline.rounds} round${p.baseline.rounds === 1 ? '' : 's'}, ${design}${p.corrected ? ', latency corrected for coordinated omission' : ''})</span></th></tr>
-<tr><th>Metric</th><th class="num">${esc(p.baseline.label)}</th><th class="num">${esc(p.other.label)}</th><th class="num">Ratio (95 % CI)</th><th>Rounds</th><th>Verdict</th></tr>
+<tr><th>Metric</th><th class="num">${esc(p.baseline.label)}</th><th class="num">${esc(p.other.label)}</th><th class="num">Ratio (95 % CI)</th><th>Rounds agreeing</th><th>Verdict</th></tr>
 ${rows}</table>`
   })
   return blocks.join('\n')

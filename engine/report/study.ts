@@ -39,7 +39,7 @@ ${t.points
       { title, x: { label: name }, y: { label } },
     )
   return `<section class="study"><h2>Study ${s.studyId}: ${esc(s.name)}</h2>
-<p>One run per value of <code>${esc(s.path)}</code> (${s.values.join(', ')}). The knee is the last value before throughput stops rising (under 10 % more) while p99 climbs 20 % or more.</p>
+<p>One run per value of <code>${esc(s.path)}</code> (${s.values.join(', ')}). ${esc(s.kneeRule)}</p>
 ${line('throughput', `Throughput against ${name}`, 'requests/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
 ${tables}</section>`

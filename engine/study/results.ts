@@ -1,4 +1,9 @@
 // A sweep's results: per target, throughput and p50/p95/p99 against the swept value, and the knee.
+//
+// The knee is where throughput stops rising while latency climbs, judged on both and, when the
+// values ran several rounds, against the noise between rounds (KNEE_RULE says it in words, and the
+// study page and the report show it). One round per value gives no spread, so a latency jump must
+// also persist at every later value: a noisy flat line jumps up and comes back, a knee does not.
 import { failedRequests, type StudyResults, type SweepPoint } from '../api/types.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
@@ -8,39 +13,70 @@ import { readStudy } from '../store/studies.ts'
 export type { StudyResults, SweepPoint }
 export type SweepTarget = StudyResults['targets'][number]
 
-/** Throughput gains below 10 % while p99 grows by 20 % or more: past the knee. */
-export function findKnee(
-  points: readonly SweepPoint[],
-  minGain = 0.1,
-  minLatencyGrowth = 0.2,
-): number | null {
+/** The smallest p99 growth that counts as latency climbing, whatever the noise. */
+export const MIN_LATENCY_GROWTH = 0.2
+
+export const KNEE_RULE =
+  'The knee is the last value before the first step where p99 climbs while throughput does not keep up: p99 rises by at least 20 % and by more than twice the round-to-round spread, throughput rises by less than p99 does (or by no more than twice its own spread), and p99 stays that high at every later value. Spread: the relative standard deviation of the rounds at the two values, combined; with one round per value only the 20 % floor and the stays-high check guard against noise.'
+
+/** Twice the combined relative spread of two points: a change smaller than this is noise. */
+const noise = (a: number, b: number): number => 2 * Math.sqrt(a * a + b * b)
+
+export interface KneeStep {
+  /** The knee: the last value before latency climbs without throughput keeping up. */
+  value: number
+  next: number
+  gain: number
+  growth: number
+}
+
+/** The knee of a sweep (see KNEE_RULE), with the step that shows it; null when there is none. */
+export function kneeStep(points: readonly SweepPoint[], minGrowth = MIN_LATENCY_GROWTH): KneeStep | null {
   const sorted = [...points].sort((a, b) => a.value - b.value)
-  for (let i = 1; i < sorted.length; i++) {
-    const prev = sorted[i - 1]!
-    const cur = sorted[i]!
-    const gain = prev.throughput > 0 ? (cur.throughput - prev.throughput) / prev.throughput : 0
-    const growth = prev.p99 > 0 ? (cur.p99 - prev.p99) / prev.p99 : 0
-    if (gain < minGain && growth >= minLatencyGrowth) return prev.value
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const a = sorted[i]!
+    const b = sorted[i + 1]!
+    if (!(a.p99 > 0 && a.throughput > 0)) continue
+    const growth = b.p99 / a.p99
+    const gain = b.throughput / a.throughput
+    const needed = Math.max(minGrowth, noise(a.spread.p99, b.spread.p99))
+    const climbs = growth - 1 >= needed
+    const keepsUp = gain - 1 > noise(a.spread.throughput, b.spread.throughput) && gain >= growth
+    const stays = sorted.slice(i + 2).every((later) => later.p99 >= a.p99 * (1 + needed))
+    if (climbs && !keepsUp && stays)
+      return { value: a.value, next: b.value, gain: gain - 1, growth: growth - 1 }
   }
   return null
 }
+
+export function findKnee(points: readonly SweepPoint[], minGrowth = MIN_LATENCY_GROWTH): number | null {
+  return kneeStep(points, minGrowth)?.value ?? null
+}
+
+const pct = (x: number): string => `${Math.round(Math.abs(x) * 100)} %`
 
 function sentenceFor(
   target: string,
   path: string,
   points: readonly SweepPoint[],
-  knee: number | null,
+  knee: KneeStep | null,
 ): string {
   const name = path.split('.').at(-1)!
   if (points.length < 2) return `${target}: one value only, no trend.`
+  const last = Math.max(...points.map((p) => p.value))
   if (knee === null)
-    return `${target}: throughput kept rising (or latency stayed flat) up to ${name}=${points.at(-1)!.value}; no knee in this range.`
-  const i = points.findIndex((p) => p.value === knee)
-  const a = points[i]!
-  const b = points[i + 1]!
-  const gain = ((b.throughput - a.throughput) / a.throughput) * 100
-  const growth = ((b.p99 - a.p99) / a.p99) * 100
-  return `${target}: throughput stops rising after ${name}=${knee} (${gain >= 0 ? '+' : ''}${gain.toFixed(0)} % at ${b.value}) while p99 climbs ${growth.toFixed(0)} %.`
+    return `${target}: no knee up to ${name}=${last}: p99 never climbed beyond 20 % and its round-to-round spread without throughput keeping up.`
+  const thr = knee.gain >= 0 ? `gains only ${pct(knee.gain)}` : `falls ${pct(knee.gain)}`
+  return `${target}: the knee is at ${name}=${knee.value}: from there to ${knee.next}, p99 climbs ${pct(knee.growth)} while throughput ${thr}.`
+}
+
+/** The rounds' relative standard deviation; 0 with fewer than two rounds. */
+function relativeSpread(xs: readonly number[]): number {
+  if (xs.length < 2) return 0
+  const mean = xs.reduce((s, x) => s + x, 0) / xs.length
+  if (mean <= 0) return 0
+  const variance = xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (xs.length - 1)
+  return Math.sqrt(variance) / mean
 }
 
 export function studyResults(db: Db, studyId: number): StudyResults {
@@ -56,6 +92,7 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       merged.destroy()
       const requests = rounds.reduce((s, r) => s + r.requests, 0)
       const errors = rounds.reduce((s, r) => s + failedRequests(r.errors), 0)
+      const answered = rounds.filter((r) => r.latency.count > 0)
       const list = byTarget.get(target) ?? []
       list.push({
         value: run.value,
@@ -65,6 +102,11 @@ export function studyResults(db: Db, studyId: number): StudyResults {
         p95: lat.p95,
         p99: lat.p99,
         errorRate: requests ? errors / requests : 0,
+        rounds: rounds.length,
+        spread: {
+          throughput: relativeSpread(rounds.map((r) => r.throughput)),
+          p99: relativeSpread(answered.map((r) => r.latency.p99)),
+        },
       })
       byTarget.set(target, list)
     }
@@ -74,9 +116,15 @@ export function studyResults(db: Db, studyId: number): StudyResults {
     name: study.name,
     path: study.path,
     values: study.values,
+    kneeRule: KNEE_RULE,
     targets: [...byTarget].map(([target, points]) => {
-      const knee = findKnee(points)
-      return { target, points, knee, sentence: sentenceFor(target, study.path, points, knee) }
+      const step = kneeStep(points)
+      return {
+        target,
+        points,
+        knee: step?.value ?? null,
+        sentence: sentenceFor(target, study.path, points, step),
+      }
     }),
   }
 }

@@ -5,7 +5,7 @@ import { parseRunConfig } from '../config/load.ts'
 import { openDb } from '../store/db.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { tempDbPath } from '../testing/run.ts'
-import { findKnee, studyResults } from './results.ts'
+import { studyResults } from './results.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { expandSweep, runStudy } from './sweep.ts'
@@ -59,20 +59,6 @@ describe('sweeps', () => {
       { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 10 }, replicas: 1 },
       { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 30 }, replicas: 1 },
     ])
-  })
-
-  it('finds the knee where throughput stops rising while latency climbs', () => {
-    const p = (value: number, throughput: number, p99: number) => ({
-      value,
-      runId: 0,
-      throughput,
-      p50: 0,
-      p95: 0,
-      p99,
-      errorRate: 0,
-    })
-    expect(findKnee([p(32, 1000, 10), p(64, 1900, 11), p(128, 2000, 25), p(256, 2010, 60)])).toBe(64)
-    expect(findKnee([p(32, 1000, 10), p(64, 2000, 10), p(128, 4000, 11)])).toBeNull()
   })
 
   it('runs one run per value as one study and reports throughput and latency per value', async () => {

@@ -8,6 +8,7 @@ import { openDb } from '../store/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { runStudy, type SweepStep } from './sweep.ts'
 import { listTemplates } from './templates.ts'
+import { MIN_ROUNDS } from '../metrics/compare.ts'
 
 let demo: DemoServer
 beforeAll(async () => {
@@ -76,6 +77,21 @@ describe('templates', () => {
       ].sort(),
     )
     for (const t of templates) expect(t.description.length, t.id).toBeGreaterThan(40)
+  })
+
+  it('runs enough rounds for a comparison with an interval; targets that are sizes of one thing say so', () => {
+    for (const t of templates) {
+      expect(t.config.rounds, t.id).toBeGreaterThanOrEqual(MIN_ROUNDS)
+      if (t.config.targets.length > 1) expect(t.config.schedule, t.id).toBe('interleaved')
+    }
+    for (const id of ['task-size', 'soa-payload']) {
+      const targets = templates.find((t) => t.id === id)!.config.targets
+      expect(new Set(targets.map((t) => t.series?.name)).size, id).toBe(1)
+      expect(
+        targets.every((t) => t.series !== undefined),
+        id,
+      ).toBe(true)
+    }
   })
 
   for (const t of templates) {

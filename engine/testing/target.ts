@@ -31,6 +31,8 @@ export interface CountingTarget {
   /** Each request's body as it arrived: size and content type; `lastBody` holds the last one. */
   bodies: { bytes: number; contentType: string | null }[]
   lastBody: Buffer | null
+  /** Every answered request: its correlation id and how long the server held it (µs, arrival → response end). */
+  served: { id: string; us: number }[]
   firstRequestAt: number
   close(): Promise<void>
 }
@@ -47,10 +49,12 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     samples: [],
     bodies: [],
     lastBody: null,
+    served: [],
     firstRequestAt: 0,
     close: async () => {},
   }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const arrived = process.hrtime.bigint()
     const now = Date.now()
     if (state.firstRequestAt === 0) state.firstRequestAt = now
     state.requests++
@@ -68,6 +72,8 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       if (typeof id === 'string') res.setHeader(header, id)
       if (opts.serverTiming) res.setHeader('server-timing', 'app;dur=1.5, db;dur=0.25')
       res.end('ok')
+      if (typeof id === 'string')
+        state.served.push({ id, us: Number(process.hrtime.bigint() - arrived) / 1000 })
     }
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))

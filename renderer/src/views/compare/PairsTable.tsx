@@ -3,8 +3,8 @@
 // the PDF word them (engine/metrics/compare-words.ts). The method is stated once, below.
 import type { CompareResult } from '../../../../engine/api/types.ts'
 import {
-  fmtAgree,
-  fmtEffect,
+  fmtAgreeCell,
+  fmtEffectCell,
   fmtMetricValue,
   METRIC_LABEL,
   verdictWord,
@@ -40,7 +40,7 @@ export function PairsTable({ result }: { result: CompareResult }) {
                 <th scope="col" className="num">
                   Ratio (95 % CI)
                 </th>
-                <th scope="col">Rounds</th>
+                <th scope="col">Rounds agreeing</th>
                 <th scope="col">Verdict</th>
               </tr>
             </thead>
@@ -50,8 +50,8 @@ export function PairsTable({ result }: { result: CompareResult }) {
                   <th scope="row">{METRIC_LABEL[m.metric]}</th>
                   <td className="num">{fmtMetricValue(m.metric, m.baseline)}</td>
                   <td className="num">{fmtMetricValue(m.metric, m.other)}</td>
-                  <td className="num">{fmtEffect(m)}</td>
-                  <td>{m.verdict === 'too-few-rounds' ? '–' : fmtAgree(m.agree)}</td>
+                  <td className="num">{fmtEffectCell(m)}</td>
+                  <td>{m.verdict === 'too-few-rounds' ? '–' : fmtAgreeCell(m.agree)}</td>
                   <td className={`verdict v-${m.verdict}`}>{verdictWord(m, result.minEffect)}</td>
                 </tr>
               ))}

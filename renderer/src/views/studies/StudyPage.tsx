@@ -67,6 +67,9 @@ export function StudyPage({ studyId }: { studyId: number }) {
         {meta ? `, started ${dateTime(meta.createdAt)}` : ''}. {runIds.length} of {r.values.length} values run
         {running.length ? '' : complete ? '.' : ' (the study stopped early).'}
       </p>
+      <p className="muted" data-testid="study-knee-rule">
+        {r.kneeRule}
+      </p>
       {running.map((id) => (
         <Banner kind="info" key={id} testId="study-running">
           Run #{id} of this study is going on now. <Link to={`/live/${id}`}>Watch it live</Link>; the figures

@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest'
 import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { MIN_ROUNDS } from '../../../../engine/metrics/compare-metric.ts'
 import { defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 
 describe('wizard draft', () => {
+  it('defaults to enough interleaved rounds for a comparison with an interval', () => {
+    const d = defaultDraft()
+    expect(d.rounds).toBeGreaterThanOrEqual(MIN_ROUNDS)
+    expect(d.schedule).toBe('interleaved')
+  })
+
+  it("keeps a template target's series through the form", () => {
+    const config = RunConfigV1Schema.parse({
+      version: 1,
+      name: 'sizes',
+      targets: [{ name: 'c-1k', url: 'http://127.0.0.1:1/c', series: { name: 'iterations', value: 1000 } }],
+      load: { connections: 1, duration: 1 },
+    })
+    expect(toConfigInput(fromConfig(config)).targets[0]).toMatchObject({
+      series: { name: 'iterations', value: 1000 },
+    })
+  })
+
   it('reports the schema messages by field, for the right step', () => {
     const d = defaultDraft()
     const v = validate(d)

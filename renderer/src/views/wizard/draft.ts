@@ -41,6 +41,8 @@ export interface TargetDraft {
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
   steps: StepDraft[] | null
   stack: StackDraft | null
+  /** This target is one value of a series (a template's task size): kept as it is. */
+  series: { name: string; value: number } | null
 }
 
 export interface PhaseDraft {
@@ -110,6 +112,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     monitor: emptyMonitor(),
     steps: null,
     stack: null,
+    series: null,
   }
 }
 
@@ -154,8 +157,10 @@ export function defaultDraft(): Draft {
       rateLimited: false,
       rate: 100,
     },
-    schedule: 'sequential',
-    rounds: 1,
+    // A comparison needs 3 rounds per target for its interval (engine/metrics/compare-metric.ts),
+    // and interleaved rounds are paired round by round, which cancels drift over time.
+    schedule: 'interleaved',
+    rounds: 3,
     cooldownSeconds: 5,
     correlationHeader: DEFAULT_CORRELATION_HEADER,
     thresholds: [],
@@ -268,6 +273,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
         monitor: monitorInput(t.monitor),
         steps: t.steps ? t.steps.map(stepInput) : undefined,
         stack: t.stack ?? undefined,
+        series: t.series ?? undefined,
       }),
     ),
     load: loadInput(d.load),

@@ -26,6 +26,7 @@ export function fromConfig(c: RunConfig): Draft {
     td.stack = t.stack
       ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
       : null
+    td.series = t.series ? { ...t.series } : null
     // The wizard edits a target's first monitor; any more are kept as they are.
     const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
     const m = all[0]
