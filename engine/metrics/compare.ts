@@ -82,7 +82,11 @@ function methodNotes(pairs: readonly ComparePair[], entries: readonly Entry[]): 
   const out: string[] = []
   const sequential = pairs.some((p) => {
     const run = entries.find((e) => e.runId === p.baseline.runId)?.run
-    return p.baseline.runId === p.other.runId && p.design === 'unpaired' && (run?.config?.rounds ?? 1) > 1
+    return (
+      p.baseline.runId === p.other.runId &&
+      run?.config?.schedule === 'sequential' &&
+      (run.config.rounds ?? 1) > 1
+    )
   })
   if (sequential)
     out.push(

@@ -38,12 +38,6 @@ export function fmtRate(perSecond: number): string {
   return ONE.format(perSecond)
 }
 
-export function fmtPercent(x: number | null, digits = 1): string {
-  if (x === null || !Number.isFinite(x)) return '–'
-  const sign = x > 0 ? '+' : x < 0 ? '−' : ''
-  return `${sign}${Math.abs(x).toFixed(digits)} %`
-}
-
 export function fmtBytes(bytes: number | null): string {
   if (bytes === null || !Number.isFinite(bytes)) return '–'
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']

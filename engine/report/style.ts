@@ -45,9 +45,6 @@ svg .dots { fill: none; stroke-width: 5.5; stroke-linecap: round; stroke-opacity
 .legend { display: flex; flex-wrap: wrap; gap: 2pt 12pt; font-size: 8pt; color: #334155; margin-top: 2pt; }
 .legend .key { display: inline-flex; align-items: center; gap: 4pt; white-space: nowrap; }
 .legend .key svg { flex: none; }
-.compare { break-inside: avoid; page-break-inside: avoid; }
-ul.sentences { margin: 2pt 0 8pt 14pt; padding: 0; font-size: 8.5pt; }
-ul.sentences li { margin: 1pt 0; }
 p.headline { font-size: 11pt; line-height: 1.45; border-left: 4px solid #2563eb; background: #f8fafc;
   padding: 6pt 9pt; margin: 8pt 0 10pt; break-inside: avoid; }
 table.pairs { table-layout: fixed; }
@@ -57,6 +54,6 @@ td.v-higher, td.v-lower { font-weight: 600; }
 td.v-inconclusive, td.v-too-few-rounds { color: #64748b; }
 table.side-by-side td:first-child { overflow-wrap: anywhere; }
 .run-list td, .run-list th { font-size: 9pt; }
-section.run, section.across { break-before: page; page-break-before: always; }
+section.run { break-before: page; page-break-before: always; }
 .charts-pair { display: block; }
 `
