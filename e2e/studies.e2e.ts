@@ -73,6 +73,8 @@ describe('studies, templates, reports', () => {
     await app.screenshot('28-wizard-scenario')
     await wizard.next()
     await page.getByTestId('load-duration').fill('2')
+    // The template runs 3 rounds (what a comparison needs); one is enough to see the steps.
+    await wizard.setRounds(1)
     await wizard.next()
     await wizard.next()
     await wizard.start()

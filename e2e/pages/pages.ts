@@ -60,6 +60,11 @@ export class WizardPage {
     if (!(await cooldown.isVisible())) await this.page.getByTestId('load-advanced').click()
     await cooldown.fill(String(seconds))
   }
+  async setRounds(rounds: number): Promise<void> {
+    const field = this.page.getByTestId('load-rounds')
+    if (!(await field.isVisible())) await this.page.getByTestId('load-advanced').click()
+    await field.fill(String(rounds))
+  }
   async setSweep(path: string, values: string): Promise<void> {
     await this.page.getByTestId('sweep-enabled').check()
     await this.page.getByTestId('sweep-path').fill(path)
