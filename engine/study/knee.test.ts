@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SweepPoint } from '../api/types.ts'
 import { openDb } from '../store/db.ts'
-import { insertFixtureRun } from '../store/fixtures.ts'
+import { insertFixtureRun } from '../testing/fixtures.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import { findKnee, KNEE_RULE, kneeStep, studyResults } from './results.ts'
 
