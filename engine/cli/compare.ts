@@ -113,6 +113,7 @@ export function compareJson(r: CompareResult) {
             significant: m.significant,
             verdict: m.verdict,
             agree: m.agree,
+            sentence: m.sentence,
           },
         ]),
       ),

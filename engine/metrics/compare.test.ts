@@ -1,99 +1,15 @@
 // The comparison method on data whose truth the test sets: per-round figures built here, so the
 // expected ratio, interval and verdict are known (the interval arithmetic itself is checked
-// against SciPy in compare-stats.test.ts). Runs from the database go through compareRounds.
+// against SciPy in compare-stats.test.ts; the headline in compare-headline.test.ts). Runs from the
+// database go through compareRounds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
-import type { CompareMetric, CompareResult, StatsBlock } from '../api/types.ts'
-import { parseRunConfig } from '../config/load.ts'
+import type { CompareMetric, CompareResult } from '../api/types.ts'
 import { openDb, type Db } from '../store/db.ts'
-import { insertFixtureRun } from '../testing/fixtures.ts'
 import { HistoryStore } from '../store/queries.ts'
-import { compareMetric, compareRuns, type Round, type RunRounds } from './compare.ts'
-
-function block(p50: number, o: { throughput?: number; failed?: number; requests?: number } = {}): StatsBlock {
-  const requests = o.requests ?? 1000
-  const failed = o.failed ?? 0
-  const latency = {
-    count: requests - failed,
-    min: p50 / 2,
-    mean: p50 * 1.1,
-    stddev: p50 / 10,
-    p50,
-    p90: p50 * 1.5,
-    p95: p50 * 1.8,
-    p99: p50 * 2.5,
-    p999: p50 * 4,
-    max: p50 * 6,
-  }
-  return {
-    requests,
-    ok: requests - failed,
-    errors: failed ? { timeout: failed } : {},
-    statusClasses: { '1xx': 0, '2xx': requests - failed, '3xx': 0, '4xx': 0, '5xx': 0 },
-    bytes: 0,
-    throughput: o.throughput ?? 1e6 / p50,
-    seconds: 10,
-    latency,
-    corrected: null,
-    serverApp: null,
-    serverDb: null,
-  }
-}
-
-const rounds = (p50s: readonly number[], o: Parameters<typeof block>[1] = {}): Round[] =>
-  p50s.map((p, i) => ({ ...block(p, o), round: i + 1 }))
-
-type TargetSpec = { name: string; p50s: number[]; body?: string; series?: { name: string; value: number } }
-
-function run(
-  runId: number,
-  targets: TargetSpec[],
-  o: {
-    schedule?: 'interleaved' | 'sequential'
-    load?: Record<string, unknown>
-    env?: Partial<NonNullable<RunRounds['environment']>>
-    saturated?: boolean
-    sweep?: RunRounds['sweep']
-  } = {},
-): RunRounds {
-  const config = parseRunConfig({
-    version: 1,
-    name: `run ${runId}`,
-    targets: targets.map((t, i) => ({
-      name: t.name,
-      url: `http://127.0.0.1:${8000 + i}/`,
-      ...(t.body ? { method: 'POST', body: t.body } : {}),
-      ...(t.series ? { series: t.series } : {}),
-    })),
-    load: { connections: 8, duration: 10, ...o.load },
-    rounds: Math.max(...targets.map((t) => t.p50s.length)),
-    schedule: o.schedule ?? 'interleaved',
-  })
-  return {
-    runId,
-    status: 'done',
-    config,
-    environment: {
-      host: 'bench-1',
-      cpu: 'Xeon',
-      cores: 2,
-      os: 'linux 6.1',
-      node: 'v24.0.0',
-      app: '0.1.0',
-      details: {},
-      ...o.env,
-    },
-    generator: {
-      saturated: o.saturated ?? false,
-      saturatedSeconds: o.saturated ? 8 : 0,
-      seconds: 10,
-      peakCpu: o.saturated ? 99 : 40,
-      message: null,
-    },
-    sweep: o.sweep ?? null,
-    targets: targets.map((t) => ({ target: t.name, rounds: rounds(t.p50s) })),
-  }
-}
+import { rounds, run } from '../testing/compare-rounds.ts'
+import { insertFixtureRun } from '../testing/fixtures.ts'
+import { compareMetric, compareRuns } from './compare.ts'
 
 const metric = (r: CompareResult, pair: number, name: CompareMetric['metric']): CompareMetric => {
   const m = r.pairs[pair]?.metrics.find((x) => x.metric === name)
@@ -350,120 +266,6 @@ describe('what makes a comparison unfair is named at the top, once', () => {
     const r = compareRuns([run(1, [{ name: 'api', p50s: A }]), run(2, [{ name: 'api', p50s: B }])])
     expect(r.pairs[0]!.notes).toEqual([])
     expect(r.notes).toEqual([])
-  })
-})
-
-describe('the headline', () => {
-  it('says who is slower at the median and the tail, by how much and how sure', () => {
-    const r = compareRuns([
-      run(1, [
-        { name: 'a', p50s: A },
-        { name: 'b', p50s: B },
-      ]),
-    ])
-    expect(r.headline).toBe(
-      'b is slower than a at the median (p50 3.93×, 95 % CI 3.89–3.97×, all 5 rounds agree) and at the tail (p99 3.93×, 95 % CI 3.89–3.97×, all 5 rounds agree).',
-    )
-    expect(r.method).toMatch(/^Method: each round is one observation\./)
-  })
-
-  it('twins are the same, and the headline does not contradict the table', () => {
-    const twin = A.map((x, i) => x * (1 + (i % 2 ? 0.004 : 0.002)))
-    const r = compareRuns([
-      run(1, [
-        { name: 'a', p50s: A },
-        { name: 'a-twin', p50s: twin },
-      ]),
-    ])
-    expect(metric(r, 0, 'p50').verdict).toBe('same')
-    expect(r.headline).toMatch(/^a-twin is as fast as a within ±5 % at the median \(p50 1\.00×/)
-    expect(r.headline).not.toMatch(/slower|faster than/)
-  })
-
-  it('too few rounds: "not enough rounds: run 3" once, however many pairs', () => {
-    const r = compareRuns([
-      run(1, [
-        { name: 'a', p50s: [1000] },
-        { name: 'b', p50s: [2000] },
-        { name: 'c', p50s: [3000] },
-        { name: 'd', p50s: [1000] },
-      ]),
-    ])
-    expect(r.headline.match(/Not enough rounds/g)).toHaveLength(1)
-    expect(r.headline).toMatch(/run 3 \(rounds: 3 or more, schedule interleaved\)/)
-    // Many pairs are grouped by verdict.
-    expect(r.headline).toMatch(
-      /^At the median \(p50\), against a: b \(2\.00×\), c \(3\.00×\) and d \(1\.00×\) have no interval\./,
-    )
-  })
-
-  it('many pairs: grouped by verdict at the median and at the tail', () => {
-    const r = compareRuns([
-      run(1, [
-        { name: 'base', p50s: A },
-        { name: 'slow', p50s: B },
-        { name: 'fast', p50s: A.map((x) => x / 2) },
-        { name: 'twin', p50s: A.map((x) => x * 1.001) },
-      ]),
-    ])
-    expect(r.headline).toMatch(
-      /^At the median \(p50\), against base: slow \(3\.93×\) is slower; fast \(0\.50×\) is faster; twin \(1\.00×\) is the same within ±5 %\./,
-    )
-  })
-})
-
-describe('a sweep over targets or variants is a curve, not a race', () => {
-  it('targets marked as values of one series', () => {
-    const r = compareRuns([
-      run(1, [
-        { name: 'compute-1k', p50s: [1200], series: { name: 'iterations', value: 1000 } },
-        { name: 'compute-300k', p50s: [155_000], series: { name: 'iterations', value: 300_000 } },
-      ]),
-    ])
-    expect(r.pairs).toEqual([])
-    expect(r.series?.name).toBe('iterations')
-    expect(r.series?.lines[0]?.points.map((p) => [p.value, p.p50])).toEqual([
-      [1000, 1200],
-      [300_000, 155_000],
-    ])
-    expect(r.headline).toMatch(/^These 2 entries are values of one series \(iterations\), not rivals/)
-    expect(r.headline).toMatch(/p50 rises from 1\.20 ms at 1000 to 155\.0 ms at 300000 \(129×\)/)
-    expect(r.headline).not.toMatch(/%/)
-  })
-
-  it('on request, unmarked targets too: the value from the name', () => {
-    const r = compareRuns(
-      [
-        run(1, [
-          { name: 'compute-10k', p50s: [5000] },
-          { name: 'compute-1k', p50s: [1200] },
-        ]),
-      ],
-      { asSeries: true },
-    )
-    expect(r.series?.lines[0]?.points.map((p) => p.value)).toEqual([1000, 10_000])
-    const units = compareRuns(
-      [
-        run(1, [
-          { name: 'sleep-8ms', p50s: [8000] },
-          { name: 'sleep-2ms', p50s: [2000] },
-        ]),
-      ],
-      {
-        asSeries: true,
-      },
-    )
-    expect(units.series?.lines[0]?.points.map((p) => p.value)).toEqual([2, 8])
-  })
-
-  it('the runs of one study: a line per target against the swept value', () => {
-    const sweep = (value: number) => ({ studyId: 7, path: 'load.connections', value })
-    const r = compareRuns([
-      run(1, [{ name: 'node', p50s: [1000] }], { sweep: sweep(8) }),
-      run(2, [{ name: 'node', p50s: [1900] }], { sweep: sweep(16) }),
-    ])
-    expect(r.series?.name).toBe('connections')
-    expect(r.series?.lines.map((l) => [l.name, l.points.map((p) => p.value)])).toEqual([['node', [8, 16]]])
   })
 })
 
