@@ -93,8 +93,11 @@ export function runDifferences(a: RunRounds, b: RunRounds): string | null {
   return `Runs ${first.runId} and ${second.runId} differ in ${list(parts)}.`
 }
 
-function bodyBytes(t: Target): number {
-  return t.body === null ? 0 : new TextEncoder().encode(t.body).length
+/** A body in words: its size, and the kind of a generated one. */
+function bodyWords(t: Target): string {
+  if (t.body === null) return '0 bytes'
+  if (typeof t.body === 'object') return `${t.body.size} bytes of generated ${t.body.kind}`
+  return `${new TextEncoder().encode(t.body).length} bytes`
 }
 
 function limitsOf(run: RunRounds, target: string): string | null {
@@ -119,7 +122,8 @@ export function targetDifferences(
   const parts: string[] = []
   if (ta && tb) {
     if (ta.method !== tb.method) parts.push(`method (${ta.method} vs ${tb.method})`)
-    if ((ta.body ?? '') !== (tb.body ?? '')) parts.push(`body (${bodyBytes(ta)} vs ${bodyBytes(tb)} bytes)`)
+    if (JSON.stringify(ta.body) !== JSON.stringify(tb.body))
+      parts.push(`body (${bodyWords(ta)} vs ${bodyWords(tb)})`)
     if (Boolean(ta.steps) !== Boolean(tb.steps))
       parts.push(
         `scenario (${ta.steps ? `${ta.steps.length} steps` : 'none'} vs ${tb.steps ? `${tb.steps.length} steps` : 'none'})`,

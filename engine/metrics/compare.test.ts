@@ -253,7 +253,7 @@ describe('what makes a comparison unfair is named at the top, once', () => {
     expect(runNote).toBe(
       'Runs 1 and 2 differ in load profile (constant vs ramp), connections (8 vs 64), window (10 s vs 20 s), rate (closed loop vs 500 req/s), keep-alive (on vs off), Cannonade version (0.1.0 vs 0.2.0) and host (bench-1 vs bench-2).',
     )
-    expect(r.pairs[0]!.notes).toContain('api (run 1) and api (run 2) differ in body (7 vs 30 bytes).')
+    expect(r.pairs[0]!.notes).toContain('api (run 1) and api (run 2) differ in body (7 bytes vs 30 bytes).')
     expect(r.notes.join(' ')).toMatch(
       /load generator was saturated in run 2 \(above 90 % CPU in 8 of 10 seconds\)/,
     )
