@@ -1,7 +1,8 @@
 // Which files the UI may fetch or open: only what the engine wrote for the user, i.e. files inside
 // `<data dir>/exports/` and `<data dir>/reports/`. Both transports ask here: the web download route
 // (the page and the engine may be on different machines) and Electron main (shell.openPath). The
-// check resolves symlinks on both sides, so a link or `..` inside those folders cannot reach out.
+// check resolves symlinks on both sides, so a link or `..` inside those folders cannot reach out,
+// and neither can one of the folders itself being a link.
 import { realpath, stat } from 'node:fs/promises'
 import { basename, extname, isAbsolute, join, resolve, sep } from 'node:path'
 
@@ -27,16 +28,22 @@ export async function checkDownloadable(dataDir: string, path: string): Promise<
   }
   if (!path || !isAbsolute(path) || path.includes('\0')) return refuse
   const abs = resolve(path)
-  const roots = (await Promise.all(DOWNLOAD_DIRS.map((d) => real(join(dataDir, d))))).filter(
-    (r): r is string => r !== null,
-  )
+  // A root that is itself a link out of the data folder (exports -> /) is no root: it would serve
+  // whatever it points at.
+  const home = await real(dataDir)
+  const roots: { dir: string; real: string }[] = []
+  for (const d of DOWNLOAD_DIRS) {
+    const r = await real(join(dataDir, d))
+    if (r !== null && home !== null && r.startsWith(home + sep))
+      roots.push({ dir: join(dataDir, d), real: r })
+  }
   const resolved = await real(abs)
   if (resolved === null) {
     // Say "not found" only for paths that would have been allowed; anything else learns nothing.
-    const lexical = roots.length > 0 && DOWNLOAD_DIRS.some((d) => abs.startsWith(join(dataDir, d) + sep))
+    const lexical = roots.some((r) => abs.startsWith(r.dir + sep))
     return lexical ? { ok: false, status: 404, message: 'no such file (deleted?)' } : refuse
   }
-  if (!roots.some((root) => resolved.startsWith(root + sep))) return refuse
+  if (!roots.some((root) => resolved.startsWith(root.real + sep))) return refuse
   const info = await stat(resolved)
   if (!info.isFile()) return refuse
   return { ok: true, path: resolved, name: basename(resolved), size: info.size }

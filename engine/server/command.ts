@@ -73,6 +73,7 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
       port: parsed.port,
       staticDir: parsed.staticDir,
       dataDir: dirname(engine.dbPath),
+      log: (line) => ctx.stderr.write(`cannonade serve: ${line}\n`),
     })
   } catch (err) {
     await engine.close()

@@ -62,6 +62,21 @@ describe('downloads', () => {
     expect((await get(join(dataDir, 'reports', 'gone.pdf'))).status).toBe(404)
   })
 
+  it('refuses a download folder that is itself a link out of the data folder', async () => {
+    // reports/ → the folder above the data folder: every file there would be a "report".
+    rmSync(join(dataDir, 'reports'), { recursive: true })
+    symlinkSync(root, join(dataDir, 'reports'))
+    for (const path of [join(dataDir, 'reports', 'outside.txt'), join(root, 'outside.txt')]) {
+      const res = await get(path)
+      expect(res.status, path).toBe(403)
+      expect(await res.text()).not.toContain('secret')
+    }
+    // A missing file under the linked folder learns nothing either (403, not 404).
+    expect((await get(join(dataDir, 'reports', 'gone.pdf'))).status).toBe(403)
+    // The other folder, a real one, still serves.
+    expect((await get(join(dataDir, 'exports', 'run-1-samples.csv'))).status).toBe(200)
+  })
+
   it('needs the token', async () => {
     expect((await get(join(dataDir, 'reports', 'r 1.pdf'), 'wrong')).status).toBe(401)
   })

@@ -1,6 +1,8 @@
 // Web mode (`cannonade serve`): the built renderer and the Api over HTTP + WebSocket, on 127.0.0.1
 // only. Every API call and the event socket need the per-launch token the printed URL carries:
-// any page in the user's browser can reach 127.0.0.1, only the one we opened knows the token.
+// any page in the user's browser can reach 127.0.0.1, only the one we opened knows the token, and a
+// request another page sends (its Origin) is refused even with the token. No request, however
+// malformed, throws out of a handler (guard.ts): it gets a 4xx and a log line.
 //   POST /api/<channel>   body: JSON array of arguments → 200 JSON result | 4xx/5xx {error}
 //   GET  /api/events      WebSocket: {event, payload} messages (runs:progress 1 Hz, runs:ended, …)
 //   GET  /api/download?path=…   a file an export or report wrote (only under the data dir's
@@ -16,6 +18,15 @@ import { subscribeAll } from '../api/client.ts'
 import { dispatch } from '../api/dispatch.ts'
 import { HTTP_STATUS, toErrorBody, type ErrorBody } from '../api/errors.ts'
 import { serveDownload } from './download.ts'
+import {
+  clientErrorStatus,
+  decodePath,
+  describeRequest,
+  hostAllowed,
+  originAllowed,
+  rawReply,
+  requestTarget,
+} from './guard.ts'
 import { serveStatic } from './static.ts'
 
 export interface StartServerOptions {
@@ -28,7 +39,11 @@ export interface StartServerOptions {
   token?: string
   /** The engine's data folder (dirname of its database): downloads come from its exports/ and reports/. */
   dataDir?: string
+  /** One line per refused or failed request (serve prints them on stderr). */
+  log?: (line: string) => void
 }
+
+type Gate = { ok: true; url: URL } | { ok: false; status: number; message: string }
 
 export interface RunningServer {
   /** Open this: `http://127.0.0.1:PORT/?token=…`. */
@@ -75,27 +90,59 @@ function tokenOf(req: IncomingMessage, url: URL): string | null {
   return url.searchParams.get('token')
 }
 
-/** DNS rebinding guard: a page served from evil.example resolving to 127.0.0.1 sends its own Host. */
-function hostAllowed(req: IncomingMessage, port: number): boolean {
-  const host = req.headers.host
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+/**
+ * The body as text, or null once it passes MAX_BODY (declared or sent): the caller answers 413 and
+ * closes the connection, so the rest of a huge body is never read.
+ */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > MAX_BODY) return Promise.resolve(null)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY) return void chunks.push(chunk)
+      req.off('data', onData)
+      req.off('end', onEnd)
+      resolve(null)
+    }
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'))
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', reject)
+  })
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    const buf = chunk as Buffer
-    size += buf.length
-    if (size > MAX_BODY) throw new RangeError('body too large')
-    chunks.push(buf)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+/**
+ * 413, then close: a client still sending a huge body would otherwise keep the connection half
+ * read. The close lingers: what the client sends after the answer is read and dropped until it
+ * closes (a second at most), because closing a socket with unread bytes resets the connection, and
+ * a reset can discard the 413 before the client reads it. Node closes a `Connection: close`
+ * response's socket with destroySoon when it has one and with end() otherwise (resOnFinish in
+ * Node's _http_server.js); end() is the half-close wanted here.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, what: string): void {
+  const socket = req.socket
+  Object.defineProperty(socket, 'destroySoon', { value: undefined, configurable: true })
+  res.shouldKeepAlive = false
+  sendError(res, 413, { code: 'bad-input', message: `${what}: request body over ${MAX_BODY} bytes` })
+  req.resume()
+  socket.resume()
+  const timer = setTimeout(() => socket.destroy(), 1000)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
 }
 
-async function handleApi(api: Api, req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+async function handleApi(
+  api: Api,
+  req: IncomingMessage,
+  res: ServerResponse,
+  name: string,
+  log: (line: string) => void,
+): Promise<void> {
   if (!isChannel(name)) {
-    sendError(res, 404, { code: 'not-found', message: `no such channel: ${name}` })
+    sendError(res, 404, { code: 'not-found', message: `no such channel: ${name.slice(0, 100)}` })
     return
   }
   if (req.method !== 'POST') {
@@ -103,16 +150,17 @@ async function handleApi(api: Api, req: IncomingMessage, res: ServerResponse, na
     sendError(res, 405, { code: 'bad-input', message: `${name}: use POST with a JSON array of arguments` })
     return
   }
+  const text = await readBody(req)
+  if (text === null) {
+    log(`413 ${describeRequest(req)}: body over ${MAX_BODY} bytes`)
+    refuseTooLarge(req, res, name)
+    return
+  }
   let args: unknown
   try {
-    const text = await readBody(req)
     args = text.trim() === '' ? [] : JSON.parse(text)
-  } catch (err) {
-    const tooLarge = err instanceof RangeError
-    sendError(res, tooLarge ? 413 : 400, {
-      code: 'bad-input',
-      message: tooLarge ? `${name}: request body over ${MAX_BODY} bytes` : `${name}: body is not valid JSON`,
-    })
+  } catch {
+    sendError(res, 400, { code: 'bad-input', message: `${name}: body is not valid JSON` })
     return
   }
   try {
@@ -123,55 +171,117 @@ async function handleApi(api: Api, req: IncomingMessage, res: ServerResponse, na
   }
 }
 
+/** A route's failure after it started: a 500 if nothing was sent yet, else the connection is cut. */
+function failed(req: IncomingMessage, res: ServerResponse, log: (line: string) => void) {
+  return (err: unknown) => {
+    log(`500 ${describeRequest(req)}: ${err instanceof Error ? err.message : String(err)}`)
+    if (!res.headersSent) sendError(res, 500, toErrorBody(err))
+    else res.destroy()
+  }
+}
+
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url')
   let port = 0
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    if (!hostAllowed(req, port)) {
-      sendError(res, 421, { code: 'bad-input', message: 'unexpected Host header' })
+  const log = opts.log ?? (() => {})
+  const refuse = (req: IncomingMessage, status: number, message: string) =>
+    log(`${status} ${describeRequest(req)}: ${message}`)
+
+  /** The checks every request and upgrade passes, in this order, before any route runs. */
+  const admit = (req: IncomingMessage): Gate => {
+    const url = requestTarget(req.url)
+    if (url === null) return { ok: false, status: 400, message: 'the request target is not a path' }
+    if (req.httpVersionMajor !== 1) return { ok: false, status: 400, message: 'only HTTP/1.x is spoken here' }
+    if (!hostAllowed(req, port)) return { ok: false, status: 421, message: 'unexpected Host header' }
+    if (!url.pathname.startsWith('/api/')) return { ok: true, url }
+    if (!originAllowed(req))
+      return { ok: false, status: 403, message: 'the API answers only pages this server sent' }
+    if (!sameToken(tokenOf(req, url), token))
+      return {
+        ok: false,
+        status: 401,
+        message: 'missing or wrong token: open the URL `cannonade serve` printed',
+      }
+    return { ok: true, url }
+  }
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const gate = admit(req)
+    if (!gate.ok) {
+      refuse(req, gate.status, gate.message)
+      if (gate.status === 400) res.shouldKeepAlive = false
+      sendError(res, gate.status, { code: 'bad-input', message: gate.message })
+      return
+    }
+    const { url } = gate
+    if (url.pathname === '/api/download') {
+      serveDownload(opts.dataDir, req, res, url).catch(failed(req, res, log))
       return
     }
     if (url.pathname.startsWith('/api/')) {
-      if (!sameToken(tokenOf(req, url), token)) {
-        sendError(res, 401, {
-          code: 'bad-input',
-          message: 'missing or wrong token: open the URL `cannonade serve` printed',
-        })
+      const name = decodePath(url.pathname.slice('/api/'.length))
+      if (name === null) {
+        refuse(req, 400, 'malformed %-escape in the channel name')
+        sendError(res, 400, { code: 'bad-input', message: 'malformed %-escape in the channel name' })
         return
       }
-      if (url.pathname === '/api/download') {
-        serveDownload(opts.dataDir, req, res, url).catch((err: unknown) => {
-          if (!res.headersSent) sendError(res, 500, toErrorBody(err))
-          else res.destroy()
-        })
-        return
-      }
-      handleApi(opts.host, req, res, decodeURIComponent(url.pathname.slice('/api/'.length))).catch(
-        (err: unknown) => {
-          if (!res.headersSent) sendError(res, 500, toErrorBody(err))
-          else res.destroy()
-        },
-      )
+      handleApi(opts.host, req, res, name, log).catch(failed(req, res, log))
       return
     }
-    serveStatic(opts.staticDir, req, res, url.pathname).catch((err: unknown) => {
-      if (!res.headersSent) sendError(res, 500, toErrorBody(err))
-      else res.destroy()
-    })
+    serveStatic(opts.staticDir, req, res, url.pathname).catch(failed(req, res, log))
+  }
+
+  const server = createServer((req, res) => {
+    try {
+      route(req, res)
+    } catch (err) {
+      failed(req, res, log)(err)
+    }
+  })
+
+  // Bytes that are not HTTP never reach a route: Node's parser rejects them here.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const status = clientErrorStatus(err)
+    // A response already under way on this keep-alive socket cannot be followed by another.
+    const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+    if (status === null || !socket.writable || started?.headersSent) {
+      socket.destroy()
+      return
+    }
+    log(`${status} malformed request (${err.code ?? err.message})`)
+    rawReply(socket, status, 'malformed HTTP request')
+  })
+
+  // CONNECT (a proxy request) has no route; without a listener Node drops it without a word.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy())
+    refuse(req, 405, 'CONNECT is not served')
+    rawReply(socket, 405, 'CONNECT is not served')
   })
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const reject = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
+    // After an upgrade Node no longer watches the socket: a reset client must not throw.
+    socket.on('error', () => socket.destroy())
+    try {
+      const gate = admit(req)
+      if (!gate.ok) {
+        refuse(req, gate.status, gate.message)
+        rawReply(socket, gate.status, gate.message)
+        return
+      }
+      if (gate.url.pathname !== '/api/events') {
+        refuse(req, 404, 'no WebSocket here')
+        rawReply(socket, 404, 'the event socket is /api/events')
+        return
+      }
+      // ws answers a malformed handshake (version, key, method) with a 400 itself.
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+    } catch (err) {
+      refuse(req, 500, err instanceof Error ? err.message : String(err))
+      rawReply(socket, 500, 'internal error')
     }
-    if (url.pathname !== '/api/events') return reject(404, 'Not Found')
-    if (!hostAllowed(req, port)) return reject(421, 'Misdirected Request')
-    if (!sameToken(tokenOf(req, url), token)) return reject(401, 'Unauthorized')
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })
 
   const alive = new WeakMap<WebSocket, boolean>()

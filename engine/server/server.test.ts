@@ -2,6 +2,7 @@
 // transport's rules matter: token, parsing, error codes, events, static files).
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
+import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -151,6 +152,72 @@ describe('web transport', () => {
       headers: { ...auth(), host: 'evil.example' },
     })
     expect(res.status).toBe(421)
+  })
+
+  it('refuses a call from another page (Origin) even with the token, on the API and the socket', async () => {
+    const own = await http(server, 'POST', '/api/runs:active', {
+      body: '[]',
+      headers: { ...auth(), origin: server.origin },
+    })
+    expect(own.status).toBe(200)
+    for (const origin of [
+      'http://evil.example',
+      'null',
+      `http://127.0.0.1:${server.port + 1}`,
+      `https://127.0.0.1:${server.port}`,
+    ]) {
+      const res = await http(server, 'POST', '/api/runs:active', {
+        body: '[]',
+        headers: { ...auth(), origin },
+      })
+      expect(res.status, origin).toBe(403)
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/events?token=${server.token}`, { origin })
+      const status = await new Promise<number>((resolve) =>
+        ws.on('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0)),
+      )
+      expect(status, origin).toBe(403)
+    }
+    const download = await http(server, 'GET', `/api/download?path=/etc/passwd&token=${server.token}`, {
+      headers: { origin: 'http://evil.example' },
+    })
+    expect(download.status).toBe(403)
+  })
+
+  it('answers a body over the limit with 413 and closes the connection', async () => {
+    // Declared too large, and too large while streaming without a length: either way the server
+    // stops reading, says 413 and closes; the client is still sending when it does.
+    for (const framing of ['content-length: 1000000000', 'transfer-encoding: chunked']) {
+      const reply = await new Promise<{ text: string; closed: boolean }>((resolve) => {
+        const socket = net.connect(server.port, '127.0.0.1')
+        let text = ''
+        const chunk = Buffer.alloc(64 * 1024, 0x20)
+        let sent = 0
+        const pump = () => {
+          // Up to 3× the limit, then stop: a server that kept reading would never answer.
+          while (!socket.destroyed && sent < 12 * 1024 * 1024) {
+            sent += chunk.length
+            const framed = framing.startsWith('transfer')
+              ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+              : chunk
+            if (!socket.write(framed)) return void socket.once('drain', pump)
+          }
+        }
+        socket.on('connect', () => {
+          socket.write(
+            `POST /api/runs:validate HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nx-cannonade-token: ${server.token}\r\n${framing}\r\n\r\n`,
+          )
+          pump()
+        })
+        socket.on('data', (c: Buffer) => (text += c.toString('latin1')))
+        socket.on('error', () => {})
+        socket.on('close', () => resolve({ text, closed: true }))
+      })
+      expect(reply.text, framing).toMatch(/^HTTP\/1\.1 413 /)
+      expect(reply.text.toLowerCase(), framing).toContain('connection: close')
+      expect(reply.closed).toBe(true)
+    }
+    // And the server goes on.
+    expect((await http(server, 'POST', '/api/runs:active', { body: '[]', headers: auth() })).status).toBe(200)
   })
 
   it('serves the app with a CSP, falls back to index.html for routes, blocks traversal', async () => {
