@@ -1,5 +1,7 @@
 // The profile compiler: every load shape becomes a list of constant-connection steps, which the
 // runner executes and a UI previews as a per-second connection schedule (profile kinds: ./schema.ts).
+import { ConfigError, fieldOf } from './errors.ts'
+import { planIssues } from './limits.ts'
 import type { Load } from './schema.ts'
 
 export interface Step {
@@ -62,6 +64,11 @@ function fitToWindow(steps: Step[], window: number | null, fill: number): Step[]
 }
 
 export function compilePlan(load: Load): Plan {
+  // The schema refuses these already; a load that skipped it (a stored or hand-built one) must
+  // still not make the loops below allocate without bound.
+  const issues = planIssues(load)
+  if (issues.length > 0)
+    throw new ConfigError(issues.map((i) => ({ field: fieldOf(['load', ...i.path]), message: i.message })))
   const p = load.profile
   const C = load.connections
   const window = load.duration ?? null

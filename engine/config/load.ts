@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseYaml, YAMLParseError } from 'yaml'
-import { RunConfigV1Schema, type RunConfig } from './schema.ts'
-import { ConfigError, configErrorFromZod } from './errors.ts'
+import { RunConfigV1Schema, StoredRunConfigSchema, type RunConfig } from './schema.ts'
+import { ConfigError, configErrorFromZod, fieldOf } from './errors.ts'
 
 export const CURRENT_VERSION = 1
 
@@ -52,6 +52,50 @@ export function parseRunConfig(raw: unknown): RunConfig {
   return result.data
 }
 
+/**
+ * A config a run was stored with: the rules of its time, not today's wire rules (schema.ts), so a
+ * kept run stays readable after a rule is added. Never for new input.
+ */
+export function parseStoredConfig(raw: unknown): RunConfig {
+  const result = StoredRunConfigSchema.safeParse(migrateConfig(raw))
+  if (!result.success) throw configErrorFromZod(result.error)
+  return result.data
+}
+
+/**
+ * The first key a JSON object in `text` repeats, as a field path, or null. JSON.parse keeps the
+ * last of two equal keys without a word, so `"connections": 10, …, "connections": 10000` would
+ * run the second; YAML refuses them itself. `text` must be valid JSON (JSON.parse said so). An
+ * explicit stack, not recursion: a deeply nested document must not overflow the call stack.
+ */
+export function duplicateJsonKey(text: string): string | null {
+  type Frame = { keys: Set<string> | null; key: string | number; expectKey: boolean }
+  const stack: Frame[] = []
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    const top = stack.at(-1)
+    if (c === '{') stack.push({ keys: new Set(), key: '', expectKey: true })
+    else if (c === '[') stack.push({ keys: null, key: 0, expectKey: false })
+    else if (c === '}' || c === ']') stack.pop()
+    else if (c === ',' && top) {
+      if (top.keys) top.expectKey = true
+      else top.key = Number(top.key) + 1
+    } else if (c === '"') {
+      let j = i + 1
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string
+        if (top.keys.has(key)) return fieldOf([...stack.slice(0, -1).map((f) => f.key), key])
+        top.keys.add(key)
+        top.key = key
+        top.expectKey = false
+      }
+      i = j
+    }
+  }
+  return null
+}
+
 export function parseRunConfigText(text: string, format: 'json' | 'yaml', source = 'config'): RunConfig {
   let raw: unknown
   try {
@@ -67,6 +111,11 @@ export function parseRunConfigText(text: string, format: 'json' | 'yaml', source
       { field: '', message: `${source} is not valid ${format.toUpperCase()}: ${detail}` },
     ])
   }
+  const duplicate = format === 'json' ? duplicateJsonKey(text) : null
+  if (duplicate !== null)
+    throw new ConfigError([
+      { field: duplicate, message: `is given twice in ${source} (JSON keeps only the last)` },
+    ])
   return parseRunConfig(raw)
 }
 

@@ -5,6 +5,8 @@
 import { z } from 'zod'
 import { MAX_REPLICAS } from '../api/schemas.ts'
 import { MonitorSpecSchema, type MonitorSpec } from '../monitor/schema.ts'
+import { LIMITS, planIssues } from './limits.ts'
+import { inputIssues } from './wire.ts'
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 // RFC 9110 token: what may stand in a header name.
@@ -14,7 +16,18 @@ const headerName = z.string().regex(HEADER_NAME, 'must be a valid HTTP header na
 const positiveSeconds = z
   .number()
   .positive('must be greater than 0')
-  .max(7 * 24 * 3600)
+  .min(LIMITS.minStepSeconds, `must be at least ${LIMITS.minStepSeconds} (a millisecond)`)
+  .max(LIMITS.scheduleSeconds, `must be at most ${LIMITS.scheduleSeconds} (a week)`)
+/** A pause, hold or idle time: may be 0. */
+const idleSeconds = z
+  .number()
+  .min(0, 'must be 0 or more')
+  .max(LIMITS.scheduleSeconds, `must be at most ${LIMITS.scheduleSeconds} (a week)`)
+const requestCount = z
+  .number()
+  .int('must be a whole number')
+  .positive('must be greater than 0')
+  .max(LIMITS.maxRequests, `must be at most ${LIMITS.maxRequests.toLocaleString('en')}`)
 const connectionCount = z
   .number()
   .int('must be a whole number')
@@ -35,8 +48,8 @@ export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'has no host' })
 })
 
-/** The largest request body a config may generate (and the sample servers accept): 10 MiB. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024
+/** The largest request body a config may generate or hold (and the sample servers accept): 10 MiB. */
+export const MAX_BODY_BYTES = LIMITS.bodyBytes
 
 /**
  * A request body made before the run (engine/config/body.ts), never per request: `size` bytes of
@@ -153,11 +166,11 @@ const RampProfile = z
     to: z.number().int().positive().optional(),
     /** Linear ramp length; a stepped ramp (stepSize/stepSeconds) takes as long as its steps need. */
     rampSeconds: positiveSeconds.optional(),
-    holdSeconds: z.number().min(0).default(0),
+    holdSeconds: idleSeconds.default(0),
     /** Stepped ramp: add stepSize connections every stepSeconds, idle pauseSeconds between steps. */
     stepSize: z.number().int().positive().optional(),
     stepSeconds: positiveSeconds.optional(),
-    pauseSeconds: z.number().min(0).default(0),
+    pauseSeconds: idleSeconds.default(0),
   })
   .strict()
 
@@ -165,7 +178,7 @@ const BurstProfile = z
   .object({
     kind: z.literal('burst'),
     burstSeconds: positiveSeconds,
-    idleSeconds: z.number().min(0),
+    idleSeconds: idleSeconds,
     connections: connectionCount.optional(),
   })
   .strict()
@@ -175,7 +188,7 @@ const Phase = z
     name: z.string().min(1).max(40),
     share: z.number().gt(0, 'must be between 0 and 1 (exclusive of 0)').max(1, 'must be between 0 and 1'),
     duration: positiveSeconds.optional(),
-    requests: z.number().int().positive().optional(),
+    requests: requestCount.optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -198,13 +211,22 @@ const LoadSchema = z
   .object({
     connections: connectionCount,
     duration: positiveSeconds.optional(),
-    requests: z.number().int('must be a whole number').positive('must be greater than 0').optional(),
+    requests: requestCount.optional(),
     profile: ProfileSchema.default({ kind: 'constant' }),
     keepAlive: z.boolean().default(true),
     pipelining: z.number().int().min(1).max(256).default(1),
     timeoutMs: z.number().int().positive().max(600_000).default(10_000),
     /** Requests per second per target: turns the run open-loop (latency from the intended send time). */
-    rate: z.number().positive('must be greater than 0').nullable().default(null),
+    rate: z
+      .number()
+      .positive('must be greater than 0')
+      .min(
+        LIMITS.minRate,
+        `must be at least ${LIMITS.minRate} requests/s (one every ${1 / LIMITS.minRate} s)`,
+      )
+      .max(LIMITS.maxRate, `must be at most ${LIMITS.maxRate.toLocaleString('en')} requests/s`)
+      .nullable()
+      .default(null),
   })
   .strict()
   .superRefine((load, ctx) => {
@@ -283,6 +305,8 @@ const LoadSchema = z
     if (load.rate !== null && load.pipelining > 1) {
       ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
     }
+    // Last, on a load otherwise valid: how much work its profile compiles to.
+    for (const issue of planIssues(load)) ctx.addIssue({ code: 'custom', ...issue })
   })
 
 /** Threshold metrics that are latencies: microseconds in a config, shown in milliseconds. */
@@ -306,7 +330,12 @@ export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
 /** A sweep path into a target's stack environment: the stack is restarted with each value. */
 export const STACK_ENV_PATH = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
 
-export const RunConfigV1Schema = z
+/**
+ * A config as runs already stored may hold it: what earlier releases accepted. History reads
+ * stored configs with it (engine/store/rows.ts), so a rule added to what may be sent never makes
+ * a kept run unreadable. New input is checked with RunConfigV1Schema below.
+ */
+export const StoredRunConfigSchema = z
   .object({
     version: z.literal(1),
     name: z.string().min(1, 'must not be empty').max(200),
@@ -317,11 +346,17 @@ export const RunConfigV1Schema = z
     cooldownSeconds: z.number().min(0).max(3600).default(5),
     correlationHeader: headerName.default(DEFAULT_CORRELATION_HEADER),
     thresholds: z.array(ThresholdSchema).default([]),
-    tags: z.array(z.string().min(1).max(64)).default([]),
+    tags: z.array(z.string().min(1, 'must not be empty').max(LIMITS.tagLength)).default([]),
     /** A study: one run per value of a numeric config path (e.g. load.connections, targets.0.stack.env.POOL_SIZE). */
     sweep: z
       .object({
-        path: z.string().regex(/^[A-Za-z0-9_.]+$/, 'must be a dotted path such as load.connections'),
+        path: z
+          .string()
+          .regex(/^[A-Za-z0-9_.]+$/, 'must be a dotted path such as load.connections')
+          .refine(
+            (p) => !p.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype'),
+            'must name a field of the config',
+          ),
         values: z.array(z.number()).min(1).max(100),
       })
       .strict()
@@ -365,7 +400,16 @@ export const RunConfigV1Schema = z
     })
   })
 
+/**
+ * RunConfig v1 as the CLI, the API and the wizard accept it: the stored shape plus what may go on
+ * the wire (header names and values, paths, bodies, variables: wire.ts).
+ */
+export const RunConfigV1Schema = StoredRunConfigSchema.superRefine((cfg, ctx) => {
+  for (const issue of inputIssues(cfg)) ctx.addIssue({ code: 'custom', ...issue })
+})
+
 export type RunConfig = z.output<typeof RunConfigV1Schema>
+export type StoredRunConfig = z.output<typeof StoredRunConfigSchema>
 export type RunConfigInput = z.input<typeof RunConfigV1Schema>
 export type Target = RunConfig['targets'][number]
 export type Load = RunConfig['load']
