@@ -30,6 +30,7 @@ import {
 import type { RunRow } from '../store/rows.ts'
 import { APP_VERSION } from '../store/runs.ts'
 import { writeAtomically } from './write.ts'
+import { redactConfigJson } from '../config/redact.ts'
 
 export const JSON_FORMAT = 'cannonade-runs'
 export const JSON_VERSION = 1
@@ -66,7 +67,7 @@ function runMeta(db: Db, run: RunRow): string {
     run: {
       name: run.name,
       status: run.status,
-      config: parsed(run.config, run.id, 'runs.config'),
+      config: redactConfigJson(parsed(run.config, run.id, 'runs.config'), 'shared'),
       correlationPrefix: run.correlation_prefix,
       startedAt: run.started_at,
       endedAt: run.ended_at,

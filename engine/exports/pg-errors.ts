@@ -1,6 +1,7 @@
 // What went wrong talking to PostgreSQL, in words a user can act on. The password never appears:
 // every URL shown is masked, and messages are built from the parsed parts, not the raw URL.
 import { ApiError } from '../api/errors.ts'
+import { redactUrl } from '../config/redact.ts'
 
 export interface PgTarget {
   user: string
@@ -11,16 +12,14 @@ export interface PgTarget {
   masked: string
 }
 
-/** Replace the password of a URL with ***; text that is not a URL is not shown at all. */
+/** A URL as messages show it (its password masked: redactUrl); text that is not a URL is not shown at all. */
 export function maskUrl(url: string): string {
   try {
-    const u = new URL(url)
-    if (u.password) u.password = '***'
-    for (const key of ['password', 'sslpassword']) if (u.searchParams.has(key)) u.searchParams.set(key, '***')
-    return u.toString()
+    new URL(url)
   } catch {
     return '(an unparseable URL)'
   }
+  return redactUrl(url)
 }
 
 /**

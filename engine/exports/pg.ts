@@ -27,6 +27,7 @@ import {
 import { readConfig, type RunRow } from '../store/rows.ts'
 import { describePgError, parsePgUrl, withPassword, type PgTarget } from './pg-errors.ts'
 import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
+import { redactConfig } from '../config/redact.ts'
 
 export interface ExportProgress {
   runId: number
@@ -113,7 +114,7 @@ async function insertRun(client: pg.ClientBase, db: Db, run: RunRow): Promise<st
       hostname(),
       run.name,
       run.status,
-      JSON.stringify(config),
+      JSON.stringify(redactConfig(config, 'shared')),
       JSON.stringify(phases),
       run.correlation_prefix,
       run.started_at,

@@ -1,5 +1,5 @@
 import { httpRequest } from './cf-http.ts'
-import type { CloudFoundryAuth } from './schema.ts'
+import { isCannonadeSecretName, secureEnough, type CloudFoundryAuth } from './schema.ts'
 import { MonitorError } from './types.ts'
 
 export type Secrets = Readonly<Record<string, string>>
@@ -13,6 +13,12 @@ const DEFAULT_ENV = { password: 'CF_PASSWORD', refresh: 'CF_REFRESH_TOKEN', toke
  * name), else from the environment variable. Never from the config file.
  */
 function secret(secrets: Secrets, key: string, env: string): string | undefined {
+  // The spec's schema refuses other names; a spec built in code is held to the same rule.
+  if (!isCannonadeSecretName(env))
+    throw new MonitorError(
+      'config',
+      `${env} is not a variable named for Cannonade (CANNONADE_… or CF_PASSWORD…)`,
+    )
   const value = secrets[key] ?? secrets[env] ?? process.env[env]
   return value?.trim() ? value.trim() : undefined
 }
@@ -139,6 +145,12 @@ export class CfAuth {
     const uaa = (this.#auth.grant !== 'token' && this.#auth.uaa) || (await this.#uaa())
     const clientId = (this.#auth.grant !== 'token' && this.#auth.clientId) || 'cf'
     const url = `${uaa.replace(/\/+$/, '')}/oauth/token`
+    // The UAA may come from the Cloud Controller's answer: a password never goes out over plain http.
+    if (!secureEnough(url))
+      throw new MonitorError(
+        'config',
+        `UAA at ${uaa} is not https: credentials are sent over https only (plain http only to 127.0.0.1 or localhost)`,
+      )
     const res = await httpRequest(url, {
       method: 'POST',
       headers: {

@@ -155,9 +155,9 @@ describe('cloudfoundry monitor', () => {
   it('uses a refresh token from the secrets and a pasted `cf oauth-token`', async () => {
     const cf = await fake()
     const refresh = await started(
-      spec(cf, { auth: { grant: 'refresh', refreshTokenEnv: 'MY_CF_REFRESH' } }),
+      spec(cf, { auth: { grant: 'refresh', refreshTokenEnv: 'CANNONADE_CF_REFRESH' } }),
       {
-        MY_CF_REFRESH: cf.issueRefreshToken(),
+        CANNONADE_CF_REFRESH: cf.issueRefreshToken(),
       },
     )
     expect((await refresh.samples.next(1))[0]?.cpuPercent).toBe(25)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SECRET_NAMES } from '../api/bridge.ts'
 
 /*
  * What a target's `monitor` field may hold. Every message names the field it is about, because
@@ -33,13 +34,47 @@ const name = (field: string) =>
     .trim()
     .min(1, `${field} must not be empty`)
 
+/**
+ * A secret's variable: only one the user named for Cannonade (the names the desktop app's secret
+ * store offers, or a CANNONADE_ prefix). Any name at all would let a config (a shared template,
+ * a run to "run again") send HOME's cloud token or AWS_SECRET_ACCESS_KEY to a server it names.
+ */
 const envName = (field: string) =>
   z
     .string({ error: `${field} must be a string naming an environment variable` })
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `${field} must be an environment variable name like CF_PASSWORD`)
+    .refine(
+      isCannonadeSecretName,
+      `${field} must be one of ${SECRET_NAMES.join(', ')} or start with CANNONADE_ (variables named for Cannonade)`,
+    )
+
+export function isCannonadeSecretName(name: string): boolean {
+  return (SECRET_NAMES as readonly string[]).includes(name) || /^CANNONADE_[A-Za-z0-9_]+$/.test(name)
+}
+
+/** 127.0.0.0/8, ::1, localhost: plain http stays on this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+}
+
+/** Where credentials are sent: https, or http to this machine only (a lab's stand-in). */
+export function secureEnough(url: string): boolean {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))
+  } catch {
+    return false
+  }
+}
 
 const httpUrl = (field: string) =>
-  z.url({ protocol: /^https?$/, error: `${field} must be an http(s) URL, e.g. https://api.example.com` })
+  z
+    .url({ protocol: /^https?$/, error: `${field} must be an http(s) URL, e.g. https://api.example.com` })
+    .refine(
+      secureEnough,
+      `${field} must be https:// (credentials are sent there; plain http only to 127.0.0.1 or localhost)`,
+    )
 
 export const DockerMonitorSpecSchema = strict(
   {

@@ -10,6 +10,7 @@ import type { EnvironmentInfo } from '../store/environment.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
 import type { TargetLimits } from '../store/resources.ts'
 import { studiesOf } from './study.ts'
+import { redactConfig } from '../config/redact.ts'
 
 /** All rounds of one target merged from their HDR histograms (exact over every request). */
 export interface MergedLatency {
@@ -122,7 +123,9 @@ export function pointsPerRound(rounds: number): number {
 }
 
 export function loadRunData(store: HistoryStore, runId: number, opts: LoadOptions = {}): RunReportData {
-  const run = store.getRun(runId)
+  // A report is made to be shared: no secret header or password in anything it prints.
+  const detail = store.getRun(runId)
+  const run = { ...detail, config: redactConfig(detail.config, 'shared') }
   const targets = new Set(run.results.map((r) => r.target))
   const own = targets.size >= 2 ? tryCompare(store, [runId]) : { result: null, note: null }
   return {

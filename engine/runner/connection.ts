@@ -15,6 +15,7 @@ import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
 import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
 import { requestBody } from '../config/body.ts'
+import { basicAuthorization } from '../config/redact.ts'
 import type { Target } from '../config/schema.ts'
 
 const require = createRequire(import.meta.url)
@@ -74,6 +75,10 @@ export function buildRequestTemplate(opts: {
   const lines = [`${opts.method} ${url.pathname}${url.search} HTTP/1.1`]
   const has = (name: string) => Object.keys(opts.headers).some((h) => h.toLowerCase() === name)
   if (!has('host')) lines.push(`Host: ${url.host}`)
+  // A user and password in the URL are Basic auth, as curl sends them (the schema refuses a URL
+  // with credentials and an Authorization header both).
+  const auth = basicAuthorization(url)
+  if (auth !== null && !has('authorization')) lines.push(`Authorization: ${auth}`)
   lines.push(`Connection: ${opts.keepAlive ? 'keep-alive' : 'close'}`)
   for (const [k, v] of Object.entries(opts.headers)) {
     if (k.toLowerCase() === 'connection' || k.toLowerCase() === 'content-length') continue
@@ -288,6 +293,7 @@ export class Connection {
       buf = renderStepRequest(s.steps[this.stepIndex]!, this.vars, {
         host: s.host,
         basePath: s.basePath,
+        authorization: s.authorization,
         keepAlive: s.keepAlive,
         correlationHeader: s.correlationHeader,
         correlationId: formatCorrelationId(s.correlationPrefix, seq),

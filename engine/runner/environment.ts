@@ -9,6 +9,7 @@ import { monitorsOf, type RunConfig } from '../config/schema.ts'
 import type { StackLocator } from '../monitor/types.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { APP_VERSION } from '../store/runs.ts'
+import { redactUrl } from '../config/redact.ts'
 
 const execFileAsync = promisify(execFile)
 
@@ -81,7 +82,7 @@ async function describeTarget(t: RunConfig['targets'][number], stacks?: Stacks):
   }
   const out: TargetEnvironment = {
     name: t.name,
-    url: t.url,
+    url: redactUrl(t.url),
     monitor: t.monitor ?? null,
     containers,
     stack: t.stack?.name ?? null,

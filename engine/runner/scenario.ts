@@ -2,6 +2,7 @@
 // browse), with values captured from one response and used in the next, as in the Locust study.
 // Plain targets never come here: their request is prebuilt once (connection.ts).
 import type { Step } from '../config/schema.ts'
+import { basicAuthorization } from '../config/redact.ts'
 
 type Part = string | { v: string }
 
@@ -13,6 +14,7 @@ export interface CompiledStep {
   body: Part[] | null
   captures: [string, { json: string[] } | { header: string }][]
   expectStatus: number | null
+  hasAuthorization: boolean
 }
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
@@ -47,6 +49,7 @@ export function compileScenario(steps: readonly Step[]): CompiledStep[] {
       'json' in c ? { json: c.json.split('.').filter(Boolean) } : { header: c.header.toLowerCase() },
     ]),
     expectStatus: s.expectStatus ?? null,
+    hasAuthorization: Object.keys(s.headers).some((k) => k.toLowerCase() === 'authorization'),
   }))
 }
 
@@ -56,13 +59,15 @@ export function renderStepRequest(
   opts: {
     host: string
     basePath: string
+    /** Basic auth from the target URL's user and password, unless the step sets its own. */
+    authorization: string | null
     keepAlive: boolean
     correlationHeader: string
     correlationId: string
   },
 ): Buffer {
   const body = step.body ? Buffer.from(render(step.body, vars), 'utf8') : null
-  let head = `${step.method} ${opts.basePath}${render(step.path, vars)} HTTP/1.1\r\nHost: ${opts.host}\r\nConnection: ${opts.keepAlive ? 'keep-alive' : 'close'}\r\n`
+  let head = `${step.method} ${opts.basePath}${render(step.path, vars)} HTTP/1.1\r\nHost: ${opts.host}\r\n${opts.authorization && !step.hasAuthorization ? `Authorization: ${opts.authorization}\r\n` : ''}Connection: ${opts.keepAlive ? 'keep-alive' : 'close'}\r\n`
   for (const [k, v] of step.headers) head += `${k}: ${render(v, vars)}\r\n`
   if (body) head += `Content-Length: ${body.length}\r\n`
   head += `${opts.correlationHeader}: ${opts.correlationId}\r\n\r\n`
@@ -101,8 +106,12 @@ export function applyCaptures(
         value =
           value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
     }
-    if (typeof value === 'string') vars[name] = value
-    else if (typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value)
+    // A value is written into the next request line or header as is: one holding CR, LF or NUL
+    // (a hostile or broken target's answer) would inject headers, so it fails the capture.
+    if (typeof value === 'string') {
+      if (/[\r\n\0]/.test(value)) return false
+      vars[name] = value
+    } else if (typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value)
     else return false
   }
   return true
@@ -113,6 +122,7 @@ export interface ScenarioSetup {
   steps: CompiledStep[]
   host: string
   basePath: string
+  authorization: string | null
   keepAlive: boolean
   correlationHeader: string
   correlationPrefix: string
@@ -129,6 +139,7 @@ export function scenarioSetup(
     steps: compileScenario(steps),
     host: url.host,
     basePath: url.pathname.replace(/\/$/, ''),
+    authorization: basicAuthorization(url),
     keepAlive,
     correlationHeader,
     correlationPrefix,

@@ -23,6 +23,7 @@ import { ResourceRecorder } from './resources.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import { expandBlocks } from '../store/blocks.ts'
 import { recordLedgerRows } from '../store/ledger.ts'
+import { childEnv } from '../env.ts'
 
 export interface RunHooks {
   onStarted?(info: { runId: number; t0Epoch: number; pid: number }): void
@@ -72,8 +73,10 @@ export async function startRun(
   )
   const { runId, prefix } = createRun(db, config, plan.phases, environment)
   // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
+  // env: the runner gets the config by message and needs no secret (engine/env.ts).
   const child: ChildProcess = fork(WORKER, [], {
     execArgv: [],
+    env: childEnv({ CANNONADE_DEBUG_CPU: process.env.CANNONADE_DEBUG_CPU }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',
   })

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { childEnv } from '../env.ts'
 import { freePort, runOk, seedDatabase, startPostgres } from './postgres.ts'
 import type { LocalPostgres, Log, StartPostgresOptions } from './postgres.ts'
 
@@ -161,8 +162,9 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
   const [first, ...args] = stack.native.command
   if (!first) throw new Error(`stack ${stack.name} has no native command`)
   const cmd = first === 'node' ? process.execPath : first
+  // Only what a server needs to run, never the launcher's secrets (PGPASSWORD…): engine/env.ts.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...childEnv(),
     ...stack.native.env,
     ...opts.env,
     HOST: '127.0.0.1',

@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { childEnv } from '../env.ts'
 
 export type Log = (line: string) => void
 const quiet: Log = () => {}
@@ -118,7 +119,8 @@ export function run(
     if (!cmd) return reject(new Error('empty command'))
     const child = spawn(cmd, args, {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      // initdb, pg_ctl, psql and a stack's build: none needs the engine's secrets (engine/env.ts).
+      env: opts.env ?? childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

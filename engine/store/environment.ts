@@ -1,6 +1,7 @@
 // The environment a run was measured in (one row per run): host, CPU, versions, and free-form
 // details (the targets' images and limits). The caller gathers it before the run's rows are
 // written (engine/runner/environment.ts); the store only writes and reads it.
+import { redactText } from '../config/redact.ts'
 import type { Db } from './db.ts'
 
 export interface EnvironmentInfo {
@@ -23,10 +24,12 @@ export function insertEnvironment(db: Db, runId: number, env: EnvironmentRow): v
   ).run(runId, env.host, env.cpu, env.cores, env.os, env.node, env.app, env.details)
 }
 
+/** The row; a URL password in details (a run stored before passwords were masked) is masked. */
 export function environmentRow(db: Db, runId: number): EnvironmentRow | undefined {
-  return db
+  const row = db
     .prepare('SELECT host, cpu, cores, os, node, app, details FROM environment WHERE run_id = ?')
     .get(runId) as EnvironmentRow | undefined
+  return row && { ...row, details: redactText(row.details) }
 }
 
 /** The environment with its details parsed; unreadable details are kept as `{ unreadable: text }`. */

@@ -6,6 +6,7 @@
 import { ApiError } from '../api/errors.ts'
 import type { Db } from './db.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'
+import { redactUrl } from '../config/redact.ts'
 
 export type Cell = string | number | bigint | Buffer | null
 export type Row = Cell[]
@@ -161,11 +162,15 @@ export function finishedRun(db: Db, runId: number): RunRow {
   return run
 }
 
-/** A run's run_targets rows as stored (JSON columns unparsed), by target and round. */
+/**
+ * A run's run_targets rows as stored (JSON columns unparsed), by target and round; a URL password
+ * a run stored before passwords were masked is masked here.
+ */
 export function runTargetRows(db: Db, runId: number): RunTargetRow[] {
-  return db
+  const rows = db
     .prepare('SELECT * FROM run_targets WHERE run_id = ? ORDER BY target_index, round')
     .all(runId) as RunTargetRow[]
+  return rows.map((r) => ({ ...r, url: redactUrl(r.url) }))
 }
 
 /** Where a run came from, stable across databases: `<correlation prefix>@<started at>`. */

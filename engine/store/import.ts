@@ -6,6 +6,7 @@ import type { Db, Statement } from './db.ts'
 import type { EnvironmentRow } from './environment.ts'
 import { TABLES, type Cell } from './export-read.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'
+import { redactText, redactUrl } from '../config/redact.ts'
 
 export type ImportedRun = Pick<
   RunRow,
@@ -76,7 +77,8 @@ export class RunImporter {
       this.run.run(
         r.name,
         r.status,
-        r.config,
+        // An export made before passwords were masked, or by another tool: none is kept.
+        redactText(r.config),
         r.correlation_prefix,
         r.started_at,
         r.ended_at,
@@ -95,7 +97,7 @@ export class RunImporter {
       t.target_index,
       t.round,
       t.target,
-      t.url,
+      redactUrl(t.url),
       t.summary,
       t.histogram,
       t.corrected_histogram,
@@ -118,7 +120,16 @@ export class RunImporter {
   }
 
   insertEnvironment(runId: number, env: EnvironmentRow): void {
-    this.environment.run(runId, env.host, env.cpu, env.cores, env.os, env.node, env.app, env.details)
+    this.environment.run(
+      runId,
+      env.host,
+      env.cpu,
+      env.cores,
+      env.os,
+      env.node,
+      env.app,
+      redactText(env.details),
+    )
   }
 
   /** Where the run came from, so importing the same file again is refused. */

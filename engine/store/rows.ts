@@ -1,6 +1,7 @@
 // Raw rows of the history tables and their mapping to the shapes of engine/api/types.ts.
 import { compilePlan } from '../config/compile.ts'
-import { parseRunConfig } from '../config/load.ts'
+import { parseStoredConfig } from '../config/load.ts'
+import { redactConfig } from '../config/redact.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { ERROR_KINDS, type RunStatus, type SampleRow, type SeriesPoint } from '../api/types.ts'
 import { formatCorrelationId } from './correlation.ts'
@@ -94,18 +95,23 @@ export interface StoredConfig {
 
 /**
  * The runner stores the validated config plus the compiled plan's phase names (`phases`, an extra
- * key the config schema does not know), so read them apart. Throws what parseRunConfig throws.
+ * key the config schema does not know), so read them apart. Throws what parseStoredConfig throws.
  */
 export function readConfig(text: string): StoredConfig {
   const raw: unknown = JSON.parse(text)
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'phases' in raw) {
     const { phases, ...rest } = raw as Record<string, unknown>
-    const config = parseRunConfig(rest)
+    const config = storedConfig(rest)
     const names = Array.isArray(phases) && phases.every((p) => typeof p === 'string') ? phases : null
     return { config, phases: names ?? compilePlan(config.load).phases }
   }
-  const config = parseRunConfig(raw)
+  const config = storedConfig(raw)
   return { config, phases: compilePlan(config.load).phases }
+}
+
+/** A run stored before passwords were masked still shows none. */
+function storedConfig(raw: unknown) {
+  return redactConfig(parseStoredConfig(raw), 'stored')
 }
 
 /** A run's config, or null when the stored JSON no longer parses (lists and series go on without it). */

@@ -1,6 +1,7 @@
 // Writing the run rows the runner owns: creation before the worker starts, the end state after it
 // stops, and summaries rebuilt from samples for a segment a killed runner did not finish.
 import { randomBytes } from 'node:crypto'
+import { redactConfig, redactText, redactUrl } from '../config/redact.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { orderSegments } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
@@ -18,7 +19,8 @@ export function newCorrelationPrefix(): string {
 /**
  * The run row, one run_targets row per segment and its environment, in one transaction. The
  * environment is gathered by the caller beforehand (it asks docker, which must never happen while
- * a transaction holds the database).
+ * a transaction holds the database). A password in a target URL is never stored (the runner got
+ * the config itself).
  */
 export function createRun(
   db: Db,
@@ -34,7 +36,7 @@ export function createRun(
       )
       .run(
         config.name,
-        JSON.stringify({ ...config, phases }),
+        JSON.stringify({ ...redactConfig(config, 'stored'), phases }),
         prefix,
         new Date().toISOString(),
         JSON.stringify(config.tags),
@@ -44,9 +46,15 @@ export function createRun(
       'INSERT INTO run_targets (run_id, target_index, round, target, url) VALUES (?, ?, ?, ?, ?)',
     )
     for (const seg of orderSegments(config)) {
-      insertTarget.run(runId, seg.targetIndex, seg.round, seg.target, config.targets[seg.targetIndex]!.url)
+      insertTarget.run(
+        runId,
+        seg.targetIndex,
+        seg.round,
+        seg.target,
+        redactUrl(config.targets[seg.targetIndex]!.url),
+      )
     }
-    insertEnvironment(db, runId, { ...environment, details: JSON.stringify(environment.details) })
+    insertEnvironment(db, runId, { ...environment, details: redactText(JSON.stringify(environment.details)) })
     return { runId, prefix }
   })()
 }

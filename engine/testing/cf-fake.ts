@@ -20,6 +20,8 @@ export class FakeCloudFoundry {
   tokenLifetimeSeconds = 600
   spaces: Record<string, string> = { dev: randomUUID() }
   apps: (FakeApp & { guid: string })[] = []
+  /** The UAA the root document names (default: this server); a test may name another. */
+  uaaUrl: string | null = null
   /** One line per request: "POST /oauth/token password 200", "GET /v3/apps 401", … */
   readonly log: string[] = []
   url = ''
@@ -83,8 +85,8 @@ export class FakeCloudFoundry {
         links: {
           self: { href: this.url },
           cloud_controller_v3: { href: `${this.url}/v3`, meta: { version: '3.180.0' } },
-          login: { href: this.url },
-          uaa: { href: this.url },
+          login: { href: this.uaaUrl ?? this.url },
+          uaa: { href: this.uaaUrl ?? this.url },
         },
       })
     }

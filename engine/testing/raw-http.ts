@@ -79,3 +79,52 @@ export function picker(random: () => number) {
     Array.from({ length: 1 + int(max) }, () => one(alphabet)).join('')
   return { int, one, text }
 }
+
+export interface RawTarget {
+  port: number
+  /** Every request as the bytes that arrived, head and body, in order. */
+  requests: Buffer[]
+  close(): Promise<void>
+}
+
+/**
+ * A target on a raw TCP socket that logs each request's exact bytes (what a config put on the
+ * wire, byte for byte: no HTTP library in between to normalise it) and answers 200 "ok".
+ * Requests are framed by Content-Length; keep-alive as the client asks.
+ */
+export async function startRawTarget(): Promise<RawTarget> {
+  const requests: Buffer[] = []
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => socket.destroy())
+    let buf = Buffer.alloc(0)
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk])
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n')
+        if (end < 0) return
+        const head = buf.subarray(0, end).toString('latin1')
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0)
+        const total = end + 4 + length
+        if (buf.length < total) return
+        requests.push(Buffer.from(buf.subarray(0, total)))
+        buf = buf.subarray(total)
+        const close = /\r\nconnection: *close/i.test(head)
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${close ? 'connection: close\r\n' : ''}\r\nok`)
+        if (close) socket.end()
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
