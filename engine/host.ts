@@ -1,7 +1,6 @@
 // The engine host: the one implementation of `Api` (engine/api/api.ts). Web mode serves it over
 // HTTP/WebSocket, Electron runs it in a utilityProcess behind IPC, tests call it directly.
 import { EventEmitter } from 'node:events'
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Api } from './api/api.ts'
 import { ApiError } from './api/errors.ts'
@@ -21,7 +20,6 @@ import { startDemoServer, type DemoServer } from './demo/server.ts'
 import { startRun, type RunHandle, type RunHooks } from './runner/supervisor.ts'
 import { runStudy } from './study/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
-import { openDb, type Db } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
 import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
 import { testMonitor } from './monitor/index.ts'
@@ -35,12 +33,18 @@ import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
 import { listStudies } from './store/studies.ts'
 import { listTemplates } from './study/templates.ts'
 import { createLocal, type LocalCapabilities, type RunLogEvent, type StudyEvent } from './host/local.ts'
+import { openHostHistory, withStorageErrors, writableCheck } from './host/storage.ts'
+import { settingsStore } from './host/settings.ts'
+import { privateDir } from './paths.ts'
+import { redactText } from './config/redact.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
   /** The embedded demo target's base URL (started on first use). */
   demoUrl(): Promise<string>
   readonly dbPath: string
+  /** Why the database was opened read-only (not writable here), or null. */
+  readonly readOnly: string | null
   /** For a client on this machine only (the CLI); no transport offers it (see host/local.ts). */
   readonly local: LocalCapabilities
 }
@@ -58,6 +62,8 @@ export interface EngineOptions {
    * use, so a secret set while the engine runs applies to the next run or export.
    */
   secrets?: () => Readonly<Record<string, string>>
+  /** Told once about what the user should know but that is no error (a read-only database). */
+  onNotice?: (message: string) => void
 }
 
 type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
@@ -69,15 +75,8 @@ function toApiError(err: unknown): never {
 }
 
 export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
-  let db: Db
-  try {
-    db = openDb(opts.dbPath)
-  } catch (err) {
-    throw new ApiError(
-      'unavailable',
-      `cannot open the history database: ${err instanceof Error ? err.message : String(err)}`,
-    )
-  }
+  const { db, readOnly } = openHostHistory(opts.dbPath, opts.onNotice)
+  const writable = writableCheck(opts.dbPath, readOnly)
   // Secrets given explicitly (EngineOptions.secrets): Cloud Foundry monitors find theirs by variable
   // name among a run's secrets; PostgreSQL gets PGPASSWORD when its URL carries no password.
   const runOptions = () => ({
@@ -103,17 +102,12 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   }
   if (opts.demo) await demoUrl()
 
-  const readSettings = (): Settings => {
-    if (!existsSync(settingsFile)) return { theme: 'system' }
-    try {
-      return { theme: 'system', ...(JSON.parse(readFileSync(settingsFile, 'utf8')) as Partial<Settings>) }
-    } catch {
-      return { theme: 'system' }
-    }
-  }
+  const settings = settingsStore(settingsFile, readOnly === null)
+  const readSettings = settings.read
 
   // Retention of the raw ledger (settings.ledgerRetentionDays): at start and after each run.
   const retention = () => {
+    if (readOnly !== null) return
     const days = readSettings().ledgerRetentionDays
     if (days) applyRetention(db, days)
   }
@@ -180,14 +174,22 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
 
   const exportPath = (name: string) => {
     const dir = join(dirname(opts.dbPath), 'exports')
-    mkdirSync(dir, { recursive: true })
+    privateDir(dir)
     return join(dir, name)
   }
 
+  const local = createLocal({ db, history, stacks, active, subscribe })
   const host: EngineHost = {
     dbPath: opts.dbPath,
+    readOnly,
     demoUrl,
-    local: createLocal({ db, history, stacks, active, subscribe }),
+    local: {
+      ...local,
+      importJson: async (file) => {
+        writable()
+        return local.importJson(file)
+      },
+    },
     async close() {
       for (const run of active.values()) run.stop()
       await Promise.allSettled([...active.values()].map((r) => r.done))
@@ -200,6 +202,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         return validate(config)
       },
       async start(raw) {
+        writable()
         let config
         try {
           config = parseRunConfig(raw)
@@ -210,7 +213,11 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         const hooks: RunHooks = {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
           onLog: (level, message) =>
-            bus.emit('run-log', { type: 'run-log', level, message } satisfies RunLogEvent),
+            bus.emit('run-log', {
+              type: 'run-log',
+              level,
+              message: redactText(message),
+            } satisfies RunLogEvent),
           onEnded: (e: RunEndedEvent) => {
             active.delete(e.runId)
             retention()
@@ -262,13 +269,16 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         return compareRuns(history.compareRounds(runIds), opts)
       },
       async delete(runId) {
+        writable()
         if (active.has(runId)) throw new ApiError('conflict', `run ${runId} is still running; stop it first`)
         history.deleteRun(runId)
       },
       async tag(runId, tags) {
+        writable()
         history.tag(runId, tags)
       },
       async note(runId, note) {
+        writable()
         history.note(runId, note)
       },
       async ledger(runId) {
@@ -276,6 +286,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
       async prune(runId) {
         const [id] = parseArgs('runs:prune', [runId])
+        writable()
         if (active.has(id)) throw new ApiError('conflict', `run ${id} is still running`)
         return pruneLedger(db, id)
       },
@@ -353,6 +364,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     reports: {
       async create(runIds, o) {
         const [ids, parsed] = parseArgs('reports:create', [runIds, o])
+        privateDir(join(dirname(opts.dbPath), 'reports'))
         const format = parsed?.format ?? 'pdf'
         return reportsCreate(history, ids, {
           dir: join(dirname(opts.dbPath), 'reports'),
@@ -375,12 +387,11 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
       async set(patch) {
         const next = { ...readSettings(), ...parseArgs('settings:set', [patch])[0] }
-        mkdirSync(dirname(settingsFile), { recursive: true })
-        writeFileSync(settingsFile, JSON.stringify(next, null, 2))
+        settings.write(next)
         retention()
         return next
       },
     },
   }
-  return host
+  return withStorageErrors(host, opts.dbPath)
 }

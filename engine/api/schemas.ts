@@ -2,6 +2,7 @@
 // (IPC handler, HTTP route, the engine host itself): a call from a page or the network is untrusted.
 import { z } from 'zod'
 import type { Channel } from './channels.ts'
+import { LIMITS } from '../config/limits.ts'
 import { ApiError } from './errors.ts'
 import { RUN_STATUSES } from './types.ts'
 
@@ -9,14 +10,17 @@ import { RUN_STATUSES } from './types.ts'
 export const MAX_REPLICAS = 16
 
 const runId = z.number().int().positive()
-const runIds = z.array(runId).min(1)
+const runIds = z.array(runId).min(1).max(1000)
+const tag = z.string().min(1).max(LIMITS.tagLength)
+/** A target's name (engine/config/schema.ts allows 64 characters). */
+const targetName = z.string().max(64)
 
 export const RunListQuerySchema = z
   .object({
     search: z.string().max(200).optional(),
-    tags: z.array(z.string()).optional(),
+    tags: z.array(tag).max(LIMITS.tags).optional(),
     status: z.enum(RUN_STATUSES).optional(),
-    target: z.string().optional(),
+    target: targetName.optional(),
     limit: z.number().int().min(1).max(1000).default(50),
     offset: z.number().int().min(0).default(0),
   })
@@ -25,7 +29,7 @@ export const RunListQuerySchema = z
 export const SampleQuerySchema = z
   .object({
     correlationId: z.string().max(64).optional(),
-    target: z.string().optional(),
+    target: targetName.optional(),
     order: z.enum(['seq', 'slowest']).default('seq'),
     errorsOnly: z.boolean().default(false),
     limit: z.number().int().min(1).max(10_000).default(100),
@@ -33,7 +37,7 @@ export const SampleQuerySchema = z
   })
   .strict()
 
-const entryRef = z.object({ runId: runId, target: z.string().min(1) }).strict()
+const entryRef = z.object({ runId: runId, target: targetName.min(1) }).strict()
 
 export const CompareQuerySchema = z
   .object({
@@ -53,12 +57,27 @@ export const CompareQuerySchema = z
   })
   .strict()
 
+/** Settings that hold a URL: none may carry a password (settings are a plain file). */
+export const SETTINGS_URL_FIELDS = ['pgExportUrl', 'dockerHost', 'cfApi'] as const
+
+const noPassword = () =>
+  z
+    .string()
+    .max(2000)
+    .refine((value) => {
+      try {
+        return new URL(value).password === ''
+      } catch {
+        return true
+      }
+    }, "holds a password: settings never store one (they are a plain file). Remove it from the URL and give the password as PGPASSWORD (or in the desktop app's secrets) instead")
+
 export const SettingsSchema = z
   .object({
     dataDir: z.string().optional(),
-    dockerHost: z.string().optional(),
-    pgExportUrl: z.string().optional(),
-    cfApi: z.string().optional(),
+    dockerHost: noPassword().optional(),
+    pgExportUrl: noPassword().optional(),
+    cfApi: noPassword().optional(),
     cfUsername: z.string().optional(),
     theme: z.enum(['system', 'light', 'dark']).default('system'),
     /** Drop the raw samples of runs older than this many days (summaries and series stay). */
@@ -82,7 +101,7 @@ export const argSchemas = {
   'runs:samples': z.tuple([runId, SampleQuerySchema.optional()]),
   'runs:compare': z.tuple([CompareQuerySchema]),
   'runs:delete': z.tuple([runId]),
-  'runs:tag': z.tuple([runId, z.array(z.string().min(1).max(64)).max(50)]),
+  'runs:tag': z.tuple([runId, z.array(tag).max(LIMITS.tags)]),
   'runs:note': z.tuple([runId, z.string().max(10_000)]),
   'runs:ledger': z.tuple([runId]),
   'runs:prune': z.tuple([runId]),

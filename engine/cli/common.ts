@@ -5,13 +5,21 @@ import { createEngine, type EngineHost, type EngineOptions } from '../host.ts'
 import { UsageError } from './args.ts'
 import type { CliContext } from './context.ts'
 
-/** Open the engine on `dbPath`, hand it to `fn`, and close it whatever happens. */
+/** What the engine wants the user to know (a read-only database), once, on the command's stderr. */
+export function noticeTo(stderr: NodeJS.WritableStream): (message: string) => void {
+  return (message) => stderr.write(`cannonade: ${message}\n`)
+}
+
+/**
+ * Open the engine on `dbPath`, hand it to `fn`, and close it whatever happens. Notices go to the
+ * process's stderr unless `opts.onNotice` takes them (every command's stderr is the process's).
+ */
 export async function withEngine<T>(
   dbPath: string,
   fn: (host: EngineHost) => Promise<T>,
   opts: Omit<EngineOptions, 'dbPath'> = {},
 ): Promise<T> {
-  const host = await createEngine({ ...opts, dbPath })
+  const host = await createEngine({ onNotice: noticeTo(process.stderr), ...opts, dbPath })
   try {
     return await fn(host)
   } finally {

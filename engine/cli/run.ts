@@ -4,14 +4,15 @@
 // summary through runs.get; a config with `sweep` is the engine's study (./study.ts prints it).
 // Exit codes (README.md, "The command line"): 0 success, 1 thresholds failed (or the run did not
 // complete), 2 bad input.
-import { writeFileSync } from 'node:fs'
+import { statSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import { ConfigError } from '../config/errors.ts'
 import { loadRunConfigFile, parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { createEngine, type EngineHost } from '../host.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
-import { reportError } from './common.ts'
+import { noticeTo, reportError } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
@@ -105,6 +106,25 @@ async function runOne(
   return summary.thresholdsPassed ? 0 : 1
 }
 
+/**
+ * An output file named by a flag, checked before the run (which could take an hour) rather than
+ * after: its folder must exist and it must not be a folder itself.
+ */
+function checkOutFile(flag: string, path: string): void {
+  if (path === '') throw new UsageError(`${flag}: needs a file path`)
+  const dir = dirname(resolve(path))
+  const kind = (p: string) => {
+    try {
+      return statSync(p).isDirectory() ? 'dir' : 'file'
+    } catch {
+      return null
+    }
+  }
+  if (kind(dir) === null) throw new UsageError(`${flag} ${path}: the folder ${dir} does not exist`)
+  if (kind(dir) === 'file') throw new UsageError(`${flag} ${path}: ${dir} is a file, not a folder`)
+  if (kind(path) === 'dir') throw new UsageError(`${flag} ${path}: is a folder; give a file path`)
+}
+
 function invalidConfig(ctx: CliContext, issues: readonly { field: string; message: string }[]): number {
   ctx.stderr.write(
     `cannonade run: invalid config\n${issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`,
@@ -133,7 +153,12 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
         throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
       config = loadRunConfigFile(positional[0]!)
     }
-    host = await createEngine({ dbPath: flags.db ?? ctx.dbPath, ...(cpu !== undefined ? { cpu } : {}) })
+    if (flags.json !== undefined) checkOutFile('--json', flags.json)
+    host = await createEngine({
+      dbPath: flags.db ?? ctx.dbPath,
+      onNotice: noticeTo(ctx.stderr),
+      ...(cpu !== undefined ? { cpu } : {}),
+    })
     config ??= parseDemoConfig(await host.demoUrl(), duration ?? 10, connections ?? 10)
     const o = { quiet: flags.quiet ?? false, ...(flags.json !== undefined ? { json: flags.json } : {}) }
     return config.sweep ? await runStudy(host, config, ctx, o) : await runOne(host, config, ctx, o)

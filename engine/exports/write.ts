@@ -1,14 +1,19 @@
 // Writing an export file without half-written results: text is streamed (with backpressure) into
-// a temporary file next to the destination, which is renamed into place only once complete.
+// a temporary file next to the destination, which is renamed into place only once complete. The
+// file is private (0600): exports hold a run's URLs, names and numbers (engine/paths.ts).
 import { createWriteStream, renameSync, rmSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { ApiError } from '../api/errors.ts'
+import { PRIVATE_FILE_MODE } from '../paths.ts'
 
 export async function writeAtomically(outPath: string, text: Iterable<string>): Promise<void> {
   const partial = `${outPath}.partial-${process.pid}`
   try {
-    await pipeline(Readable.from(text, { objectMode: false }), createWriteStream(partial))
+    await pipeline(
+      Readable.from(text, { objectMode: false }),
+      createWriteStream(partial, { mode: PRIVATE_FILE_MODE }),
+    )
     renameSync(partial, outPath)
   } catch (err) {
     rmSync(partial, { force: true })

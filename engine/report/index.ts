@@ -9,6 +9,7 @@ import type { HistoryStore } from '../store/queries.ts'
 import { loadReportData } from './data.ts'
 import { renderReportHtml, reportTitle, type ReportOptions } from './html.ts'
 import { renderPdf, type PdfOptions, type ReportProgress } from './pdf.ts'
+import { makePrivate, PRIVATE_FILE_MODE } from '../paths.ts'
 
 export { buildReportHtml, renderReportHtml, type ReportOptions } from './html.ts'
 export { loadReportData, type ReportData, type RunReportData } from './data.ts'
@@ -47,7 +48,7 @@ function cannotWrite(path: string, err: unknown, field: string): ApiError {
 function writeText(path: string, text: string, field: string): void {
   const partial = partialOf(path)
   try {
-    writeFileSync(partial, text)
+    writeFileSync(partial, text, { mode: PRIVATE_FILE_MODE })
     renameSync(partial, path)
   } catch (err) {
     rmSync(partial, { force: true })
@@ -83,6 +84,7 @@ export async function createReport(
           ? (p) => opts.onProgress?.({ ...p, elapsedMs: Date.now() - started })
           : undefined,
       })
+      makePrivate(partial)
       renameSync(partial, out)
     } catch (err) {
       rmSync(partial, { force: true })

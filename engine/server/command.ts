@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import { DB_FLAG, helpText, parseFlags, UsageError } from '../cli/args.ts'
-import { reportError } from '../cli/common.ts'
+import { noticeTo, reportError } from '../cli/common.ts'
 import type { CliCommand, CliContext } from '../cli/context.ts'
 import { createEngine } from '../host.ts'
 import { startServer } from './http.ts'
@@ -62,7 +62,7 @@ export async function serveCommand(argv: readonly string[], ctx: ServeContext): 
   // The demo target starts with the engine so the UI can offer "Run the demo" at once.
   let engine: Awaited<ReturnType<typeof createEngine>>
   try {
-    engine = await createEngine({ dbPath: parsed.dbPath, demo: true })
+    engine = await createEngine({ dbPath: parsed.dbPath, demo: true, onNotice: noticeTo(ctx.stderr) })
   } catch (err) {
     return reportError(err, ctx, SERVE_USAGE, 'cannonade serve')
   }

@@ -24,9 +24,12 @@ export function ledgerInfo(db: Db, runId: number): LedgerInfo {
   const row = db.prepare('SELECT ledger_rows, ledger_pruned_at, status FROM runs WHERE id = ?').get(runId) as
     { ledger_rows: number | null; ledger_pruned_at: string | null; status: string } | undefined
   if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
-  const rows = row.ledger_pruned_at
-    ? 0
-    : (row.ledger_rows ?? (row.status === 'running' ? 0 : recordLedgerRows(db, runId)))
+  // A read-only database (opened so, engine/store/db.ts) is counted, not written to.
+  const count = () =>
+    db.readonly
+      ? (db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number)
+      : recordLedgerRows(db, runId)
+  const rows = row.ledger_pruned_at ? 0 : (row.ledger_rows ?? (row.status === 'running' ? 0 : count()))
   return { rows, bytes: rows * BYTES_PER_SAMPLE, prunedAt: row.ledger_pruned_at }
 }
 

@@ -49,10 +49,16 @@ function whereClause(q: ListQuery): { sql: string; params: Record<string, string
     }
     where.push(`(${alternatives.join(' OR ')})`)
   }
-  q.tags?.forEach((tag, i) => {
-    params[`tag${i}`] = tag
-    where.push(`EXISTS (SELECT 1 FROM json_each(${SAFE_TAGS}) WHERE value = @tag${i})`)
-  })
+  if (q.tags !== undefined && q.tags.length > 0) {
+    // Every wanted tag, as one JSON parameter: the statement's size does not grow with the filter
+    // (a clause per tag hit SQLite's expression limits at a few hundred tags).
+    const wanted = [...new Set(q.tags)]
+    params.tags = JSON.stringify(wanted)
+    params.tagCount = wanted.length
+    where.push(
+      `(SELECT count(DISTINCT value) FROM json_each(${SAFE_TAGS}) WHERE value IN (SELECT value FROM json_each(@tags))) = @tagCount`,
+    )
+  }
   if (q.status !== undefined) {
     params.status = q.status
     where.push('r.status = @status')
