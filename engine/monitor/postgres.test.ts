@@ -66,8 +66,10 @@ describe.skipIf(!available)('postgres monitor against a real PostgreSQL', () => 
   it('counts the connections the test opens, by state, without its own', async () => {
     const url = new URL(cluster.url)
     url.password = ''
-    const spec = { kind: 'postgres' as const, url: url.toString(), passwordEnv: 'TEST_PG_PASSWORD' }
-    const monitor = new PostgresMonitor(spec, 'db', 200, { secrets: { TEST_PG_PASSWORD: cluster.password } })
+    const spec = { kind: 'postgres' as const, url: url.toString(), passwordEnv: 'CANNONADE_TEST_PG_PASSWORD' }
+    const monitor = new PostgresMonitor(spec, 'db', 200, {
+      secrets: { CANNONADE_TEST_PG_PASSWORD: cluster.password },
+    })
     const samples = collector()
     const errors: unknown[] = []
     /** The first whole tick (three states) sampled after `at`: older queued ticks are skipped. */
@@ -112,8 +114,8 @@ describe.skipIf(!available)('postgres monitor against a real PostgreSQL', () => 
     const url = new URL(cluster.url)
     url.password = ''
     const r = await testMonitor(
-      { kind: 'postgres', url: url.toString(), passwordEnv: 'TEST_PG_PASSWORD' },
-      { secrets: { TEST_PG_PASSWORD: 'not-the-password' } },
+      { kind: 'postgres', url: url.toString(), passwordEnv: 'CANNONADE_TEST_PG_PASSWORD' },
+      { secrets: { CANNONADE_TEST_PG_PASSWORD: 'not-the-password' } },
     )
     expect(r).toMatchObject({ ok: false, code: 'auth' })
     expect(r.message).toMatch(new RegExp(`127\\.0\\.0\\.1:${cluster.port}`))

@@ -1,7 +1,8 @@
 import pg from 'pg'
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
-import type { PostgresMonitorSpec } from './schema.ts'
+import { redactUrl } from '../config/redact.ts'
+import { isCannonadeSecretName, type PostgresMonitorSpec } from './schema.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler, StackLocator } from './types.ts'
 
@@ -14,17 +15,6 @@ const SQL = `SELECT coalesce(state, 'unknown') AS state, count(*)::int AS n
   FROM pg_stat_activity
   WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
   GROUP BY 1`
-
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url)
-    if (u.password) u.password = '***'
-    return u.toString()
-  } catch {
-    return 'the database URL'
-  }
-}
 
 /**
  * Database connections of a PostgreSQL database on the run's timeline (pooling on or
@@ -71,6 +61,12 @@ export class PostgresMonitor implements Monitor {
     }
     const url = new URL(this.#spec.url as string)
     const env = this.#spec.passwordEnv
+    // The schema allows only variables named for Cannonade; a spec built in code is held to it too.
+    if (env !== undefined && !isCannonadeSecretName(env))
+      throw new MonitorError(
+        'config',
+        `${env} is not a variable named for Cannonade (CANNONADE_… or PGPASSWORD…)`,
+      )
     const password = env ? (this.#secrets[env] ?? this.#secrets['password'] ?? process.env[env]) : undefined
     if (password !== undefined) url.password = password
     return url.toString()
