@@ -17,13 +17,21 @@ export function probeTarget(
       error: `the URL ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
     })
   const u = new URL(url)
+  const timeoutMs = opts.timeoutMs ?? 5000
   const started = performance.now()
   return new Promise((resolve) => {
+    let settled = false
+    const finish = (r: ProbeResult) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      resolve(r)
+    }
     const lib = u.protocol === 'https:' ? https : http
     const req = lib.get(
       u,
       {
-        timeout: opts.timeoutMs ?? 5000,
+        timeout: timeoutMs,
         rejectUnauthorized: !opts.insecure,
         headers: { 'user-agent': 'cannonade-probe' },
       },
@@ -31,20 +39,24 @@ export function probeTarget(
         res.resume()
         res.on('end', () => {
           const status = res.statusCode ?? 0
-          resolve({
+          finish({
             ok: status >= 200 && status < 400,
             status,
             latencyMs: Math.round((performance.now() - started) * 10) / 10,
             error: null,
           })
         })
+        res.on('error', (err) => req.destroy(err))
       },
     )
-    req.on('timeout', () =>
+    // The whole exchange has a deadline (a server that accepts and never answers, or trickles its
+    // response), not only an idle socket.
+    const timedOut = () =>
       req.destroy(
-        Object.assign(new Error(`no answer within ${opts.timeoutMs ?? 5000} ms`), { code: 'ETIMEDOUT' }),
-      ),
-    )
+        Object.assign(new Error(`${u.origin} did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+      )
+    const deadline = setTimeout(timedOut, timeoutMs)
+    req.on('timeout', timedOut)
     req.on('error', (err: NodeJS.ErrnoException) => {
       const why =
         err.code === 'ECONNREFUSED'
@@ -54,7 +66,7 @@ export function probeTarget(
             : /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(err.code ?? '')
               ? `its TLS certificate is not trusted (${err.code}); tick "accept a self-signed certificate" if that is expected`
               : err.message
-      resolve({ ok: false, status: null, latencyMs: null, error: why })
+      finish({ ok: false, status: null, latencyMs: null, error: why })
     })
   })
 }

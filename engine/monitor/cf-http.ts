@@ -54,6 +54,9 @@ export async function httpRequest(url: string, opts: HttpOptions = {}): Promise<
 function insecureRequest(url: string, opts: HttpOptions, timeoutMs: number) {
   insecureAgent ??= new Agent({ keepAlive: true, rejectUnauthorized: false })
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const timedOut = () => req.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' }))
+    // The whole exchange, not just an idle socket: a server trickling bytes is cut off too.
+    const deadline = setTimeout(timedOut, timeoutMs)
     const req = httpsRequest(
       url,
       { method: opts.method ?? 'GET', headers: opts.headers, agent: insecureAgent, timeout: timeoutMs },
@@ -61,12 +64,18 @@ function insecureRequest(url: string, opts: HttpOptions, timeoutMs: number) {
         let text = ''
         res.setEncoding('utf8')
         res.on('data', (chunk: string) => (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        res.on('end', () => {
+          clearTimeout(deadline)
+          resolve({ status: res.statusCode ?? 0, text })
+        })
         res.on('error', reject)
       },
     )
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' })))
-    req.on('error', reject)
+    req.on('timeout', timedOut)
+    req.on('error', (err) => {
+      clearTimeout(deadline)
+      reject(err)
+    })
     req.end(opts.body)
   })
 }

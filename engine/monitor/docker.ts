@@ -9,6 +9,8 @@ import { MonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
 
 const PING_TIMEOUT_MS = 5000
+/** Every other call to the engine (list, inspect, opening a stats stream) answers within this. */
+const CALL_TIMEOUT_MS = 10_000
 /** While a container is not streaming (stopped, restarting), inspect it every this many ticks. */
 const RECHECK_EVERY_TICKS = 3
 /** A compose project is listed again every this many ticks, to pick up scaled services. */
@@ -68,16 +70,18 @@ export class DockerMonitor implements Monitor {
   readonly #spec: DockerMonitorSpec
   readonly #target: string
   readonly #intervalMs: number
+  readonly #callTimeoutMs: number
   readonly #docker: Docker
   readonly #watches = new Map<string, Watch>()
   #loop: Loop | undefined
   #stopped = false
   #report: (e: MonitorError) => void = () => {}
 
-  constructor(spec: DockerMonitorSpec, target: string, intervalMs = 1000) {
+  constructor(spec: DockerMonitorSpec, target: string, intervalMs = 1000, callTimeoutMs = CALL_TIMEOUT_MS) {
     this.#spec = spec
     this.#target = target
     this.#intervalMs = intervalMs
+    this.#callTimeoutMs = callTimeoutMs
     this.#docker = new Docker(spec.socketPath ? { socketPath: spec.socketPath } : undefined)
   }
 
@@ -128,6 +132,29 @@ export class DockerMonitor implements Monitor {
     for (const w of this.#watches.values()) this.#closeStream(w)
   }
 
+  /**
+   * A call to the Docker engine that cannot hang the monitor: aborted after `ms`, with a message
+   * naming the engine and what was asked. A stream's timer stops once the stream is open.
+   */
+  async #call<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const ms = this.#callTimeoutMs
+    const ac = new AbortController()
+    const timer = setTimeout(() => ac.abort(), ms)
+    try {
+      return await fn(ac.signal)
+    } catch (error) {
+      if (ac.signal.aborted)
+        throw new MonitorError(
+          'docker-unavailable',
+          `the Docker engine at ${where(this.#spec)} did not answer within ${ms / 1000} s (${what})`,
+          { cause: error },
+        )
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   async #ping(): Promise<void> {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -153,7 +180,9 @@ export class DockerMonitor implements Monitor {
     if (service !== undefined) label.push(`com.docker.compose.service=${service}`)
     let list: Docker.ContainerInfo[]
     try {
-      list = await this.#docker.listContainers({ all: true, filters: { label } })
+      list = await this.#call(`listing compose project ${project}`, (abortSignal) =>
+        this.#docker.listContainers({ all: true, filters: { label }, abortSignal }),
+      )
     } catch (error) {
       throw dockerError(error, this.#spec, `listing compose project ${project}`)
     }
@@ -169,7 +198,9 @@ export class DockerMonitor implements Monitor {
   async #watch(idOrName: string): Promise<void> {
     let info: Docker.ContainerInspectInfo
     try {
-      info = await this.#docker.getContainer(idOrName).inspect()
+      info = await this.#call(`inspecting container ${idOrName}`, (abortSignal) =>
+        this.#docker.getContainer(idOrName).inspect({ abortSignal }),
+      )
     } catch (error) {
       throw dockerError(error, this.#spec, `container ${idOrName}`)
     }
@@ -195,7 +226,10 @@ export class DockerMonitor implements Monitor {
   async #openStream(w: Watch): Promise<void> {
     let stream: NodeJS.ReadableStream
     try {
-      stream = await this.#docker.getContainer(w.id).stats({ stream: true })
+      stream = await this.#call(`opening the stats stream of ${w.name}`, (abortSignal) => {
+        const opts = { stream: true as const, abortSignal }
+        return this.#docker.getContainer(w.id).stats(opts)
+      })
     } catch (error) {
       this.#report(dockerError(error, this.#spec, `stats of ${w.name}`))
       return
@@ -239,7 +273,9 @@ export class DockerMonitor implements Monitor {
     if (w.checking || this.#stopped) return
     w.checking = true
     try {
-      const info = await this.#docker.getContainer(w.id).inspect()
+      const info = await this.#call(`inspecting container ${w.name}`, (abortSignal) =>
+        this.#docker.getContainer(w.id).inspect({ abortSignal }),
+      )
       w.state = info.State.Status
       if (w.state !== 'running') {
         this.#closeStream(w)

@@ -2,16 +2,13 @@
 // the report's environment section shows about each target (the container image and the CPU and
 // memory limits it ran with for docker-monitored targets, or the bundled stack's limits). Asking
 // docker is asynchronous and happens outside any database transaction.
-import { execFile } from 'node:child_process'
 import { cpus, hostname, platform, release } from 'node:os'
-import { promisify } from 'node:util'
+import { runCommand } from '../command.ts'
 import { monitorsOf, type RunConfig } from '../config/schema.ts'
 import type { StackLocator } from '../monitor/types.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { APP_VERSION } from '../store/runs.ts'
 import { redactUrl } from '../config/redact.ts'
-
-const execFileAsync = promisify(execFile)
 
 export interface TargetEnvironment {
   name: string
@@ -24,14 +21,10 @@ export interface TargetEnvironment {
   limits?: string
 }
 
-/** docker's output, or null when it fails, is missing or takes longer than 5 s. */
+/** docker's output, or null when it fails, is missing or takes longer than 5 s (then killed). */
 async function docker(args: string[]): Promise<string | null> {
-  try {
-    const { stdout } = await execFileAsync('docker', args, { encoding: 'utf8', timeout: 5000 })
-    return stdout.trim()
-  } catch {
-    return null
-  }
+  const r = await runCommand('docker', args, { timeoutMs: 5000 })
+  return r.code === 0 ? r.lines.join('\n').trim() : null
 }
 
 /** The bundled stacks of the run's data folder, for docker monitors that name a `stack`. */

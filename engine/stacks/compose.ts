@@ -1,35 +1,60 @@
 // Docker Compose, whichever exists: v2 (`docker compose`) or v1 (`docker-compose`). Output is
-// streamed line by line, so `stacks up` shows the build as it happens.
-import { spawn, spawnSync } from 'node:child_process'
+// streamed line by line, so `stacks up` shows the build as it happens. Every call has a deadline
+// (../command.ts): a Docker engine that does not answer is an error naming the command, never a
+// hang.
+import { spawnSync } from 'node:child_process'
 import { ApiError } from '../api/errors.ts'
+import { runCommand, timeoutMessage, type CommandResult } from '../command.ts'
 
 export type Compose = { cmd: string; args: string[]; version: string }
 
+/** Deadlines of the calls this module makes; `up --build` may build images (minutes). */
+export const DOCKER_TIMEOUTS = {
+  info: 20_000,
+  version: 15_000,
+  up: 20 * 60_000,
+  down: 3 * 60_000,
+  query: 30_000,
+}
+
 let cached: Compose | null = null
 
+/**
+ * A quick synchronous question to docker (test gates ask it at load time), killed at `timeoutMs`:
+ * its output, or why there is none.
+ */
+function ask(cmd: string, args: string[], timeoutMs: number): { out: string } | { error: string } {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' })
+  const e: NodeJS.ErrnoException | undefined = r.error
+  if (e?.code === 'ETIMEDOUT') return { error: 'timeout' }
+  if (e) return { error: e.code === 'ENOENT' ? 'missing' : e.message }
+  if (r.status !== 0) return { error: (r.stderr || r.stdout).trim().split('\n')[0] ?? '' }
+  return { out: r.stdout.trim() }
+}
+
 function tryVersion(cmd: string, args: string[]): string | null {
-  const r = spawnSync(cmd, [...args, 'version', '--short'], { encoding: 'utf8', timeout: 15_000 })
-  return r.status === 0 ? r.stdout.trim() : null
+  const r = ask(cmd, [...args, 'version', '--short'], DOCKER_TIMEOUTS.version)
+  return 'out' in r ? r.out : null
 }
 
 /** The compose command, after checking the Docker engine answers. Errors say what to do. */
 export function detectCompose(opts: { fresh?: boolean } = {}): Compose {
   if (cached && !opts.fresh) return cached
-  const docker = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], {
-    encoding: 'utf8',
-    timeout: 20_000,
-  })
-  if (docker.error) {
+  const docker = ask('docker', ['info', '--format', '{{.ServerVersion}}'], DOCKER_TIMEOUTS.info)
+  if ('error' in docker) {
+    if (docker.error === 'timeout')
+      throw new ApiError(
+        'unavailable',
+        `\`docker info\` (the Docker engine) did not answer within ${Math.round(DOCKER_TIMEOUTS.info / 1000)} s and was stopped. Check that Docker is running, or use --native.`,
+      )
+    if (docker.error === 'missing')
+      throw new ApiError(
+        'unavailable',
+        'Docker is not installed (no `docker` command). Install Docker, or run the stack without it: `cannonade stacks up NAME --native`.',
+      )
     throw new ApiError(
       'unavailable',
-      'Docker is not installed (no `docker` command). Install Docker, or run the stack without it: `cannonade stacks up NAME --native`.',
-    )
-  }
-  if (docker.status !== 0) {
-    const why = (docker.stderr || docker.stdout).trim().split('\n')[0] ?? ''
-    throw new ApiError(
-      'unavailable',
-      `Docker is not running (docker info: ${why}). Start the Docker engine, or use --native.`,
+      `Docker is not running (docker info: ${docker.error}). Start the Docker engine, or use --native.`,
     )
   }
   const v2 = tryVersion('docker', ['compose'])
@@ -42,47 +67,18 @@ export function detectCompose(opts: { fresh?: boolean } = {}): Compose {
   )
 }
 
-export interface RunResult {
-  code: number
-  lines: string[]
-}
+export type RunResult = CommandResult
 
-/** Run a command, passing each output line to `onLine`; keeps the last 200 lines for errors. */
+/** Run a command, passing each output line to `onLine`; killed after `timeoutMs` (default 30 s). */
 export function run(
   cmd: string,
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; onLine?: (l: string) => void; timeoutMs?: number } = {},
 ): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const lines: string[] = []
-    let partial = ''
-    const feed = (chunk: Buffer) => {
-      const text = partial + chunk.toString('utf8')
-      const parts = text.split(/\r?\n|\r/)
-      partial = parts.pop() ?? ''
-      for (const line of parts) {
-        if (!line.trim()) continue
-        lines.push(line)
-        if (lines.length > 200) lines.shift()
-        opts.onLine?.(line)
-      }
-    }
-    child.stdout.on('data', feed)
-    child.stderr.on('data', feed)
-    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs) : null
-    child.on('error', (err) => {
-      if (timer) clearTimeout(timer)
-      resolve({ code: 127, lines: [...lines, err.message] })
-    })
-    child.on('close', (code) => {
-      if (timer) clearTimeout(timer)
-      if (partial.trim()) lines.push(partial)
-      resolve({ code: code ?? 1, lines })
-    })
-  })
+  return runCommand(cmd, args, { ...opts, timeoutMs: opts.timeoutMs ?? DOCKER_TIMEOUTS.query })
+}
+
+/** The lines to show for a failed call: what timed out, or its last output. */
+export function failureText(r: RunResult, what: string, timeoutMs: number, last = 15): string {
+  return timeoutMessage(r, what, timeoutMs) ?? r.lines.slice(-last).join('\n')
 }

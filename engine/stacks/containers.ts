@@ -1,7 +1,7 @@
 // What Docker says about a stack's containers: which run, their health, the CPU and memory limits
 // they really run with (HostConfig), their published ports, and who holds a host port. Every call
 // goes through the docker CLI with a time limit, as compose itself does.
-import { run } from './compose.ts'
+import { failureText, run } from './compose.ts'
 
 const TIMEOUT_MS = 20_000
 
@@ -23,7 +23,9 @@ export interface Limits {
 async function docker(args: string[]): Promise<string[]> {
   const r = await run('docker', args, { timeoutMs: TIMEOUT_MS })
   if (r.code !== 0)
-    throw new Error(`docker ${args[0]} failed (exit ${r.code}): ${r.lines.slice(-3).join(' ')}`)
+    throw new Error(
+      `docker ${args[0]} failed (${r.timedOut ? 'timed out' : `exit ${r.code}`}): ${failureText(r, `docker ${args[0]}`, TIMEOUT_MS, 3).replaceAll('\n', ' ')}`,
+    )
   return r.lines
 }
 

@@ -14,7 +14,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import { MAX_REPLICAS } from '../api/schemas.ts'
 import type { StackInfo, StackStatus } from '../api/types.ts'
-import { detectCompose, run } from './compose.ts'
+import { detectCompose, DOCKER_TIMEOUTS, failureText, run } from './compose.ts'
 import {
   containerLimits,
   formatMemory,
@@ -229,13 +229,13 @@ export class Stacks {
     const up = await run(
       compose.cmd,
       [...args, 'up', '-d', '--build', '--remove-orphans', '--scale', `${s.appService}=${replicas}`],
-      { env: composeEnv, onLine: log },
+      { env: composeEnv, onLine: log, timeoutMs: DOCKER_TIMEOUTS.up },
     )
     if (up.code !== 0) {
-      await this.down(name)
+      await this.down(name).catch(() => undefined)
       throw new ApiError(
-        'internal',
-        `stack ${name} did not start (exit ${up.code}):\n${up.lines.slice(-15).join('\n')}`,
+        up.timedOut ? 'unavailable' : 'internal',
+        `stack ${name} did not start (${up.timedOut ? 'timed out' : `exit ${up.code}`}):\n${failureText(up, `${compose.cmd} ${compose.args.join(' ')} up`, DOCKER_TIMEOUTS.up)}`,
       )
     }
     const deadline = Date.now() + (this.o.healthTimeoutMs ?? 120_000)
@@ -337,10 +337,13 @@ export class Stacks {
         '--remove-orphans',
         ...(opts.volumes ? ['-v'] : []),
       ],
-      { onLine: log, timeoutMs: 120_000 },
+      { onLine: log, timeoutMs: DOCKER_TIMEOUTS.down },
     )
     if (r.code !== 0)
-      throw new ApiError('internal', `stack ${name} could not be removed:\n${r.lines.slice(-10).join('\n')}`)
+      throw new ApiError(
+        r.timedOut ? 'unavailable' : 'internal',
+        `stack ${name} could not be removed:\n${failureText(r, `${compose.cmd} ${compose.args.join(' ')} down`, DOCKER_TIMEOUTS.down, 10)}`,
+      )
   }
 
   private nativeStatus(s: StackSpec, url: string): StackStatus {

@@ -24,6 +24,8 @@ export class FakeCloudFoundry {
   uaaUrl: string | null = null
   /** One line per request: "POST /oauth/token password 200", "GET /v3/apps 401", … */
   readonly log: string[] = []
+  /** Requests whose path matches are accepted and never answered (a frozen API). */
+  freeze: RegExp | null = null
   url = ''
   readonly #access = new Map<string, number>() // token → expiry (epoch ms)
   readonly #refresh = new Set<string>()
@@ -76,6 +78,10 @@ export class FakeCloudFoundry {
     let body = ''
     for await (const chunk of req) body += String(chunk)
     const url = new URL(req.url ?? '/', 'http://x')
+    if (this.freeze?.test(url.pathname)) {
+      this.log.push(`${req.method} ${url.pathname} frozen`)
+      return
+    }
     const send = (status: number, json: unknown, note = ''): void => {
       this.log.push(`${req.method} ${url.pathname}${note ? ` ${note}` : ''} ${status}`)
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json))

@@ -1,0 +1,78 @@
+// Running an outside command (docker, docker compose, taskset) with a deadline it cannot escape:
+// the command runs in its own process group, and at the deadline the whole group is killed, so a
+// wrapper script whose child keeps the output pipe open cannot hang the caller either. Output is
+// passed on line by line; the last 200 lines are kept for error messages.
+import { spawn } from 'node:child_process'
+
+export interface CommandResult {
+  code: number
+  lines: string[]
+  /** The deadline passed and the command was killed. */
+  timedOut: boolean
+}
+
+export interface CommandOptions {
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  onLine?: (line: string) => void
+  /** Kill the command (and whatever it started) after this long. */
+  timeoutMs: number
+}
+
+export function runCommand(
+  cmd: string,
+  args: readonly string[],
+  opts: CommandOptions,
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    })
+    const lines: string[] = []
+    let partial = ''
+    let settled = false
+    const feed = (chunk: Buffer) => {
+      const text = partial + chunk.toString('utf8')
+      const parts = text.split(/\r?\n|\r/)
+      partial = parts.pop() ?? ''
+      for (const line of parts) {
+        if (!line.trim()) continue
+        lines.push(line)
+        if (lines.length > 200) lines.shift()
+        opts.onLine?.(line)
+      }
+    }
+    const finish = (code: number, timedOut: boolean, extra?: string) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (partial.trim()) lines.push(partial)
+      if (extra) lines.push(extra)
+      resolve({ code, lines, timedOut })
+    }
+    child.stdout.on('data', feed)
+    child.stderr.on('data', feed)
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
+        else child.kill('SIGKILL')
+      } catch {
+        /* already gone */
+      }
+      // Do not wait for pipes some grandchild may still hold.
+      child.stdout.destroy()
+      child.stderr.destroy()
+      finish(124, true)
+    }, opts.timeoutMs)
+    child.on('error', (err) => finish(127, false, err.message))
+    child.on('close', (code) => finish(code ?? 1, false))
+  })
+}
+
+/** "docker info did not answer within 20 s" for a timed-out result, or null. */
+export function timeoutMessage(r: CommandResult, what: string, timeoutMs: number): string | null {
+  return r.timedOut ? `${what} did not answer within ${Math.round(timeoutMs / 1000)} s and was stopped` : null
+}
