@@ -5,6 +5,8 @@
 // - ledger write capacity: the writer thread's own path (SQLite insert + histograms) on synthetic
 //   rows (target ≥ 200 000 rows/s).
 // - memory: the runner process' peak RSS in a short and a long run (target: within 20 MB).
+// - end of window → done: how long a run takes to read `done` after its window closed, in the
+//   same short and long runs (target < 5 s at any length; its ledger blocks become rows after).
 // Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
 // Then bench/history.ts (stored-run load, compare and PostgreSQL export figures).
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300),
@@ -22,6 +24,7 @@ import { startRun } from '../engine/runner/supervisor.ts'
 import { openDb } from '../engine/store/db.ts'
 import { ledgerInfo } from '../engine/store/ledger.ts'
 import { createRun } from '../engine/store/runs.ts'
+import { thisProcess } from '../engine/store/owner.ts'
 import { expandBlocks } from '../engine/store/blocks.ts'
 import { newColumns, transferList } from '../engine/runner/columns.ts'
 import type { FromWriter, ToWriter } from '../engine/runner/protocol.ts'
@@ -89,6 +92,10 @@ interface CannonadeResult {
   rps: number
   peakRssMb: number
   rows: number
+  /** Seconds from the end of the run's window until it read `done`. */
+  toDone: number
+  /** Seconds from `done` until its ledger blocks were all rows (in the background). */
+  toStored: number
 }
 
 async function cannonade(url: string, seconds: number): Promise<CannonadeResult> {
@@ -101,7 +108,8 @@ async function cannonade(url: string, seconds: number): Promise<CannonadeResult>
     load: { connections: CONNECTIONS, duration: seconds },
     cooldownSeconds: 0,
   })
-  const handle = await startRun(db, dbPath, config, {}, { cpu: 0 })
+  let t0Epoch = 0
+  const handle = await startRun(db, dbPath, config, { onStarted: (s) => (t0Epoch = s.t0Epoch) }, { cpu: 0 })
   let peak = 0
   const sampler = setInterval(() => {
     try {
@@ -112,11 +120,20 @@ async function cannonade(url: string, seconds: number): Promise<CannonadeResult>
     }
   }, 500)
   const summary = await handle.done
+  const doneAt = Date.now()
   clearInterval(sampler)
+  await handle.stored
+  const storedAt = Date.now()
   const r = summary.results[0]!
   const { rows } = ledgerInfo(db, summary.runId)
   db.close()
-  return { rps: r.latency.count / r.seconds, peakRssMb: peak, rows }
+  return {
+    rps: r.latency.count / r.seconds,
+    peakRssMb: peak,
+    rows,
+    toDone: (doneAt - (t0Epoch + seconds * 1000)) / 1000,
+    toStored: (storedAt - doneAt) / 1000,
+  }
 }
 
 async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
@@ -128,7 +145,9 @@ async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
     targets: [{ name: 't', url: 'http://127.0.0.1:1/' }],
     load: { connections: 1, duration: 1 },
   })
-  const { runId } = createRun(db, config, ['main'], await gatherEnvironment(config))
+  const { runId } = createRun(db, config, ['main'], await gatherEnvironment(config), {
+    owner: thisProcess(),
+  })
   db.close()
   const writer = new Worker(new URL('../engine/runner/writer.ts', import.meta.url))
   const next = (type: string) =>
@@ -202,6 +221,14 @@ try {
     console.log(
       `memory: runner peak RSS ${s.peakRssMb.toFixed(1)} MB over ${SHORT} s (${fmt(s.rows)} rows) · ${l.peakRssMb.toFixed(1)} MB over ${LONG} s (${fmt(l.rows)} rows) · difference ${(l.peakRssMb - s.peakRssMb).toFixed(1)} MB (target within ±20 MB)`,
     )
+    // Issue 12 item 9: the run is `done` at the end of its window; its blocks become rows afterwards.
+    for (const [secs, x] of [
+      [SHORT, s],
+      [LONG, l],
+    ] as const)
+      console.log(
+        `end of window → done: ${x.toDone.toFixed(2)} s after a ${secs} s run of ${fmt(x.rows)} requests (target < 5 s) · its blocks became rows ${x.toStored.toFixed(1)} s later, in the background`,
+      )
   }
 } finally {
   nginx.stop()

@@ -30,6 +30,8 @@ import { probeTarget } from './config/probe.ts'
 import { studyResults } from './study/results.ts'
 import { compareRuns } from './metrics/compare.ts'
 import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
+import { thisProcess } from './store/owner.ts'
+import { startLedgerUpkeep, type LedgerUpkeep } from './host/upkeep.ts'
 import { listStudies } from './store/studies.ts'
 import { listTemplates } from './study/templates.ts'
 import { createLocal, type LocalCapabilities, type RunLogEvent, type StudyEvent } from './host/local.ts'
@@ -79,15 +81,29 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const writable = writableCheck(opts.dbPath, readOnly)
   // Secrets given explicitly (EngineOptions.secrets): Cloud Foundry monitors find theirs by variable
   // name among a run's secrets; PostgreSQL gets PGPASSWORD when its URL carries no password.
+  const self = thisProcess()
   const runOptions = () => ({
     ...(opts.cpu !== undefined ? { cpu: opts.cpu } : {}),
     ...(opts.secrets ? { secrets: { ...opts.secrets() } } : {}),
+    owner: self,
+    expander,
   })
   const pgPassword = () => opts.secrets?.().PGPASSWORD
   const history = new HistoryStore(db)
   const bus = new EventEmitter()
   bus.setMaxListeners(100)
   const active = new Map<number, RunHandle>()
+  const log = (level: RunLogEvent['level'], message: string) =>
+    bus.emit('run-log', { type: 'run-log', level, message: redactText(message) } satisfies RunLogEvent)
+
+  let upkeep: LedgerUpkeep
+  try {
+    upkeep = await startLedgerUpkeep({ db, history, self, active, log, readOnly: readOnly !== null })
+  } catch (err) {
+    db.close()
+    throw err
+  }
+  const expander = upkeep.expander
   const settingsFile = join(dirname(opts.dbPath), 'settings.json')
   const stacks = new Stacks({
     stateDir: stackStateDir(opts.dbPath),
@@ -130,7 +146,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const study = (e: StudyEvent) => bus.emit('study', e)
 
   /** A sweep: one run after another as a study; answers once the first run has started. */
-  const startStudy = (config: RunConfig, hooks: RunHooks) =>
+  const startStudy = (config: RunConfig, hooks: RunHooks, allowConcurrent: boolean) =>
     new Promise<{ runId: number; studyId: number }>((resolve, reject) => {
       let studyId: number | null = null
       runStudy(
@@ -151,7 +167,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
             await stacks.up(s.name, { native: s.native, env: s.env, replicas: s.replicas })
           },
         },
-        runOptions(),
+        { ...runOptions(), allowConcurrent },
       ).then(
         (r) => study({ type: 'study-ended', studyId: r.studyId, error: null }),
         (err: unknown) => {
@@ -193,6 +209,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     async close() {
       for (const run of active.values()) run.stop()
       await Promise.allSettled([...active.values()].map((r) => r.done))
+      await upkeep.close()
       await demo?.close()
       await stacks.close()
       db.close()
@@ -201,8 +218,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       async validate(config) {
         return validate(config)
       },
-      async start(raw) {
+      async start(raw, o) {
         writable()
+        const [, parsed] = parseArgs('runs:start', [raw, o])
+        const allowConcurrent = parsed?.allowConcurrent ?? false
         let config
         try {
           config = parseRunConfig(raw)
@@ -212,20 +231,15 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         }
         const hooks: RunHooks = {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
-          onLog: (level, message) =>
-            bus.emit('run-log', {
-              type: 'run-log',
-              level,
-              message: redactText(message),
-            } satisfies RunLogEvent),
+          onLog: log,
           onEnded: (e: RunEndedEvent) => {
             active.delete(e.runId)
             retention()
             bus.emit('ended', e)
           },
         }
-        if (config.sweep) return startStudy(config, hooks)
-        const handle = await startRun(db, opts.dbPath, config, hooks, runOptions())
+        if (config.sweep) return startStudy(config, hooks, allowConcurrent)
+        const handle = await startRun(db, opts.dbPath, config, hooks, { ...runOptions(), allowConcurrent })
         active.set(handle.runId, handle)
         // A run whose ending failed still ends once for whoever waits on it.
         handle.done.catch((err: unknown) => {

@@ -29,8 +29,12 @@ import type {
 export interface Api {
   runs: {
     validate(config: unknown): Promise<ValidationResult>
-    /** A config with `sweep` starts a study: one run per value, the first one's id returned. */
-    start(config: unknown): Promise<{ runId: number; studyId?: number }>
+    /**
+     * A config with `sweep` starts a study: one run per value, the first one's id returned. While
+     * another run is going on this database the start is refused (ApiError 'conflict'), unless
+     * `allowConcurrent`: then both runs say they shared the load generator.
+     */
+    start(config: unknown, opts?: Args<'runs:start'>[1]): Promise<{ runId: number; studyId?: number }>
     stop(runId: number): Promise<void>
     active(): Promise<number[]>
     list(query?: Args<'runs:list'>[0]): Promise<{ items: RunListItem[]; total: number }>

@@ -88,7 +88,13 @@ export const SettingsSchema = z
 /** Argument tuples per channel, parsed at every entry point (IPC handler, HTTP route). */
 export const argSchemas = {
   'runs:validate': z.tuple([z.unknown()]),
-  'runs:start': z.tuple([z.unknown()]),
+  'runs:start': z.tuple([
+    z.unknown(),
+    z
+      .object({ allowConcurrent: z.boolean().default(false) })
+      .strict()
+      .optional(),
+  ]),
   'runs:stop': z.tuple([runId]),
   'runs:active': z.tuple([]),
   'runs:list': z.tuple([RunListQuerySchema.optional()]),

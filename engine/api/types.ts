@@ -99,6 +99,9 @@ export interface GeneratorHealth {
   seconds: number
   saturated: boolean
   peakCpu: number
+  /** Another run used the same load generator at the same time (only when allowed explicitly). */
+  shared?: boolean
+  sharedWith?: number[]
   message: string | null
 }
 

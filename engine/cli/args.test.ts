@@ -79,7 +79,16 @@ describe('parseFlags', () => {
 describe('--help of every command', () => {
   // The flags README.md ("The command line") gives each command, and the ones each command also takes.
   const expected: Record<string, string[]> = {
-    run: ['--db FILE', '--json OUT', '--quiet', '--cpu N', '--demo', '--duration S', '--connections N'],
+    run: [
+      '--db FILE',
+      '--json OUT',
+      '--quiet',
+      '--cpu N',
+      '--demo',
+      '--duration S',
+      '--connections N',
+      '--allow-concurrent',
+    ],
     runs: [
       '--json',
       '--search TEXT',

@@ -7,6 +7,7 @@
 import { statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
+import type { RunEndedEvent } from '../api/types.ts'
 import { ConfigError } from '../config/errors.ts'
 import { loadRunConfigFile, parseRunConfig } from '../config/load.ts'
 import type { RunConfig } from '../config/schema.ts'
@@ -27,10 +28,14 @@ const RUN_FLAGS = {
   demo: { type: 'boolean', help: 'run against the embedded demo target instead of a CONFIG' },
   duration: { type: 'number', value: 'S', help: 'with --demo: seconds of load (default 10)' },
   connections: { type: 'number', value: 'N', help: 'with --demo: connections (default 10)' },
+  'allow-concurrent': {
+    type: 'boolean',
+    help: 'start even while another run is going on this database (both then report a shared generator)',
+  },
 } as const
 
 export const RUN_USAGE = helpText(
-  `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]
+  `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
        cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet] [--cpu N]`,
   RUN_FLAGS,
 )
@@ -67,16 +72,17 @@ async function runOne(
   host: EngineHost,
   config: RunConfig,
   ctx: CliContext,
-  o: { quiet: boolean; json?: string },
+  o: { quiet: boolean; json?: string; allowConcurrent: boolean },
 ) {
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const offProgress = host.runs.onProgress((e) => progress?.update(e))
   const offLogs = printLogs(host, ctx)
   const ends = endings(host)
   let runId: number
+  let end: RunEndedEvent
   let offSignals = () => {}
   try {
-    runId = (await host.runs.start(config)).runId
+    runId = (await host.runs.start(config, { allowConcurrent: o.allowConcurrent })).runId
     const id = runId
     // A stop only fails when the run has just ended: then there is nothing left to stop.
     offSignals = onInterrupt(
@@ -88,7 +94,7 @@ async function runOne(
       ctx.stderr.write(
         `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${host.dbPath}\n`,
       )
-    await ends.ended(runId)
+    end = await ends.ended(runId)
   } finally {
     offSignals()
     offProgress()
@@ -97,6 +103,11 @@ async function runOne(
     progress?.clear()
   }
   const summary = await host.runs.get(runId)
+  if (summary.status === 'running') {
+    // Its end could not be written (a disk that went read-only): the event says what happened.
+    ctx.stderr.write(`run ${runId} ${end.status}: ${end.error ?? 'its end could not be recorded'}\n`)
+    return 1
+  }
   if (o.json) writeFileSync(o.json, JSON.stringify(jsonSummary(summary), null, 2) + '\n')
   if (!o.quiet) ctx.stdout.write(formatSummary(summary))
   if (summary.status !== 'done') {
@@ -160,7 +171,11 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       ...(cpu !== undefined ? { cpu } : {}),
     })
     config ??= parseDemoConfig(await host.demoUrl(), duration ?? 10, connections ?? 10)
-    const o = { quiet: flags.quiet ?? false, ...(flags.json !== undefined ? { json: flags.json } : {}) }
+    const o = {
+      quiet: flags.quiet ?? false,
+      allowConcurrent: flags['allow-concurrent'] ?? false,
+      ...(flags.json !== undefined ? { json: flags.json } : {}),
+    }
     return config.sweep ? await runStudy(host, config, ctx, o) : await runOne(host, config, ctx, o)
   } catch (err) {
     if (err instanceof ConfigError) return invalidConfig(ctx, err.issues)

@@ -14,7 +14,7 @@ export async function runStudy(
   host: EngineHost,
   config: RunConfig,
   ctx: CliContext,
-  o: { quiet: boolean; json?: string },
+  o: { quiet: boolean; json?: string; allowConcurrent?: boolean },
 ): Promise<number> {
   const sweep = config.sweep!
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
@@ -42,7 +42,7 @@ export async function runStudy(
   ]
   let studyId: number
   try {
-    studyId = (await host.runs.start(config)).studyId!
+    studyId = (await host.runs.start(config, { allowConcurrent: o.allowConcurrent ?? false })).studyId!
     // The sweep goes on only after a run that ended `done`: stopping the current one ends it.
     offs.push(
       onInterrupt(

@@ -36,8 +36,10 @@ function warnings(d: RunReportData, printed: Set<string>): string {
   const noted = [...printed].some((n) =>
     n.startsWith(`The load generator was saturated in run ${d.run.runId} `),
   )
-  if (d.run.generator.message && !noted)
-    out.push(`<div class="warning bad"><b>Generator saturated.</b> ${esc(d.run.generator.message)}</div>`)
+  if (d.run.generator.message && (d.run.generator.shared || !noted))
+    out.push(
+      `<div class="warning bad"><b>Generator ${d.run.generator.shared ? 'shared' : 'saturated'}.</b> ${esc(d.run.generator.message)}</div>`,
+    )
   if (d.run.status !== 'done') {
     out.push(
       `<div class="warning"><b>Run ${esc(d.run.status)}.</b> ${d.run.error ? esc(d.run.error) : 'The figures cover what was measured before it ended.'}</div>`,

@@ -20,6 +20,8 @@ export interface TickInfo {
   phase: number
   connections: number
   generatorCpu: number | null
+  /** A final slice of a few ms: the writer folds it into the second before (no row of its own). */
+  merge?: boolean
 }
 
 export interface SegmentOptions {
@@ -305,7 +307,7 @@ export class SegmentDriver implements ConnectionHost {
     this.schedule()
   }
 
-  private tick(): void {
+  private tick(merge = false): void {
     const wall = performance.now()
     const cpu = this.readCpu()
     const cpuPercent =
@@ -318,6 +320,7 @@ export class SegmentDriver implements ConnectionHost {
       phase: this.phase,
       connections: this.secondMaxActive,
       generatorCpu: cpuPercent === null ? null : Math.round(cpuPercent * 10) / 10,
+      ...(merge ? { merge } : {}),
     })
     this.tickIndex++
     this.secondMaxActive = this.active
@@ -377,9 +380,9 @@ export class SegmentDriver implements ConnectionHost {
     this.timer = null
     this.sweeper = null
     for (const c of this.conns) c.close()
-    // The last, partial second (a window that is not whole seconds, or a drain) gets its tick.
-    if (now - (this.nextTickAt - 1000) > 50 || this.tickIndex === 0) this.tick()
-    else this.o.ledger.flush()
+    // The last, partial second (a window that is not whole seconds, or a drain) gets its tick; a
+    // slice of a few ms is folded into the second before, so the series holds every request.
+    this.tick(!(now - (this.nextTickAt - 1000) > 50 || this.tickIndex === 0))
     const resolve = this.resolveDone
     this.resolveDone = null
     resolve({

@@ -64,6 +64,34 @@ describe('run lifecycle', () => {
     expect(summary.results[0]!.requests).toBe(stored - (summary.results[0]!.errors.inflight ?? 0))
   })
 
+  it('a runner that stops answering (SIGSTOP) is killed by the watchdog: aborted, samples kept', async () => {
+    target = await startTarget({ delayMs: 1 })
+    let stopped = -1
+    const { summary, db } = await runConfig(
+      cfg(target.url, 30),
+      (handle, progress) => {
+        const wait = setInterval(() => {
+          if (progress.length < 2) return
+          clearInterval(wait)
+          stopped = handle.pid
+          process.kill(handle.pid, 'SIGSTOP')
+        }, 20)
+      },
+      {},
+      undefined,
+      { silenceMs: 4000 },
+    )
+    expect(stopped).toBeGreaterThan(0)
+    expect(summary.status).toBe('aborted')
+    expect(summary.error).toBe('the runner process did not answer for 4 s and was killed')
+    const stored = db
+      .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+      .pluck()
+      .get(summary.runId) as number
+    expect(stored).toBeGreaterThan(0)
+    expect(summary.results[0]!.requests + (summary.results[0]!.errors.inflight ?? 0)).toBe(stored)
+  })
+
   it('stop is graceful: the run ends at once, aborted, with every request accounted for', async () => {
     target = await startTarget({ delayMs: 1 })
     const started = Date.now()

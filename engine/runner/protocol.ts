@@ -17,7 +17,16 @@ export type { Segment }
 
 // parent → runner process
 export type ToRunner =
-  | { type: 'start'; runId: number; dbPath: string; config: RunConfig; plan: Plan; correlationPrefix: string }
+  | {
+      type: 'start'
+      runId: number
+      dbPath: string
+      config: RunConfig
+      plan: Plan
+      correlationPrefix: string
+      /** How often to send a heartbeat: the parent kills a runner silent for 4 of these. */
+      heartbeatMs: number
+    }
   | { type: 'stop' }
 
 // runner process → parent
@@ -28,6 +37,8 @@ export type FromRunner =
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   | { type: 'done'; stopped: boolean; generator: GeneratorSeconds }
   | { type: 'failed'; error: string }
+  /** Every few seconds, so the parent can tell a hung runner from a quiet one (a cooldown). */
+  | { type: 'heartbeat' }
 
 export interface GeneratorSeconds {
   /** One entry per second of load: the load thread's CPU % (100 = one core). */
@@ -46,6 +57,8 @@ export type ToWriter =
       phase: number
       connections: number
       generatorCpu: number | null
+      /** The window closed just after a whole second: fold this slice into the second before. */
+      merge?: boolean
     }
   | { type: 'segment-end'; segment: number; seconds: number; phaseSeconds: number[] }
   | { type: 'close' }
@@ -57,6 +70,7 @@ export type FromWriter =
   | { type: 'second'; segment: number; point: SeriesPoint; totals: { requests: number; errors: number } }
   | { type: 'segment-summary'; summary: TargetRoundSummary }
   | { type: 'closed'; rows: number }
-  | { type: 'error'; error: string }
+  /** fatal: the disk failed (full, I/O error): nothing more can be written. */
+  | { type: 'error'; error: string; fatal: boolean }
 
 export type { PhaseSummary, StatsBlock }

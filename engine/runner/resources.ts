@@ -28,9 +28,22 @@ export class ResourceRecorder {
     this.config = config
     this.opts = opts
     const write = resourceWriter(db, runId)
+    let failed = false
     this.insert = (s) => {
       const t = (s.t - (this.t0 ?? s.t)) / 1000
-      write(t, s)
+      try {
+        write(t, s)
+      } catch (err) {
+        // A full or failing disk: the run itself ends on it (its writer reports it); the
+        // samples of the monitors are dropped, once said, and never take the host down.
+        if (!failed)
+          this.opts.onLog?.(
+            'warn',
+            `resource samples of run ${runId} could not be stored: ${err instanceof Error ? err.message : String(err)}`,
+          )
+        failed = true
+        return
+      }
       if (this.recent.length < 1000)
         this.recent.push({
           t,

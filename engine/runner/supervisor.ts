@@ -1,7 +1,10 @@
 // The parent side of a run: gathers its environment, creates its rows, forks the runner process,
 // relays its events, and gives the run exactly one end (CONTRIBUTING.md, Process model): done,
-// aborted (stopped, or the worker died) or failed. A dead worker is an end event, never a spinner
-// forever.
+// aborted (stopped, or the worker died) or failed (a disk that filled up). A dead or silent worker
+// is an end event, never a spinner forever; a run whose supervisor itself dies is ended by the
+// next process to open the database (store/recover.ts), which is why the run records its owner.
+// The run is marked ended as soon as its window is over: its ledger blocks become rows afterwards,
+// in the background (store/expander.ts), and readers read both meanwhile.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { compilePlan } from '../config/compile.ts'
@@ -13,6 +16,7 @@ import {
   finishRun,
   generatorHealth,
   setWorkerPid,
+  sharedHealth,
   summarizeMissingSegments,
 } from '../store/runs.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -21,9 +25,11 @@ import type { FromRunner, ToRunner } from './protocol.ts'
 import { gatherEnvironment } from './environment.ts'
 import { ResourceRecorder } from './resources.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
-import { expandBlocks } from '../store/blocks.ts'
 import { recordLedgerRows } from '../store/ledger.ts'
 import { childEnv } from '../env.ts'
+import { LedgerExpander } from '../store/expander.ts'
+import { processStart, thisProcess, type ProcessRef } from '../store/owner.ts'
+import { ensureReserve, releaseReserve, storageFailure } from '../store/disk.ts'
 
 export interface RunHooks {
   onStarted?(info: { runId: number; t0Epoch: number; pid: number }): void
@@ -38,8 +44,16 @@ export interface RunOptions {
   cpu?: number
   /** How long a stop may take before the runner is killed. */
   stopGraceMs?: number
+  /** A runner silent for this long (no progress, no heartbeat) is killed and the run aborted. */
+  silenceMs?: number
   /** Cloud Foundry secrets for the targets' monitors (never stored in the config). */
   secrets?: Record<string, string>
+  /** Start even while another run is going on this database (both runs then say so). */
+  allowConcurrent?: boolean
+  /** The process recorded as the run's owner (default: this one). */
+  owner?: ProcessRef
+  /** Expands the ended run's ledger blocks in the background (default: one of its own). */
+  expander?: LedgerExpander
 }
 
 export interface RunHandle {
@@ -49,7 +63,10 @@ export interface RunHandle {
   stop(): void
   /** Kill the runner outright (tests of crash handling use this). */
   kill(signal?: NodeJS.Signals): void
+  /** The run's end: resolves as soon as the run is marked ended. */
   done: Promise<RunSummary>
+  /** Resolves once the run's requests are all `samples` rows (after `done`). */
+  stored: Promise<void>
 }
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
@@ -71,24 +88,36 @@ export async function startRun(
     opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {},
     stacks,
   )
-  const { runId, prefix } = createRun(db, config, plan.phases, environment)
+  // A few MB kept back, so that a run that fills the disk can still write its end.
+  ensureReserve(dbPath)
+  const { runId, prefix } = createRun(db, config, plan.phases, environment, {
+    owner: opts.owner ?? thisProcess(),
+    allowConcurrent: opts.allowConcurrent ?? false,
+  })
   // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
   // env: the runner gets the config by message and needs no secret (engine/env.ts).
   const child: ChildProcess = fork(WORKER, [], {
     execArgv: [],
-    env: childEnv({ CANNONADE_DEBUG_CPU: process.env.CANNONADE_DEBUG_CPU }),
+    env: childEnv({
+      CANNONADE_DEBUG_CPU: process.env.CANNONADE_DEBUG_CPU,
+      CANNONADE_DEBUG: process.env.CANNONADE_DEBUG,
+      CANNONADE_WRITER_TIMEOUT_MS: process.env.CANNONADE_WRITER_TIMEOUT_MS,
+    }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',
   })
   const pid = child.pid ?? -1
   if (opts.cpu !== undefined && pid > 0 && process.platform === 'linux') {
     try {
-      execFileSync('taskset', ['-a', '-p', '-c', String(opts.cpu), String(pid)], { stdio: 'ignore' })
+      execFileSync('taskset', ['-a', '-p', '-c', String(opts.cpu), String(pid)], {
+        stdio: 'ignore',
+        timeout: 5000,
+      })
     } catch {
       hooks.onLog?.('warn', `could not pin the runner to CPU ${opts.cpu} (is taskset installed?)`)
     }
   }
-  if (pid > 0) setWorkerPid(db, runId, pid)
+  if (pid > 0) setWorkerPid(db, runId, { pid, start: processStart(pid) })
   // The targets' own CPU and memory, on the run's timeline, from the moment the runner exists.
   const resources = new ResourceRecorder(db, runId, config, {
     secrets: opts.secrets,
@@ -100,6 +129,7 @@ export async function startRun(
   let ended = false
   let doneMsg: Extract<FromRunner, { type: 'done' }> | null = null
   let failure: string | null = null
+  let silent: string | null = null
   let stopTimer: NodeJS.Timeout | null = null
   let resolveDone: (s: RunSummary) => void = () => {}
   let rejectDone: (e: Error) => void = () => {}
@@ -108,62 +138,110 @@ export async function startRun(
     rejectDone = rej
   })
 
+  // A runner that says nothing for this long (it sends a heartbeat every few seconds) is hung.
+  // Counted in this process's own ticks, not wall time: after both were suspended (Ctrl-Z), the
+  // runner gets its turn to speak before it is judged.
+  const silenceMs = opts.silenceMs ?? 60_000
+  const tickMs = Math.min(5000, silenceMs / 4)
+  let silentTicks = 0
+  const watchdog = setInterval(() => {
+    if (++silentTicks * tickMs < silenceMs) return
+    silent = `the runner process did not answer for ${Math.round(silenceMs / 1000)} s and was killed`
+    child.kill('SIGKILL')
+  }, tickMs)
+
   child.on('message', (msg: FromRunner) => {
-    switch (msg.type) {
-      case 'started':
-        resources.setT0(msg.t0Epoch)
-        hooks.onStarted?.(msg)
-        break
-      case 'progress':
-        resources.generator(pid, msg.event.point.generatorCpu)
-        hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
-        break
-      case 'segment':
-        hooks.onSegment?.(msg.summary)
-        break
-      case 'log':
-        hooks.onLog?.(msg.level, msg.message)
-        break
-      case 'done':
-        doneMsg = msg
-        break
-      case 'failed':
-        failure = msg.error
-        break
+    silentTicks = 0
+    // A hook or a monitor that throws must not take the engine host down with it.
+    try {
+      switch (msg.type) {
+        case 'started':
+          resources.setT0(msg.t0Epoch)
+          hooks.onStarted?.(msg)
+          break
+        case 'progress':
+          resources.generator(pid, msg.event.point.generatorCpu)
+          hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
+          break
+        case 'segment':
+          hooks.onSegment?.(msg.summary)
+          break
+        case 'log':
+          hooks.onLog?.(msg.level, msg.message)
+          break
+        case 'done':
+          doneMsg = msg
+          break
+        case 'failed':
+          failure = msg.error
+          break
+        case 'heartbeat':
+          break
+      }
+    } catch (err) {
+      hooks.onLog?.('error', `run ${runId}: ${err instanceof Error ? err.message : String(err)}`)
     }
   })
+
+  const outcome = (code: number | null, signal: NodeJS.Signals | null) => {
+    if (doneMsg && !failure)
+      return doneMsg.stopped
+        ? { status: 'aborted' as const, error: 'stopped before the end of its window' }
+        : { status: 'done' as const, error: null }
+    if (failure) return { status: 'failed' as const, error: failure }
+    return {
+      status: 'aborted' as const,
+      error:
+        silent ??
+        `the runner process ended unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); samples written before it ended are kept`,
+    }
+  }
+
+  const finish = async (status: RunEndedEvent['status'], error: string | null): Promise<string | null> => {
+    // Segments the runner did not summarize (killed, or the disk failed) from what was stored.
+    if (status !== 'done') await summarizeMissingSegments(db, runId)
+    const rows = recordLedgerRows(db, runId)
+    const full =
+      status === 'failed'
+        ? `${error}; the ${rows.toLocaleString('en-US')} requests stored before were kept`
+        : error
+    const partial = new HistoryStore(db).getRun(runId)
+    const shared = db.prepare('SELECT shared_with FROM runs WHERE id = ?').pluck().get(runId) as string | null
+    const generator = sharedHealth(generatorHealth(doneMsg?.generator.cpu ?? []), shared)
+    const thresholds = evaluateThresholds(config.thresholds, partial.results)
+    finishRun(db, runId, status, { error: full, generator, thresholds })
+    return full
+  }
 
   const end = async (code: number | null, signal: NodeJS.Signals | null) => {
     if (ended) return
     ended = true
+    clearInterval(watchdog)
     if (stopTimer) clearTimeout(stopTimer)
-    await resources.stop()
+    let { status, error } = outcome(code, signal)
     try {
-      let status: RunEndedEvent['status']
-      let error: string | null = null
-      if (doneMsg && !failure) {
-        status = doneMsg.stopped ? 'aborted' : 'done'
-        if (doneMsg.stopped) error = 'stopped before the end of its window'
-      } else if (failure) {
+      await resources.stop()
+      // A failed disk: the reserve gives the run's end room to be written.
+      if (status === 'failed') releaseReserve(dbPath)
+      try {
+        error = await finish(status, error)
+      } catch (err) {
+        // Even the summaries could not be written (the disk): the run row alone says what happened.
+        const why = storageFailure(err, dbPath) ?? (err instanceof Error ? err.message : String(err))
         status = 'failed'
-        error = failure
-      } else {
-        status = 'aborted'
-        error = `the runner process ended unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); samples written before it ended are kept`
+        error = error && error !== why ? `${error}; ${why}` : why
+        finishRun(db, runId, status, { error })
       }
-      // Blocks the runner committed but did not expand (it was killed mid-segment) become rows here.
-      expandBlocks(db, runId)
-      if (status !== 'done') await summarizeMissingSegments(db, runId)
-      recordLedgerRows(db, runId)
-      const partial = new HistoryStore(db).getRun(runId)
-      const generator = generatorHealth(doneMsg?.generator.cpu ?? [])
-      const thresholds = evaluateThresholds(config.thresholds, partial.results)
-      finishRun(db, runId, status, { error, generator, thresholds })
       const summary = new HistoryStore(db).getRun(runId)
       hooks.onEnded?.({ type: 'ended', runId, status, error })
       resolveDone(summary)
     } catch (err) {
-      rejectDone(err instanceof Error ? err : new Error(String(err)))
+      const why = storageFailure(err, dbPath) ?? (err instanceof Error ? err.message : String(err))
+      rejectDone(
+        new Error(
+          `${error && error !== why ? `${error}; ` : ''}${why}. The run's end could not be written to the database; the next Cannonade to open it marks the run aborted`,
+        ),
+      )
     }
   }
   child.on('exit', (code, signal) => void end(code, signal))
@@ -172,8 +250,26 @@ export async function startRun(
     void end(null, null)
   })
 
-  const message: ToRunner = { type: 'start', runId, dbPath, config, plan, correlationPrefix: prefix }
+  const message: ToRunner = {
+    type: 'start',
+    runId,
+    dbPath,
+    config,
+    plan,
+    correlationPrefix: prefix,
+    heartbeatMs: tickMs,
+  }
   child.send(message)
+
+  // The blocks become rows once the run has ended (whatever its end); failures leave them readable.
+  const expander = opts.expander ?? new LedgerExpander(db)
+  const stored = done.then(
+    () => {
+      expander.kick()
+      return expander.idle()
+    },
+    () => undefined,
+  )
 
   return {
     runId,
@@ -188,5 +284,6 @@ export async function startRun(
       child.kill(signal)
     },
     done,
+    stored,
   }
 }

@@ -9,46 +9,111 @@ import { Ledger } from './ledger.ts'
 import { orderSegments } from '../config/segments.ts'
 import type { FromRunner, FromWriter, Segment, ToRunner, ToWriter } from './protocol.ts'
 
+/** How long the writer may take to answer: opening the database, a segment's summary, closing. */
+const WRITER_TIMEOUT_MS = Number(process.env.CANNONADE_WRITER_TIMEOUT_MS ?? 60_000)
+
 function send(msg: FromRunner): void {
-  process.send?.(msg)
+  // After the parent is gone there is nobody to tell; sending would throw.
+  if (process.connected) process.send?.(msg)
 }
 
 let current: SegmentDriver | null = null
 let stopRequested = false
 let started = false
+/** Wakes a cooldown early when the run is stopped. */
+let wakeSleep: (() => void) | null = null
+
+function requestStop(): void {
+  stopRequested = true
+  current?.stop()
+  wakeSleep?.()
+}
+
+// The parent's watchdog (supervisor.ts) kills a runner it has not heard from for a while: one
+// heartbeat as soon as this process runs, then at the pace the start message asks for.
+send({ type: 'heartbeat' })
+let heartbeat = setInterval(() => send({ type: 'heartbeat' }), 5000)
+heartbeat.unref()
 
 process.on('message', (msg: ToRunner) => {
   if (msg.type === 'start' && !started) {
     started = true
+    clearInterval(heartbeat)
+    heartbeat = setInterval(() => send({ type: 'heartbeat' }), msg.heartbeatMs)
+    heartbeat.unref()
     run(msg).catch((err: unknown) => {
       send({ type: 'failed', error: err instanceof Error ? err.message : String(err) })
       setImmediate(() => process.exit(1))
     })
   } else if (msg.type === 'stop') {
-    stopRequested = true
-    current?.stop()
+    requestStop()
   }
 })
-// The parent went away: nobody will read our results, but what is written stays consistent.
+// The parent went away (killed, crashed): nobody will read our results, but the segment ends as a
+// stop would, its requests and summary written; the next process to open the database marks the
+// run aborted (store/recover.ts). Before a run started there is nothing to write.
 process.on('disconnect', () => {
-  stopRequested = true
-  current?.stop()
+  if (!started) process.exit(0)
+  requestStop()
 })
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, Math.max(0, ms)))
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, ms))
+    function done(): void {
+      clearTimeout(timer)
+      wakeSleep = null
+      resolve()
+    }
+    wakeSleep = done
+  })
 }
 
 async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   const { config, plan, runId } = msg
   const writer = new Worker(new URL('./writer.ts', import.meta.url))
   const ledger = new Ledger(writer)
-  const waiters = new Map<string, (m: FromWriter) => void>()
-  let writerError = null as string | null
   const segmentNames = new Map<number, { target: string; round: number }>()
   const totalSeconds = totalRunSeconds(config, plan)
   let t0 = 0
   const generatorCpu: number[] = []
+
+  // Every answer the load thread waits for, with the writer's failure or exit as an answer too,
+  // and a time limit: a writer that hangs (a disk that does not answer) ends the run, never
+  // leaves it waiting.
+  let writerFailure = null as Error | null
+  let closing = false
+  const waiters = new Map<string, { resolve: (m: FromWriter) => void; reject: (e: Error) => void }>()
+  const failWriter = (err: Error) => {
+    writerFailure ??= err
+    for (const w of waiters.values()) w.reject(err)
+    waiters.clear()
+    // Stop measuring what can no longer be stored.
+    requestStop()
+  }
+  const waitFor = (type: FromWriter['type'], what: string): Promise<FromWriter> => {
+    if (writerFailure) return Promise.reject(writerFailure)
+    return new Promise<FromWriter>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        failWriter(
+          new Error(
+            `the ledger writer did not answer within ${WRITER_TIMEOUT_MS / 1000} s (${what}); is the disk holding ${msg.dbPath} responding?`,
+          ),
+        )
+      }, WRITER_TIMEOUT_MS)
+      waiters.set(type, {
+        resolve: (m) => {
+          clearTimeout(timer)
+          waiters.delete(type)
+          resolve(m)
+        },
+        reject: (e) => {
+          clearTimeout(timer)
+          reject(e)
+        },
+      })
+    })
+  }
 
   writer.on('message', (m: FromWriter) => {
     switch (m.type) {
@@ -78,23 +143,23 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       }
       case 'segment-summary':
         send({ type: 'segment', summary: m.summary })
-        waiters.get('segment-summary')?.(m)
+        waiters.get('segment-summary')?.resolve(m)
         return
       case 'error':
-        writerError = m.error
-        send({ type: 'log', level: 'error', message: `ledger writer: ${m.error}` })
+        // What the writer could not store makes the ledger incomplete: the run ends on it.
+        failWriter(new Error(m.fatal ? m.error : `the ledger could not be written: ${m.error}`))
         return
       default:
-        waiters.get(m.type)?.(m)
+        waiters.get(m.type)?.resolve(m)
     }
   })
-  writer.on('error', (err: Error) => {
-    writerError = err.message
+  writer.on('error', (err: Error) => failWriter(new Error(`the ledger writer failed: ${err.message}`)))
+  writer.on('exit', (code) => {
+    if (!closing) failWriter(new Error(`the ledger writer stopped (exit code ${code})`))
   })
   const post = (m: ToWriter) => writer.postMessage(m)
-  const waitFor = (type: string) => new Promise<FromWriter>((resolve) => waiters.set(type, resolve))
 
-  const ready = waitFor('ready')
+  const ready = waitFor('ready', 'opening the database')
   post({ type: 'open', dbPath: msg.dbPath, runId, phases: plan.phases })
   await ready
 
@@ -135,20 +200,25 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
     })
     const result = await current.run()
     current = null
-    const summary = waitFor('segment-summary')
+    if (writerFailure) break
+    const summary = waitFor('segment-summary', `the summary of ${seg.target} round ${seg.round}`)
     post({
       type: 'segment-end',
       segment: seg.index,
       seconds: result.seconds,
       phaseSeconds: result.phaseSeconds,
     })
-    await summary
-    if (writerError) throw new Error(`the ledger could not be written: ${writerError}`)
+    await summary.catch(() => undefined)
   }
-  const closed = waitFor('closed')
-  post({ type: 'close' })
-  await closed
+  // The writer closes its connection whatever happened; a writer that does not answer is ended.
+  if (!writerFailure) {
+    const closed = waitFor('closed', 'closing the database')
+    post({ type: 'close' })
+    await closed.catch(() => undefined)
+  }
+  closing = true
   await writer.terminate()
+  if (writerFailure !== null) throw new Error(writerFailure.message)
   send({ type: 'done', stopped: stopRequested, generator: { cpu: generatorCpu } })
   setImmediate(() => process.exit(0))
 }

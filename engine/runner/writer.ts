@@ -1,16 +1,19 @@
 // The ledger writer: a worker thread of the runner process. It owns the SQLite connection, so the
 // load thread never blocks on a transaction (a 5 000-row insert takes ~25 ms; on the load thread it
 // doubled the recorded p99), and it keeps the HDR histograms, so recording costs the load thread
-// nothing but a typed-array store. During a segment each batch is committed as one block (a BLOB of
-// its columns): the writer shares the generator's CPU, and a block costs ~0.2 µs per request where
-// row inserts cost ~1.5 µs. Blocks become `samples` rows when the segment ends (or, after a crash,
-// in the parent). A killed runner loses at most the batch in flight.
+// nothing but a typed-array store. Each batch is committed as one block (a BLOB of its columns):
+// the writer shares the generator's CPU, and a block costs ~0.2 µs per request where row inserts
+// cost ~1.5 µs. Blocks become `samples` rows after the run has ended, in the engine host's
+// background (store/expander.ts). A killed runner loses at most the batch in flight. A failing
+// disk (full, I/O error) is a fatal error: reported once, naming the disk; the runner ends the run,
+// and nothing more is written.
 import { parentPort } from 'node:worker_threads'
 import { openDb, type Db } from '../store/db.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr, latencyStats } from '../metrics/hdr.ts'
 import type { PhaseSummary, SeriesPoint, TargetRoundSummary } from '../api/types.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
+import { storageFailure } from '../store/disk.ts'
 import type { FromWriter, Segment, ToWriter } from './protocol.ts'
 import type { Columns } from './columns.ts'
 import { transferList } from './columns.ts'
@@ -25,19 +28,26 @@ function send(msg: FromWriter, transfer: ArrayBuffer[] = []): void {
 interface SegmentState {
   segment: Segment
   second: StatsAccumulator
+  /** The second written last, kept so that a short final slice is folded into it. */
+  prev: StatsAccumulator
+  prevTick: Extract<ToWriter, { type: 'tick' }> | null
   phases: (StatsAccumulator | undefined)[]
   stepNames: string[]
   steps: (StatsAccumulator | undefined)[]
 }
 
 let db: Db | null = null
+let dbPath = ''
+/** Set by the first storage failure: nothing more is written. */
+let broken: string | null = null
 let ledger: LedgerWriter | null = null
 let phaseNames: string[] = []
 let rows = 0
 const segments = new Map<number, SegmentState>()
 
-function open(dbPath: string, runId: number, phases: string[]): void {
-  db = openDb(dbPath, { skipMigrations: true })
+function open(path: string, runId: number, phases: string[]): void {
+  dbPath = path
+  db = openDb(path, { skipMigrations: true })
   ledger = new LedgerWriter(db, runId)
   phaseNames = phases
 }
@@ -45,7 +55,19 @@ function open(dbPath: string, runId: number, phases: string[]): void {
 function onBatch(segIndex: number, c: Columns): void {
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`batch for unknown segment ${segIndex}`)
-  ledger.insertBlock(st.segment.targetIndex, st.segment.round, c)
+  if (broken) {
+    // The disk failed: these requests cannot be stored, and summaries count only what was.
+    c.count = 0
+    send({ type: 'free', columns: c }, transferList(c))
+    return
+  }
+  try {
+    ledger.insertBlock(st.segment.targetIndex, st.segment.round, c)
+  } catch (err) {
+    c.count = 0
+    send({ type: 'free', columns: c }, transferList(c))
+    throw err
+  }
   rows += c.count
   for (let i = 0; i < c.count; i++) {
     const phase = c.phase[i]!
@@ -65,21 +87,18 @@ function onBatch(segIndex: number, c: Columns): void {
   send({ type: 'free', columns: c }, transferList(c))
 }
 
-function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
-  const st = segments.get(msg.segment)
-  if (!st || !ledger) return
-  const s = st.second
-  const lat = latencyStats(s.latency)
+function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWriter, { type: 'tick' }>) {
+  const lat = latencyStats(acc.latency)
   const point: SeriesPoint = {
     target: st.segment.target,
     round: st.segment.round,
-    t: msg.t,
-    phase: phaseNames[msg.phase] ?? 'main',
-    connections: msg.connections,
-    requests: s.requests,
-    errors: s.errorTotal(),
-    errorsByKind: s.errorCounts(),
-    bytes: s.bytes,
+    t: tick.t,
+    phase: phaseNames[tick.phase] ?? 'main',
+    connections: tick.connections,
+    requests: acc.requests,
+    errors: acc.errorTotal(),
+    errorsByKind: acc.errorCounts(),
+    bytes: acc.bytes,
     mean: lat.mean,
     p50: lat.p50,
     p90: lat.p90,
@@ -87,17 +106,40 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     p99: lat.p99,
     p999: lat.p999,
     max: lat.max,
-    generatorCpu: msg.generatorCpu,
+    generatorCpu: tick.generatorCpu,
   }
   const status = {
-    '1xx': s.status[0],
-    '2xx': s.status[1],
-    '3xx': s.status[2],
-    '4xx': s.status[3],
-    '5xx': s.status[4],
+    '1xx': acc.status[0],
+    '2xx': acc.status[1],
+    '3xx': acc.status[2],
+    '4xx': acc.status[3],
+    '5xx': acc.status[4],
   }
-  ledger.insertSeries(point, st.segment.targetIndex, msg.phase, JSON.stringify(status))
-  s.reset()
+  return { point, status: JSON.stringify(status) }
+}
+
+function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
+  const st = segments.get(msg.segment)
+  if (!st || !ledger || broken) return
+  if (msg.merge && st.prevTick) {
+    // The window closed a few ms into a new second: those requests join the second before,
+    // whose row is written again, so the series adds up to the samples (and the chart has no
+    // sliver of a second at its end).
+    st.prev.addAll(st.second)
+    st.second.reset()
+    const tick = { ...st.prevTick, connections: Math.max(st.prevTick.connections, msg.connections) }
+    const { point, status } = seriesPoint(st, st.prev, tick)
+    ledger.insertSeries(point, st.segment.targetIndex, tick.phase, status)
+    return
+  }
+  const { point, status } = seriesPoint(st, st.second, msg)
+  ledger.insertSeries(point, st.segment.targetIndex, msg.phase, status)
+  // This second becomes the one a final slice may be folded into.
+  const done = st.prev
+  st.prev = st.second
+  st.prevTick = msg
+  done.reset()
+  st.second = done
   let requests = 0
   let errors = 0
   for (const p of st.phases) {
@@ -110,9 +152,7 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
 
 function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[]): void {
   const st = segments.get(segIndex)
-  if (!st || !ledger) return
-  // The window is over: now the blocks may become rows, at no cost to the measurement.
-  ledger.expandBlocks()
+  if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
   const total = new StatsAccumulator()
   const phases: PhaseSummary[] = []
   st.phases.forEach((acc, i) => {
@@ -139,25 +179,45 @@ function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[])
   ledger.writeSummary(st.segment.targetIndex, summary)
   total.destroy()
   st.second.destroy()
+  st.prev.destroy()
   for (const p of st.phases) p?.destroy()
   for (const p of st.steps) p?.destroy()
   segments.delete(segIndex)
   send({ type: 'segment-summary', summary })
 }
 
+/** A failure: a storage failure names the disk and stops all writing; the stack only when debugging. */
+function report(err: unknown): void {
+  const disk = storageFailure(err, dbPath)
+  if (disk) broken ??= disk
+  const base = disk ?? (err instanceof Error ? err.message : String(err))
+  const error =
+    process.env.CANNONADE_DEBUG && err instanceof Error && err.stack ? `${base}\n${err.stack}` : base
+  send({ type: 'error', error, fatal: disk !== null })
+}
+
 port.on('message', (msg: ToWriter) => {
   try {
     switch (msg.type) {
       case 'open':
-        void initHdr().then(() => {
-          open(msg.dbPath, msg.runId, msg.phases)
-          send({ type: 'ready' })
-        })
+        initHdr().then(
+          () => {
+            try {
+              open(msg.dbPath, msg.runId, msg.phases)
+              send({ type: 'ready' })
+            } catch (err) {
+              report(err)
+            }
+          },
+          (err: unknown) => report(err),
+        )
         break
       case 'segment-start':
         segments.set(msg.segment.index, {
           segment: msg.segment,
           second: new StatsAccumulator(),
+          prev: new StatsAccumulator(),
+          prevTick: null,
           phases: [],
           stepNames: msg.stepNames,
           steps: [],
@@ -170,7 +230,8 @@ port.on('message', (msg: ToWriter) => {
         onTick(msg)
         break
       case 'segment-end':
-        onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds)
+        if (broken) send({ type: 'error', error: broken, fatal: true })
+        else onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds)
         break
       case 'close':
         if (process.env.CANNONADE_DEBUG_CPU) {
@@ -182,13 +243,17 @@ port.on('message', (msg: ToWriter) => {
               `[writer] rows ${rows} cpu ${((u.user + u.system) / 1e3).toFixed(0)} ms (${((u.user + u.system) / Math.max(1, rows)).toFixed(2)} us/row)\n`,
             )
         }
-        db?.close()
+        try {
+          db?.close()
+        } catch {
+          /* a failed disk may refuse even this; the connection goes with the thread */
+        }
         db = null
         ledger = null
         send({ type: 'closed', rows })
         break
     }
   } catch (err) {
-    send({ type: 'error', error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) })
+    report(err)
   }
 })

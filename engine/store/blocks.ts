@@ -1,5 +1,6 @@
 // The ledger's block format: the columns of one batch of requests, back to back in one BLOB.
-// Written during a run (cheap), expanded into `samples` rows afterwards (see 006_sample_blocks.sql).
+// Written during a run (cheap), expanded into `samples` rows after the run has ended, in the
+// background (expander.ts; see 006_sample_blocks.sql). Until then readers read both.
 import type { Db } from './db.ts'
 
 /** Column order and element size in a block; a block of n rows is n × ROW_BYTES long. */
@@ -74,21 +75,73 @@ export function decodeBlock(data: Uint8Array, count: number): BlockColumns {
 const COLS = 14
 const CHUNK = 128
 
+/** A sample as stored in a `samples` row: absent values (negative in a block) are null. */
+export type BlockSample = [
+  seq: number,
+  target: number,
+  round: number,
+  phase: number,
+  start: number,
+  latency: number,
+  corrected: number | null,
+  status: number,
+  bytes: number,
+  error: number,
+  app: number | null,
+  db: number | null,
+  step: number | null,
+]
+
+/** Row `i` of a block as the `samples` row its expansion writes (the same rounding and nulls). */
+export function blockSample(c: BlockColumns, targetIndex: number, round: number, i: number): BlockSample {
+  const corrected = c.correctedUs[i]!
+  const app = c.appUs[i]!
+  const dbUs = c.dbUs[i]!
+  const step = c.step[i]!
+  return [
+    c.seq[i]!,
+    targetIndex,
+    round,
+    c.phase[i]!,
+    Math.round(c.startUs[i]!),
+    Math.round(c.latencyUs[i]!),
+    corrected < 0 ? null : Math.round(corrected),
+    c.status[i]!,
+    c.bytes[i]!,
+    c.error[i]!,
+    app < 0 ? null : Math.round(app),
+    dbUs < 0 ? null : Math.round(dbUs),
+    step === 255 ? null : step,
+  ]
+}
+
+export interface StoredBlock {
+  id: number
+  target_index: number
+  round: number
+  count: number
+  data: Buffer
+}
+
 /**
- * Expand a run's blocks into `samples` rows and delete them, one transaction per block, so an
- * interrupted expansion leaves every request either in a block or in `samples`, never both.
+ * Expanding blocks into `samples` rows. Each block is one IMMEDIATE transaction that reads it,
+ * inserts its rows and deletes it, so an interrupted expansion leaves every request either in a
+ * block or in `samples`, never both, and two processes expanding the same run at once (a host
+ * in the background, an export) never expand a block twice: the second finds it gone.
  */
-export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) => void): number {
+export function blockExpander(db: Db): { expand(blockId: number): number } {
   const sql = (rows: number) =>
     `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step) VALUES ` +
     Array.from({ length: rows }, () => `(${'?,'.repeat(COLS - 1)}?)`).join(',')
   const one = db.prepare(sql(1))
   const many = db.prepare(sql(CHUNK))
   const args: (number | null)[] = new Array<number | null>(COLS * CHUNK).fill(0)
-  const ids = db.prepare('SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id').pluck()
-  const block = db.prepare('SELECT id, target_index, round, count, data FROM sample_blocks WHERE id = ?')
+  const block = db.prepare(
+    'SELECT id, run_id, target_index, round, count, data FROM sample_blocks WHERE id = ?',
+  )
   const drop = db.prepare('DELETE FROM sample_blocks WHERE id = ?')
-  const fill = (c: BlockColumns, t: number, r: number, i: number, at: number) => {
+  // The hot loop of an expansion (~0.5 M rows/s): blockSample's values, written in place.
+  const fill = (c: BlockColumns, runId: number, t: number, r: number, i: number, at: number) => {
     const corrected = c.correctedUs[i]!
     const app = c.appUs[i]!
     const dbUs = c.dbUs[i]!
@@ -108,35 +161,78 @@ export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) 
     args[at + 12] = dbUs < 0 ? null : Math.round(dbUs)
     args[at + 13] = step === 255 ? null : step
   }
-  const expandOne = db.transaction(
-    (b: { id: number; target_index: number; round: number; count: number; data: Buffer }) => {
-      const c = decodeBlock(b.data, b.count)
-      let i = 0
-      for (; i + CHUNK <= c.count; i += CHUNK) {
-        for (let k = 0; k < CHUNK; k++) fill(c, b.target_index, b.round, i + k, k * COLS)
-        many.run(args)
-      }
-      for (; i < c.count; i++) {
-        fill(c, b.target_index, b.round, i, 0)
-        one.run(args.slice(0, COLS))
-      }
-      drop.run(b.id)
-    },
-  )
-  let rows = 0
-  // Ids first (iterating a statement while writing its table is not allowed), then one block's
-  // data at a time, so memory stays at one block whatever the run's length.
-  for (const id of ids.all(runId) as number[]) {
-    const b = block.get(id) as {
-      id: number
-      target_index: number
-      round: number
-      count: number
-      data: Buffer
+  const expandOne = db.transaction((id: number): number => {
+    const b = block.get(id) as (StoredBlock & { run_id: number }) | undefined
+    if (!b) return 0
+    const c = decodeBlock(b.data, b.count)
+    let i = 0
+    for (; i + CHUNK <= c.count; i += CHUNK) {
+      for (let k = 0; k < CHUNK; k++) fill(c, b.run_id, b.target_index, b.round, i + k, k * COLS)
+      many.run(args)
     }
-    expandOne(b)
-    rows += b.count
+    for (; i < c.count; i++) {
+      fill(c, b.run_id, b.target_index, b.round, i, 0)
+      one.run(args.slice(0, COLS))
+    }
+    drop.run(b.id)
+    return b.count
+  })
+  return { expand: (id) => expandOne.immediate(id) }
+}
+
+/** The ids of a run's blocks still to expand, oldest first. */
+export function blockIds(db: Db, runId: number): number[] {
+  return db
+    .prepare('SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id')
+    .pluck()
+    .all(runId) as number[]
+}
+
+/**
+ * Expand all of a run's blocks now, one transaction per block; memory stays at one block
+ * whatever the run's length. The background expansion (expander.ts) does the same a block at a time.
+ */
+export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) => void): number {
+  const expander = blockExpander(db)
+  let rows = 0
+  for (const id of blockIds(db, runId)) {
+    rows += expander.expand(id)
     onProgress?.(rows)
   }
   return rows
+}
+
+/**
+ * A run's blocks (optionally of one target and round), decoded one at a time, in the order they
+ * were written. Readers of samples read these as well as `samples` rows while a run's blocks are
+ * not expanded yet: within one read transaction every request is in exactly one of the two.
+ */
+export function* runBlocks(
+  db: Db,
+  runId: number,
+  segment?: { targetIndex: number; round: number },
+): Generator<{ targetIndex: number; round: number; columns: BlockColumns }> {
+  const ids = (
+    segment
+      ? db
+          .prepare(
+            'SELECT id FROM sample_blocks WHERE run_id = ? AND target_index = ? AND round = ? ORDER BY id',
+          )
+          .pluck()
+          .all(runId, segment.targetIndex, segment.round)
+      : blockIds(db, runId)
+  ) as number[]
+  const one = db.prepare('SELECT id, target_index, round, count, data FROM sample_blocks WHERE id = ?')
+  for (const id of ids) {
+    const b = one.get(id) as StoredBlock | undefined
+    if (b) yield { targetIndex: b.target_index, round: b.round, columns: decodeBlock(b.data, b.count) }
+  }
+}
+
+/** Requests of a run still in blocks. */
+export function blockRows(db: Db, runId: number): number {
+  return db
+    .prepare('SELECT coalesce(sum(count), 0) FROM sample_blocks WHERE run_id = ?')
+    .pluck()
+    .get(runId) as number
 }

@@ -4,6 +4,7 @@
 // output (a file, a COPY stream), and the SQLite connection is free for other work then (an open
 // iterator would make every other statement on it fail as "busy").
 import { ApiError } from '../api/errors.ts'
+import { blockRows, blockSample, runBlocks } from './blocks.ts'
 import type { Db } from './db.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'
 import { redactUrl } from '../config/redact.ts'
@@ -140,16 +141,35 @@ export type SampleTuple = [
   error: number,
   app: number | null,
   db: number | null,
+  step: number | null,
   ...cursor: number[],
 ]
 
-export function sampleChunks(db: Db, runId: number, chunkRows = CHUNK_ROWS): Generator<SampleTuple[]> {
+/**
+ * Every request of a run: its `samples` rows in seq order, then those still in ledger blocks (a
+ * run that ended moments ago, expanded in the background), block by block, each in seq order.
+ * Read it inside one snapshot (snapshot.ts): an expansion moves a block to rows in one commit.
+ */
+export function* sampleChunks(db: Db, runId: number, chunkRows = CHUNK_ROWS): Generator<SampleTuple[]> {
   // The column types are the table's (STRICT), which is what this assertion states.
-  return chunks(db, TABLES.samples, runId, chunkRows) as unknown as Generator<SampleTuple[]>
+  yield* chunks(db, TABLES.samples, runId, chunkRows) as unknown as Generator<SampleTuple[]>
+  let rows: SampleTuple[] = []
+  for (const b of runBlocks(db, runId)) {
+    const block: SampleTuple[] = []
+    for (let i = 0; i < b.columns.count; i++) block.push(blockSample(b.columns, b.targetIndex, b.round, i))
+    block.sort((x, y) => x[0] - y[0])
+    rows = rows.concat(block)
+    if (rows.length >= chunkRows) {
+      yield rows
+      rows = []
+    }
+  }
+  if (rows.length > 0) yield rows
 }
 
 export function countRows(db: Db, table: TableSpec['table'], runId: number): number {
-  return (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE run_id = ?`).get(runId) as { n: number }).n
+  const n = (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE run_id = ?`).get(runId) as { n: number }).n
+  return table === 'samples' ? n + blockRows(db, runId) : n
 }
 
 /** The run row, refusing runs still being written (an export would be silently incomplete). */

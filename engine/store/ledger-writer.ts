@@ -2,18 +2,16 @@
 // batch of requests during a segment, a series row per second, and the segment's summary and
 // histograms when it ends. Statements are prepared once: a block insert is on the hot path.
 import type { SeriesPoint, TargetRoundSummary } from '../api/types.ts'
-import { encodeBlock, expandBlocks, type BlockColumns } from './blocks.ts'
+import { encodeBlock, type BlockColumns } from './blocks.ts'
 import type { Db, Statement } from './db.ts'
 
 export class LedgerWriter {
-  private readonly db: Db
   private readonly runId: number
   private readonly block: Statement
   private readonly series: Statement
   private readonly summary: Statement
 
   constructor(db: Db, runId: number) {
-    this.db = db
     this.runId = runId
     this.block = db.prepare(
       'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
@@ -27,7 +25,7 @@ export class LedgerWriter {
     )
   }
 
-  /** One batch of requests as one block (expanded into `samples` rows when the segment ends). */
+  /** One batch of requests as one block (expanded into `samples` rows after the run, expander.ts). */
   insertBlock(targetIndex: number, round: number, c: BlockColumns): void {
     this.block.run(this.runId, targetIndex, round, c.count, encodeBlock(c))
   }
@@ -68,10 +66,5 @@ export class LedgerWriter {
       targetIndex,
       summary.round,
     )
-  }
-
-  /** The run's blocks become `samples` rows (see blocks.ts). */
-  expandBlocks(): number {
-    return expandBlocks(this.db, this.runId)
   }
 }

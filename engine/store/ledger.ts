@@ -3,6 +3,7 @@
 // set a retention after which old runs keep only their summaries, series and histograms.
 import { ApiError } from '../api/errors.ts'
 import type { Db } from './db.ts'
+import { ledgerRowCount } from './samples-read.ts'
 
 /** Bytes per stored request, samples row plus its (run_id, seq) index entry, measured on 1 M rows. */
 export const BYTES_PER_SAMPLE = 56
@@ -15,7 +16,7 @@ export interface LedgerInfo {
 
 /** Count a finished run's samples once and keep the figure (counting 18 M rows takes a while). */
 export function recordLedgerRows(db: Db, runId: number): number {
-  const rows = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number
+  const rows = ledgerRowCount(db, runId)
   db.prepare('UPDATE runs SET ledger_rows = ? WHERE id = ?').run(rows, runId)
   return rows
 }
@@ -35,14 +36,16 @@ export function ledgerInfo(db: Db, runId: number): LedgerInfo {
 
 /** Drop a run's raw samples; its summaries, series, histograms and resources stay. */
 export function pruneLedger(db: Db, runId: number): LedgerInfo {
-  const row = db.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as { status: string } | undefined
-  if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
-  if (row.status === 'running') throw new ApiError('conflict', `run ${runId} is still running`)
   db.transaction(() => {
+    // Checked inside the transaction: a run cannot start being written between check and delete.
+    const row = db.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as
+      { status: string } | undefined
+    if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
+    if (row.status === 'running') throw new ApiError('conflict', `run ${runId} is still running`)
     db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId)
     db.prepare('DELETE FROM sample_blocks WHERE run_id = ?').run(runId)
     db.prepare('UPDATE runs SET ledger_pruned_at = ? WHERE id = ?').run(new Date().toISOString(), runId)
-  })()
+  }).immediate()
   return ledgerInfo(db, runId)
 }
 

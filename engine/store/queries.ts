@@ -20,6 +20,8 @@ import { downsampleSeries } from './downsample.ts'
 import { readEnvironment, type EnvironmentInfo } from './environment.ts'
 import { sweepOf } from './studies.ts'
 import { listRuns } from './list.ts'
+import { runIsLive } from './owner.ts'
+import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from './samples-read.ts'
 import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
 import {
   configOrNull,
@@ -49,6 +51,8 @@ const NO_GENERATOR: GeneratorHealth = {
   seconds: 0,
   saturated: false,
   peakCpu: 0,
+  shared: false,
+  sharedWith: [],
   message: null,
 }
 
@@ -251,32 +255,55 @@ export class HistoryStore {
       params.target = this.targetIndex(runId, q.target, names)
     }
     if (q.errorsOnly) where.push('error <> 0')
+    // A run that ended moments ago may still have requests in blocks (expander.ts).
+    if (hasBlocks(this.db, runId)) {
+      const page = pendingSamplesPage(this.db, runId, {
+        ...(params.seq !== undefined ? { seq: params.seq } : {}),
+        ...(params.target !== undefined ? { targetIndex: params.target } : {}),
+        errorsOnly: q.errorsOnly,
+        order: q.order,
+        limit: q.limit,
+        offset: q.offset,
+      })
+      if (!page)
+        throw new ApiError(
+          'unavailable',
+          `run ${runId}'s samples are still being stored; pages past the first ${MAX_PENDING_WINDOW.toLocaleString('en-US')} rows are available once they are (in a minute or so)`,
+          'offset',
+        )
+      return { rows: page.rows.map((r) => toSampleRow(r, names)), total: page.total }
+    }
     const clause = where.join(' AND ')
     const order = q.order === 'slowest' ? 'latency_us DESC, seq' : 'seq'
-    const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM samples WHERE ${clause}`).get(params) as { n: number }
-    ).n
-    const rows = this.db
-      .prepare(`SELECT * FROM samples WHERE ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`)
-      .all(params) as SampleDbRow[]
-    return { rows: rows.map((r) => toSampleRow(r, names)), total }
+    // One read transaction: count and page agree even while another process writes.
+    return this.db.transaction(() => {
+      const total = (
+        this.db.prepare(`SELECT count(*) AS n FROM samples WHERE ${clause}`).get(params) as { n: number }
+      ).n
+      const rows = this.db
+        .prepare(`SELECT * FROM samples WHERE ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`)
+        .all(params) as SampleDbRow[]
+      return { rows: rows.map((r) => toSampleRow(r, names)), total }
+    })()
   }
 
   /** Delete a run and everything it owns. Samples have no foreign key: they go explicitly, in the same transaction. */
   deleteRun(runId: number): void {
-    const run = this.runRow(runId)
-    // A 'running' row whose worker is gone (a crash, a reboot) is stale and may go.
-    if (run.status === 'running' && (run.worker_pid === null || processAlive(run.worker_pid))) {
-      throw new ApiError('conflict', `run ${runId} is still running; stop it before deleting it`)
-    }
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId)
-      this.db.prepare('DELETE FROM sample_blocks WHERE run_id = ?').run(runId)
-      for (const table of ['series', 'run_targets', 'resource_samples', 'environment', 'imports']) {
-        this.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId)
-      }
-      this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId)
-    })()
+    // A 'running' row whose processes are gone (a crash, a reboot) is stale and may go.
+    this.db
+      .transaction(() => {
+        const run = this.runRow(runId)
+        if (run.status === 'running' && runIsLive(run)) {
+          throw new ApiError('conflict', `run ${runId} is still running; stop it before deleting it`)
+        }
+        this.db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId)
+        this.db.prepare('DELETE FROM sample_blocks WHERE run_id = ?').run(runId)
+        for (const table of ['series', 'run_targets', 'resource_samples', 'environment', 'imports']) {
+          this.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId)
+        }
+        this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId)
+      })
+      .immediate()
   }
 
   /** Replace a run's tags (trimmed, duplicates dropped, order kept). */
@@ -290,14 +317,5 @@ export class HistoryStore {
   note(runId: number, note: string): void {
     this.runRow(runId)
     this.db.prepare('UPDATE runs SET note = ? WHERE id = ?').run(note, runId)
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

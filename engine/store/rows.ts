@@ -21,6 +21,11 @@ export interface RunRow {
   generator: string | null
   thresholds: string | null
   worker_pid: number | null
+  worker_start: string | null
+  owner_pid: number | null
+  owner_start: string | null
+  shared_with: string | null
+  ledger_pruned_at: string | null
 }
 
 export interface RunTargetRow {

@@ -3,6 +3,7 @@ import { parseRunConfig } from '../config/load.ts'
 import { createRun, generatorHealth } from './runs.ts'
 import { openDb } from './db.ts'
 import { readEnvironment } from './environment.ts'
+import { thisProcess } from './owner.ts'
 
 describe('generator saturation', () => {
   it('flags a run whose generator was above 90 % CPU in more than 10 % of its seconds', () => {
@@ -65,7 +66,7 @@ describe('createRun', () => {
       app: 'v',
       details: { targets: [{ name: 'a', image: 'img@sha256:1' }], generatorCpu: 0 },
     }
-    const { runId, prefix } = createRun(db, config, ['main'], environment)
+    const { runId, prefix } = createRun(db, config, ['main'], environment, { owner: thisProcess() })
     expect(prefix).toMatch(/^[0-9a-f]{8}$/)
     const targets = db
       .prepare('SELECT target_index, round, target, url FROM run_targets WHERE run_id = ? ORDER BY rowid')

@@ -6,9 +6,13 @@ import type { RunConfig } from '../config/schema.ts'
 import { orderSegments } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
+import { ApiError } from '../api/errors.ts'
 import type { GeneratorHealth, RunStatus, ThresholdResult } from '../api/types.ts'
 import type { Db } from './db.ts'
 import { insertEnvironment, type EnvironmentInfo } from './environment.ts'
+import { runIsLive, type ProcessRef } from './owner.ts'
+import type { RunRow } from './rows.ts'
+import { segmentValues } from './samples-read.ts'
 
 export const APP_VERSION = '0.1.0'
 
@@ -16,51 +20,109 @@ export function newCorrelationPrefix(): string {
   return randomBytes(4).toString('hex')
 }
 
+export interface CreateRunOptions {
+  /** The process that supervises the run (the engine host): recorded so a crash is detected. */
+  owner: ProcessRef
+  /** Start even while another run is going on this database (both then say they shared it). */
+  allowConcurrent?: boolean
+}
+
+/** Runs of this database that are going: 'running' and their process alive. */
+export function liveRuns(db: Db): { id: number; name: string; owner_pid: number | null }[] {
+  const rows = db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[]
+  return rows.filter(runIsLive).map((r) => ({ id: r.id, name: r.name, owner_pid: r.owner_pid }))
+}
+
 /**
  * The run row, one run_targets row per segment and its environment, in one transaction. The
  * environment is gathered by the caller beforehand (it asks docker, which must never happen while
  * a transaction holds the database). A password in a target URL is never stored (the runner got
- * the config itself).
+ * the config itself). The database is the lock between runs: while another run is
+ * going here (this process, another CLI, the app), a second one would share the load generator's
+ * CPU and skew both, so it is refused unless `allowConcurrent`; then both runs record it.
  */
 export function createRun(
   db: Db,
   config: RunConfig,
   phases: string[],
   environment: EnvironmentInfo,
-): { runId: number; prefix: string } {
+  opts: CreateRunOptions,
+): { runId: number; prefix: string; sharedWith: number[] } {
   const prefix = newCorrelationPrefix()
-  return db.transaction(() => {
-    const info = db
-      .prepare(
-        `INSERT INTO runs (name, status, config, correlation_prefix, started_at, tags) VALUES (?, 'running', ?, ?, ?, ?)`,
+  return db
+    .transaction(() => {
+      const live = liveRuns(db)
+      if (live.length > 0 && !opts.allowConcurrent) {
+        const names = live.map(
+          (r) => `run ${r.id} "${r.name}"${r.owner_pid ? ` (process ${r.owner_pid})` : ''}`,
+        )
+        throw new ApiError(
+          'conflict',
+          `${names.join(', ')} is still going on this database: a second run at the same time would share the load generator and skew both. ` +
+            'Wait for it to end, or start anyway with --allow-concurrent (allowConcurrent in the Api); both runs will then say they shared the generator.',
+        )
+      }
+      const sharedWith = live.map((r) => r.id)
+      const info = db
+        .prepare(
+          `INSERT INTO runs (name, status, config, correlation_prefix, started_at, tags, owner_pid, owner_start, shared_with)
+         VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          config.name,
+          JSON.stringify({ ...redactConfig(config, 'stored'), phases }),
+          prefix,
+          new Date().toISOString(),
+          JSON.stringify(config.tags),
+          opts.owner.pid,
+          opts.owner.start,
+          sharedWith.length ? JSON.stringify(sharedWith) : null,
+        )
+      const runId = Number(info.lastInsertRowid)
+      const share = db.prepare('SELECT shared_with FROM runs WHERE id = ?').pluck()
+      const setShare = db.prepare('UPDATE runs SET shared_with = ? WHERE id = ?')
+      for (const other of sharedWith) {
+        const ids = sharedIds(share.get(other) as string | null)
+        setShare.run(JSON.stringify([...ids, runId]), other)
+      }
+      const insertTarget = db.prepare(
+        'INSERT INTO run_targets (run_id, target_index, round, target, url) VALUES (?, ?, ?, ?, ?)',
       )
-      .run(
-        config.name,
-        JSON.stringify({ ...redactConfig(config, 'stored'), phases }),
-        prefix,
-        new Date().toISOString(),
-        JSON.stringify(config.tags),
-      )
-    const runId = Number(info.lastInsertRowid)
-    const insertTarget = db.prepare(
-      'INSERT INTO run_targets (run_id, target_index, round, target, url) VALUES (?, ?, ?, ?, ?)',
-    )
-    for (const seg of orderSegments(config)) {
-      insertTarget.run(
-        runId,
-        seg.targetIndex,
-        seg.round,
-        seg.target,
-        redactUrl(config.targets[seg.targetIndex]!.url),
-      )
-    }
-    insertEnvironment(db, runId, { ...environment, details: redactText(JSON.stringify(environment.details)) })
-    return { runId, prefix }
-  })()
+      for (const seg of orderSegments(config)) {
+        insertTarget.run(
+          runId,
+          seg.targetIndex,
+          seg.round,
+          seg.target,
+          redactUrl(config.targets[seg.targetIndex]!.url),
+        )
+      }
+      insertEnvironment(db, runId, {
+        ...environment,
+        details: redactText(JSON.stringify(environment.details)),
+      })
+      return { runId, prefix, sharedWith }
+    })
+    .immediate()
 }
 
-export function setWorkerPid(db: Db, runId: number, pid: number): void {
-  db.prepare('UPDATE runs SET worker_pid = ? WHERE id = ?').run(pid, runId)
+/** The runs a run shared the generator with (runs.shared_with), tolerant of a broken column. */
+export function sharedIds(text: string | null): number[] {
+  if (!text) return []
+  try {
+    const v: unknown = JSON.parse(text)
+    return Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : []
+  } catch {
+    return []
+  }
+}
+
+export function setWorkerPid(db: Db, runId: number, worker: ProcessRef): void {
+  db.prepare('UPDATE runs SET worker_pid = ?, worker_start = ? WHERE id = ?').run(
+    worker.pid,
+    worker.start,
+    runId,
+  )
 }
 
 export function finishRun(
@@ -82,48 +144,53 @@ export function finishRun(
 }
 
 /**
- * A segment the runner did not finish (it was killed) has samples but no summary: compute it from
- * the samples, so an aborted run still shows what it measured.
+ * A segment the runner did not finish (it was killed, or the disk filled up) has requests but no
+ * summary: compute it from what was stored (rows and blocks alike), so an aborted run still shows
+ * what it measured. Read in one read transaction, written in a short one.
  */
 export async function summarizeMissingSegments(db: Db, runId: number): Promise<number> {
   await initHdr()
-  const missing = db
-    .prepare('SELECT target_index, round, target FROM run_targets WHERE run_id = ? AND summary IS NULL')
-    .all(runId) as { target_index: number; round: number; target: string }[]
-  let fixed = 0
-  for (const m of missing) {
-    const acc = new StatsAccumulator()
-    let first = Infinity
-    let last = -Infinity
-    const rows = db
-      .prepare(
-        'SELECT start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us FROM samples WHERE run_id = ? AND target_index = ? AND round = ?',
-      )
-      .raw()
-      .iterate(runId, m.target_index, m.round) as IterableIterator<(number | null)[]>
-    for (const [start, lat, cor, status, bytes, err, app, dbUs] of rows) {
-      acc.add(lat ?? -1, cor ?? -1, status ?? 0, bytes ?? 0, err ?? 0, app ?? -1, dbUs ?? -1)
-      first = Math.min(first, start ?? 0)
-      last = Math.max(last, (start ?? 0) + Math.max(0, lat ?? 0))
-    }
-    if (acc.requests === 0 && acc.latency.totalCount === 0) {
+  const computed = db.transaction(() => {
+    const missing = db
+      .prepare('SELECT target_index, round FROM run_targets WHERE run_id = ? AND summary IS NULL')
+      .all(runId) as { target_index: number; round: number }[]
+    const out: { target_index: number; round: number; summary: string; histogram: string }[] = []
+    for (const m of missing) {
+      const acc = new StatsAccumulator()
+      let first = Infinity
+      let last = -Infinity
+      let n = 0
+      for (const [start, lat, cor, status, bytes, err, app, dbUs] of segmentValues(
+        db,
+        runId,
+        m.target_index,
+        m.round,
+      )) {
+        acc.add(lat, cor ?? -1, status, bytes, err, app ?? -1, dbUs ?? -1)
+        n++
+        first = Math.min(first, start)
+        last = Math.max(last, start + Math.max(0, lat))
+      }
+      if (n > 0) {
+        const block = acc.toBlock(Math.max(0.001, (last - first) / 1e6))
+        out.push({
+          target_index: m.target_index,
+          round: m.round,
+          summary: JSON.stringify({ ...block, phases: [] }),
+          histogram: encodeHistogram(acc.latency),
+        })
+      }
       acc.destroy()
-      continue
     }
-    const block = acc.toBlock(Math.max(0.001, (last - first) / 1e6))
-    db.prepare(
-      'UPDATE run_targets SET summary = ?, histogram = ? WHERE run_id = ? AND target_index = ? AND round = ?',
-    ).run(
-      JSON.stringify({ ...block, phases: [] }),
-      encodeHistogram(acc.latency),
-      runId,
-      m.target_index,
-      m.round,
-    )
-    acc.destroy()
-    fixed++
-  }
-  return fixed
+    return out
+  })()
+  const write = db.prepare(
+    'UPDATE run_targets SET summary = ?, histogram = ? WHERE run_id = ? AND target_index = ? AND round = ? AND summary IS NULL',
+  )
+  db.transaction(() => {
+    for (const c of computed) write.run(c.summary, c.histogram, runId, c.target_index, c.round)
+  })()
+  return computed.length
 }
 
 export function generatorHealth(cpu: readonly number[]): GeneratorHealth {
@@ -135,8 +202,24 @@ export function generatorHealth(cpu: readonly number[]): GeneratorHealth {
     seconds,
     saturated,
     peakCpu: cpu.length ? Math.max(...cpu) : 0,
+    shared: false,
+    sharedWith: [],
     message: saturated
       ? `The load generator was above 90 % CPU in ${saturatedSeconds} of ${seconds} seconds: these numbers measure the generator, not the target. Use fewer connections, a rate, or a faster machine for the generator.`
       : null,
+  }
+}
+
+/** The generator health of a run that ran alongside others (runs.shared_with), saying so. */
+export function sharedHealth(health: GeneratorHealth, sharedWith: string | null): GeneratorHealth {
+  const ids = sharedIds(sharedWith)
+  if (ids.length === 0) return health
+  const list = ids.map((id) => `#${id}`).join(', ')
+  const warning = `This run shared the load generator with run${ids.length > 1 ? 's' : ''} ${list}, started at the same time on this machine (allowed explicitly): both measured each other's load too, so compare its figures with care.`
+  return {
+    ...health,
+    shared: true,
+    sharedWith: ids,
+    message: health.message ? `${warning} ${health.message}` : warning,
   }
 }

@@ -79,6 +79,9 @@ export const GeneratorHealthSchema = z.object({
   seconds: z.number(),
   saturated: z.boolean(),
   peakCpu: z.number(),
+  // Recorded since runs may share the generator explicitly (009_run_owner.sql); older rows lack it.
+  shared: z.boolean().default(false),
+  sharedWith: z.array(z.number().int()).default([]),
   message: z.string().nullable(),
 })
 

@@ -124,11 +124,13 @@ export async function runStudy(
       },
     ])
   }
-  const studyId = createStudy(db, { name: config.name, path: sweep.path, values: sweep.values })
+  // The study is recorded once its first run has started: a refused start leaves nothing behind.
+  let studyId: number | null = null
   const runs: StudyResult['runs'] = []
   for (const [index, step] of steps.entries()) {
     if (step.stack) await hooks.restartStack!(step.stack)
     const handle = await startRun(db, dbPath, step.config, hooks, opts)
+    studyId ??= createStudy(db, { name: config.name, path: sweep.path, values: sweep.values })
     addStudyRun(db, studyId, handle.runId, step.value)
     hooks.onRunStart?.({ index, value: step.value, runId: handle.runId, studyId, handle })
     const summary = await handle.done
@@ -137,5 +139,8 @@ export async function runStudy(
     if (index < steps.length - 1 && config.cooldownSeconds > 0)
       await new Promise((r) => setTimeout(r, config.cooldownSeconds * 1000))
   }
-  return { studyId, runs }
+  return {
+    studyId: studyId ?? createStudy(db, { name: config.name, path: sweep.path, values: sweep.values }),
+    runs,
+  }
 }

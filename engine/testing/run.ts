@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseRunConfig } from '../config/load.ts'
-import { startRun, type RunHandle, type RunHooks } from '../runner/supervisor.ts'
+import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import { openDb, type Db } from '../store/db.ts'
 import type { ProgressEvent, RunSummary } from '../api/types.ts'
 
@@ -26,24 +26,33 @@ export async function runConfig(
   hooks: RunHooks = {},
   /** The database (and so the data folder, whose stacks `stack:` monitors find); a new one by default. */
   dbPath: string = tempDbPath(),
+  opts: RunOptions = {},
 ): Promise<TestRun> {
   const config = parseRunConfig(raw)
   const db = openDb(dbPath)
   const progress: ProgressEvent[] = []
   let t0Epoch = 0
-  const handle = await startRun(db, dbPath, config, {
-    ...hooks,
-    onStarted: (s) => {
-      t0Epoch = s.t0Epoch
-      hooks.onStarted?.(s)
+  const handle = await startRun(
+    db,
+    dbPath,
+    config,
+    {
+      ...hooks,
+      onStarted: (s) => {
+        t0Epoch = s.t0Epoch
+        hooks.onStarted?.(s)
+      },
+      onProgress: (e) => {
+        progress.push(e)
+        hooks.onProgress?.(e)
+      },
     },
-    onProgress: (e) => {
-      progress.push(e)
-      hooks.onProgress?.(e)
-    },
-  })
+    opts,
+  )
   during?.(handle, progress)
   const summary = await handle.done
+  // Tests read `samples` rows: wait for the background expansion of the run's blocks.
+  await handle.stored
   return { summary, db, dbPath, t0Epoch, progress, handle }
 }
 

@@ -121,7 +121,7 @@ export default function RunDetail({ runId }: { runId: number }) {
           The run failed: {r.error ?? 'no reason recorded'}
         </Banner>
       ) : null}
-      {r.generator.saturated ? (
+      {r.generator.saturated || r.generator.shared ? (
         <Banner kind="warning" testId="detail-saturation">
           {r.generator.message ??
             `The load generator was saturated for ${r.generator.saturatedSeconds} of ${r.generator.seconds} s: these numbers are limited by Cannonade, not the target.`}

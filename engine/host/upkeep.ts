@@ -1,0 +1,90 @@
+// What the engine host does for runs that are no longer going: at open, it ends the runs whose
+// process died (kill -9 of a CLI, a crash of serve or of the app's engine: store/recover.ts), and
+// in the background it turns ended runs' ledger blocks into `samples` rows (store/expander.ts),
+// never while a run is measuring here or in another process on this database: it would take the
+// load generator's CPU. Runs of live processes are left alone.
+import { ApiError } from '../api/errors.ts'
+import { evaluateThresholds } from '../metrics/thresholds.ts'
+import type { RunHandle } from '../runner/supervisor.ts'
+import type { Db } from '../store/db.ts'
+import { LedgerExpander } from '../store/expander.ts'
+import type { ProcessRef } from '../store/owner.ts'
+import type { HistoryStore } from '../store/queries.ts'
+import { recoverOrphanedRuns } from '../store/recover.ts'
+import { liveRuns } from '../store/runs.ts'
+import type { RunLogEvent } from './local.ts'
+
+export interface LedgerUpkeep {
+  expander: LedgerExpander
+  close(): Promise<void>
+}
+
+export interface UpkeepDeps {
+  db: Db
+  history: HistoryStore
+  self: ProcessRef
+  active: ReadonlyMap<number, RunHandle>
+  log: (level: RunLogEvent['level'], message: string) => void
+  /** A database opened read-only is only read: no recovery, no expansion (readers read blocks). */
+  readOnly?: boolean
+}
+
+export async function startLedgerUpkeep(d: UpkeepDeps): Promise<LedgerUpkeep> {
+  const { db, history, self, active, log } = d
+  // A run whose owner is gone but whose runner is still writing its end is looked at again shortly.
+  const timers = new Set<NodeJS.Timeout>()
+  const recover = async (attempt: number): Promise<void> => {
+    const { finishing } = await recoverOrphanedRuns(db, self, {
+      thresholds: (runId) => {
+        const run = history.getRun(runId)
+        return evaluateThresholds(run.config.thresholds, run.results)
+      },
+    })
+    if (finishing.length === 0 || attempt >= 20) return
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      recover(attempt + 1).catch((err: unknown) =>
+        log(
+          'error',
+          `could not end runs ${finishing.join(', ')}: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      )
+    }, 1000)
+    timer.unref()
+    timers.add(timer)
+  }
+  try {
+    if (!d.readOnly) await recover(0)
+  } catch (err) {
+    throw new ApiError(
+      'unavailable',
+      `cannot end the runs of a Cannonade process that died: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  }
+
+  let busyUntil = 0
+  let busyAnswer = false
+  const busy = () => {
+    if (active.size > 0) return true
+    const now = Date.now()
+    if (now > busyUntil) {
+      busyAnswer = liveRuns(db).length > 0
+      busyUntil = now + 1000
+    }
+    return busyAnswer
+  }
+  const expander = new LedgerExpander(db, {
+    busy,
+    onError: (runId, err) =>
+      log('warn', `run ${runId}: its samples stay in ledger blocks (still readable): ${err.message}`),
+  })
+  if (!d.readOnly) expander.kick()
+  return {
+    expander,
+    async close() {
+      for (const timer of timers) clearTimeout(timer)
+      // What is left to expand stays readable in blocks, for the next host to expand.
+      await expander.close()
+    },
+  }
+}

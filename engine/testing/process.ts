@@ -1,0 +1,53 @@
+// The `cannonade` command as a child process (so a test can kill it like a user's kill -9 would),
+// and waiting for a condition with a deadline: every wait in a test ends.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+
+export const CLI = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
+
+export interface CliProcess {
+  child: ChildProcess
+  /** Exit code (or 128 + signal number), stdout and stderr, once it has exited. */
+  result: Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
+}
+
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const result = new Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => child.on('close', (code, signal) => resolve({ code: code ?? 128, signal, stdout, stderr })),
+  )
+  return { child, result }
+}
+
+/** Poll `check` every 50 ms until it returns a value other than undefined/false; throws after `ms`. */
+export async function waitUntil<T>(check: () => T | undefined | false, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const v = check()
+    if (v !== undefined && v !== false) return v
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** One query on a database another process is writing, through a short-lived read-only connection. */
+export function peek<T>(dbPath: string, sql: string, ...params: unknown[]): T | undefined {
+  let db: Database.Database | null = null
+  try {
+    db = new Database(dbPath, { readonly: true, fileMustExist: true })
+    db.pragma('busy_timeout = 2000')
+    return db.prepare(sql).get(...params) as T | undefined
+  } catch {
+    return undefined // not created yet, or being migrated
+  } finally {
+    db?.close()
+  }
+}
