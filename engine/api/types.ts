@@ -341,6 +341,22 @@ export interface ExportResult {
   runIds: number[]
   rows: number
   path: string | null
+  /** PostgreSQL: per run, what happened to its archived samples (an archive never loses rows). */
+  archive?: PgArchiveResult[]
+}
+
+export interface PgArchiveResult {
+  runId: number
+  /**
+   * written: first export (or no samples archived before); replaced: the archive's samples were
+   * replaced by the same or more local ones; kept: the local ledger has fewer (pruned), so the
+   * archived samples stayed and only the run, its summaries, series and resources were updated.
+   */
+  samples: 'written' | 'replaced' | 'kept'
+  /** Samples of this run in PostgreSQL after the export. */
+  archivedSamples: number
+  /** In words, for the CLI and the app; null when there is nothing to say. */
+  note: string | null
 }
 
 export interface StudyListItem {

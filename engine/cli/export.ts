@@ -98,6 +98,8 @@ async function exportPgCommand(argv: string[], ctx: CliContext): Promise<number>
       `exported run${res.runIds.length > 1 ? 's' : ''} ${res.runIds.join(', ')} to ${maskUrl(url)} (schema cannonade): ` +
         `${count(res.rows)} rows in ${seconds.toFixed(1)} s (${count(Math.round(res.rows / Math.max(seconds, 0.001)))} rows/s)\n`,
     )
+    // What became of archived samples: a re-export never loses them, and says when it kept them.
+    for (const a of res.archive ?? []) if (a.note) ctx.stdout.write(`${a.note}\n`)
     return 0
   } finally {
     progress.done()

@@ -1,16 +1,20 @@
 // `cannonade export csv`: a run's raw per-request samples, or its per-second series, as CSV for a
-// spreadsheet or pandas. Streamed chunk by chunk; names (target, phase, error kind) spelled out.
+// spreadsheet or pandas. Streamed chunk by chunk from one snapshot of the database (a delete or
+// prune meanwhile does not cut it short); names (target, phase, error kind) spelled out.
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
 import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
-import { chunks, S, sampleChunks, TABLES } from '../store/export-read.ts'
+import { chunks, finishedRun, S, sampleChunks, TABLES } from '../store/export-read.ts'
+import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, writeAtomically } from './write.ts'
 
 export interface CsvOptions {
   kind?: 'samples' | 'series'
+  /** Rows formatted so far, after each chunk (progress for a long export). */
+  onRows?: (rows: number) => void
 }
 
 const ERROR_COLUMNS = ERROR_KINDS.filter((k) => k !== 'none')
@@ -109,13 +113,17 @@ export async function exportCsv(
   opts: CsvOptions,
   outPath: string,
 ): Promise<ExportResult> {
-  const names = new HistoryStore(db).names(runId)
-  let rows = 0
-  const count = (n: number): void => {
-    rows += n
-  }
-  const lines =
-    opts.kind === 'series' ? seriesLines(db, runId, names, count) : sampleLines(db, runId, names, count)
-  await writeAtomically(outPath, lines)
-  return { runIds: [runId], rows, path: outPath }
+  return withSnapshot(db, async (snap) => {
+    finishedRun(snap, runId)
+    const names = new HistoryStore(snap).names(runId)
+    let rows = 0
+    const count = (n: number): void => {
+      rows += n
+      opts.onRows?.(rows)
+    }
+    const lines =
+      opts.kind === 'series' ? seriesLines(snap, runId, names, count) : sampleLines(snap, runId, names, count)
+    await writeAtomically(outPath, lines)
+    return { runIds: [runId], rows, path: outPath }
+  })
 }

@@ -29,6 +29,7 @@ import {
 } from '../store/export-read.ts'
 import type { RunRow } from '../store/rows.ts'
 import { APP_VERSION } from '../store/runs.ts'
+import { withSnapshot } from '../store/snapshot.ts'
 import { writeAtomically } from './write.ts'
 import { redactConfigJson } from '../config/redact.ts'
 
@@ -115,17 +116,28 @@ function* documentLines(db: Db, runs: RunRow[], count: (n: number) => void): Gen
   yield ']}\n'
 }
 
-/** Write whole runs to `outPath`; rows counts samples. Unknown or running runs are refused first. */
-export async function exportJson(db: Db, runIds: readonly number[], outPath: string): Promise<ExportResult> {
-  const runs = [...new Set(runIds)].map((id) => finishedRun(db, id))
-  // Broken JSON columns fail before anything is written (the file is written atomically anyway).
-  for (const run of runs) runMeta(db, run)
-  let rows = 0
-  await writeAtomically(
-    outPath,
-    documentLines(db, runs, (n) => {
-      rows += n
-    }),
-  )
-  return { runIds: runs.map((r) => r.id), rows, path: outPath }
+/**
+ * Write whole runs to `outPath`, read from one snapshot; rows counts samples. Unknown or running
+ * runs are refused first.
+ */
+export async function exportJson(
+  db: Db,
+  runIds: readonly number[],
+  outPath: string,
+  onRows?: (rows: number) => void,
+): Promise<ExportResult> {
+  return withSnapshot(db, async (snap) => {
+    const runs = [...new Set(runIds)].map((id) => finishedRun(snap, id))
+    // Broken JSON columns fail before anything is written (the file is written atomically anyway).
+    for (const run of runs) runMeta(snap, run)
+    let rows = 0
+    await writeAtomically(
+      outPath,
+      documentLines(snap, runs, (n) => {
+        rows += n
+        onRows?.(rows)
+      }),
+    )
+    return { runIds: runs.map((r) => r.id), rows, path: outPath }
+  })
 }

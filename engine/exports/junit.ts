@@ -5,6 +5,7 @@ import type { ExportResult, ThresholdResult } from '../api/types.ts'
 import { isLatencyMetric } from '../config/schema.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
+import { finishedRun } from '../store/export-read.ts'
 import { writeAtomically } from './write.ts'
 
 // Characters XML 1.0 cannot carry at all: dropped.
@@ -113,7 +114,11 @@ export async function exportJunit(
   runId: number,
   outPath: string,
 ): Promise<ExportResult & { failures: number }> {
-  const run = new HistoryStore(db).getRun(runId)
+  // One read transaction; a running run has no verdict yet: refused, as every export refuses it.
+  const run = db.transaction(() => {
+    finishedRun(db, runId)
+    return new HistoryStore(db).getRun(runId)
+  })()
   const { xml, tests, failures } = junitXml(run)
   await writeAtomically(outPath, [xml])
   return { runIds: [runId], rows: tests, path: outPath, failures }

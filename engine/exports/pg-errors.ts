@@ -125,6 +125,11 @@ export function describePgError(err: unknown, target: PgTarget, during?: string)
           : `user "${target.user}" lacks a privilege in database "${target.database}": ${e.message}`,
         'url',
       )
+    case '55P03':
+      return new ApiError(
+        'conflict',
+        `PostgreSQL at ${at} kept a lock${during ? ` needed for ${during}` : ''} past the lock timeout: another export of the same run into this database is still going ${where}`,
+      )
     case 'ECONNREFUSED':
       return new ApiError(
         'unavailable',

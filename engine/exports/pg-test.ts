@@ -1,26 +1,27 @@
 // The settings' "Test connection" button: connect, and say whether an export could create its
 // schema, without writing anything. The password is never echoed.
-import pg from 'pg'
-import { describePgError, parsePgUrl, withPassword } from './pg-errors.ts'
+import { parsePgUrl } from './pg-errors.ts'
+import { PgSession } from './pg-session.ts'
 
 export async function testPgConnection(
   url: string,
   opts: { timeoutMs?: number; password?: string } = {},
 ): Promise<{ ok: boolean; message: string }> {
   const target = parsePgUrl(url)
-  const client = new pg.Client({
-    connectionString: withPassword(url, opts.password),
-    connectionTimeoutMillis: opts.timeoutMs ?? 5000,
-    application_name: 'cannonade test',
+  const timeoutMs = opts.timeoutMs ?? 5000
+  const session = new PgSession(url, target, {
+    connectTimeoutMs: timeoutMs,
+    idleMs: timeoutMs,
+    ...(opts.password !== undefined ? { password: opts.password } : {}),
   })
-  client.on('error', () => undefined)
   try {
-    await client.connect()
+    await session.connect()
   } catch (err) {
-    return { ok: false, message: describePgError(err, target).message }
+    return { ok: false, message: err instanceof Error ? err.message : String(err) }
   }
   try {
-    const r = await client.query<{ version: string; can_create: boolean; has_schema: boolean }>(
+    const r = await session.query<{ version: string; can_create: boolean; has_schema: boolean }>(
+      'testing the connection',
       `SELECT current_setting('server_version') AS version,
               has_database_privilege(current_user, current_database(), 'CREATE') AS can_create,
               EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'cannonade') AS has_schema`,
@@ -38,8 +39,8 @@ export async function testPgConnection(
       message: `connected to ${where}, but ${target.user} may not create the cannonade schema there (needs CREATE on the database)`,
     }
   } catch (err) {
-    return { ok: false, message: describePgError(err, target).message }
+    return { ok: false, message: session.describe(err).message }
   } finally {
-    await client.end().catch(() => undefined)
+    await session.end()
   }
 }

@@ -1,14 +1,16 @@
-// `cannonade export pg`: whole runs into a PostgreSQL database, schema `cannonade`.
-// One transaction per run: delete the run's previous copy, insert it again, samples (and series,
-// resources) through COPY FROM STDIN streamed out of SQLite chunk by chunk. Exporting twice leaves
-// one copy; a connection lost mid-run rolls that run back entirely, and a retry starts it afresh.
+// `cannonade export pg`: whole runs into a PostgreSQL database, schema `cannonade`, read from one
+// snapshot of the local database (a prune or delete meanwhile changes nothing of it). One
+// transaction per run: the run row is inserted or updated in place, its children replaced, samples
+// (and series, resources) through COPY FROM STDIN streamed out of SQLite chunk by chunk. Exporting
+// twice leaves one copy; a connection lost mid-run rolls that run back entirely. PostgreSQL is an
+// archive: a run whose local samples were pruned (or are fewer than archived) keeps its archived
+// samples, and only its run row, summaries, series and resources are updated; the result says so.
 import { hostname } from 'node:os'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { ApiError } from '../api/errors.ts'
-import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
+import { ERROR_KINDS, type ExportResult, type PgArchiveResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { environmentRow } from '../store/environment.ts'
 import {
@@ -25,9 +27,11 @@ import {
   type TableSpec,
 } from '../store/export-read.ts'
 import { readConfig, type RunRow } from '../store/rows.ts'
-import { describePgError, parsePgUrl, withPassword, type PgTarget } from './pg-errors.ts'
+import { withSnapshot } from '../store/snapshot.ts'
+import { parsePgUrl, type PgTarget } from './pg-errors.ts'
 import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
 import { redactConfig } from '../config/redact.ts'
+import { PgSession, type PgSessionOptions } from './pg-session.ts'
 
 export interface ExportProgress {
   runId: number
@@ -39,12 +43,7 @@ export interface ExportProgress {
   rowsTotal: number
 }
 
-export interface PgExportOptions {
-  /** Connection timeout (default 10 s). */
-  connectTimeoutMs?: number
-  /** Used when the URL has none (the desktop app's stored secret); else pg falls back to PGPASSWORD. */
-  password?: string
-}
+export type PgExportOptions = PgSessionOptions
 
 /** PostgreSQL COPY text format: \N for NULL; backslash, tab, newline and CR escaped. */
 function copyCell(v: Row[number]): string {
@@ -74,16 +73,18 @@ function genericLines(rows: readonly Row[], pgRunId: string, width: number): str
 }
 
 async function copyTable(
-  client: pg.ClientBase,
+  session: PgSession,
   db: Db,
   spec: TableSpec,
   runId: number,
   pgRunId: string,
   onRows: (n: number) => void,
 ): Promise<void> {
+  // The next chunk is read once the COPY took the last one: that is the watchdog's progress.
   function* lines(): Generator<string> {
     if (spec.table === 'samples') {
       for (const rows of sampleChunks(db, runId)) {
+        session.progress()
         const text = sampleLines(rows, pgRunId)
         onRows(rows.length)
         yield text
@@ -91,45 +92,78 @@ async function copyTable(
       return
     }
     for (const rows of chunks(db, spec, runId)) {
+      session.progress()
       const text = genericLines(rows, pgRunId, spec.columns.length)
       onRows(rows.length)
       yield text
     }
   }
-  const copy = client.query(
-    copyFrom(`COPY ${PG_SCHEMA}.${spec.table} (run_id, ${spec.columns.join(', ')}) FROM STDIN`),
-  )
-  await pipeline(Readable.from(lines(), { objectMode: false }), copy)
+  session.busy(`exporting run ${runId} (COPY ${spec.table})`)
+  try {
+    const copy = session.client.query(
+      copyFrom(`COPY ${PG_SCHEMA}.${spec.table} (run_id, ${spec.columns.join(', ')}) FROM STDIN`),
+    )
+    await pipeline(Readable.from(lines(), { objectMode: false }), copy)
+  } finally {
+    session.idle()
+  }
 }
 
-async function insertRun(client: pg.ClientBase, db: Db, run: RunRow): Promise<string> {
+const RUN_COLUMNS = `origin, local_run_id, source_host, name, status, config, phases, correlation_prefix,
+  started_at, ended_at, error, tags, note, generator, thresholds`
+
+function runValues(run: RunRow): unknown[] {
   const { config, phases } = readConfig(run.config)
-  const res = await client.query<{ id: string }>(
-    `INSERT INTO ${PG_SCHEMA}.runs (origin, local_run_id, source_host, name, status, config, phases, correlation_prefix,
-       started_at, ended_at, error, tags, note, generator, thresholds)
+  return [
+    originOf(run),
+    run.id,
+    hostname(),
+    run.name,
+    run.status,
+    JSON.stringify(redactConfig(config, 'shared')),
+    JSON.stringify(phases),
+    run.correlation_prefix,
+    run.started_at,
+    run.ended_at,
+    run.error,
+    run.tags,
+    run.note,
+    run.generator,
+    run.thresholds,
+  ]
+}
+
+/** The run row, new or updated in place (its id, which archived samples refer to, stays). */
+async function upsertRun(session: PgSession, run: RunRow, existing: string | null): Promise<string> {
+  const what = `exporting run ${run.id}`
+  if (existing !== null) {
+    await session.query(
+      what,
+      `UPDATE ${PG_SCHEMA}.runs SET (${RUN_COLUMNS}, exported_at) =
+         ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now()) WHERE id = $16`,
+      [...runValues(run), existing],
+    )
+    return existing
+  }
+  const res = await session.query<{ id: string }>(
+    what,
+    `INSERT INTO ${PG_SCHEMA}.runs (${RUN_COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
-    [
-      originOf(run),
-      run.id,
-      hostname(),
-      run.name,
-      run.status,
-      JSON.stringify(redactConfig(config, 'shared')),
-      JSON.stringify(phases),
-      run.correlation_prefix,
-      run.started_at,
-      run.ended_at,
-      run.error,
-      run.tags,
-      run.note,
-      run.generator,
-      run.thresholds,
-    ],
+    runValues(run),
   )
   const id = res.rows[0]?.id
   if (id === undefined) throw new ApiError('internal', `run ${run.id}: PostgreSQL returned no id`)
+  return id
+}
+
+/** run_targets and environment of the run, replacing what was there. */
+async function writeChildren(session: PgSession, db: Db, run: RunRow, id: string): Promise<void> {
+  const what = `exporting run ${run.id}`
+  for (const table of ['run_targets', 'series', 'resource_samples', 'environment'])
+    await session.query(what, `DELETE FROM ${PG_SCHEMA}.${table} WHERE run_id = $1`, [id])
   const targets = runTargetRows(db, run.id)
-  await client.query(
+  await session.query(
+    what,
     `INSERT INTO ${PG_SCHEMA}.run_targets (run_id, target_index, round, target, url, summary, histogram, corrected_histogram)
      SELECT $1, x.target_index, x.round, x.target, x.url, x.summary::jsonb, x.histogram, x.corrected_histogram
      FROM jsonb_to_recordset($2::jsonb) AS x(target_index int, round int, target text, url text, summary text,
@@ -137,13 +171,39 @@ async function insertRun(client: pg.ClientBase, db: Db, run: RunRow): Promise<st
     [id, JSON.stringify(targets)],
   )
   const env = environmentRow(db, run.id)
-  await client.query(
+  await session.query(
+    what,
     `INSERT INTO ${PG_SCHEMA}.environment (run_id, host, cpu, cores, os, node, app, details)
      SELECT $1, x.host, x.cpu, x.cores, x.os, x.node, x.app, x.details::jsonb
      FROM jsonb_to_recordset($2::jsonb) AS x(host text, cpu text, cores int, os text, node text, app text, details text)`,
     [id, JSON.stringify(env ? [env] : [])],
   )
-  return id
+}
+
+/** What becomes of the archived samples: the archive never ends up with fewer than it had. */
+function archivePlan(
+  run: RunRow,
+  local: number,
+  archived: number | null,
+): Omit<PgArchiveResult, 'archivedSamples'> {
+  const count = (n: number) => n.toLocaleString('en-US')
+  if (archived === null || archived === 0)
+    return {
+      runId: run.id,
+      samples: 'written',
+      note: run.ledger_pruned_at
+        ? `run ${run.id}: exported without raw samples (they were pruned locally on ${run.ledger_pruned_at})`
+        : null,
+    }
+  if (local >= archived && !run.ledger_pruned_at) return { runId: run.id, samples: 'replaced', note: null }
+  const why = run.ledger_pruned_at
+    ? `its raw samples were pruned locally on ${run.ledger_pruned_at}`
+    : `only ${count(local)} of its samples are stored locally`
+  return {
+    runId: run.id,
+    samples: 'kept',
+    note: `run ${run.id}: ${why}, so the ${count(archived)} archived samples in PostgreSQL were kept; its run row, summaries, series and resources were updated`,
+  }
 }
 
 /** Parse the stored JSON columns before writing: a broken row fails here, naming run and column. */
@@ -171,6 +231,17 @@ export async function exportPg(
   opts: PgExportOptions = {},
 ): Promise<ExportResult> {
   const target: PgTarget = parsePgUrl(url)
+  return withSnapshot(db, (snap) => exportRuns(snap, runIds, url, target, onProgress, opts))
+}
+
+async function exportRuns(
+  db: Db,
+  runIds: readonly number[],
+  url: string,
+  target: PgTarget,
+  onProgress: (p: ExportProgress) => void,
+  opts: PgExportOptions,
+): Promise<ExportResult> {
   // Every run is checked before anything is written: an unknown id is bad input, not half an export.
   const runs = [...new Set(runIds)].map((id) => finishedRun(db, id))
   for (const run of runs) {
@@ -197,50 +268,58 @@ export async function exportPg(
     rowsTotal,
   }
 
-  const client = new pg.Client({
-    connectionString: withPassword(url, opts.password),
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
-    application_name: 'cannonade export',
-  })
-  // A connection that dies between queries emits 'error' on the client; the failing query reports it.
-  client.on('error', () => undefined)
-  try {
-    await client.connect()
-  } catch (err) {
-    throw describePgError(err, target)
-  }
+  const session = new PgSession(url, target, opts)
+  await session.connect()
   const exported: number[] = []
+  const archive: PgArchiveResult[] = []
   try {
     try {
-      await ensurePgSchema(client)
+      session.busy('creating the cannonade schema')
+      await ensurePgSchema(session.client)
     } catch (err) {
-      throw describePgError(err, target, 'creating the cannonade schema')
+      throw session.describe(err, 'creating the cannonade schema')
+    } finally {
+      session.idle()
     }
     for (const run of runs) {
       progress.runId = run.id
       const rowsBefore = progress.rowsDone
+      const what = `exporting run ${run.id}`
       try {
-        await client.query('BEGIN')
+        await session.query(what, 'BEGIN')
         const origin = originOf(run)
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [origin])
-        await client.query(
-          `DELETE FROM ${PG_SCHEMA}.samples WHERE run_id IN (SELECT id FROM ${PG_SCHEMA}.runs WHERE origin = $1)`,
+        await session.query(what, 'SELECT pg_advisory_xact_lock(hashtext($1))', [origin])
+        // Under the lock: what the archive holds of this run now.
+        const prior = await session.query<{ id: string; samples: string }>(
+          what,
+          `SELECT r.id, (SELECT count(*) FROM ${PG_SCHEMA}.samples s WHERE s.run_id = r.id) AS samples
+           FROM ${PG_SCHEMA}.runs r WHERE r.origin = $1`,
           [origin],
         )
-        await client.query(`DELETE FROM ${PG_SCHEMA}.runs WHERE origin = $1`, [origin])
-        const pgRunId = await insertRun(client, db, run)
-        for (const spec of specs) {
-          await copyTable(client, db, spec, run.id, pgRunId, (n) => {
+        const existing = prior.rows[0] ?? null
+        const archived = existing ? Number(existing.samples) : null
+        const local = countRows(db, 'samples', run.id)
+        const plan = archivePlan(run, local, archived)
+        if (plan.samples === 'kept') progress.rowsTotal -= local
+        const pgRunId = await upsertRun(session, run, existing?.id ?? null)
+        await writeChildren(session, db, run, pgRunId)
+        if (plan.samples === 'replaced')
+          await session.query(what, `DELETE FROM ${PG_SCHEMA}.samples WHERE run_id = $1`, [pgRunId])
+        const copied = plan.samples === 'kept' ? specs.filter((x) => x.table !== 'samples') : specs
+        for (const spec of copied) {
+          await copyTable(session, db, spec, run.id, pgRunId, (n) => {
             progress.rowsDone += n
             onProgress({ ...progress })
           })
         }
-        await client.query('COMMIT')
+        await session.query(what, 'COMMIT')
+        archive.push({ ...plan, archivedSamples: plan.samples === 'kept' ? (archived ?? 0) : local })
       } catch (err) {
         progress.rowsDone = rowsBefore
-        await client.query('ROLLBACK').catch(() => undefined)
+        progress.rowsTotal = rowsTotal
+        if (!session.connectionLost) await session.query(what, 'ROLLBACK').catch(() => undefined)
         const done = exported.length ? ` (runs ${exported.join(', ')} were exported before)` : ''
-        const e = describePgError(err, target, `exporting run ${run.id}`)
+        const e = session.describe(err, `exporting run ${run.id}`)
         throw new ApiError(
           e.code,
           `${e.message}; nothing of run ${run.id} was written (its transaction rolled back)${done}. Retry the export.`,
@@ -252,7 +331,7 @@ export async function exportPg(
       onProgress({ ...progress })
     }
   } finally {
-    await client.end().catch(() => undefined)
+    await session.end()
   }
-  return { runIds: exported, rows: progress.rowsDone, path: null }
+  return { runIds: exported, rows: progress.rowsDone, path: null, archive }
 }

@@ -123,6 +123,13 @@ export function Exports({ runId }: { runId: number }) {
         ) : (
           <div key={kind} className="check-ok" role="status" data-testid={`detail-export-${kind}-file`}>
             ✓ {LABEL[kind]}: {count(result.rows)} rows exported{kind === 'pg' && pgUrl ? ` to ${pgUrl}` : ''}
+            {(result.archive ?? []).map((a) =>
+              a.note ? (
+                <p key={a.runId} className="muted" data-testid="detail-export-pg-note">
+                  {a.note}
+                </p>
+              ) : null,
+            )}
           </div>
         ),
       )}
