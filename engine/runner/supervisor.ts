@@ -7,6 +7,7 @@
 // in the background (store/expander.ts), and readers read both meanwhile.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { ApiError } from '../api/errors.ts'
 import { compilePlan } from '../config/compile.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { evaluateThresholds } from '../metrics/thresholds.ts'
@@ -90,10 +91,17 @@ export async function startRun(
   )
   // A few MB kept back, so that a run that fills the disk can still write its end.
   ensureReserve(dbPath)
-  const { runId, prefix } = createRun(db, config, plan.phases, environment, {
-    owner: opts.owner ?? thisProcess(),
-    allowConcurrent: opts.allowConcurrent ?? false,
-  })
+  let created: ReturnType<typeof createRun>
+  try {
+    created = createRun(db, config, plan.phases, environment, {
+      owner: opts.owner ?? thisProcess(),
+      allowConcurrent: opts.allowConcurrent ?? false,
+    })
+  } catch (err) {
+    const disk = storageFailure(err, dbPath)
+    throw disk ? new ApiError('unavailable', `the run could not be created: ${disk}`) : err
+  }
+  const { runId, prefix } = created
   // execArgv: none of the parent's loader flags (a test runner's, say); Node ≥ 22.18 strips types itself.
   // env: the runner gets the config by message and needs no secret (engine/env.ts).
   const child: ChildProcess = fork(WORKER, [], {
