@@ -254,8 +254,14 @@ export class Stacks {
       await new Promise((r) => setTimeout(r, 500))
     }
     log(`${name} is healthy at ${url}${replicas > 1 ? ` (${replicas} replicas behind the balancer)` : ''}`)
-    // Our own /health probe answered; Docker's healthcheck may lag by its interval.
-    return { ...(await this.statusOf(s)), url, state: 'healthy' }
+    // Our own /health probe answered; Docker's healthcheck lags by up to its interval. Wait for it
+    // (same deadline), so that `stacks status` right after `up` says what `up` said.
+    let status = await this.statusOf(s)
+    while (status.state === 'starting' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250))
+      status = await this.statusOf(s)
+    }
+    return { ...status, url, state: status.state === 'starting' ? 'healthy' : status.state }
   }
 
   private async upNative(

@@ -85,11 +85,14 @@ export class LedgerExpander {
         await this.pause(this.o.pollMs ?? 1000)
         continue
       }
+      // Whoever owns the database may close it under a background expansion (a test, a CLI command
+      // that exits): what is left stays in blocks, readable, for the next opener.
+      if (!this.db.open) return
       const runId = this.nextRun()
       if (runId === null) return
       try {
         for (const id of blockIds(this.db, runId)) {
-          if (this.closed || this.o.busy?.()) break
+          if (this.closed || !this.db.open || this.o.busy?.()) break
           this.expander.expand(id)
           // One block per turn: the host answers its clients in between.
           await new Promise((r) => setImmediate(r))

@@ -181,4 +181,34 @@ describe('readers while a run has requests in ledger blocks', () => {
     expect(db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId)).toBe(blocks)
     queries(prefix).forEach((q, i) => expect(store.samples(runId, q)).toEqual(before[i]))
   })
+
+  it('a database closed under a background expansion stops it quietly; the rest stays in blocks for the next opener', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cannonade-expander-')), 'history.db')
+    const db = openDb(path)
+    const { runId } = insertFixtureRun(db, { samplesPerRound: 1500, rounds: 2, seed: 7 })
+    const total = toBlocks(db, runId, '1', 250)
+    const expander = new LedgerExpander(db)
+    let failed: Error | null = null
+    expander.kick()
+    // A few blocks in, the owner closes the database (as a CLI command that exits does).
+    await new Promise((r) => setImmediate(r))
+    await new Promise((r) => setImmediate(r))
+    db.close()
+    await expect(expander.idle()).resolves.toBeUndefined()
+    const again = openDb(path)
+    const rows = again.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number
+    const inBlocks = again
+      .prepare('SELECT coalesce(sum(count), 0) FROM sample_blocks WHERE run_id = ?')
+      .pluck()
+      .get(runId) as number
+    expect(rows).toBeGreaterThan(0)
+    expect(inBlocks).toBeGreaterThan(0)
+    expect(rows + inBlocks).toBe(total)
+    const next = new LedgerExpander(again, { onError: (_id, err) => (failed = err) })
+    next.kick()
+    await next.idle()
+    expect(failed).toBeNull()
+    expect(again.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId)).toBe(total)
+    again.close()
+  })
 })
