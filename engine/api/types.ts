@@ -10,6 +10,7 @@ export type RunStatus = (typeof RUN_STATUSES)[number]
 
 /** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
 // Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
+// 'parse': the response broke HTTP/1.1 (a malformed status line, an invalid Content-Length or chunk size).
 export const ERROR_KINDS = [
   'none',
   'timeout',
@@ -21,6 +22,7 @@ export const ERROR_KINDS = [
   'other',
   'inflight',
   'capture',
+  'parse',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>
@@ -73,12 +75,39 @@ export interface StepSummary extends StatsBlock {
   step: string
 }
 
+/**
+ * Rate mode: how the sends kept to the open-loop schedule. A request never leaves before its
+ * intended time; it leaves late when the generator's timer fires late or every connection it may
+ * use is busy (then its corrected latency counts from the intended time).
+ */
+export interface ScheduleStats {
+  /** Sends whose intended time fell in the window (rate × the profile's active seconds, or the request count). */
+  scheduled: number
+  sent: number
+  /** Due but never sent: every connection it could use was busy until the window closed. */
+  unsent: number
+  /** Sends that left more than 1 ms after their intended time. */
+  late: number
+  /** How long after its intended time each send left, µs. */
+  lateness: LatencyStats
+  /** Most connections busy at once (above the profile's count only with load.maxConnections). */
+  peakConnections: number
+}
+
 export interface TargetRoundSummary extends StatsBlock {
   target: string
   round: number
   phases: PhaseSummary[]
   /** Scenario targets: one block per step. */
   steps?: StepSummary[]
+  /**
+   * Connections opened, µs from the socket's creation until a request can be written (TCP
+   * connect, plus the TLS handshake for https). Not part of any request's latency. Null when
+   * unknown (a run summarized after its runner died, or from an older version).
+   */
+  connect: LatencyStats | null
+  /** Rate mode only (null in closed loop). */
+  schedule: ScheduleStats | null
   /** Base64 compressed HDR histogram of latency (µs), lossless and mergeable. */
   histogram: string
   correctedHistogram: string | null

@@ -227,6 +227,11 @@ const LoadSchema = z
       .max(LIMITS.maxRate, `must be at most ${LIMITS.maxRate.toLocaleString('en')} requests/s`)
       .nullable()
       .default(null),
+    /**
+     * Rate mode: when a request is due and every connection is busy (a stalled server), open more
+     * connections, up to this many in all, so the arrival rate holds (k6's maxVUs).
+     */
+    maxConnections: connectionCount.optional(),
   })
   .strict()
   .superRefine((load, ctx) => {
@@ -304,6 +309,21 @@ const LoadSchema = z
     }
     if (load.rate !== null && load.pipelining > 1) {
       ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
+    }
+    if (load.maxConnections !== undefined) {
+      if (load.rate === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maxConnections'],
+          message: 'is used only with a rate (open loop); without one the connection count is the load',
+        })
+      } else if (load.maxConnections < load.connections) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maxConnections'],
+          message: `must be at least load.connections (${load.connections})`,
+        })
+      }
     }
     // Last, on a load otherwise valid: how much work its profile compiles to.
     for (const issue of planIssues(load)) ctx.addIssue({ code: 'custom', ...issue })

@@ -1,7 +1,9 @@
 // Executes one segment (one target, one round) of a run: steps of the compiled plan, the
-// connection count each step asks for, open-loop pacing in rate mode, per-second ticks, and the
-// end of the window. One timer drives ticks and time-bound steps so that a second is always
-// closed with the connection count it had before the next step begins.
+// connection count each step asks for, per-second ticks, and the end of the window. One timer
+// drives ticks and time-bound steps so that a second is always closed with the connection count
+// it had before the next step begins. In rate mode the sends follow one schedule for the whole
+// window (openloop.ts); a step's connection count is then the concurrency it allows (raised to
+// load.maxConnections when every connection is busy), and a request-bound step lasts count / rate.
 import type { Plan, Step } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
 import { ERROR_KINDS } from '../api/types.ts'
@@ -10,6 +12,8 @@ import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemp
 import { scenarioSetup, type ScenarioSetup } from './scenario.ts'
 import { cpuReader } from './cpu.ts'
 import type { Ledger } from './ledger.ts'
+import { OpenLoop, type ScheduleCounts } from './openloop.ts'
+import { timedSteps } from './pacer.ts'
 
 const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
 const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
@@ -47,6 +51,8 @@ export interface SegmentResult {
   phaseSeconds: number[]
   sent: number
   stopped: boolean
+  /** Rate mode: the schedule's counts (lateness comes from the ledger). */
+  schedule: ScheduleCounts | null
 }
 
 export class SegmentDriver implements ConnectionHost {
@@ -56,11 +62,14 @@ export class SegmentDriver implements ConnectionHost {
   private readonly url: URL
   private readonly conns: Connection[] = []
   private readonly steps: Step[]
-  private readonly interval: number
+  private readonly open: OpenLoop | null
   private readonly readCpu = cpuReader()
   private running = false
   private draining = false
+  /** Connections with a lower index may send. */
   private active = 0
+  /** The step's connection count, and the largest one in the current second. */
+  private stepConnections = 0
   private secondMaxActive = 0
   private phase = 0
   private stepIndex = -1
@@ -71,9 +80,8 @@ export class SegmentDriver implements ConnectionHost {
   private nextStepAt = Infinity
   private nextTickAt = 0
   private tickIndex = 0
-  private startAt = 0
+  startAt = 0
   private sent = 0
-  private slots = 0
   private timer: NodeJS.Timeout | null = null
   private sweeper: NodeJS.Timeout | null = null
   private lastCpu = 0
@@ -85,9 +93,10 @@ export class SegmentDriver implements ConnectionHost {
   constructor(o: SegmentOptions) {
     this.o = o
     this.url = new URL(o.target.url)
-    this.steps = o.plan.steps
+    const rate = o.load.rate
+    this.steps = rate ? timedSteps(o.plan.steps, rate) : o.plan.steps
+    this.open = rate ? new OpenLoop(this, o.plan.steps, rate, o.plan.maxRequests) : null
     this.phaseSeconds = o.plan.phases.map(() => 0)
-    this.interval = o.load.rate ? 1000 / o.load.rate : 0
     this.template = buildRequestTemplate({
       method: o.target.method,
       url: this.url,
@@ -137,12 +146,18 @@ export class SegmentDriver implements ConnectionHost {
       conn.parked = true
       return
     }
-    if (conn.pendingTimer === null) this.fill(conn)
+    if (this.open) this.open.offer(conn)
+    else this.fill(conn)
+  }
+
+  connected(_conn: Connection, us: number): void {
+    if (this.running || this.draining) this.o.ledger.connect(us)
   }
 
   response(conn: Connection, slot: number, status: number, bytes: number, now: number): void {
     const sentAt = conn.sentAt[slot]!
     const intended = conn.intendedAt[slot]!
+    if (intended >= 0) this.sentLate(sentAt, intended)
     this.o.ledger.push(
       conn.seq[slot]!,
       (sentAt - this.o.t0) * 1000,
@@ -162,6 +177,8 @@ export class SegmentDriver implements ConnectionHost {
 
   failed(conn: Connection, slot: number, kind: number): void {
     const sentAt = conn.sentAt[slot]!
+    const intended = conn.intendedAt[slot]!
+    if (intended >= 0) this.sentLate(sentAt, intended)
     this.o.ledger.push(
       conn.seq[slot]!,
       (sentAt - this.o.t0) * 1000,
@@ -182,48 +199,65 @@ export class SegmentDriver implements ConnectionHost {
     return this.o.iterations.next++
   }
 
+  /** A rate-mode request ended: how late it left (it never leaves early) goes to the ledger. */
+  private sentLate(sentAt: number, intended: number): void {
+    this.open!.done()
+    this.o.ledger.lag((sentAt - intended) * 1000)
+  }
+
+  // ---- OpenLoopHost -------------------------------------------------------------------------
+
+  isRunning(): boolean {
+    return this.running
+  }
+
+  limit(): number {
+    return this.active
+  }
+
+  connectionCount(): number {
+    return this.conns.length
+  }
+
+  addConnection(): void {
+    const i = this.conns.length
+    const conn = new Connection(
+      i,
+      {
+        url: this.url,
+        insecure: this.o.target.insecure,
+        timeoutMs: this.o.load.timeoutMs,
+        pipelining: this.o.load.pipelining,
+        method: this.o.target.method,
+      },
+      this.template,
+      this,
+      this.scenario,
+    )
+    this.conns[i] = conn
+    this.pump(conn)
+  }
+
+  allSent(): void {
+    this.beginDrain()
+  }
+
   // ---- sending ------------------------------------------------------------------------------
 
+  /** Closed loop: a connection sends again as soon as it may. */
   private fill(conn: Connection): void {
-    while (this.running && conn.inFlight < conn.pipelining && conn.index < this.active && !conn.closed) {
-      if (!this.sendOne(conn)) return
-    }
-  }
-
-  private sendOne(conn: Connection): boolean {
     const max = this.o.plan.maxRequests
-    if (max !== null && this.sent >= max) {
-      this.beginDrain()
-      return false
-    }
-    const now = performance.now()
-    let intended = -1
-    if (this.interval > 0) {
-      // Open loop: each request has an intended send time on a fixed grid from the step start.
-      // A connection reserves the next slot; when the slot is past (the target stalled), the
-      // request goes at once and its corrected latency counts from the slot, not the send.
-      const slotAt = this.stepStartAt + this.slots * this.interval
-      this.slots++
-      if (slotAt > now + 0.5) {
-        conn.pendingTimer = setTimeout(() => {
-          conn.pendingTimer = null
-          if (!this.running || conn.closed || conn.index >= this.active) {
-            conn.parked = true
-            return
-          }
-          this.transmit(conn, performance.now(), slotAt)
-          this.fill(conn)
-        }, slotAt - now)
-        return false
+    while (this.running && conn.inFlight < conn.pipelining && conn.index < this.active && !conn.closed) {
+      if (max !== null && this.sent >= max) {
+        this.beginDrain()
+        return
       }
-      intended = slotAt
+      this.transmit(conn, performance.now(), -1, this.phase)
     }
-    this.transmit(conn, now, intended)
-    return true
   }
 
-  private transmit(conn: Connection, now: number, intended: number): void {
-    conn.send(this.o.counter.next++, now, intended, this.phase)
+  transmit(conn: Connection, now: number, intended: number, phase: number): void {
+    conn.send(this.o.counter.next++, now, intended, phase)
     this.sent++
     this.stepSent++
     const step = this.step
@@ -238,28 +272,16 @@ export class SegmentDriver implements ConnectionHost {
     }
   }
 
+  /** The step's count; in rate mode up to load.maxConnections may be used when all are busy. */
   private setActive(n: number): void {
-    this.active = n
+    this.active = this.open && n > 0 ? Math.max(n, this.o.load.maxConnections ?? 0) : n
+    this.stepConnections = n
     if (n > this.secondMaxActive) this.secondMaxActive = n
-    for (let i = 0; i < n; i++) {
-      const existing = this.conns[i]
-      if (!existing) {
-        this.conns[i] = new Connection(
-          i,
-          {
-            url: this.url,
-            insecure: this.o.target.insecure,
-            timeoutMs: this.o.load.timeoutMs,
-            pipelining: this.o.load.pipelining,
-            method: this.o.target.method,
-          },
-          this.template,
-          this,
-          this.scenario,
-        )
-      } else if (existing.parked) {
-        existing.parked = false
-        this.pump(existing)
+    while (this.conns.length < n) this.addConnection()
+    for (const c of this.conns) {
+      if (c.parked && c.index < this.active) {
+        c.parked = false
+        this.pump(c)
       }
     }
   }
@@ -267,6 +289,14 @@ export class SegmentDriver implements ConnectionHost {
   // ---- time ---------------------------------------------------------------------------------
 
   private advanceStep(at: number): void {
+    if (this.open && this.step && this.stepIndex === this.steps.length - 1) {
+      this.open.pace() // what is due leaves before the window closes
+      // A request-bound schedule keeps its last step until its last request is sent.
+      if (!this.open.timeBound && this.open.remaining > 0) {
+        this.nextStepAt = Infinity
+        return
+      }
+    }
     if (this.step)
       this.phaseSeconds[this.step.phase] =
         (this.phaseSeconds[this.step.phase] ?? 0) + (at - this.stepActualStart) / 1000
@@ -280,12 +310,13 @@ export class SegmentDriver implements ConnectionHost {
     }
     this.step = step
     this.stepSent = 0
-    this.slots = 0
     this.stepStartAt = at
     this.stepActualStart = performance.now()
     this.phase = step.phase
     this.nextStepAt = step.seconds === null ? Infinity : at + step.seconds * 1000
     this.setActive(step.connections)
+    // More connections may be allowed now: the backlog goes out on them.
+    this.open?.pace()
   }
 
   private schedule(): void {
@@ -318,12 +349,14 @@ export class SegmentDriver implements ConnectionHost {
     this.o.onTick({
       t: this.o.startSecond + this.tickIndex,
       phase: this.phase,
-      connections: this.secondMaxActive,
+      // Rate mode: more connections than the step's count are busy when the server falls behind.
+      connections: this.open ? Math.max(this.secondMaxActive, this.open.secondPeak) : this.secondMaxActive,
       generatorCpu: cpuPercent === null ? null : Math.round(cpuPercent * 10) / 10,
       ...(merge ? { merge } : {}),
     })
     this.tickIndex++
-    this.secondMaxActive = this.active
+    this.secondMaxActive = this.stepConnections
+    this.open?.nextSecond()
   }
 
   private sweepTimeouts(): void {
@@ -347,10 +380,7 @@ export class SegmentDriver implements ConnectionHost {
     this.running = false
     this.draining = true
     this.nextStepAt = Infinity
-    for (const c of this.conns) {
-      if (c.pendingTimer) clearTimeout(c.pendingTimer)
-      c.pendingTimer = null
-    }
+    this.open?.stop()
     this.checkDrained()
   }
 
@@ -379,6 +409,7 @@ export class SegmentDriver implements ConnectionHost {
     if (this.sweeper) clearInterval(this.sweeper)
     this.timer = null
     this.sweeper = null
+    this.open?.stop()
     for (const c of this.conns) c.close()
     // The last, partial second (a window that is not whole seconds, or a drain) gets its tick; a
     // slice of a few ms is folded into the second before, so the series holds every request.
@@ -390,6 +421,7 @@ export class SegmentDriver implements ConnectionHost {
       phaseSeconds: this.phaseSeconds,
       sent: this.sent,
       stopped: this.stopped,
+      schedule: this.open ? this.open.counts(now) : null,
     })
   }
 }

@@ -12,6 +12,7 @@ import type {
 } from '../api/types.ts'
 import type { Segment } from '../config/segments.ts'
 import type { Columns } from './columns.ts'
+import type { ScheduleCounts } from './openloop.ts'
 
 export type { Segment }
 
@@ -50,6 +51,8 @@ export type ToWriter =
   | { type: 'open'; dbPath: string; runId: number; phases: string[] }
   | { type: 'segment-start'; segment: Segment; stepNames: string[] }
   | { type: 'batch'; segment: number; columns: Columns }
+  /** Connect times (µs) of connections opened, and rate mode's send lateness (µs) per request. */
+  | { type: 'timings'; segment: number; connects: Float64Array; lags: Float64Array }
   | {
       type: 'tick'
       segment: number
@@ -60,7 +63,13 @@ export type ToWriter =
       /** The window closed just after a whole second: fold this slice into the second before. */
       merge?: boolean
     }
-  | { type: 'segment-end'; segment: number; seconds: number; phaseSeconds: number[] }
+  | {
+      type: 'segment-end'
+      segment: number
+      seconds: number
+      phaseSeconds: number[]
+      schedule: ScheduleCounts | null
+    }
   | { type: 'close' }
 
 // writer thread → load thread

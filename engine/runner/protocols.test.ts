@@ -1,42 +1,15 @@
 // https targets (verified by default, self-signed accepted only when asked), request-count runs,
 // pipelining, and POST bodies.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { ledgerIds, runConfig } from '../testing/run.ts'
+import { selfSigned } from '../testing/tls.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {
   await target?.close()
   target = null
 })
-
-function selfSigned(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cannonade-tls-'))
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(dir, 'k.pem'),
-      '-out',
-      join(dir, 'c.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  )
-  return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') }
-}
 
 const cfg = (url: string, load: Record<string, unknown>, target: Record<string, unknown> = {}) => ({
   version: 1,

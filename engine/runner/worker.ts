@@ -174,7 +174,8 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
     // Segments start on whole seconds of the run timeline, so series rows line up with resource samples.
     if (seg.index === 0) {
       t0 = performance.now()
-      send({ type: 'started', runId, t0Epoch: Date.now(), pid: process.pid })
+      // The same clock as the samples' start times, to the µs (Date.now() is whole ms).
+      send({ type: 'started', runId, t0Epoch: performance.timeOrigin + t0, pid: process.pid })
     } else {
       // Up to 100 ms past a whole second counts as on it; otherwise wait for the next one.
       const elapsed = performance.now() - t0
@@ -207,6 +208,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       segment: seg.index,
       seconds: result.seconds,
       phaseSeconds: result.phaseSeconds,
+      schedule: result.schedule,
     })
     await summary.catch(() => undefined)
   }

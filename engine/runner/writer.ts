@@ -10,11 +10,20 @@
 import { parentPort } from 'node:worker_threads'
 import { openDb, type Db } from '../store/db.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
-import { encodeHistogram, initHdr, latencyStats } from '../metrics/hdr.ts'
-import type { PhaseSummary, SeriesPoint, TargetRoundSummary } from '../api/types.ts'
+import {
+  EMPTY_STATS,
+  encodeHistogram,
+  initHdr,
+  latencyStats,
+  newHistogram,
+  record,
+  type Histogram,
+} from '../metrics/hdr.ts'
+import type { PhaseSummary, ScheduleStats, SeriesPoint, TargetRoundSummary } from '../api/types.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
 import { storageFailure } from '../store/disk.ts'
 import type { FromWriter, Segment, ToWriter } from './protocol.ts'
+import type { ScheduleCounts } from './openloop.ts'
 import type { Columns } from './columns.ts'
 import { transferList } from './columns.ts'
 
@@ -34,7 +43,15 @@ interface SegmentState {
   phases: (StatsAccumulator | undefined)[]
   stepNames: string[]
   steps: (StatsAccumulator | undefined)[]
+  /** Connect times (µs) of the connections opened. */
+  connect: Histogram | null
+  /** Rate mode: how late each request left (µs), and how many left more than 1 ms late. */
+  lateness: Histogram | null
+  late: number
 }
+
+/** A send more than this late (µs) counts as late. */
+const LATE_US = 1000
 
 let db: Db | null = null
 let dbPath = ''
@@ -85,6 +102,32 @@ function onBatch(segIndex: number, c: Columns): void {
   }
   c.count = 0
   send({ type: 'free', columns: c }, transferList(c))
+}
+
+function onTimings(segIndex: number, connects: Float64Array, lags: Float64Array): void {
+  const st = segments.get(segIndex)
+  if (!st) return
+  if (connects.length > 0) {
+    const h = (st.connect ??= newHistogram())
+    for (const us of connects) record(h, us)
+  }
+  if (lags.length > 0) {
+    const h = (st.lateness ??= newHistogram())
+    for (const us of lags) {
+      // 0 is recorded as 1 µs (HDR's lowest value); a send on time shows as ≤ 1 µs late.
+      record(h, us)
+      if (us > LATE_US) st.late++
+    }
+  }
+}
+
+function scheduleStats(st: SegmentState, counts: ScheduleCounts | null): ScheduleStats | null {
+  if (!counts) return null
+  return {
+    ...counts,
+    late: st.late,
+    lateness: st.lateness ? latencyStats(st.lateness) : { ...EMPTY_STATS },
+  }
 }
 
 function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWriter, { type: 'tick' }>) {
@@ -150,7 +193,12 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
   send({ type: 'second', segment: msg.segment, point, totals: { requests, errors } })
 }
 
-function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[]): void {
+function onSegmentEnd(
+  segIndex: number,
+  seconds: number,
+  phaseSeconds: number[],
+  schedule: ScheduleCounts | null,
+): void {
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
   const total = new StatsAccumulator()
@@ -175,9 +223,13 @@ function onSegmentEnd(segIndex: number, seconds: number, phaseSeconds: number[])
     ...(steps ? { steps } : {}),
     histogram: encodeHistogram(total.latency),
     correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
+    connect: st.connect ? latencyStats(st.connect) : null,
+    schedule: scheduleStats(st, schedule),
   }
   ledger.writeSummary(st.segment.targetIndex, summary)
   total.destroy()
+  st.connect?.destroy()
+  st.lateness?.destroy()
   st.second.destroy()
   st.prev.destroy()
   for (const p of st.phases) p?.destroy()
@@ -221,17 +273,23 @@ port.on('message', (msg: ToWriter) => {
           phases: [],
           stepNames: msg.stepNames,
           steps: [],
+          connect: null,
+          lateness: null,
+          late: 0,
         })
         break
       case 'batch':
         onBatch(msg.segment, msg.columns)
+        break
+      case 'timings':
+        onTimings(msg.segment, msg.connects, msg.lags)
         break
       case 'tick':
         onTick(msg)
         break
       case 'segment-end':
         if (broken) send({ type: 'error', error: broken, fatal: true })
-        else onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds)
+        else onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds, msg.schedule)
         break
       case 'close':
         if (process.env.CANNONADE_DEBUG_CPU) {

@@ -58,10 +58,22 @@ const statsShape = {
 export const StatsBlockSchema = z.object(statsShape)
 export const PhaseSummarySchema = z.object({ ...statsShape, phase: z.string() })
 /** run_targets.summary: StatsBlock + {phases} (+ {steps} for a scenario target). */
+export const ScheduleStatsSchema = z.object({
+  scheduled: z.number(),
+  sent: z.number(),
+  unsent: z.number(),
+  late: z.number(),
+  lateness: LatencyStatsSchema,
+  peakConnections: z.number(),
+})
+
 export const TargetSummarySchema = z.object({
   ...statsShape,
   phases: z.array(PhaseSummarySchema).default([]),
   steps: z.array(z.object({ ...statsShape, step: z.string() })).optional(),
+  // Runs written before connect times and the schedule were recorded have neither.
+  connect: optionalLatency,
+  schedule: ScheduleStatsSchema.nullish().transform((v) => v ?? null),
 })
 
 export const ThresholdResultSchema = z.object({

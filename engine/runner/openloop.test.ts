@@ -1,0 +1,196 @@
+// Issue 11 item 11: open loop sends on time. Against a target that logs when each request arrived
+// and stalls for a second: no request arrives before its intended time, no corrected latency is
+// below the uncorrected one or dropped, the corrected p99 is the one the stall implies, and with
+// load.maxConnections the arrival rate holds through the stall. Across profile steps the schedule
+// is one timeline: exactly rate × duration requests, backlog carried across a step boundary.
+import { afterEach, describe, expect, it } from 'vitest'
+import { arrivalsPerSecond, startArrivalTarget, type ArrivalTarget } from '../testing/arrivals.ts'
+import { runConfig, type TestRun } from '../testing/run.ts'
+import type { TargetRoundSummary } from '../api/types.ts'
+
+let target: ArrivalTarget | null = null
+afterEach(async () => {
+  await target?.close()
+  target = null
+})
+
+const RATE = 500
+const INTERVAL_MS = 1000 / RATE
+
+const config = (url: string, load: Record<string, unknown>) => ({
+  version: 1,
+  name: 'open loop',
+  targets: [{ name: 't', url: `${url}/x` }],
+  load: { rate: RATE, timeoutMs: 5000, ...load },
+  cooldownSeconds: 0,
+})
+
+/**
+ * The corrected p99 an ideal open-loop sender would measure: slot k leaves at k × interval; the
+ * server holds what arrives in [from, to) (counted from the first arrival) until it releases
+ * them, and answers the rest at once. Nearest rank, as HDR reports it. The release is when the
+ * target actually wrote the held answers: its own timer may fire late on a loaded machine.
+ */
+function theoreticalP99Ms(slots: number, stall: { fromMs: number; toMs: number }, t: ArrivalTarget): number {
+  const first = t.arrivals.reduce((m, a) => Math.min(m, a.at), Infinity)
+  const release = t.releasedAt! - first
+  expect(release).toBeGreaterThan(stall.toMs - 2) // Node's timers fire up to ~1 ms early
+  const latencies = Array.from({ length: slots }, (_, k) => {
+    const at = k * INTERVAL_MS
+    return at >= stall.fromMs && at < stall.toMs ? release - at : 0
+  }).sort((a, b) => a - b)
+  return latencies[Math.ceil(0.99 * slots) - 1]!
+}
+
+function expectP99Near(r: TargetRoundSummary, theory: number): void {
+  const p99 = r.corrected!.p99 / 1000
+  expect(Math.abs(p99 - theory), `corrected p99 ${p99} ms, theory ${theory} ms`).toBeLessThanOrEqual(
+    theory * 0.03,
+  )
+}
+
+interface Row {
+  seq: number
+  start_us: number
+  latency_us: number
+  corrected_us: number | null
+  phase: number
+}
+
+function rows(run: TestRun): Row[] {
+  return run.db
+    .prepare('SELECT seq, start_us, latency_us, corrected_us, phase FROM samples WHERE run_id = ?')
+    .all(run.summary.runId) as Row[]
+}
+
+/** Every answered request has a corrected latency, never below its latency. */
+function expectCorrectedComplete(run: TestRun, r: TargetRoundSummary): void {
+  const answered = rows(run).filter((x) => x.latency_us >= 0)
+  const bad = answered.filter((x) => x.corrected_us === null || x.corrected_us < x.latency_us)
+  expect(bad.length, `first: ${JSON.stringify(bad[0])}`).toBe(0)
+  expect(r.corrected!.count).toBe(answered.length)
+  expect(r.corrected!.count).toBe(r.latency.count)
+}
+
+/**
+ * Each request arrived at the server no earlier than its intended time: intended = start − (corrected
+ * − latency), on the run's clock (t0Epoch, the same µs clock the target logs with). The only
+ * allowance is the two processes' readings of that clock, which agree to a few µs.
+ */
+function expectNoneEarly(run: TestRun, t: ArrivalTarget): number {
+  const prefix = run.summary.correlationPrefix
+  const arrival = new Map(t.arrivals.map((a) => [a.id, a.at]))
+  let checked = 0
+  for (const x of rows(run)) {
+    if (x.latency_us < 0 || x.corrected_us === null) continue
+    const at = arrival.get(`${prefix}-${String(x.seq).padStart(10, '0')}`)
+    expect(at, `request ${x.seq} never arrived`).toBeDefined()
+    const intended = run.t0Epoch + (x.start_us - (x.corrected_us - x.latency_us)) / 1000
+    expect(at! - intended, `request ${x.seq} arrived before its intended time`).toBeGreaterThanOrEqual(-0.1)
+    checked++
+  }
+  return checked
+}
+
+describe('open loop against a target that logs arrivals', () => {
+  const SECONDS = 5
+  const STALL = { fromMs: 2000, toMs: 3000 }
+  // 2 500 slots: p99 is the 25th largest, 48 ms after the stall began: ≈ 952 ms.
+  const SLOTS = RATE * SECONDS
+
+  it('with maxConnections: sends on time through a 1 s stall, ~500 arrivals in every second', async () => {
+    target = await startArrivalTarget({ stall: STALL })
+    const run = await runConfig(
+      config(target.url, { connections: 10, maxConnections: 1000, duration: SECONDS }),
+    )
+    expect(run.summary.status).toBe('done')
+    const r = run.summary.results[0]!
+    const s = r.schedule!
+    expect(s).toMatchObject({ scheduled: SLOTS, sent: SLOTS, unsent: 0 })
+    expect(r.requests + (r.errors.inflight ?? 0)).toBe(SLOTS)
+    expect(s.lateness.count).toBe(SLOTS)
+    // What the stall held at once: ~500 requests, each on its own connection, within the limit.
+    expect(s.peakConnections).toBeGreaterThan(400)
+    expect(s.peakConnections).toBeLessThanOrEqual(1000)
+    expect(expectNoneEarly(run, target)).toBe(r.latency.count)
+    expectCorrectedComplete(run, r)
+    // Sent on time, so the uncorrected latency shows the stall too.
+    expect(r.latency.max).toBeGreaterThan(900_000)
+    // The arrival rate held: 500 per second, give or take 10 %: the requests a late timer moves
+    // across a second's edge (up to 50 for a 100 ms pause of the generator on a loaded machine).
+    const perSecond = arrivalsPerSecond(target.arrivals)
+    expect(perSecond.length).toBe(SECONDS)
+    for (const [second, n] of perSecond.entries())
+      expect(Math.abs(n - RATE), `second ${second}: ${n} arrivals`).toBeLessThanOrEqual(RATE / 10)
+    expectP99Near(r, theoreticalP99Ms(SLOTS, STALL, target))
+  })
+
+  it('without: the backlog leaves when connections free up, corrected from its intended time', async () => {
+    target = await startArrivalTarget({ stall: STALL })
+    const run = await runConfig(config(target.url, { connections: 10, duration: SECONDS }))
+    const r = run.summary.results[0]!
+    const s = r.schedule!
+    expect(s).toMatchObject({ scheduled: SLOTS, sent: SLOTS, unsent: 0 })
+    expect(s.peakConnections).toBe(10)
+    // The 10 connections were held by the stall, so ~490 requests of the stall left late, up to ~1 s.
+    expect(s.late).toBeGreaterThan(450)
+    expect(s.lateness.max).toBeGreaterThan(900_000)
+    // The server saw only the connections' worth of requests during the stall.
+    expect(arrivalsPerSecond(target.arrivals)[2]).toBeLessThan(50)
+    expectNoneEarly(run, target)
+    expectCorrectedComplete(run, r)
+    expectP99Near(r, theoreticalP99Ms(SLOTS, STALL, target))
+  })
+})
+
+describe('one schedule across profile steps', () => {
+  it('a ramp 30 → 50 connections at 500 req/s for 10 s sends exactly 5 000 requests', async () => {
+    target = await startArrivalTarget()
+    const run = await runConfig(
+      config(target.url, {
+        connections: 50,
+        duration: 10,
+        profile: { kind: 'ramp', from: 30, to: 50, rampSeconds: 10 },
+      }),
+    )
+    const r = run.summary.results[0]!
+    expect(r.schedule).toMatchObject({ scheduled: 5000, sent: 5000, unsent: 0 })
+    // Sent: answered, plus those still in flight when the window closed (kept as `inflight`).
+    const inflight = r.errors.inflight ?? 0
+    expect(r.requests + inflight).toBe(5000)
+    expect(rows(run).length).toBe(5000)
+    // The server saw every one of them but perhaps those in flight at the very end.
+    const ids = new Set(target.arrivals.map((a) => a.id))
+    expect(ids.size).toBe(target.arrivals.length)
+    expect(ids.size).toBeGreaterThanOrEqual(5000 - inflight)
+    expect(ids.size).toBeLessThanOrEqual(5000)
+  })
+
+  it('a stall across a step boundary loses no scheduled request', async () => {
+    const stall = { fromMs: 1500, toMs: 2500 }
+    target = await startArrivalTarget({ stall })
+    // Phase a (5 connections) ends at 2 s, inside the stall; phase b (10) takes over its backlog.
+    const run = await runConfig(
+      config(target.url, {
+        connections: 10,
+        profile: {
+          kind: 'phases',
+          phases: [
+            { name: 'a', share: 0.5, duration: 2 },
+            { name: 'b', share: 1, duration: 3 },
+          ],
+        },
+      }),
+    )
+    const r = run.summary.results[0]!
+    expect(r.schedule).toMatchObject({ scheduled: 2500, sent: 2500, unsent: 0 })
+    // Each request keeps the phase of its intended time, even when it left in the next phase.
+    const a = r.phases.find((p) => p.phase === 'a')!
+    const b = r.phases.find((p) => p.phase === 'b')!
+    expect(a.requests + (a.errors.inflight ?? 0)).toBe(2 * RATE)
+    expect(b.requests + (b.errors.inflight ?? 0)).toBe(3 * RATE)
+    expectCorrectedComplete(run, r)
+    expectNoneEarly(run, target)
+    expectP99Near(r, theoreticalP99Ms(2500, stall, target))
+  })
+})
