@@ -78,6 +78,30 @@ describe('cannonade run', () => {
     expect(await runCount(db)).toBe(1)
   })
 
+  it('prints connect times and, in rate mode, the schedule; runs show prints the same lines', async () => {
+    const cfg = join(dir, 'rate.yaml')
+    writeFileSync(cfg, yaml('  connections: 2\n  duration: 1\n  rate: 200', `${target.url}/x`))
+    const db = join(dir, 'rate.db')
+    const out = join(dir, 'rate.json')
+    const r = await cli(['run', cfg, '--db', db, '--json', out])
+    expect(r.code).toBe(0)
+    const schedule =
+      /^schedule local #1: 200 of 200 sent, \d+ late > 1 ms, lateness p99 [\d.]+ \/ max [\d.]+ ms, up to \d+ connections busy$/m
+    const connect =
+      /^connect local #1: 2 connections opened in p50 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms \(TCP connect and TLS handshake, not in latency\)$/m
+    expect(r.stdout).toMatch(schedule)
+    expect(r.stdout).toMatch(connect)
+    const t = JSON.parse(readFileSync(out, 'utf8')).targets[0]
+    expect(t.schedule).toMatchObject({ scheduled: 200, sent: 200, unsent: 0 })
+    expect(Object.keys(t.schedule.lateness)).toEqual(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
+    expect(t.connect.count).toBe(2)
+    const runId = String(JSON.parse(readFileSync(out, 'utf8')).runId)
+    const show = await cli(['runs', 'show', runId, '--db', db])
+    expect(show.code).toBe(0)
+    expect(show.stdout.match(schedule)?.[0]).toBe(r.stdout.match(schedule)?.[0])
+    expect(show.stdout.match(connect)?.[0]).toBe(r.stdout.match(connect)?.[0])
+  })
+
   it('exits 1 when a threshold fails', async () => {
     const cfg = join(dir, 'th.json')
     writeFileSync(

@@ -1,6 +1,12 @@
 // The run summary: the `--json` document (`cannonade run --json`, README.md) and the table printed
 // after a run.
-import { failedRequests, type LatencyStats, type RunSummary, type StatsBlock } from '../api/types.ts'
+import {
+  failedRequests,
+  type LatencyStats,
+  type RunSummary,
+  type StatsBlock,
+  type TargetRoundSummary,
+} from '../api/types.ts'
 
 function latencyJson(l: LatencyStats) {
   return {
@@ -42,11 +48,47 @@ export function jsonSummary(s: RunSummary) {
       round: r.round,
       ...blockJson(r),
       phases: r.phases.map((p) => ({ phase: p.phase, ...blockJson(p) })),
+      // Connections opened: TCP connect + TLS handshake, apart from request latency.
+      ...(r.connect ? { connect: { count: r.connect.count, ...latencyJson(r.connect) } } : {}),
+      ...(r.schedule
+        ? {
+            schedule: {
+              scheduled: r.schedule.scheduled,
+              sent: r.schedule.sent,
+              unsent: r.schedule.unsent,
+              late: r.schedule.late,
+              lateness: latencyJson(r.schedule.lateness),
+              peakConnections: r.schedule.peakConnections,
+            },
+          }
+        : {}),
     })),
   }
 }
 
 const ms = (us: number) => (us / 1000).toFixed(2)
+
+/**
+ * Per target and round: connect times (not part of any latency above them) and, in rate mode,
+ * how the sends kept to the schedule. `runs show` prints the same lines.
+ */
+export function timingLines(results: readonly TargetRoundSummary[]): string[] {
+  const out: string[] = []
+  for (const r of results) {
+    const who = `${r.target} #${r.round}`
+    const c = r.connect
+    if (c)
+      out.push(
+        `connect ${who}: ${c.count} connection${c.count === 1 ? '' : 's'} opened in p50 ${ms(c.p50)} / p99 ${ms(c.p99)} / max ${ms(c.max)} ms (TCP connect and TLS handshake, not in latency)`,
+      )
+    const s = r.schedule
+    if (s)
+      out.push(
+        `schedule ${who}: ${s.sent} of ${s.scheduled} sent${s.unsent ? ` (${s.unsent} never sent: every connection busy)` : ''}, ${s.late} late > 1 ms, lateness p99 ${ms(s.lateness.p99)} / max ${ms(s.lateness.max)} ms, up to ${s.peakConnections} connections busy`,
+      )
+  }
+  return out
+}
 
 export function formatSummary(s: RunSummary): string {
   const head = [
@@ -86,6 +128,7 @@ export function formatSummary(s: RunSummary): string {
     `\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`,
     line(head),
     ...rows.map(line),
+    ...timingLines(s.results),
   ]
   for (const t of s.thresholds) {
     const limit = t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`

@@ -75,6 +75,34 @@ describe('RunConfig v1', () => {
     expect(fieldOf(base({ connections: 4, duration: 5, rate: 100, pipelining: 4 }))).toBe('load.rate')
   })
 
+  it('maxConnections: rate mode only, at least connections, bounded', () => {
+    const message = (raw: unknown) => {
+      try {
+        parseRunConfig(raw)
+      } catch (err) {
+        return (err as Error).message
+      }
+      return ''
+    }
+    const ok = parseRunConfig(base({ connections: 4, duration: 5, rate: 100, maxConnections: 4 }))
+    expect(ok.load.maxConnections).toBe(4)
+    expect(
+      parseRunConfig(base({ connections: 4, duration: 5, rate: 100 })).load.maxConnections,
+    ).toBeUndefined()
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ connections: 4, duration: 5, maxConnections: 8 }, /used only with a rate/],
+      [{ connections: 4, duration: 5, rate: 100, maxConnections: 3 }, /at least load\.connections \(4\)/],
+      [{ connections: 4, duration: 5, rate: 100, maxConnections: 100_001 }, /maxConnections/],
+      [{ connections: 4, duration: 5, rate: 100, maxConnections: 0 }, /greater than 0/],
+      [{ connections: 4, duration: 5, rate: 100, maxConnections: 7.5 }, /whole number/],
+      [{ connections: 4, duration: 5, rate: 100, maxConnections: '9' }, /maxConnections/],
+    ]
+    for (const [load, why] of bad) {
+      expect(fieldOf(base(load)), JSON.stringify(load)).toBe('load.maxConnections')
+      expect(message(base(load))).toMatch(why)
+    }
+  })
+
   it('reads YAML and reports invalid YAML clearly', () => {
     const c = parseRunConfigText(
       'version: 1\nname: y\ntargets:\n  - name: a\n    url: https://127.0.0.1:8443/\n    insecure: true\nload:\n  connections: 3\n  requests: 100\n',

@@ -184,8 +184,6 @@ export class Connection {
   queued = false
   needsReconnect = false
   closed = false
-  /** The socket is connected (and its TLS handshake done): a request written now leaves now. */
-  ready = false
   private connectStart = 0
   /** Server-Timing of the response being parsed, µs, -1 when absent. */
   appUs = -1
@@ -281,7 +279,6 @@ export class Connection {
     socket.setNoDelay(true)
     client.conn = socket
     client.parser.reinitialize(client.parser.type)
-    this.ready = false
     this.connectStart = performance.now()
     // Registered before any write: Node queues a write made while connecting behind this event.
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
@@ -309,7 +306,6 @@ export class Connection {
   private onReady(socket: net.Socket): void {
     if (this.client.conn !== socket || this.closed) return
     const now = performance.now()
-    this.ready = true
     for (let i = 0; i < this.inFlight; i++) this.sentAt[(this.head + i) % this.pipelining] = now
     this.host.connected(this, (now - this.connectStart) * 1000)
   }

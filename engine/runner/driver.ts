@@ -207,29 +207,16 @@ export class SegmentDriver implements ConnectionHost {
 
   // ---- OpenLoopHost -------------------------------------------------------------------------
 
-  isRunning(): boolean {
-    return this.running
-  }
-
-  limit(): number {
-    return this.active
-  }
-
-  connectionCount(): number {
-    return this.conns.length
-  }
+  isRunning = (): boolean => this.running
+  limit = (): number => this.active
+  connectionCount = (): number => this.conns.length
 
   addConnection(): void {
     const i = this.conns.length
+    const { target, load } = this.o
     const conn = new Connection(
       i,
-      {
-        url: this.url,
-        insecure: this.o.target.insecure,
-        timeoutMs: this.o.load.timeoutMs,
-        pipelining: this.o.load.pipelining,
-        method: this.o.target.method,
-      },
+      { ...target, url: this.url, timeoutMs: load.timeoutMs, pipelining: load.pipelining },
       this.template,
       this,
       this.scenario,

@@ -194,3 +194,41 @@ describe('one schedule across profile steps', () => {
     expectP99Near(r, theoreticalP99Ms(2500, stall, target))
   })
 })
+
+describe('request-bound schedules', () => {
+  it('a request count at a rate sends exactly that many, on time, and waits for every answer', async () => {
+    target = await startArrivalTarget()
+    const run = await runConfig(config(target.url, { connections: 2, requests: 300 }))
+    const r = run.summary.results[0]!
+    expect(run.summary.status).toBe('done')
+    expect(r.schedule).toMatchObject({ scheduled: 300, sent: 300, unsent: 0 })
+    expect(r.requests).toBe(300)
+    expect(r.errors.inflight).toBeUndefined()
+    expect(target.arrivals.length).toBe(300)
+    expectNoneEarly(run, target)
+  })
+
+  it('a request-bound phase holds exactly its count after a timed one, then drains', async () => {
+    target = await startArrivalTarget()
+    const run = await runConfig(
+      config(target.url, {
+        connections: 4,
+        profile: {
+          kind: 'phases',
+          phases: [
+            { name: 'timed', share: 0.5, duration: 0.5 },
+            { name: 'counted', share: 1, requests: 200 },
+          ],
+        },
+      }),
+    )
+    const r = run.summary.results[0]!
+    expect(r.schedule).toMatchObject({ scheduled: 450, sent: 450, unsent: 0 })
+    expect(r.phases.map((p) => [p.phase, p.requests])).toEqual([
+      ['timed', 250],
+      ['counted', 200],
+    ])
+    expect(r.errors.inflight).toBeUndefined()
+    expect(target.arrivals.length).toBe(450)
+  })
+})

@@ -123,8 +123,8 @@ export class OpenLoop {
       const conn = this.free.pop()
       if (conn) {
         conn.queued = false
-        // Busy or closed since it was offered: it offers itself again when it may send.
-        if (conn.inFlight > 0 || conn.closed) continue
+        // Busy, closed or between sockets since it was offered: it offers itself again when it may send.
+        if (conn.inFlight > 0 || conn.closed || conn.client.conn.destroyed) continue
         if (conn.index >= this.host.limit()) {
           conn.parked = true // the step's count fell below it: the driver unparks it when it rises
           continue

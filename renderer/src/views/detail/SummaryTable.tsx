@@ -1,6 +1,8 @@
-// The numbers of a run: one row per target and round, its phases and (scenarios) steps beneath it.
+// The numbers of a run: one row per target and round, its phases and (scenarios) steps beneath it,
+// then its connect times (never part of a request's latency) and, in rate mode, how late the
+// sends left after their intended time.
 import { Fragment } from 'react'
-import type { StatsBlock, TargetRoundSummary } from '../../../../engine/api/types.ts'
+import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../../../../engine/api/types.ts'
 import { count, ms, percent, rate } from '../../lib/format.ts'
 
 function errorTotal(s: StatsBlock): number {
@@ -28,6 +30,36 @@ function Cells({ s }: { s: StatsBlock }) {
         {count(errors)} {s.requests > 0 && errors > 0 ? `(${percent((errors / s.requests) * 100)})` : ''}
       </td>
     </>
+  )
+}
+
+/** A duration row under a target: what it counts, then the latency columns, nothing for errors. */
+function TimingRow({
+  label,
+  n,
+  stats,
+  title,
+  testId,
+}: {
+  label: string
+  n: string
+  stats: LatencyStats
+  title: string
+  testId: string
+}) {
+  return (
+    <tr className="sub-row" title={title} data-testid={testId}>
+      <th scope="row">↳ {label}</th>
+      <td className="num">{n}</td>
+      <td className="num" />
+      <td className="num">{ms(stats.mean)}</td>
+      <td className="num">{ms(stats.p50)}</td>
+      <td className="num">{ms(stats.p95)}</td>
+      <td className="num">{ms(stats.p99)}</td>
+      <td className="num">{ms(stats.p999)}</td>
+      <td className="num">{ms(stats.max)}</td>
+      <td className="num" />
+    </tr>
   )
 }
 
@@ -91,6 +123,24 @@ export function SummaryTable({ results }: { results: readonly TargetRoundSummary
                 <Cells s={st} />
               </tr>
             ))}
+            {r.connect ? (
+              <TimingRow
+                label="connect"
+                n={`${count(r.connect.count)} conn.`}
+                stats={r.connect}
+                title="Connections opened: TCP connect and TLS handshake, not part of any request's latency"
+                testId={`detail-summary-${r.target}-connect`}
+              />
+            ) : null}
+            {r.schedule ? (
+              <TimingRow
+                label="sent late"
+                n={`${count(r.schedule.late)} > 1 ms`}
+                stats={r.schedule.lateness}
+                title={`Rate mode: how long after its intended time each request left. ${count(r.schedule.sent)} of ${count(r.schedule.scheduled)} scheduled were sent; up to ${count(r.schedule.peakConnections)} connections were busy`}
+                testId={`detail-summary-${r.target}-schedule`}
+              />
+            ) : null}
           </Fragment>
         ))}
       </tbody>
