@@ -98,7 +98,9 @@ describe('responses that break HTTP/1.1', () => {
       expect(r.errors.timeout).toBeUndefined()
       // Each request failed as soon as its answer came and the next went on a new connection.
       expect(parse).toBeGreaterThan(10)
-      expect(parse + (r.errors.inflight ?? 0)).toBe(target.arrivals.length)
+      // The server saw each of them; those in flight at the end (on a socket still connecting) perhaps not.
+      expect(target.arrivals.length).toBeGreaterThanOrEqual(parse)
+      expect(target.arrivals.length).toBeLessThanOrEqual(parse + (r.errors.inflight ?? 0))
       expect(target.sockets).toBeGreaterThanOrEqual(parse)
     })
   }
