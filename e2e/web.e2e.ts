@@ -79,6 +79,9 @@ describe('web UI', () => {
 
     await page.getByTestId(`history-open-${runId}`).click()
     await page.getByTestId('detail-summary').waitFor()
+    // Connect times are a row of their own under the target, apart from the requests' latency.
+    const connect = page.locator('[data-testid^="detail-summary-"][data-testid$="-connect"]')
+    expect(await connect.textContent()).toMatch(/^↳ connect\s*2 conn\./)
     await page.getByTestId('detail-chart-throughput-plot').waitFor()
     await page.getByTestId('samples-slowest').click()
     await page.getByTestId('samples-table').waitFor()
