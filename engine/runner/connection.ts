@@ -33,7 +33,7 @@ interface AcParser {
   reinitialize(type: unknown): void
   execute(chunk: Buffer): unknown
   type: unknown
-  /** http-parser-js reads a chunk-size line in this state method (see lenientChunkSize). */
+  /** http-parser-js reads a chunk-size line in this state method (see strictChunkHead). */
   BODY_CHUNKHEAD(): void
   consumeLine(): string | undefined
   body_bytes: number | null
