@@ -276,13 +276,10 @@ export class SegmentDriver implements ConnectionHost {
   // ---- time ---------------------------------------------------------------------------------
 
   private advanceStep(at: number): void {
-    if (this.open && this.step && this.stepIndex === this.steps.length - 1) {
-      this.open.pace() // what is due leaves before the window closes
-      // A request-bound schedule keeps its last step until its last request is sent.
-      if (!this.open.timeBound && this.open.remaining > 0) {
-        this.nextStepAt = Infinity
-        return
-      }
+    const last = this.open && this.step && this.stepIndex === this.steps.length - 1
+    if (last && this.open.holdWindow(() => this.running && this.advanceStep(at))) {
+      this.nextStepAt = Infinity
+      return
     }
     if (this.step)
       this.phaseSeconds[this.step.phase] =

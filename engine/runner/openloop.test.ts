@@ -4,7 +4,7 @@
 // load.maxConnections the arrival rate holds through the stall. Across profile steps the schedule
 // is one timeline: exactly rate × duration requests, backlog carried across a step boundary.
 import { afterEach, describe, expect, it } from 'vitest'
-import { arrivalsPerSecond, startArrivalTarget, type ArrivalTarget } from '../testing/arrivals.ts'
+import { arrivalRates, startArrivalTarget, type ArrivalTarget } from '../testing/arrivals.ts'
 import { runConfig, type TestRun } from '../testing/run.ts'
 import type { TargetRoundSummary } from '../api/types.ts'
 
@@ -29,24 +29,16 @@ const config = (url: string, load: Record<string, unknown>) => ({
  * The corrected p99 an ideal open-loop sender would measure: slot k leaves at k × interval; the
  * server holds what arrives in [from, to) (counted from the first arrival) until it releases
  * them, and answers the rest at once. Nearest rank, as HDR reports it. The release is when the
- * target actually wrote the held answers: its own timer may fire late on a loaded machine.
+ * target actually wrote the first held answer: its timer may fire a few ms early or late.
  */
 function theoreticalP99Ms(slots: number, stall: { fromMs: number; toMs: number }, t: ArrivalTarget): number {
   const first = t.arrivals.reduce((m, a) => Math.min(m, a.at), Infinity)
   const release = t.releasedAt! - first
-  expect(release).toBeGreaterThan(stall.toMs - 2) // Node's timers fire up to ~1 ms early
   const latencies = Array.from({ length: slots }, (_, k) => {
     const at = k * INTERVAL_MS
     return at >= stall.fromMs && at < stall.toMs ? release - at : 0
   }).sort((a, b) => a - b)
   return latencies[Math.ceil(0.99 * slots) - 1]!
-}
-
-function expectP99Near(r: TargetRoundSummary, theory: number): void {
-  const p99 = r.corrected!.p99 / 1000
-  expect(Math.abs(p99 - theory), `corrected p99 ${p99} ms, theory ${theory} ms`).toBeLessThanOrEqual(
-    theory * 0.03,
-  )
 }
 
 interface Row {
@@ -63,33 +55,94 @@ function rows(run: TestRun): Row[] {
     .all(run.summary.runId) as Row[]
 }
 
+interface Answered {
+  seq: number
+  /** Epoch ms on the target's clock (t0Epoch is the run's start on that µs clock). */
+  intended: number
+  read: number
+  /** ms after its intended time the request left; its latency. */
+  lateness: number
+  latency: number
+}
+
+/** Answered requests in sequence (= slot) order: intended = start − (corrected − latency). */
+function answered(run: TestRun): Answered[] {
+  return rows(run)
+    .filter((x) => x.latency_us >= 0 && x.corrected_us !== null)
+    .sort((a, b) => a.seq - b.seq)
+    .map((x) => {
+      const lateness = (x.corrected_us! - x.latency_us) / 1000
+      return {
+        seq: x.seq,
+        intended: run.t0Epoch + x.start_us / 1000 - lateness,
+        read: run.t0Epoch + (x.start_us + x.latency_us) / 1000,
+        lateness,
+        latency: x.latency_us / 1000,
+      }
+    })
+}
+
 /** Every answered request has a corrected latency, never below its latency. */
 function expectCorrectedComplete(run: TestRun, r: TargetRoundSummary): void {
-  const answered = rows(run).filter((x) => x.latency_us >= 0)
-  const bad = answered.filter((x) => x.corrected_us === null || x.corrected_us < x.latency_us)
+  const all = rows(run).filter((x) => x.latency_us >= 0)
+  const bad = all.filter((x) => x.corrected_us === null || x.corrected_us < x.latency_us)
   expect(bad.length, `first: ${JSON.stringify(bad[0])}`).toBe(0)
-  expect(r.corrected!.count).toBe(answered.length)
+  expect(r.corrected!.count).toBe(all.length)
   expect(r.corrected!.count).toBe(r.latency.count)
 }
 
 /**
- * Each request arrived at the server no earlier than its intended time: intended = start − (corrected
- * − latency), on the run's clock (t0Epoch, the same µs clock the target logs with). The only
- * allowance is the two processes' readings of that clock, which agree to a few µs.
+ * The intended times are one grid for the whole window, whatever the steps: request n (in the
+ * order sent) was due n × interval after the first, to the µs the ledger keeps.
+ */
+function expectOneGrid(run: TestRun): void {
+  const a = answered(run)
+  const first = a[0]!
+  for (const x of a) {
+    const want = first.intended + (x.seq - first.seq) * INTERVAL_MS
+    expect(Math.abs(x.intended - want), `request ${x.seq} intended off the grid`).toBeLessThan(0.01)
+  }
+}
+
+/**
+ * Each request arrived at the server no earlier than its intended time, both on the same µs clock.
+ * The only allowance is the two processes' readings of that clock, which agree to a few µs.
  */
 function expectNoneEarly(run: TestRun, t: ArrivalTarget): number {
   const prefix = run.summary.correlationPrefix
   const arrival = new Map(t.arrivals.map((a) => [a.id, a.at]))
   let checked = 0
-  for (const x of rows(run)) {
-    if (x.latency_us < 0 || x.corrected_us === null) continue
+  for (const x of answered(run)) {
     const at = arrival.get(`${prefix}-${String(x.seq).padStart(10, '0')}`)
     expect(at, `request ${x.seq} never arrived`).toBeDefined()
-    const intended = run.t0Epoch + (x.start_us - (x.corrected_us - x.latency_us)) / 1000
-    expect(at! - intended, `request ${x.seq} arrived before its intended time`).toBeGreaterThanOrEqual(-0.1)
+    expect(at! - x.intended, `request ${x.seq} arrived before its intended time`).toBeGreaterThanOrEqual(-0.1)
     checked++
   }
   return checked
+}
+
+/**
+ * An ideal sender leaves each request at its intended time and reads each stalled answer the
+ * moment the target releases it. A real one leaves some late (recorded, and checked against the
+ * arrivals above) and reads the ~500 answers released at once one after another (and sends the
+ * backlog after them). A stalled request's corrected latency is its ideal one plus those two
+ * delays, so the p99 lies between the theory and the theory plus the largest of each, which the
+ * ledger shows. 1 % on either side for HDR's 3 digits and one slot (2 ms) of rank.
+ */
+function expectP99Near(run: TestRun, t: ArrivalTarget, theory: number): void {
+  let read = 0
+  let late = 0
+  for (const x of answered(run)) {
+    if (x.latency > 100) late = Math.max(late, x.lateness) // held by the stall
+    // Due during the stall, answered after it (held, or sent once a connection was free).
+    if (x.intended < t.releasedAt! && x.read >= t.releasedAt! && x.lateness + x.latency > 100)
+      read = Math.max(read, x.read)
+  }
+  const delivery = Math.max(0, read - t.releasedAt!)
+  const p99 = run.summary.results[0]!.corrected!.p99 / 1000
+  const why = `corrected p99 ${p99} ms, theory ${theory} ms; the stalled left up to ${late} ms late, were read within ${delivery} ms`
+  expect(p99, why).toBeGreaterThanOrEqual(theory * 0.99)
+  expect(p99, why).toBeLessThanOrEqual(theory * 1.01 + late + delivery)
 }
 
 describe('open loop against a target that logs arrivals', () => {
@@ -114,16 +167,19 @@ describe('open loop against a target that logs arrivals', () => {
     expect(s.peakConnections).toBeLessThanOrEqual(1000)
     expect(expectNoneEarly(run, target)).toBe(r.latency.count)
     expectCorrectedComplete(run, r)
+    expectOneGrid(run)
     // Sent on time, so the uncorrected latency shows the stall too.
     expect(r.latency.max).toBeGreaterThan(900_000)
-    // The arrival rate held: 500 per second, give or take 10 %: the requests a late timer moves
-    // across a second's edge (up to 50 for a 100 ms pause of the generator on a loaded machine).
-    const perSecond = arrivalsPerSecond(target.arrivals)
-    for (let second = 0; second < SECONDS; second++) {
-      const n = perSecond[second] ?? 0
-      expect(Math.abs(n - RATE), `second ${second}: ${n} arrivals`).toBeLessThanOrEqual(RATE / 10)
-    }
-    expectP99Near(r, theoreticalP99Ms(SLOTS, STALL, target))
+    // The arrival rate held through the stall: 500/s in every second of the schedule, ± 10 %.
+    // Not the last: what a paused generator sends as the window closes goes out on connections
+    // still opening when they are closed, and never arrives.
+    const rates = arrivalRates(target.arrivals, answered(run)[0]!.intended, SECONDS - 1)
+    for (const [second, n] of rates.entries())
+      expect(
+        Math.abs(n - RATE),
+        `second ${second}: ${n} arrivals/s (${rates.join(', ')})`,
+      ).toBeLessThanOrEqual(RATE / 10)
+    expectP99Near(run, target, theoreticalP99Ms(SLOTS, STALL, target))
   })
 
   it('without: the backlog leaves when connections free up, corrected from its intended time', async () => {
@@ -137,10 +193,11 @@ describe('open loop against a target that logs arrivals', () => {
     expect(s.late).toBeGreaterThan(450)
     expect(s.lateness.max).toBeGreaterThan(900_000)
     // The server saw only the connections' worth of requests during the stall.
-    expect(arrivalsPerSecond(target.arrivals)[2]).toBeLessThan(50)
+    expect(arrivalRates(target.arrivals, answered(run)[0]!.intended, SECONDS)[2]).toBeLessThan(50)
+    expectOneGrid(run)
     expectNoneEarly(run, target)
     expectCorrectedComplete(run, r)
-    expectP99Near(r, theoreticalP99Ms(SLOTS, STALL, target))
+    expectP99Near(run, target, theoreticalP99Ms(SLOTS, STALL, target))
   })
 })
 
@@ -160,6 +217,9 @@ describe('one schedule across profile steps', () => {
     const inflight = r.errors.inflight ?? 0
     expect(r.requests + inflight).toBe(5000)
     expect(rows(run).length).toBe(5000)
+    // One grid across the ramp's ten steps, not one restarting at each of them.
+    expectOneGrid(run)
+    expectNoneEarly(run, target)
     // The server saw every one of them but perhaps those in flight at the very end.
     const ids = new Set(target.arrivals.map((a) => a.id))
     expect(ids.size).toBe(target.arrivals.length)
@@ -192,7 +252,8 @@ describe('one schedule across profile steps', () => {
     expect(b.requests + (b.errors.inflight ?? 0)).toBe(3 * RATE)
     expectCorrectedComplete(run, r)
     expectNoneEarly(run, target)
-    expectP99Near(r, theoreticalP99Ms(2500, stall, target))
+    expectOneGrid(run)
+    expectP99Near(run, target, theoreticalP99Ms(2500, stall, target))
   })
 })
 

@@ -37,6 +37,7 @@ export class OpenLoop {
   private readonly requestBound: boolean
   private readonly free: Connection[] = []
   private pacing = false
+  private closing = false
   private timer: NodeJS.Timeout | null = null
   private timerAt = 0
   private busy = 0
@@ -50,13 +51,21 @@ export class OpenLoop {
     this.requestBound = maxRequests !== null || (steps.at(-1)?.requests ?? null) !== null
   }
 
-  /** Whether the window may close when the profile's last step ends. */
-  get timeBound(): boolean {
-    return !this.requestBound
-  }
-
-  get remaining(): number {
-    return this.pacer.total - this.pacer.next
+  /**
+   * The profile's last step ended: true while the window must stay open. A request-bound schedule
+   * stays until its last request is sent. A time-bound one whose due requests wait for a
+   * connection stays for one I/O phase, then `close` is called: answers that came in by the
+   * window's end may not be read yet (timers run before I/O in an event loop turn), and the
+   * connections they free take what is due.
+   */
+  holdWindow(close: () => void): boolean {
+    this.pace()
+    if (this.pacer.next >= this.pacer.total) return false
+    if (this.requestBound) return true
+    if (this.closing) return false
+    this.closing = true
+    setImmediate(close)
+    return true
   }
 
   /** A connection may send: it takes the next due slot at once, or waits on the free list. */

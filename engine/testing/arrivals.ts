@@ -131,14 +131,20 @@ export async function startArrivalTarget(opts: ArrivalOptions = {}): Promise<Arr
   return state
 }
 
-/** Arrivals per whole second after the first one. */
-export function arrivalsPerSecond(arrivals: readonly Arrival[]): number[] {
-  if (arrivals.length === 0) return []
-  const first = arrivals.reduce((m, a) => Math.min(m, a.at), Infinity)
-  const counts: number[] = []
+/**
+ * The arrival rate (per second) in each of the first `seconds` whole seconds after `from` (epoch
+ * ms): the median of the second's ten 100 ms counts, × 10. A pause of the load generator (a
+ * loaded machine) moves the requests it delays into the next 100 ms, so it changes a second's
+ * figure only if it lasts half of it; a sender that stops for the whole second shows as ~0.
+ */
+export function arrivalRates(arrivals: readonly Arrival[], from: number, seconds: number): number[] {
+  const buckets = new Array<number>(seconds * 10).fill(0)
   for (const a of arrivals) {
-    const s = Math.floor((a.at - first) / 1000)
-    counts[s] = (counts[s] ?? 0) + 1
+    const b = Math.floor((a.at - from) / 100)
+    if (b >= 0 && b < buckets.length) buckets[b]!++
   }
-  return Array.from(counts, (n) => n ?? 0)
+  return Array.from({ length: seconds }, (_, s) => {
+    const tenth = buckets.slice(s * 10, s * 10 + 10).sort((x, y) => x - y)
+    return ((tenth[4]! + tenth[5]!) / 2) * 10
+  })
 }
