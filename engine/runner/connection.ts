@@ -18,6 +18,7 @@ import type { EventEmitter } from 'node:events'
 import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
 import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
+import { parseError, strictChunkHead, validContentLength, type ChunkHeadParser } from './framing.ts'
 import { requestBody } from '../config/body.ts'
 import { basicAuthorization } from '../config/redact.ts'
 import type { Target } from '../config/schema.ts'
@@ -33,11 +34,8 @@ interface AcParser {
   reinitialize(type: unknown): void
   execute(chunk: Buffer): unknown
   type: unknown
-  /** http-parser-js reads a chunk-size line in this state method (see strictChunkHead). */
-  BODY_CHUNKHEAD(): void
-  consumeLine(): string | undefined
-  body_bytes: number | null
-  state: string
+  /** http-parser-js reads a chunk-size line in this state method (see framing.ts). */
+  BODY_CHUNKHEAD(this: ChunkHeadParser): void
 }
 
 /** The parts of autocannon's Client this module relies on. */
@@ -107,36 +105,6 @@ export function buildRequestTemplate(opts: {
 }
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
-
-/** A framing error found in a response, thrown from a parser callback like the parser's own. */
-function parseError(code: string): Error {
-  return Object.assign(new Error('Parse Error'), { code })
-}
-
-/** RFC 9110 Content-Length: digits only (a list or sign or exponent is a framing error). */
-function validContentLength(v: string): boolean {
-  const n = v.length
-  if (n === 0 || n > 15) return false
-  for (let i = 0; i < n; i++) {
-    const c = v.charCodeAt(i)
-    if (c < 48 || c > 57) return false
-  }
-  return true
-}
-
-const CHUNK_SIZE = /^[0-9A-Fa-f]{1,15}(?:[ \t]*;.*)?$/
-
-/**
- * http-parser-js reads a chunk size with parseInt, so `zz` becomes NaN and ends the body as if it
- * were complete. The same state method, with the size checked first.
- */
-function strictChunkHead(this: AcParser): void {
-  const line = this.consumeLine()
-  if (line === undefined) return
-  if (!CHUNK_SIZE.test(line)) throw parseError('HPE_INVALID_CHUNK_SIZE')
-  this.body_bytes = parseInt(line, 16)
-  this.state = this.body_bytes ? 'BODY_CHUNK' : 'BODY_CHUNKTRAILERS'
-}
 
 export function errorKindOf(err: NodeJS.ErrnoException): number {
   const code = err.code ?? ''
