@@ -86,13 +86,15 @@ describe('cannonade run', () => {
     const r = await cli(['run', cfg, '--db', db, '--json', out])
     expect(r.code).toBe(0)
     const schedule =
-      /^schedule local #1: 200 of 200 sent, \d+ late > 1 ms, lateness p99 [\d.]+ \/ max [\d.]+ ms, up to \d+ connections busy$/m
+      /^schedule local #1: \d+ of 200 sent(?: \(\d+ never sent: every connection busy\))?, \d+ late > 1 ms, lateness p99 [\d.]+ \/ max [\d.]+ ms, up to \d+ connections busy$/m
     const connect =
       /^connect local #1: 2 connections opened in p50 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms \(TCP connect and TLS handshake, not in latency\)$/m
     expect(r.stdout).toMatch(schedule)
     expect(r.stdout).toMatch(connect)
     const t = JSON.parse(readFileSync(out, 'utf8')).targets[0]
-    expect(t.schedule).toMatchObject({ scheduled: 200, sent: 200, unsent: 0 })
+    // A request due as the window closes while both connections are busy is never sent.
+    expect(t.schedule.scheduled).toBe(200)
+    expect(t.schedule.sent + t.schedule.unsent).toBe(200)
     expect(Object.keys(t.schedule.lateness)).toEqual(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
     expect(t.connect.count).toBe(2)
     const runId = String(JSON.parse(readFileSync(out, 'utf8')).runId)
