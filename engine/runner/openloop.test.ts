@@ -4,11 +4,11 @@
 // load.maxConnections the arrival rate holds through the stall. Across profile steps the schedule
 // is one timeline: exactly rate × duration requests, backlog carried across a step boundary.
 import { afterEach, describe, expect, it } from 'vitest'
-import { arrivalRates, startArrivalTarget, type ArrivalTarget } from '../testing/arrivals.ts'
+import { arrivalRates, startRawTarget, type RawTarget } from '../testing/raw-http.ts'
 import { runConfig, type TestRun } from '../testing/run.ts'
 import type { TargetRoundSummary } from '../api/types.ts'
 
-let target: ArrivalTarget | null = null
+let target: RawTarget | null = null
 afterEach(async () => {
   await target?.close()
   target = null
@@ -31,7 +31,7 @@ const config = (url: string, load: Record<string, unknown>) => ({
  * them, and answers the rest at once. Nearest rank, as HDR reports it. The release is when the
  * target actually wrote the first held answer: its timer may fire a few ms early or late.
  */
-function theoreticalP99Ms(slots: number, stall: { fromMs: number; toMs: number }, t: ArrivalTarget): number {
+function theoreticalP99Ms(slots: number, stall: { fromMs: number; toMs: number }, t: RawTarget): number {
   const first = t.arrivals.reduce((m, a) => Math.min(m, a.at), Infinity)
   const release = t.releasedAt! - first
   const latencies = Array.from({ length: slots }, (_, k) => {
@@ -122,7 +122,7 @@ function expectOneGrid(run: TestRun): void {
  * Each request arrived at the server no earlier than its intended time, both on the same µs clock.
  * The only allowance is the two processes' readings of that clock, which agree to a few µs.
  */
-function expectNoneEarly(run: TestRun, t: ArrivalTarget): number {
+function expectNoneEarly(run: TestRun, t: RawTarget): number {
   const prefix = run.summary.correlationPrefix
   const arrival = new Map(t.arrivals.map((a) => [a.id, a.at]))
   let checked = 0
@@ -143,7 +143,7 @@ function expectNoneEarly(run: TestRun, t: ArrivalTarget): number {
  * delays, so the p99 lies between the theory and the theory plus the largest of each, which the
  * ledger shows. 1 % on either side for HDR's 3 digits and one slot (2 ms) of rank.
  */
-function expectP99Near(run: TestRun, t: ArrivalTarget, theory: number): void {
+function expectP99Near(run: TestRun, t: RawTarget, theory: number): void {
   let read = 0
   let late = 0
   for (const x of answered(run)) {
@@ -166,7 +166,7 @@ describe('open loop against a target that logs arrivals', () => {
   const SLOTS = RATE * SECONDS
 
   it('with maxConnections: sends on time through a 1 s stall, ~500 arrivals in every second', async () => {
-    target = await startArrivalTarget({ stall: STALL })
+    target = await startRawTarget({ stall: STALL })
     const run = await runConfig(
       config(target.url, { connections: 10, maxConnections: 1000, duration: SECONDS }),
     )
@@ -198,7 +198,7 @@ describe('open loop against a target that logs arrivals', () => {
   })
 
   it('without: the backlog leaves when connections free up, corrected from its intended time', async () => {
-    target = await startArrivalTarget({ stall: STALL })
+    target = await startRawTarget({ stall: STALL })
     const run = await runConfig(config(target.url, { connections: 10, duration: SECONDS }))
     const r = run.summary.results[0]!
     const s = r.schedule!
@@ -218,7 +218,7 @@ describe('open loop against a target that logs arrivals', () => {
 
 describe('one schedule across profile steps', () => {
   it('a ramp 30 → 50 connections at 500 req/s for 10 s sends exactly 5 000 requests', async () => {
-    target = await startArrivalTarget()
+    target = await startRawTarget()
     const run = await runConfig(
       config(target.url, {
         connections: 50,
@@ -244,7 +244,7 @@ describe('one schedule across profile steps', () => {
 
   it('a stall across a step boundary loses no scheduled request', async () => {
     const stall = { fromMs: 1500, toMs: 2500 }
-    target = await startArrivalTarget({ stall })
+    target = await startRawTarget({ stall })
     // Phase a (5 connections) ends at 2 s, inside the stall; phase b (10) takes over its backlog.
     const run = await runConfig(
       config(target.url, {
@@ -274,7 +274,7 @@ describe('one schedule across profile steps', () => {
 
 describe('request-bound schedules', () => {
   it('a request count at a rate sends exactly that many, on time, and waits for every answer', async () => {
-    target = await startArrivalTarget()
+    target = await startRawTarget()
     const run = await runConfig(config(target.url, { connections: 2, requests: 300 }))
     const r = run.summary.results[0]!
     expect(run.summary.status).toBe('done')
@@ -286,7 +286,7 @@ describe('request-bound schedules', () => {
   })
 
   it('a request-bound phase holds exactly its count after a timed one, then drains', async () => {
-    target = await startArrivalTarget()
+    target = await startRawTarget()
     const run = await runConfig(
       config(target.url, {
         connections: 4,

@@ -2,11 +2,11 @@
 // apart from request latency (as wrk and k6 report them). Issue 12 item 12: a response that
 // breaks HTTP/1.1 is a 'parse' error at once, not a timeout after timeoutMs nor a success.
 import { afterEach, describe, expect, it } from 'vitest'
-import { startArrivalTarget, type ArrivalTarget } from '../testing/arrivals.ts'
+import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
 import { runConfig } from '../testing/run.ts'
 import { selfSigned } from '../testing/tls.ts'
 
-let target: ArrivalTarget | null = null
+let target: RawTarget | null = null
 afterEach(async () => {
   await target?.close()
   target = null
@@ -24,7 +24,7 @@ describe('connect time', () => {
   const HANDSHAKE_MS = 100
 
   it('keep-alive off: every request pays a held-back TLS handshake, timed apart from its latency', async () => {
-    target = await startArrivalTarget({ tls: { ...selfSigned(), handshakeDelayMs: HANDSHAKE_MS } })
+    target = await startRawTarget({ tls: { ...selfSigned(), handshakeDelayMs: HANDSHAKE_MS } })
     const { summary } = await runConfig(
       config(target.url, { connections: 2, duration: 2, keepAlive: false }, true),
     )
@@ -42,7 +42,7 @@ describe('connect time', () => {
   })
 
   it('keep-alive on: the first request of a connection does not carry its connect time', async () => {
-    target = await startArrivalTarget({ tls: { ...selfSigned(), handshakeDelayMs: 3 * HANDSHAKE_MS } })
+    target = await startRawTarget({ tls: { ...selfSigned(), handshakeDelayMs: 3 * HANDSHAKE_MS } })
     const run = await runConfig(config(target.url, { connections: 2, duration: 1 }, true))
     const r = run.summary.results[0]!
     expect(r.connect!.count).toBe(2)
@@ -58,7 +58,7 @@ describe('connect time', () => {
   })
 
   it('plain TCP with keep-alive off: one connect time per request sent', async () => {
-    target = await startArrivalTarget()
+    target = await startRawTarget()
     const { summary } = await runConfig(config(target.url, { connections: 2, duration: 1, keepAlive: false }))
     const r = summary.results[0]!
     const sent = r.requests + (r.errors.inflight ?? 0)
@@ -87,7 +87,7 @@ describe('responses that break HTTP/1.1', () => {
   ]
   for (const [name, response] of cases) {
     it(`${name}: a parse error at once, the connection reset`, async () => {
-      target = await startArrivalTarget({ response })
+      target = await startRawTarget({ response })
       // timeoutMs is 10 × the window: a request left to time out would end as in flight.
       const { summary } = await runConfig(
         config(target.url, { connections: 2, duration: 1, timeoutMs: 10_000 }),
@@ -106,7 +106,7 @@ describe('responses that break HTTP/1.1', () => {
   }
 
   it('a well-formed chunked response is a success (the control case)', async () => {
-    target = await startArrivalTarget({
+    target = await startRawTarget({
       response: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;x=y\r\nok\r\n0\r\n\r\n',
     })
     const { summary } = await runConfig(config(target.url, { connections: 2, duration: 1 }))
