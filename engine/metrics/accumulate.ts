@@ -1,11 +1,14 @@
 // Accumulates completed requests into a StatsBlock: counts by status class and error kind, bytes,
 // and HDR histograms of latency (and, when present, corrected latency and Server-Timing durations).
 import { ERROR_KINDS, type ErrorCounts, type StatsBlock } from '../api/types.ts'
-import { latencyStats, newHistogram, record, type Histogram } from './hdr.ts'
+import { extremesOf, latencyStats, newHistogram, record, type Extremes, type Histogram } from './hdr.ts'
 
 export const ERR_NONE = 0
 export const ERR_NON2XX = ERROR_KINDS.indexOf('non2xx')
 export const ERR_INFLIGHT = ERROR_KINDS.indexOf('inflight')
+
+export const HISTOGRAMS = ['latency', 'corrected', 'app', 'db'] as const
+export type HistogramName = (typeof HISTOGRAMS)[number]
 
 export class StatsAccumulator {
   requests = 0
@@ -17,6 +20,18 @@ export class StatsAccumulator {
   corrected: Histogram | null = null
   app: Histogram | null = null
   db: Histogram | null = null
+  /**
+   * Exact extremes of histograms added from encoded ones (metrics/encoded.ts): decoding keeps
+   * only buckets. Empty for an accumulator that recorded its own requests.
+   */
+  exact: Partial<Record<HistogramName, Extremes>> = {}
+
+  /** A histogram's exact extremes: carried ones when it was merged, else its own. */
+  extremes(name: HistogramName): Extremes | null {
+    const h = this[name]
+    if (!h || h.totalCount === 0) return null
+    return this.exact[name] ?? extremesOf(h)
+  }
 
   /** latencyUs < 0: no response (timeout, refused, reset, in flight at the window's end). */
   add(
@@ -73,10 +88,10 @@ export class StatsAccumulator {
       bytes: this.bytes,
       throughput: seconds > 0 ? completed / seconds : 0,
       seconds,
-      latency: latencyStats(this.latency),
-      corrected: this.corrected ? latencyStats(this.corrected) : null,
-      serverApp: this.app ? latencyStats(this.app) : null,
-      serverDb: this.db ? latencyStats(this.db) : null,
+      latency: latencyStats(this.latency, this.exact.latency),
+      corrected: this.corrected ? latencyStats(this.corrected, this.exact.corrected) : null,
+      serverApp: this.app ? latencyStats(this.app, this.exact.app) : null,
+      serverDb: this.db ? latencyStats(this.db, this.exact.db) : null,
     }
   }
 
@@ -90,10 +105,17 @@ export class StatsAccumulator {
     this.corrected?.reset()
     this.app?.reset()
     this.db?.reset()
+    this.exact = {}
   }
 
   /** Fold another accumulator in (phases into a segment total). */
   addAll(other: StatsAccumulator): void {
+    if (Object.keys(this.exact).length > 0 || Object.keys(other.exact).length > 0) {
+      for (const name of HISTOGRAMS) {
+        const both = mergeExtremes(this.extremes(name), other.extremes(name))
+        if (both) this.exact[name] = both
+      }
+    }
     this.requests += other.requests
     this.ok += other.ok
     this.bytes += other.bytes
@@ -112,4 +134,11 @@ export class StatsAccumulator {
     this.app?.destroy()
     this.db?.destroy()
   }
+}
+
+/** The extremes of two histograms added together. */
+export function mergeExtremes(a: Extremes | null, b: Extremes | null): Extremes | null {
+  if (!a) return b
+  if (!b) return a
+  return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }
 }

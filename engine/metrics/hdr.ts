@@ -53,18 +53,32 @@ export const EMPTY_STATS: LatencyStats = Object.freeze({
 })
 
 /**
+ * The exact smallest and largest recorded values. A decoded histogram knows only their buckets
+ * (its max is the top of the max's bucket), so merges of encoded histograms carry them alongside.
+ */
+export interface Extremes {
+  min: number
+  max: number
+}
+
+/** A histogram's own extremes; null when it is empty. */
+export function extremesOf(h: Histogram): Extremes | null {
+  return h.totalCount > 0 ? { min: h.minNonZeroValue, max: h.maxValue } : null
+}
+
+/**
  * Percentiles from the same histogram are monotone by construction (HDR walks one CDF). HDR
  * reports a percentile as the highest value of its bucket, which can lie above the recorded
  * maximum (71 423 against a max of 71 397): clamped, so p99.9 ≤ max holds as it must.
  */
-export function latencyStats(h: Histogram): LatencyStats {
+export function latencyStats(h: Histogram, exact?: Extremes): LatencyStats {
   const count = h.totalCount
   if (count === 0) return { ...EMPTY_STATS }
-  const max = h.maxValue
+  const max = exact?.max ?? h.maxValue
   const at = (p: number) => Math.min(h.getValueAtPercentile(p), max)
   return {
     count,
-    min: h.minNonZeroValue,
+    min: exact?.min ?? h.minNonZeroValue,
     mean: h.mean,
     stddev: h.stdDeviation,
     p50: at(50),
