@@ -89,7 +89,7 @@ export class LivePage {
   get root(): Locator {
     return this.page.getByTestId('live')
   }
-  /** Waits until the run has an end (done, aborted or failed) and returns it. */
+  /** Waits until the run has an end (done, partial, aborted or failed) and returns it. */
   async waitForEnd(timeout = 60_000): Promise<string> {
     await this.page
       .locator(RUN_ENDS.map((end) => `[data-testid="live"][data-status="${end}"]`).join(', '))

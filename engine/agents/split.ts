@@ -45,22 +45,22 @@ export function splitPlan(plan: Plan, load: Load, share: AgentShare): Plan {
   const steps: Step[] = []
   for (const s of plan.steps) {
     const connections = shareOf(s.connections, index, count)
-    if (s.requests === null) {
+    // Open loop: the send schedule stays the whole run's (a request-bound step lasts its count /
+    // rate); the runner takes this agent's slots of it (runner/pacer.ts). Closed loop: a
+    // request-bound step's requests go to the agents with a connection in it.
+    if (s.requests === null || openLoop) {
       steps.push({ ...s, connections })
       continue
     }
-    // Closed loop: a request-bound step's requests go to the agents with a connection in it.
-    // Open loop: to every agent, as its slots of the step.
-    const among = openLoop ? count : Math.min(count, s.connections)
-    const requests = shareOf(s.requests, index, among)
+    const requests = shareOf(s.requests, index, Math.min(count, s.connections))
     if (requests > 0) steps.push({ ...s, connections, requests })
   }
-  let maxRequests: number | null = null
-  if (plan.maxRequests !== null) {
+  let maxRequests: number | null = plan.maxRequests
+  if (plan.maxRequests !== null && !openLoop) {
     // The run's request count goes to the agents that can still send when the profile ends.
     const last = plan.steps.at(-1)
     const end = last && last.connections > 0 ? last.connections : plan.maxConnections
-    maxRequests = shareOf(plan.maxRequests, index, openLoop ? count : Math.min(count, end))
+    maxRequests = shareOf(plan.maxRequests, index, Math.min(count, end))
   }
   // Nothing to send: an empty plan ends the agent's segment at once (runner/driver.ts).
   const idle = maxRequests === 0

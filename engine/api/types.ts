@@ -3,8 +3,11 @@
 // engine module can import them without pulling the Api, zod or Node modules.
 import type { RunConfig } from '../config/schema.ts'
 
-/** A run's possible ends: it has exactly one of them, once. */
-export const RUN_ENDS = ['done', 'aborted', 'failed'] as const
+/**
+ * A run's possible ends: it has exactly one of them, once. `partial`: a run of several load agents
+ * lost one (no heartbeat) or one failed, so it holds less load than asked for.
+ */
+export const RUN_ENDS = ['done', 'partial', 'aborted', 'failed'] as const
 export const RUN_STATUSES = ['running', ...RUN_ENDS] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 
@@ -134,6 +137,69 @@ export interface GeneratorHealth {
   message: string | null
 }
 
+/** One load agent of a distributed run, as the run keeps it (engine/agents/). */
+export interface AgentReport {
+  index: number
+  host: string
+  pid: number | null
+  /** done, stopped, failed; lost: no heartbeat for `lostAfterMs`; missing: never reached the barrier. */
+  state: 'done' | 'stopped' | 'failed' | 'lost' | 'missing'
+  error: string | null
+  /** The coordination store's clock minus the agent's (ms), and the uncertainty (half the best round trip). */
+  offsetMs: number | null
+  offsetErrorMs: number | null
+  /** Per segment (run order): how much later than the release the agent's load started, ms. */
+  startSkewMs: (number | null)[]
+  /** When it was lost: the run second of its last heartbeat. */
+  lostAtSecond: number | null
+  /** Its own totals over the run's segments. */
+  requests: number
+  errors: number
+  throughput: number
+  /** Its own figures per target and round (latency in µs). */
+  results: {
+    target: string
+    round: number
+    requests: number
+    errors: number
+    throughput: number
+    p50: number
+    p99: number
+  }[]
+  /** Its generator's CPU, judged on its own. */
+  generator: GeneratorHealth
+  /** Where its raw per-request ledger is: its local SQLite file, and whether it was uploaded here. */
+  ledger: { path: string; rows: number; uploaded: boolean }
+}
+
+export interface Distribution {
+  agents: number
+  /** The launcher: local processes, Docker, Swarm, Kubernetes… */
+  on: string
+  store: 'embedded' | 'postgres'
+  /** Largest spread of the agents' start times in any segment (ms). */
+  skewMs: number
+  /** Largest clock offset of any agent to the store (ms, absolute). */
+  maxOffsetMs: number
+  heartbeatMs: number
+  lostAfterMs: number
+  warnings: string[]
+  perAgent: AgentReport[]
+}
+
+/** One agent in the live view of a distributed run. */
+export interface AgentLive {
+  index: number
+  host: string
+  pid: number
+  state: 'joined' | 'ready' | 'running' | 'done' | 'stopped' | 'failed' | 'lost'
+  offsetMs: number | null
+  /** Requests it completed in the second just merged. */
+  requests: number
+  generatorCpu: number | null
+  heartbeatAgeMs: number
+}
+
 export interface RunSummary {
   runId: number
   /** The prefix of every correlation id in this run: `<prefix>-<sequence>`. */
@@ -150,6 +216,8 @@ export interface RunSummary {
   thresholds: ThresholdResult[]
   thresholdsPassed: boolean
   generator: GeneratorHealth
+  /** Set for a run made by load agents (`--agents N`): who they were and how they kept time. */
+  distribution: Distribution | null
 }
 
 /** One per-second row of a run's timeline, per target and round. */
@@ -172,6 +240,8 @@ export interface SeriesPoint {
   p999: number
   max: number
   generatorCpu: number | null
+  /** A run of load agents: how many agents' reports this merged second holds. */
+  agents?: number
 }
 
 export interface ProgressEvent {
@@ -188,6 +258,8 @@ export interface ProgressEvent {
   generatorSaturated: boolean
   /** Resource samples (targets' CPU and memory, the generator's) taken since the last event. */
   resources: ResourcePoint[]
+  /** A run of load agents: each agent's state in this second. */
+  agents?: AgentLive[]
 }
 
 export interface RunEndedEvent {

@@ -23,7 +23,7 @@ const LIST_FLAGS = {
     help: 'runs whose name, tag or target contains TEXT, or with this run or correlation id',
   },
   tag: { type: 'string', value: 'TAG[,TAG]', help: 'runs with all these tags' },
-  status: { type: 'string', value: 'S', help: 'running, done, aborted or failed' },
+  status: { type: 'string', value: 'S', help: RUN_STATUSES.join(', ') },
   target: { type: 'string', value: 'NAME', help: 'runs with a target of this name' },
   limit: { type: 'number', value: 'N', help: 'at most N runs (1-1000, default 50)' },
   offset: { type: 'number', value: 'N', help: 'skip the first N runs (default 0)' },

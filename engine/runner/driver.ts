@@ -38,10 +38,15 @@ export interface SegmentOptions {
   startSecond: number
   correlationHeader: string
   correlationPrefix: string
-  /** Run-wide sequence counter: correlation ids are unique across segments. */
-  counter: { next: number }
-  /** Run-wide scenario pass counter (`${iteration}`). */
-  iterations: { next: number }
+  /**
+   * Run-wide sequence counter: correlation ids are unique across segments. It advances by
+   * `stride`: agent i of N numbers its requests i, i + N, … so ids are unique across agents too.
+   */
+  counter: { next: number; stride: number }
+  /** Run-wide scenario pass counter (`${iteration}`), advanced by its stride like `counter`. */
+  iterations: { next: number; stride: number }
+  /** This process's share of a run split over agents (agents/split.ts); {0, 1} alone. */
+  share: { index: number; count: number }
   ledger: Ledger
   onTick(info: TickInfo): void
 }
@@ -95,7 +100,7 @@ export class SegmentDriver implements ConnectionHost {
     this.url = new URL(o.target.url)
     const rate = o.load.rate
     this.steps = rate ? timedSteps(o.plan.steps, rate) : o.plan.steps
-    this.open = rate ? new OpenLoop(this, o.plan.steps, rate, o.plan.maxRequests) : null
+    this.open = rate ? new OpenLoop(this, o.plan.steps, rate, o.plan.maxRequests, o.share) : null
     this.phaseSeconds = o.plan.phases.map(() => 0)
     this.template = buildRequestTemplate({
       method: o.target.method,
@@ -196,7 +201,9 @@ export class SegmentDriver implements ConnectionHost {
   }
 
   nextIteration(): number {
-    return this.o.iterations.next++
+    const n = this.o.iterations.next
+    this.o.iterations.next += this.o.iterations.stride
+    return n
   }
 
   /** A rate-mode request ended: how late it left (it never leaves early) goes to the ledger. */
@@ -244,7 +251,8 @@ export class SegmentDriver implements ConnectionHost {
   }
 
   transmit(conn: Connection, now: number, intended: number, phase: number): void {
-    conn.send(this.o.counter.next++, now, intended, phase)
+    conn.send(this.o.counter.next, now, intended, phase)
+    this.o.counter.next += this.o.counter.stride
     this.sent++
     this.stepSent++
     const step = this.step

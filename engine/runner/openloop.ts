@@ -45,9 +45,19 @@ export class OpenLoop {
   /** Most connections busy within the current second (the series' connection count). */
   secondPeak = 0
 
-  constructor(host: OpenLoopHost, steps: readonly Step[], rate: number, maxRequests: number | null) {
+  /**
+   * `share`: this process's part of a run split over load agents (agents/split.ts). The schedule
+   * is the whole run's; agent i of N sends its slots i, i + N, … so the agents together send it.
+   */
+  constructor(
+    host: OpenLoopHost,
+    steps: readonly Step[],
+    rate: number,
+    maxRequests: number | null,
+    share: { index: number; count: number } = { index: 0, count: 1 },
+  ) {
     this.host = host
-    this.pacer = new Pacer(steps, rate, maxRequests)
+    this.pacer = new Pacer(steps, rate, maxRequests, share)
     this.requestBound = maxRequests !== null || (steps.at(-1)?.requests ?? null) !== null
   }
 
@@ -122,8 +132,8 @@ export class OpenLoop {
 
   /** What the schedule asked for by `endAt` (performance.now()) and what was sent. */
   counts(endAt: number): ScheduleCounts {
-    const sent = this.pacer.next
-    const scheduled = Math.max(sent, this.pacer.dueBy(endAt - this.host.startAt))
+    const sent = this.pacer.sent
+    const scheduled = Math.max(sent, this.pacer.ownDueBy(endAt - this.host.startAt))
     return { scheduled, sent, unsent: scheduled - sent, peakConnections: this.peakBusy }
   }
 

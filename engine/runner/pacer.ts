@@ -2,7 +2,8 @@
 // a profile's steps change how many connections may be used, never when requests are due.
 // Slot k is due `k / rate` seconds into the profile's active time; steps with no connections (a
 // burst's idle time, a stepped ramp's pause) are idle and hold no slots. A request-bound step
-// holds exactly its count of slots (it lasts count / rate seconds).
+// holds exactly its count of slots (it lasts count / rate seconds). Split over N load agents, the
+// schedule stays the whole run's and agent i takes slots i, i + N, … of it.
 import type { Step } from '../config/compile.ts'
 
 interface Stretch {
@@ -30,14 +31,24 @@ export function timedSteps(steps: readonly Step[], rate: number): Step[] {
 export class Pacer {
   /** Slots in the window: rate × active seconds, or the run's request count. */
   readonly total: number
-  /** The next slot to send. */
-  next = 0
+  /** The next slot to send (this agent's). */
+  next: number
+  /** Slots this process sent. */
+  sent = 0
+  private readonly share: { index: number; count: number }
   private readonly intervalMs: number
   private readonly stretches: Stretch[] = []
   private current = 0
 
   /** `steps` as compiled (request-bound steps included), `maxRequests` the run's request cap. */
-  constructor(steps: readonly Step[], rate: number, maxRequests: number | null) {
+  constructor(
+    steps: readonly Step[],
+    rate: number,
+    maxRequests: number | null,
+    share: { index: number; count: number } = { index: 0, count: 1 },
+  ) {
+    this.share = share
+    this.next = share.index
     this.intervalMs = 1000 / rate
     let units = 0
     let ms = 0
@@ -68,8 +79,15 @@ export class Pacer {
   }
 
   advance(): void {
-    this.next++
+    this.next += this.share.count
+    this.sent++
     this.seek()
+  }
+
+  /** This process's slots due by `ms` from the segment's start: its share of dueBy(ms). */
+  ownDueBy(ms: number): number {
+    const { index, count } = this.share
+    return Math.max(0, Math.ceil((this.dueBy(ms) - index) / count))
   }
 
   /** Slots due by `ms` from the segment's start (at most `total`). */

@@ -13,8 +13,15 @@ import type {
 import type { Segment } from '../config/segments.ts'
 import type { Columns } from './columns.ts'
 import type { ScheduleCounts } from './openloop.ts'
+import type { EncodedStats } from '../metrics/encoded.ts'
 
 export type { Segment }
+
+/** A runner that runs one agent's share of a run (engine/agents/). */
+export interface AgentShare {
+  index: number
+  count: number
+}
 
 // parent → runner process
 export type ToRunner =
@@ -27,14 +34,48 @@ export type ToRunner =
       correlationPrefix: string
       /** How often to send a heartbeat: the parent kills a runner silent for 4 of these. */
       heartbeatMs: number
+      /**
+       * Set for a load agent: `plan` is its share already (agents/split.ts); each segment waits at
+       * a barrier ('barrier' → 'go'), and seconds and segments carry their encoded statistics.
+       */
+      agent?: { share: AgentShare }
     }
   | { type: 'stop' }
+  /** The barrier of `segment` is released: start it at `atMs` (wall clock, ms) as second `startSecond`. */
+  | { type: 'go'; segment: number; atMs: number; startSecond: number }
+
+/** One second of one agent, as it travels to the coordinator and is summed with the others. */
+export interface EncodedSecond {
+  segment: number
+  t: number
+  /** Index into the plan's phases. */
+  phase: number
+  connections: number
+  generatorCpu: number | null
+  stats: EncodedStats
+}
+
+/** One segment of one agent: totals, per phase (by index) and per scenario step. */
+export interface EncodedSegment {
+  segment: number
+  seconds: number
+  phaseSeconds: number[]
+  total: EncodedStats
+  phases: (EncodedStats | null)[]
+  steps: (EncodedStats | null)[] | null
+}
 
 // runner process → parent
 export type FromRunner =
   | { type: 'started'; runId: number; t0Epoch: number; pid: number }
-  | { type: 'progress'; event: ProgressEvent }
-  | { type: 'segment'; summary: TargetRoundSummary }
+  | { type: 'progress'; event: ProgressEvent; encoded?: EncodedSecond }
+  | { type: 'segment'; summary: TargetRoundSummary; encoded?: EncodedSegment }
+  /** Agent mode: a second already sent, revised: it replaces the one sent before. */
+  | { type: 'second-revised'; encoded: EncodedSecond }
+  /** Agent mode: ready to start `segment`, waiting for 'go'. */
+  | { type: 'barrier'; segment: number }
+  /** Agent mode: `segment` started at `atMs` (wall clock, ms). */
+  | { type: 'segment-started'; segment: number; atMs: number }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   | { type: 'done'; stopped: boolean; generator: GeneratorSeconds }
   | { type: 'failed'; error: string }
@@ -48,7 +89,8 @@ export interface GeneratorSeconds {
 
 // load thread → writer thread
 export type ToWriter =
-  | { type: 'open'; dbPath: string; runId: number; phases: string[] }
+  /** `encode`: agent mode, each second and segment also as encoded statistics. */
+  | { type: 'open'; dbPath: string; runId: number; phases: string[]; encode?: boolean }
   | { type: 'segment-start'; segment: Segment; stepNames: string[] }
   | { type: 'batch'; segment: number; columns: Columns }
   /** Connect times (µs) of connections opened, and rate mode's send lateness (µs) per request. */
@@ -76,8 +118,16 @@ export type ToWriter =
 export type FromWriter =
   | { type: 'ready' }
   | { type: 'free'; columns: Columns }
-  | { type: 'second'; segment: number; point: SeriesPoint; totals: { requests: number; errors: number } }
-  | { type: 'segment-summary'; summary: TargetRoundSummary }
+  | {
+      type: 'second'
+      segment: number
+      point: SeriesPoint
+      totals: { requests: number; errors: number }
+      encoded?: EncodedSecond
+    }
+  | { type: 'segment-summary'; summary: TargetRoundSummary; encoded?: EncodedSegment }
+  /** Agent mode: a second already sent changed (the window's last few ms were folded into it). */
+  | { type: 'second-revised'; encoded: EncodedSecond }
   | { type: 'closed'; rows: number }
   /** fatal: the disk failed (full, I/O error): nothing more can be written. */
   | { type: 'error'; error: string; fatal: boolean }

@@ -22,7 +22,8 @@ import {
 } from '../store/runs.ts'
 import { HistoryStore } from '../store/queries.ts'
 import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../api/types.ts'
-import type { FromRunner, ToRunner } from './protocol.ts'
+import type { AgentShare, EncodedSecond, EncodedSegment, FromRunner, ToRunner } from './protocol.ts'
+import { splitPlan } from '../agents/split.ts'
 import { gatherEnvironment } from './environment.ts'
 import { ResourceRecorder } from './resources.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
@@ -38,6 +39,20 @@ export interface RunHooks {
   onSegment?(summary: TargetRoundSummary): void
   onLog?(level: 'info' | 'warn' | 'error', message: string): void
   onEnded?(event: RunEndedEvent): void
+  /** Agent mode (RunOptions.agent): each second and segment as encoded statistics. */
+  onEncodedSecond?(second: EncodedSecond): void
+  onEncodedSegment?(segment: EncodedSegment, summary: TargetRoundSummary): void
+  /** Agent mode: the segment's load started at `atMs` (wall clock, ms). */
+  onSegmentStarted?(segment: number, atMs: number): void
+}
+
+/** A runner that runs one load agent's share of a run (engine/agents/agent.ts). */
+export interface AgentRunOptions {
+  share: AgentShare
+  /** The run's prefix: every agent's ids are `<prefix>-<seq>`, their seqs partitioned by index. */
+  correlationPrefix: string
+  /** The runner waits at each segment's barrier: resolve with its release, or null to stop. */
+  barrier(segment: number): Promise<{ atMs: number; startSecond: number } | null>
 }
 
 export interface RunOptions {
@@ -55,6 +70,8 @@ export interface RunOptions {
   owner?: ProcessRef
   /** Expands the ended run's ledger blocks in the background (default: one of its own). */
   expander?: LedgerExpander
+  /** Run one agent's share of a distributed run (engine/agents/). */
+  agent?: AgentRunOptions
 }
 
 export interface RunHandle {
@@ -80,7 +97,8 @@ export async function startRun(
   hooks: RunHooks = {},
   opts: RunOptions = {},
 ): Promise<RunHandle> {
-  const plan = compilePlan(config.load)
+  const whole = compilePlan(config.load)
+  const plan = opts.agent ? splitPlan(whole, config.load, opts.agent.share) : whole
   // Monitors and the environment record find a `stack:` in this data folder's stacks.
   const stacks = new Stacks({ stateDir: stackStateDir(dbPath) })
   // Asking docker about the targets is asynchronous and happens before the rows' transaction.
@@ -96,6 +114,7 @@ export async function startRun(
     created = createRun(db, config, plan.phases, environment, {
       owner: opts.owner ?? thisProcess(),
       allowConcurrent: opts.allowConcurrent ?? false,
+      ...(opts.agent ? { correlationPrefix: opts.agent.correlationPrefix } : {}),
     })
   } catch (err) {
     const disk = storageFailure(err, dbPath)
@@ -170,9 +189,32 @@ export async function startRun(
         case 'progress':
           resources.generator(pid, msg.event.point.generatorCpu)
           hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
+          if (msg.encoded) hooks.onEncodedSecond?.(msg.encoded)
           break
         case 'segment':
           hooks.onSegment?.(msg.summary)
+          if (msg.encoded) hooks.onEncodedSegment?.(msg.encoded, msg.summary)
+          break
+        case 'barrier': {
+          const segment = msg.segment
+          const release = opts.agent?.barrier(segment) ?? Promise.resolve(null)
+          release.then(
+            (go) => {
+              if (!child.connected) return
+              child.send((go ? { type: 'go', segment, ...go } : { type: 'stop' }) satisfies ToRunner)
+            },
+            (err: unknown) => {
+              failure ??= `barrier of segment ${segment}: ${err instanceof Error ? err.message : String(err)}`
+              if (child.connected) child.send({ type: 'stop' } satisfies ToRunner)
+            },
+          )
+          break
+        }
+        case 'segment-started':
+          hooks.onSegmentStarted?.(msg.segment, msg.atMs)
+          break
+        case 'second-revised':
+          hooks.onEncodedSecond?.(msg.encoded)
           break
         case 'log':
           hooks.onLog?.(msg.level, msg.message)
@@ -266,6 +308,7 @@ export async function startRun(
     plan,
     correlationPrefix: prefix,
     heartbeatMs: tickMs,
+    ...(opts.agent ? { agent: { share: opts.agent.share } } : {}),
   }
   child.send(message)
 

@@ -2,11 +2,9 @@
 // process. Its main thread drives the connections; a worker thread (writer.ts) writes the ledger.
 // Started by supervisor.ts with child_process.fork; talks over the IPC channel (protocol.ts).
 import { Worker } from 'node:worker_threads'
-import type { RunConfig } from '../config/schema.ts'
-import type { Plan } from '../config/compile.ts'
 import { SegmentDriver } from './driver.ts'
 import { Ledger } from './ledger.ts'
-import { orderSegments } from '../config/segments.ts'
+import { orderSegments, runSeconds } from '../config/segments.ts'
 import type { FromRunner, FromWriter, Segment, ToRunner, ToWriter } from './protocol.ts'
 
 /** How long the writer may take to answer: opening the database, a segment's summary, closing. */
@@ -20,6 +18,9 @@ function send(msg: FromRunner): void {
 let current: SegmentDriver | null = null
 let stopRequested = false
 let started = false
+/** Agent mode: the barriers released so far, and whoever waits for the next release or a stop. */
+const released = new Map<number, Extract<ToRunner, { type: 'go' }>>()
+let wake: (() => void) | null = null
 /** Wakes a cooldown early when the run is stopped. */
 let wakeSleep: (() => void) | null = null
 
@@ -27,6 +28,7 @@ function requestStop(): void {
   stopRequested = true
   current?.stop()
   wakeSleep?.()
+  wake?.()
 }
 
 // The parent's watchdog (supervisor.ts) kills a runner it has not heard from for a while: one
@@ -47,6 +49,9 @@ process.on('message', (msg: ToRunner) => {
     })
   } else if (msg.type === 'stop') {
     requestStop()
+  } else if (msg.type === 'go') {
+    released.set(msg.segment, msg)
+    wake?.()
   }
 })
 // The parent went away (killed, crashed): nobody will read our results, but the segment ends as a
@@ -69,12 +74,34 @@ function sleep(ms: number): Promise<void> {
   })
 }
 
+/** Wall-clock ms with sub-millisecond resolution, comparable between processes of one machine. */
+function wallMs(): number {
+  return performance.timeOrigin + performance.now()
+}
+
+/** Agent mode: say the segment is ready, and wait for its release (null: stopped instead). */
+async function barrier(segment: number): Promise<Extract<ToRunner, { type: 'go' }> | null> {
+  send({ type: 'barrier', segment })
+  while (!released.has(segment) && !stopRequested) await new Promise<void>((r) => (wake = r))
+  wake = null
+  return stopRequested ? null : (released.get(segment) ?? null)
+}
+
+/** Until `atMs`: a timer for most of the wait (it fires up to a few ms late), then a short spin. */
+async function until(atMs: number): Promise<void> {
+  const left = atMs - wallMs()
+  if (left > 3) await sleep(left - 2)
+  while (wallMs() < atMs && !stopRequested) {
+    // spin: at most ~2 ms, so the agents of a run start within a millisecond of each other
+  }
+}
+
 async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   const { config, plan, runId } = msg
   const writer = new Worker(new URL('./writer.ts', import.meta.url))
   const ledger = new Ledger(writer)
   const segmentNames = new Map<number, { target: string; round: number }>()
-  const totalSeconds = totalRunSeconds(config, plan)
+  const totalSeconds = runSeconds(config, plan)
   let t0 = 0
   const generatorCpu: number[] = []
 
@@ -138,11 +165,15 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
             generatorSaturated: (m.point.generatorCpu ?? 0) > 90,
             resources: [], // the parent adds its monitors' samples
           },
+          ...(m.encoded ? { encoded: m.encoded } : {}),
         })
         return
       }
+      case 'second-revised':
+        send({ type: 'second-revised', encoded: m.encoded })
+        return
       case 'segment-summary':
-        send({ type: 'segment', summary: m.summary })
+        send({ type: 'segment', summary: m.summary, ...(m.encoded ? { encoded: m.encoded } : {}) })
         waiters.get('segment-summary')?.resolve(m)
         return
       case 'error':
@@ -160,29 +191,47 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   const post = (m: ToWriter) => writer.postMessage(m)
 
   const ready = waitFor('ready', 'opening the database')
-  post({ type: 'open', dbPath: msg.dbPath, runId, phases: plan.phases })
+  post({ type: 'open', dbPath: msg.dbPath, runId, phases: plan.phases, encode: msg.agent !== undefined })
   await ready
 
   const segments = orderSegments(config)
-  const counter = { next: 0 }
-  const iterations = { next: 0 }
+  const share = msg.agent?.share ?? { index: 0, count: 1 }
+  // Agent i of N numbers its requests and scenario passes i, i + N, …: unique across agents.
+  const counter = { next: share.index, stride: share.count }
+  const iterations = { next: share.index, stride: share.count }
   for (const seg of segments) {
     if (stopRequested) break
     const target = config.targets[seg.targetIndex]!
-    if (seg.index > 0 && config.cooldownSeconds > 0) await sleep(config.cooldownSeconds * 1000)
-    if (stopRequested) break
-    // Segments start on whole seconds of the run timeline, so series rows line up with resource samples.
-    if (seg.index === 0) {
-      t0 = performance.now()
-      // The same clock as the samples' start times, to the µs (Date.now() is whole ms).
-      send({ type: 'started', runId, t0Epoch: performance.timeOrigin + t0, pid: process.pid })
+    let startSecond: number
+    if (msg.agent) {
+      // Every agent starts the segment at the same instant, on the second the coordinator chose
+      // (it also keeps the cooldown): the agents' seconds line up whatever their clocks say.
+      const go = await barrier(seg.index)
+      if (!go) break
+      await until(go.atMs)
+      if (stopRequested) break
+      if (seg.index === 0) {
+        t0 = performance.now()
+        send({ type: 'started', runId, t0Epoch: Date.now(), pid: process.pid })
+      }
+      startSecond = go.startSecond
+      send({ type: 'segment-started', segment: seg.index, atMs: wallMs() })
     } else {
-      // Up to 100 ms past a whole second counts as on it; otherwise wait for the next one.
-      const elapsed = performance.now() - t0
-      const frac = elapsed % 1000
-      if (frac > 100) await sleep(1000 - frac)
+      if (seg.index > 0 && config.cooldownSeconds > 0) await sleep(config.cooldownSeconds * 1000)
+      if (stopRequested) break
+      // Segments start on whole seconds of the run timeline, so series rows line up with resource samples.
+      if (seg.index === 0) {
+        t0 = performance.now()
+        // The same clock as the samples' start times, to the µs (Date.now() is whole ms).
+        send({ type: 'started', runId, t0Epoch: performance.timeOrigin + t0, pid: process.pid })
+      } else {
+        // Up to 100 ms past a whole second counts as on it; otherwise wait for the next one.
+        const elapsed = performance.now() - t0
+        const frac = elapsed % 1000
+        if (frac > 100) await sleep(1000 - frac)
+      }
+      startSecond = Math.floor((performance.now() - t0) / 1000)
     }
-    const startSecond = Math.floor((performance.now() - t0) / 1000)
     segmentNames.set(seg.index, { target: seg.target, round: seg.round })
     ledger.segment = seg.index
     post({ type: 'segment-start', segment: seg, stepNames: target.steps?.map((s) => s.name) ?? [] })
@@ -196,6 +245,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       correlationPrefix: msg.correlationPrefix,
       counter,
       iterations,
+      share,
       ledger,
       onTick: (info) => post({ type: 'tick', segment: seg.index, ...info }),
     })
@@ -223,12 +273,6 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   if (writerFailure !== null) throw new Error(writerFailure.message)
   send({ type: 'done', stopped: stopRequested, generator: { cpu: generatorCpu } })
   setImmediate(() => process.exit(0))
-}
-
-function totalRunSeconds(config: RunConfig, plan: Plan): number | null {
-  if (plan.seconds === null) return null
-  const n = config.targets.length * config.rounds
-  return n * plan.seconds + (n - 1) * config.cooldownSeconds
 }
 
 export type { Segment }

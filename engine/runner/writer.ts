@@ -19,10 +19,11 @@ import {
   record,
   type Histogram,
 } from '../metrics/hdr.ts'
+import { encodeStats } from '../metrics/encoded.ts'
 import type { PhaseSummary, ScheduleStats, SeriesPoint, TargetRoundSummary } from '../api/types.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
 import { storageFailure } from '../store/disk.ts'
-import type { FromWriter, Segment, ToWriter } from './protocol.ts'
+import type { EncodedSecond, FromWriter, Segment, ToWriter } from './protocol.ts'
 import type { ScheduleCounts } from './openloop.ts'
 import type { Columns } from './columns.ts'
 import { transferList } from './columns.ts'
@@ -60,6 +61,8 @@ let broken: string | null = null
 let ledger: LedgerWriter | null = null
 let phaseNames: string[] = []
 let rows = 0
+/** Agent mode: seconds and segments also go out as encoded statistics, to be summed exactly. */
+let encode = false
 const segments = new Map<number, SegmentState>()
 
 function open(path: string, runId: number, phases: string[]): void {
@@ -161,6 +164,22 @@ function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWr
   return { point, status: JSON.stringify(status) }
 }
 
+/** Agent mode: one second as the coordinator sums it (metrics/encoded.ts). */
+function encodedSecond(
+  segment: number,
+  tick: Extract<ToWriter, { type: 'tick' }>,
+  acc: StatsAccumulator,
+): EncodedSecond {
+  return {
+    segment,
+    t: tick.t,
+    phase: tick.phase,
+    connections: tick.connections,
+    generatorCpu: tick.generatorCpu,
+    stats: encodeStats(acc),
+  }
+}
+
 function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
   const st = segments.get(msg.segment)
   if (!st || !ledger || broken) return
@@ -173,10 +192,13 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     const tick = { ...st.prevTick, connections: Math.max(st.prevTick.connections, msg.connections) }
     const { point, status } = seriesPoint(st, st.prev, tick)
     ledger.insertSeries(point, st.segment.targetIndex, tick.phase, status)
+    // An agent's second changed after it was sent: it goes out again, replacing the first.
+    if (encode) send({ type: 'second-revised', encoded: encodedSecond(msg.segment, tick, st.prev) })
     return
   }
   const { point, status } = seriesPoint(st, st.second, msg)
   ledger.insertSeries(point, st.segment.targetIndex, msg.phase, status)
+  const encoded = encode ? encodedSecond(msg.segment, msg, st.second) : undefined
   // This second becomes the one a final slice may be folded into.
   const done = st.prev
   st.prev = st.second
@@ -190,7 +212,13 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     requests += p.requests
     errors += p.errorTotal()
   }
-  send({ type: 'second', segment: msg.segment, point, totals: { requests, errors } })
+  send({
+    type: 'second',
+    segment: msg.segment,
+    point,
+    totals: { requests, errors },
+    ...(encoded ? { encoded } : {}),
+  })
 }
 
 function onSegmentEnd(
@@ -227,6 +255,18 @@ function onSegmentEnd(
     schedule: scheduleStats(st, schedule),
   }
   ledger.writeSummary(st.segment.targetIndex, summary)
+  const encoded = encode
+    ? {
+        segment: segIndex,
+        seconds,
+        phaseSeconds,
+        total: encodeStats(total),
+        phases: phaseNames.map((_, i) => (st.phases[i] ? encodeStats(st.phases[i]) : null)),
+        steps: st.stepNames.length
+          ? st.stepNames.map((_, i) => (st.steps[i] ? encodeStats(st.steps[i]) : null))
+          : null,
+      }
+    : undefined
   total.destroy()
   st.connect?.destroy()
   st.lateness?.destroy()
@@ -235,7 +275,7 @@ function onSegmentEnd(
   for (const p of st.phases) p?.destroy()
   for (const p of st.steps) p?.destroy()
   segments.delete(segIndex)
-  send({ type: 'segment-summary', summary })
+  send({ type: 'segment-summary', summary, ...(encoded ? { encoded } : {}) })
 }
 
 /** A failure: a storage failure names the disk and stops all writing; the stack only when debugging. */
@@ -256,6 +296,7 @@ port.on('message', (msg: ToWriter) => {
           () => {
             try {
               open(msg.dbPath, msg.runId, msg.phases)
+              encode = msg.encode ?? false
               send({ type: 'ready' })
             } catch (err) {
               report(err)

@@ -34,6 +34,24 @@ export interface BlockColumns {
   step: Uint8Array
 }
 
+/** Empty columns for up to `rows` requests (a step of 255: not a scenario step). */
+export function newBlockColumns(rows: number): BlockColumns {
+  return {
+    count: 0,
+    seq: new Float64Array(rows),
+    startUs: new Float64Array(rows),
+    latencyUs: new Float64Array(rows),
+    correctedUs: new Float64Array(rows),
+    bytes: new Float64Array(rows),
+    status: new Uint16Array(rows),
+    error: new Uint8Array(rows),
+    phase: new Uint8Array(rows),
+    appUs: new Float64Array(rows),
+    dbUs: new Float64Array(rows),
+    step: new Uint8Array(rows).fill(255),
+  }
+}
+
 /** Copy the first `count` rows of each column into one buffer (8-byte columns first: aligned). */
 export function encodeBlock(c: BlockColumns): Buffer {
   const n = c.count

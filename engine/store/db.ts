@@ -133,9 +133,22 @@ export function migrate(
     'INSERT INTO schema_migrations (version, name, hash, applied_at) VALUES (?, ?, ?, ?)',
   )
   for (const m of pending) {
+    // A migration that rebuilds a table (SQLite's way to change a constraint) runs with foreign
+    // keys off, or dropping the old table would cascade into its children; every foreign key is
+    // checked before it commits instead. The pragma only takes effect outside a transaction.
+    const rebuild = /^-- foreign keys: off/.test(m.sql)
+    if (rebuild) db.pragma('foreign_keys = OFF')
     try {
       db.transaction(() => {
         db.exec(m.sql)
+        if (rebuild) {
+          const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[]
+          if (broken.length > 0) {
+            throw new Error(
+              `${broken.length} rows of ${broken[0]!.table} point to missing ${broken[0]!.parent} rows`,
+            )
+          }
+        }
         record.run(m.version, m.name, m.hash, new Date().toISOString())
       })()
     } catch (err) {
@@ -143,6 +156,8 @@ export function migrate(
         `migration ${m.name} failed: ${(err as Error).message}` +
           (backup ? ` (the database before migrating is in ${backup})` : ''),
       )
+    } finally {
+      if (rebuild) db.pragma('foreign_keys = ON')
     }
   }
   return { applied: pending.map((m) => m.name), backup }

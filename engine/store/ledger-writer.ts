@@ -18,7 +18,7 @@ export class LedgerWriter {
     )
     this.series = db.prepare(
       `INSERT OR REPLACE INTO series (run_id, target_index, round, t, phase, connections, requests, errors, errors_json, status_json,
-       bytes, mean, p50, p90, p95, p99, p999, max, generator_cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       bytes, mean, p50, p90, p95, p99, p999, max, generator_cpu, agents) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     this.summary = db.prepare(
       `UPDATE run_targets SET summary = ?, histogram = ?, corrected_histogram = ? WHERE run_id = ? AND target_index = ? AND round = ?`,
@@ -30,8 +30,17 @@ export class LedgerWriter {
     this.block.run(this.runId, targetIndex, round, c.count, encodeBlock(c))
   }
 
-  /** One second of one segment; `phase` is the phase's index, `statusJson` the status classes. */
-  insertSeries(p: SeriesPoint, targetIndex: number, phase: number, statusJson: string): void {
+  /**
+   * One second of one segment; `phase` is the phase's index, `statusJson` the status classes,
+   * `agents` how many load agents' reports a merged second holds (null: one process).
+   */
+  insertSeries(
+    p: SeriesPoint,
+    targetIndex: number,
+    phase: number,
+    statusJson: string,
+    agents: number | null = null,
+  ): void {
     this.series.run(
       this.runId,
       targetIndex,
@@ -52,6 +61,7 @@ export class LedgerWriter {
       p.p999,
       p.max,
       p.generatorCpu,
+      agents,
     )
   }
 

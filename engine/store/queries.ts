@@ -35,6 +35,7 @@ import {
   type SeriesRow,
 } from './rows.ts'
 import {
+  DistributionSchema,
   GeneratorHealthSchema,
   parseColumn,
   TagsSchema,
@@ -117,6 +118,10 @@ export class HistoryStore {
         row.generator === null
           ? NO_GENERATOR
           : parseColumn(where, 'runs.generator', row.generator, GeneratorHealthSchema),
+      distribution:
+        row.distribution === null || row.distribution === undefined
+          ? null
+          : parseColumn(where, 'runs.distribution', row.distribution, DistributionSchema),
       config,
     }
   }

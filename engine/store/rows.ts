@@ -26,6 +26,8 @@ export interface RunRow {
   owner_start: string | null
   shared_with: string | null
   ledger_pruned_at: string | null
+  /** Distribution JSON: the load agents of a run made by several (010_agents.sql). */
+  distribution: string | null
 }
 
 export interface RunTargetRow {
@@ -58,6 +60,8 @@ export interface SeriesRow {
   p999: number
   max: number
   generator_cpu: number | null
+  /** How many load agents reported this second (NULL: a run of one process). */
+  agents: number | null
 }
 
 export interface SampleDbRow {
@@ -147,6 +151,7 @@ export function toSeriesPoint(row: SeriesRow, names: RunNames): SeriesPoint {
     p999: row.p999,
     max: row.max,
     generatorCpu: row.generator_cpu,
+    ...(row.agents !== null && row.agents !== undefined ? { agents: row.agents } : {}),
   }
 }
 

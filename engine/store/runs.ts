@@ -7,7 +7,7 @@ import { orderSegments } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
 import { ApiError } from '../api/errors.ts'
-import type { GeneratorHealth, RunStatus, ThresholdResult } from '../api/types.ts'
+import type { Distribution, GeneratorHealth, RunStatus, ThresholdResult } from '../api/types.ts'
 import type { Db } from './db.ts'
 import { insertEnvironment, type EnvironmentInfo } from './environment.ts'
 import { runIsLive, type ProcessRef } from './owner.ts'
@@ -25,6 +25,8 @@ export interface CreateRunOptions {
   owner: ProcessRef
   /** Start even while another run is going on this database (both then say they shared it). */
   allowConcurrent?: boolean
+  /** A load agent records under its run's prefix (engine/agents/); a run of its own gets a new one. */
+  correlationPrefix?: string
 }
 
 /** Runs of this database that are going: 'running' and their process alive. */
@@ -48,7 +50,7 @@ export function createRun(
   environment: EnvironmentInfo,
   opts: CreateRunOptions,
 ): { runId: number; prefix: string; sharedWith: number[] } {
-  const prefix = newCorrelationPrefix()
+  const prefix = opts.correlationPrefix ?? newCorrelationPrefix()
   return db
     .transaction(() => {
       const live = liveRuns(db)
@@ -129,16 +131,23 @@ export function finishRun(
   db: Db,
   runId: number,
   status: Exclude<RunStatus, 'running'>,
-  fields: { error?: string | null; generator?: GeneratorHealth; thresholds?: ThresholdResult[] },
+  fields: {
+    error?: string | null
+    generator?: GeneratorHealth
+    thresholds?: ThresholdResult[]
+    /** A run of load agents: who they were, their clocks and their own totals. */
+    distribution?: Distribution
+  },
 ): void {
   db.prepare(
-    'UPDATE runs SET status = ?, ended_at = ?, error = ?, generator = ?, thresholds = ? WHERE id = ?',
+    'UPDATE runs SET status = ?, ended_at = ?, error = ?, generator = ?, thresholds = ?, distribution = coalesce(?, distribution) WHERE id = ?',
   ).run(
     status,
     new Date().toISOString(),
     fields.error ?? null,
     fields.generator ? JSON.stringify(fields.generator) : null,
     fields.thresholds ? JSON.stringify(fields.thresholds) : null,
+    fields.distribution ? JSON.stringify(fields.distribution) : null,
     runId,
   )
 }

@@ -141,3 +141,44 @@ export function parseColumnOr<S extends z.ZodType, F>(
     return fallback
   }
 }
+
+const AgentReportSchema = z.object({
+  index: z.number(),
+  host: z.string(),
+  pid: z.number().nullable(),
+  state: z.enum(['done', 'stopped', 'failed', 'lost', 'missing']),
+  error: z.string().nullable(),
+  offsetMs: z.number().nullable(),
+  offsetErrorMs: z.number().nullable(),
+  startSkewMs: z.array(z.number().nullable()),
+  lostAtSecond: z.number().nullable(),
+  requests: z.number(),
+  errors: z.number(),
+  throughput: z.number(),
+  results: z.array(
+    z.object({
+      target: z.string(),
+      round: z.number(),
+      requests: z.number(),
+      errors: z.number(),
+      throughput: z.number(),
+      p50: z.number(),
+      p99: z.number(),
+    }),
+  ),
+  generator: GeneratorHealthSchema,
+  ledger: z.object({ path: z.string(), rows: z.number(), uploaded: z.boolean() }),
+})
+
+/** runs.distribution: the load agents of a run made by several (engine/agents/). */
+export const DistributionSchema = z.object({
+  agents: z.number(),
+  on: z.string(),
+  store: z.enum(['embedded', 'postgres']),
+  skewMs: z.number(),
+  maxOffsetMs: z.number(),
+  heartbeatMs: z.number(),
+  lostAfterMs: z.number(),
+  warnings: z.array(z.string()),
+  perAgent: z.array(AgentReportSchema),
+})

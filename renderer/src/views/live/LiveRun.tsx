@@ -104,6 +104,12 @@ function Live({ runId }: { runId: number }) {
           The run failed: {view.error ?? 'no reason given'}
         </Banner>
       ) : null}
+      {view.status === 'partial' ? (
+        <Banner kind="warning" testId="live-partial">
+          The run is partial: {view.error ?? 'a load agent did not finish'}. The merged figures hold only what
+          the remaining agents measured.
+        </Banner>
+      ) : null}
       {view.status === 'aborted' ? (
         <Banner kind="info" testId="live-aborted">
           The run was stopped; what it measured until then is kept.

@@ -1,0 +1,90 @@
+// The local database's side of a run made by load agents (engine/agents/): an agent reads its raw
+// ledger back as blocks to upload them, and the coordinator stores the blocks it received, so they
+// become `samples` rows of the merged run like any run's (blocks.ts).
+import { encodeBlock, newBlockColumns, type BlockColumns } from './blocks.ts'
+import type { Db } from './db.ts'
+
+/** A batch of raw requests of one target and round, in the block encoding of blocks.ts. */
+export interface RawBlock {
+  targetIndex: number
+  round: number
+  count: number
+  data: Uint8Array
+}
+
+interface SampleTuple {
+  rid: number
+  seq: number
+  target_index: number
+  round: number
+  phase: number
+  start_us: number
+  latency_us: number
+  corrected_us: number | null
+  status: number
+  bytes: number
+  error: number
+  app_us: number | null
+  db_us: number | null
+  step: number | null
+}
+
+/** A run's samples as blocks of at most `rows` requests, one (target, round) per block. */
+export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<RawBlock> {
+  const select = db.prepare(
+    `SELECT rowid AS rid, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step
+     FROM samples WHERE run_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+  )
+  let after = 0
+  let c: BlockColumns = newBlockColumns(rows)
+  let key: [number, number] | null = null
+  const flush = function* (): Generator<RawBlock> {
+    if (key && c.count > 0) yield { targetIndex: key[0], round: key[1], count: c.count, data: encodeBlock(c) }
+    c = newBlockColumns(rows)
+  }
+  for (;;) {
+    const page = select.all(runId, after, rows) as SampleTuple[]
+    if (page.length === 0) break
+    for (const s of page) {
+      if (!key || key[0] !== s.target_index || key[1] !== s.round || c.count === rows) {
+        yield* flush()
+        key = [s.target_index, s.round]
+      }
+      const i = c.count++
+      c.seq[i] = s.seq
+      c.startUs[i] = s.start_us
+      c.latencyUs[i] = s.latency_us
+      c.correctedUs[i] = s.corrected_us ?? -1
+      c.bytes[i] = s.bytes
+      c.appUs[i] = s.app_us ?? -1
+      c.dbUs[i] = s.db_us ?? -1
+      c.status[i] = s.status
+      c.error[i] = s.error
+      c.phase[i] = s.phase
+      c.step[i] = s.step ?? 255
+    }
+    after = page.at(-1)!.rid
+  }
+  yield* flush()
+}
+
+/** Store blocks an agent uploaded for the merged run (expanded into samples by blocks.ts). */
+export function insertRawBlocks(db: Db, runId: number, blocks: readonly RawBlock[]): number {
+  const insert = db.prepare(
+    'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
+  )
+  let rows = 0
+  db.transaction(() => {
+    for (const b of blocks) {
+      insert.run(
+        runId,
+        b.targetIndex,
+        b.round,
+        b.count,
+        Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength),
+      )
+      rows += b.count
+    }
+  })()
+  return rows
+}
