@@ -17,7 +17,8 @@ import { ConfigError } from './config/errors.ts'
 import { parseRunConfig } from './config/load.ts'
 import { preflight } from './config/preflight.ts'
 import { startDemoServer, type DemoServer } from './demo/server.ts'
-import { startRun, type RunHandle, type RunHooks } from './runner/supervisor.ts'
+import type { RunHandle, RunHooks } from './runner/supervisor.ts'
+import { launchRun, type LaunchOptions } from './agents/start.ts'
 import { runStudy } from './study/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
 import { HistoryStore } from './store/queries.ts'
@@ -55,7 +56,10 @@ export interface EngineOptions {
   dbPath: string
   /** Start the demo target eagerly (web mode does, so the UI can offer it at once). */
   demo?: boolean
-  /** Pin every runner this engine starts to this CPU (Linux taskset): `cannonade run --cpu N`. */
+  /**
+   * Pin every runner this engine starts to this CPU (Linux taskset): `cannonade run --cpu N`; a
+   * run of local load agents pins agent i to CPU N + i.
+   */
   cpu?: number
   /**
    * Secrets handed over explicitly (the desktop app's engine process gets them by message, not
@@ -66,6 +70,11 @@ export interface EngineOptions {
   secrets?: () => Readonly<Record<string, string>>
   /** Told once about what the user should know but that is no error (a read-only database). */
   onNotice?: (message: string) => void
+  /**
+   * The PostgreSQL coordination store for load agents that are not local processes
+   * (`agents.on` docker, swarm, kubernetes): the CLI passes CANNONADE_STORE_URL.
+   */
+  agentStoreUrl?: string
 }
 
 type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
@@ -81,13 +90,18 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const writable = writableCheck(opts.dbPath, readOnly)
   // Secrets given explicitly (EngineOptions.secrets): Cloud Foundry monitors find theirs by variable
   // name among a run's secrets; PostgreSQL gets PGPASSWORD when its URL carries no password.
+  // The load agents' coordination store carries a password: an option of the CLI's, or a secret.
   const self = thisProcess()
-  const runOptions = () => ({
-    ...(opts.cpu !== undefined ? { cpu: opts.cpu } : {}),
-    ...(opts.secrets ? { secrets: { ...opts.secrets() } } : {}),
-    owner: self,
-    expander,
-  })
+  const runOptions = (): LaunchOptions => {
+    const storeUrl = opts.agentStoreUrl ?? opts.secrets?.().CANNONADE_STORE_URL
+    return {
+      ...(opts.cpu !== undefined ? { cpu: opts.cpu } : {}),
+      ...(opts.secrets ? { secrets: { ...opts.secrets() } } : {}),
+      owner: self,
+      expander,
+      ...(storeUrl ? { agentStoreUrl: storeUrl } : {}),
+    }
+  }
   const pgPassword = () => opts.secrets?.().PGPASSWORD
   const history = new HistoryStore(db)
   const bus = new EventEmitter()
@@ -239,7 +253,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           },
         }
         if (config.sweep) return startStudy(config, hooks, allowConcurrent)
-        const handle = await startRun(db, opts.dbPath, config, hooks, { ...runOptions(), allowConcurrent })
+        const handle = await launchRun(db, opts.dbPath, config, hooks, { ...runOptions(), allowConcurrent })
         active.set(handle.runId, handle)
         // A run whose ending failed still ends once for whoever waits on it.
         handle.done.catch((err: unknown) => {

@@ -84,11 +84,16 @@ describe('--help of every command', () => {
       '--json OUT',
       '--quiet',
       '--cpu N',
+      '--agents N',
+      '--on WHERE',
+      '--raw keep|upload',
       '--demo',
       '--duration S',
       '--connections N',
       '--allow-concurrent',
     ],
+    // Everything an agent needs comes from its environment (engine/agents/README.md).
+    agent: [],
     runs: [
       '--json',
       '--search TEXT',

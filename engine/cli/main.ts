@@ -6,7 +6,9 @@ import type { CliCommand, CliContext } from './context.ts'
 
 const USAGE = `usage: cannonade <command> [options]      cannonade <command> --help lists a command's options
   run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]   run a load test
+  run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw upload]   N load agents, one run
   run --demo [--duration S] [--connections N]                  against the embedded demo target
+  agent                                                        one agent's share (its environment says which)
   runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID   the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export json ID... --out FILE | export junit ID --out FILE | import json FILE
@@ -14,11 +16,12 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   compare ID... [--baseline RUN:TARGET] [--json OUT]           headline + table: who is faster, how sure
   stacks list | up NAME [--native] | down NAME | status [--json]
   serve [--port P]                                             web UI + API on 127.0.0.1
-Exit codes: 0 success, 1 thresholds failed or run not completed, 2 bad input.`
+Exit codes: 0 success, 1 thresholds failed or run not completed (partial, aborted, failed), 2 bad input.`
 
 // Each command's module loads only when used: `cannonade run` does not pay for the web server.
 const commands: Record<string, () => Promise<CliCommand>> = {
   run: async () => (await import('./run.ts')).runCli,
+  agent: async () => (await import('./agent.ts')).agentCli,
   runs: async () => (await import('./runs.ts')).runsCli,
   export: async () => (await import('./export.ts')).exportCli,
   import: async () => (await import('./export.ts')).importCli,

@@ -24,7 +24,26 @@ const RUN_FLAGS = {
   ...DB_FLAG,
   json: { type: 'string', value: 'OUT', help: 'write the run summary (a study: its results) as JSON to OUT' },
   quiet: { type: 'boolean', help: 'no progress and no summary table; warnings and errors only' },
-  cpu: { type: 'number', value: 'N', help: 'pin the load generator to CPU N (Linux taskset)' },
+  cpu: {
+    type: 'number',
+    value: 'N',
+    help: 'pin the load generator to CPU N (Linux taskset); agents to N, N+1, …',
+  },
+  agents: {
+    type: 'number',
+    value: 'N',
+    help: 'N load agents share the load: one merged run (engine/agents/)',
+  },
+  on: {
+    type: 'string',
+    value: 'WHERE',
+    help: 'where the agents run: local (default), docker, swarm, kubernetes',
+  },
+  raw: {
+    type: 'string',
+    value: 'keep|upload',
+    help: "with --agents: upload each agent's raw per-request ledger into this run after the load (default keep)",
+  },
   demo: { type: 'boolean', help: 'run against the embedded demo target instead of a CONFIG' },
   duration: { type: 'number', value: 'S', help: 'with --demo: seconds of load (default 10)' },
   connections: { type: 'number', value: 'N', help: 'with --demo: connections (default 10)' },
@@ -36,6 +55,7 @@ const RUN_FLAGS = {
 
 export const RUN_USAGE = helpText(
   `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
+       cannonade run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw keep|upload]
        cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet] [--cpu N]`,
   RUN_FLAGS,
 )
@@ -76,7 +96,7 @@ async function runOne(
 ) {
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const offProgress = host.runs.onProgress((e) => progress?.update(e))
-  const offLogs = printLogs(host, ctx)
+  const offLogs = printLogs(host, ctx, { quiet: o.quiet })
   const ends = endings(host)
   let runId: number
   let end: RunEndedEvent
@@ -90,10 +110,12 @@ async function runOne(
       () => void host.runs.stop(id).catch(() => {}),
       () => host.local.kill(id),
     )
-    if (!o.quiet)
+    if (!o.quiet) {
+      const agents = config.agents ? ` · ${config.agents.count} agents (${config.agents.on})` : ''
       ctx.stderr.write(
-        `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')} · database ${host.dbPath}\n`,
+        `run "${config.name}": ${config.targets.map((t) => t.name).join(', ')}${agents} · database ${host.dbPath}\n`,
       )
+    }
     end = await ends.ended(runId)
   } finally {
     offSignals()
@@ -136,6 +158,28 @@ function checkOutFile(flag: string, path: string): void {
   if (kind(path) === 'dir') throw new UsageError(`${flag} ${path}: is a folder; give a file path`)
 }
 
+/**
+ * `--agents N [--on WHERE] [--raw keep|upload]` over the config's own `agents` block; the result
+ * is validated like the file (a load that cannot be split names agents.count).
+ */
+function withAgents(config: RunConfig, flags: { agents?: number; on?: string; raw?: string }): RunConfig {
+  const { agents, on, raw } = flags
+  if (agents === undefined && on === undefined && raw === undefined) return config
+  if (agents !== undefined && (!Number.isInteger(agents) || agents < 1))
+    throw new UsageError('--agents must be a whole number from 1')
+  if (agents === undefined && !config.agents) throw new UsageError('--on and --raw go with --agents N')
+  if (raw !== undefined && raw !== 'keep' && raw !== 'upload') throw new UsageError('--raw is keep or upload')
+  return parseRunConfig({
+    ...config,
+    agents: {
+      ...config.agents,
+      ...(agents !== undefined ? { count: agents } : {}),
+      ...(on !== undefined ? { on } : {}),
+      ...(raw !== undefined ? { raw } : {}),
+    },
+  })
+}
+
 function invalidConfig(ctx: CliContext, issues: readonly { field: string; message: string }[]): number {
   ctx.stderr.write(
     `cannonade run: invalid config\n${issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`,
@@ -150,6 +194,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     const { cpu, duration, connections } = flags
     if (cpu !== undefined && (!Number.isInteger(cpu) || cpu < 0))
       throw new UsageError('--cpu must be a CPU number (0, 1, …)')
+    if (flags.agents !== undefined && (!Number.isInteger(flags.agents) || flags.agents < 1))
+      throw new UsageError('--agents must be a whole number from 1')
     // A config file is read and checked before the engine opens: bad input writes nothing.
     let config: RunConfig | null = null
     if (flags.demo) {
@@ -162,15 +208,17 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       }
       if (positional.length !== 1)
         throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
-      config = loadRunConfigFile(positional[0]!)
+      config = withAgents(loadRunConfigFile(positional[0]!), flags)
     }
     if (flags.json !== undefined) checkOutFile('--json', flags.json)
+    const storeUrl = process.env.CANNONADE_STORE_URL
     host = await createEngine({
       dbPath: flags.db ?? ctx.dbPath,
       onNotice: noticeTo(ctx.stderr),
       ...(cpu !== undefined ? { cpu } : {}),
+      ...(storeUrl ? { agentStoreUrl: storeUrl } : {}),
     })
-    config ??= parseDemoConfig(await host.demoUrl(), duration ?? 10, connections ?? 10)
+    config ??= withAgents(parseDemoConfig(await host.demoUrl(), duration ?? 10, connections ?? 10), flags)
     const o = {
       quiet: flags.quiet ?? false,
       allowConcurrent: flags['allow-concurrent'] ?? false,

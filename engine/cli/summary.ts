@@ -2,6 +2,7 @@
 // after a run.
 import {
   failedRequests,
+  type Distribution,
   type LatencyStats,
   type RunSummary,
   type StatsBlock,
@@ -41,6 +42,9 @@ export function jsonSummary(s: RunSummary) {
     startedAt: s.startedAt,
     endedAt: s.endedAt,
     generator: s.generator,
+    /** Load agents that made the run (1: one process); `distribution` breaks it down per agent. */
+    agents: s.distribution?.agents ?? 1,
+    ...(s.distribution ? { distribution: s.distribution } : {}),
     thresholdsPassed: s.thresholdsPassed,
     thresholds: s.thresholds,
     targets: s.results.map((r) => ({
@@ -136,6 +140,51 @@ export function formatSummary(s: RunSummary): string {
       `threshold ${t.metric} ${limit} on ${t.target}: ${t.passed ? 'passed' : 'FAILED'} (actual ${t.actual === null ? 'none' : Math.round(t.actual * 1000) / 1000})`,
     )
   }
+  if (s.distribution) out.push(...agentLines(s.distribution))
   if (s.generator.message) out.push(`warning: ${s.generator.message}`)
   return out.join('\n') + '\n'
+}
+
+/** The agents of a distributed run: each one's own figures, clock offset and start skew. */
+function agentLines(d: Distribution): string[] {
+  const head = [
+    'agent',
+    'host',
+    'state',
+    'requests',
+    'req/s',
+    'errors',
+    'p50',
+    'p99 (ms)',
+    'offset',
+    'skew (ms)',
+    'cpu %',
+  ]
+  const rows = d.perAgent.map((a) => {
+    const skews = a.startSkewMs.filter((x): x is number => x !== null)
+    const p = (k: 'p50' | 'p99') =>
+      a.results.length === 1 ? ms(a.results[0]![k]) : a.results.length ? 'per round' : '-'
+    return [
+      String(a.index),
+      a.host,
+      a.state,
+      String(a.requests),
+      a.throughput.toFixed(1),
+      String(a.errors),
+      p('p50'),
+      p('p99'),
+      a.offsetMs === null ? '-' : `${a.offsetMs.toFixed(2)}±${(a.offsetErrorMs ?? 0).toFixed(2)}`,
+      skews.length ? Math.max(...skews.map(Math.abs)).toFixed(2) : '-',
+      a.generator.seconds ? a.generator.peakCpu.toFixed(0) : '-',
+    ]
+  })
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  return [
+    `${d.agents} agents (${d.on}, ${d.store} store): start skew ${d.skewMs.toFixed(2)} ms, largest clock offset ${d.maxOffsetMs.toFixed(2)} ms`,
+    line(head),
+    ...rows.map(line),
+    ...d.warnings.map((w) => `warning: ${w}`),
+  ]
 }

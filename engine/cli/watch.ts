@@ -26,9 +26,15 @@ export function onInterrupt(ctx: CliContext, stop: () => void, kill: () => void)
   }
 }
 
-/** Print the runner's log lines (a CPU it could not pin, a monitor that failed) as they come. */
-export function printLogs(host: EngineHost, ctx: CliContext): () => void {
-  return host.local.onLog((e) => ctx.stderr.write(`${e.level}: ${e.message}\n`))
+/**
+ * Print the runner's log lines (a CPU it could not pin, a monitor that failed) as they come;
+ * `quiet` keeps warnings and errors only (a run of agents says a lot at level info).
+ */
+export function printLogs(host: EngineHost, ctx: CliContext, opts: { quiet?: boolean } = {}): () => void {
+  return host.local.onLog((e) => {
+    if (opts.quiet && e.level === 'info') return
+    ctx.stderr.write(`${e.level}: ${e.message}\n`)
+  })
 }
 
 /** The end event of each run, kept from before the run starts so none is missed. */

@@ -7,6 +7,7 @@ import { MAX_REPLICAS } from '../api/schemas.ts'
 import { MonitorSpecSchema, type MonitorSpec } from '../monitor/schema.ts'
 import { LIMITS, planIssues } from './limits.ts'
 import { inputIssues } from './wire.ts'
+import { splitProblem } from '../agents/split.ts'
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 // RFC 9110 token: what may stand in a header name.
@@ -329,6 +330,26 @@ const LoadSchema = z
     for (const issue of planIssues(load)) ctx.addIssue({ code: 'custom', ...issue })
   })
 
+/** Where a run's load agents run (engine/agents/): launchers by name. */
+export const AGENT_LAUNCHERS = ['local', 'docker', 'swarm', 'kubernetes'] as const
+
+/**
+ * Scale-out: the load comes from `count` agents, one merged run (engine/agents/README.md). The
+ * agent count is a number like any other, so a sweep may vary it (`sweep.path: agents.count`).
+ */
+const AgentsSchema = z
+  .object({
+    count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000),
+    on: z.enum(AGENT_LAUNCHERS, { error: `must be one of ${AGENT_LAUNCHERS.join(', ')}` }).default('local'),
+    /** After the load, bring every agent's raw per-request ledger into this run ('upload') or leave it with the agent. */
+    raw: z.enum(['keep', 'upload']).default('keep'),
+    /** How long every agent has to reach the first barrier before the run fails, naming who is missing. */
+    barrierTimeoutSeconds: z.number().positive().max(3600).default(60),
+    /** No heartbeat for this long and an agent is lost: the run becomes partial. */
+    lostAfterSeconds: z.number().min(2).max(600).default(10),
+  })
+  .strict()
+
 /** Threshold metrics that are latencies: microseconds in a config, shown in milliseconds. */
 export const LATENCY_THRESHOLD_METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'] as const
 export const THRESHOLD_METRICS = [...LATENCY_THRESHOLD_METRICS, 'throughput', 'errorRate'] as const
@@ -367,6 +388,7 @@ export const StoredRunConfigSchema = z
     correlationHeader: headerName.default(DEFAULT_CORRELATION_HEADER),
     thresholds: z.array(ThresholdSchema).default([]),
     tags: z.array(z.string().min(1, 'must not be empty').max(LIMITS.tagLength)).default([]),
+    agents: AgentsSchema.optional(),
     /** A study: one run per value of a numeric config path (e.g. load.connections, targets.0.stack.env.POOL_SIZE). */
     sweep: z
       .object({
@@ -409,6 +431,10 @@ export const StoredRunConfigSchema = z
         names.add(s.name)
       })
     })
+    if (cfg.agents) {
+      const problem = splitProblem(cfg.load, cfg.agents.count)
+      if (problem) ctx.addIssue({ code: 'custom', path: ['agents', 'count'], message: problem })
+    }
     cfg.thresholds.forEach((t, i) => {
       if (t.target !== '*' && !seen.has(t.target)) {
         ctx.addIssue({
@@ -445,6 +471,8 @@ export function monitorsOf(target: Pick<Target, 'monitor'>): MonitorSpec[] {
   return m === undefined ? [] : Array.isArray(m) ? m : [m]
 }
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]
+export type AgentsConfig = NonNullable<RunConfig['agents']>
+export type AgentLauncher = (typeof AGENT_LAUNCHERS)[number]
 
 export function isLatencyMetric(metric: string): boolean {
   return (LATENCY_THRESHOLD_METRICS as readonly string[]).includes(metric)

@@ -4,7 +4,8 @@
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { STACK_ENV_PATH, type RunConfig } from '../config/schema.ts'
-import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
+import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
+import { launchRun, type LaunchOptions } from '../agents/start.ts'
 import type { Db } from '../store/db.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import type { RunSummary } from '../api/types.ts'
@@ -112,7 +113,7 @@ export async function runStudy(
   dbPath: string,
   config: RunConfig,
   hooks: StudyHooks = {},
-  opts: RunOptions = {},
+  opts: LaunchOptions = {},
 ): Promise<StudyResult> {
   const steps = expandSweep(config)
   const sweep = config.sweep!
@@ -129,7 +130,7 @@ export async function runStudy(
   const runs: StudyResult['runs'] = []
   for (const [index, step] of steps.entries()) {
     if (step.stack) await hooks.restartStack!(step.stack)
-    const handle = await startRun(db, dbPath, step.config, hooks, opts)
+    const handle = await launchRun(db, dbPath, step.config, hooks, opts)
     studyId ??= createStudy(db, { name: config.name, path: sweep.path, values: sweep.values })
     addStudyRun(db, studyId, handle.runId, step.value)
     hooks.onRunStart?.({ index, value: step.value, runId: handle.runId, studyId, handle })

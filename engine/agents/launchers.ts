@@ -1,0 +1,34 @@
+// The launcher `agents.on` names. Local processes are built in; a launcher for another platform
+// implements the Launcher interface of launcher.ts and is added here.
+import { ApiError } from '../api/errors.ts'
+import type { AgentLauncher } from '../config/schema.ts'
+import { LocalLauncher, type Launcher } from './launcher.ts'
+import { MemoryStore } from './memory.ts'
+import type { CoordinatorStore } from './protocol.ts'
+
+export interface LauncherContext {
+  store: CoordinatorStore
+  /** Local agents: the CPU of each (taskset), or undefined when they are not pinned. */
+  cpus: number[] | undefined
+  /** Where local agents keep their raw ledgers. */
+  dataDir: string
+  /** The PostgreSQL store's URL, for agents that reach it (never put on a command line). */
+  storeUrl: string | undefined
+}
+
+export function createLauncher(on: AgentLauncher, ctx: LauncherContext): Launcher {
+  switch (on) {
+    case 'local':
+      return new LocalLauncher({
+        ...(ctx.store instanceof MemoryStore ? { embedded: ctx.store } : { storeUrl: ctx.storeUrl }),
+        cpus: ctx.cpus,
+        dataDir: ctx.dataDir,
+      })
+    default:
+      throw new ApiError(
+        'unavailable',
+        `agents.on ${on}: this build has no ${on} launcher yet; start \`cannonade agent\` there yourself (engine/agents/README.md) or use local`,
+        'agents.on',
+      )
+  }
+}

@@ -1,0 +1,206 @@
+// End to end on this machine (issue 13): `--agents 2` starts two `cannonade agent` processes with
+// the embedded store, no PostgreSQL. The merged run is the exact sum of what the agents recorded
+// (totals, raw rows, histograms), correlation ids are unique across agents, they start together,
+// and an agent killed mid-run makes the run partial, named with when. Against a counting target.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { ProgressEvent, RunSummary } from '../api/types.ts'
+import { main } from '../cli/main.ts'
+import { parseRunConfig } from '../config/load.ts'
+import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
+import { openDb, type Db } from '../store/db.ts'
+import { agentLedger } from '../testing/agents.ts'
+import { tempDbPath } from '../testing/run.ts'
+import { startTarget, type CountingTarget } from '../testing/target.ts'
+import { launchRun } from './start.ts'
+
+let target: CountingTarget | null = null
+beforeAll(async () => {
+  await initHdr()
+})
+afterEach(async () => {
+  await target?.close()
+  target = null
+})
+
+const config = (url: string, o: { duration: number; raw?: 'keep' | 'upload'; connections?: number }) =>
+  parseRunConfig({
+    version: 1,
+    name: 'two agents',
+    targets: [{ name: 't', url: `${url}/x` }],
+    load: { connections: o.connections ?? 6, duration: o.duration },
+    cooldownSeconds: 0,
+    agents: { count: 2, raw: o.raw ?? 'keep', lostAfterSeconds: 3 },
+  })
+
+async function run(
+  cfg: ReturnType<typeof config>,
+  during?: (e: ProgressEvent, kill: (pid: number) => void) => void,
+): Promise<{ summary: RunSummary; db: Db; progress: ProgressEvent[] }> {
+  const dbPath = tempDbPath()
+  const db = openDb(dbPath)
+  const progress: ProgressEvent[] = []
+  const handle = await launchRun(db, dbPath, cfg, {
+    onProgress: (e) => {
+      progress.push(e)
+      during?.(e, (pid) => process.kill(pid, 'SIGKILL'))
+    },
+  })
+  return { summary: await handle.done, db, progress }
+}
+
+describe('two local agents, embedded coordination', () => {
+  it('merge into one exact run: totals, raw rows, ids, histograms, seconds and start', async () => {
+    target = await startTarget({ delayMs: 1 })
+    const { summary, db, progress } = await run(config(target.url, { duration: 3, raw: 'upload' }))
+    expect(summary.status).toBe('done')
+    const d = summary.distribution!
+    expect(d.agents).toBe(2)
+    expect(d.store).toBe('embedded')
+    expect(d.perAgent.map((a) => a.state)).toEqual(['done', 'done'])
+    const [merged] = summary.results
+    // Each agent's own ledger (its local SQLite file) against the merged run.
+    const ledgers = d.perAgent.map((a) => agentLedger(a.ledger.path.slice(a.ledger.path.indexOf(':') + 1)))
+    const rows = ledgers.reduce((n, l) => n + l.rows, 0)
+    const inflight = merged!.errors.inflight ?? 0
+    expect(merged!.requests + inflight).toBe(rows)
+    expect(merged!.requests).toBe(d.perAgent.reduce((n, a) => n + a.requests, 0))
+    // Uploaded (--raw upload): the merged run holds every agent's raw rows.
+    const stored = db
+      .prepare('SELECT seq FROM samples WHERE run_id = ?')
+      .pluck()
+      .all(summary.runId) as number[]
+    expect(stored.length).toBe(rows)
+    expect(new Set(stored).size).toBe(stored.length)
+    // Agent i numbers its requests i, i + 2, …: ids are unique across agents.
+    ledgers.forEach((l, i) => expect(l.seqs.every((s) => s % 2 === i)).toBe(true))
+    const ids = new Set(stored.map((s) => `${summary.correlationPrefix}-${String(s).padStart(10, '0')}`))
+    expect(new Set(target.ids).size).toBe(target.ids.length)
+    expect(target.ids.every((id) => ids.has(id))).toBe(true)
+    expect(ids.size - target.ids.length).toBeLessThanOrEqual(inflight)
+    // The merged histogram is the sum of the agents' histograms, bucket for bucket.
+    const sum = mergeEncoded(ledgers.map((l) => l.histograms[0]!))
+    expect(merged!.histogram).toBe(encodeHistogram(sum))
+    for (const p of [50, 90, 99, 99.9]) {
+      const key = p === 99.9 ? 'p999' : (`p${p}` as 'p50' | 'p90' | 'p99')
+      expect(merged!.latency[key]).toBe(Math.min(sum.getValueAtPercentile(p), merged!.latency.max))
+    }
+    sum.destroy()
+    // Every second holds both agents, the profile's connections, and sums to the total.
+    const series = db
+      .prepare('SELECT t, connections, requests, agents FROM series WHERE run_id = ? ORDER BY t')
+      .all(summary.runId) as { t: number; connections: number; requests: number; agents: number }[]
+    expect(series.map((s) => s.t)).toEqual([0, 1, 2])
+    expect(series.every((s) => s.agents === 2 && s.connections === 6)).toBe(true)
+    expect(series.reduce((n, s) => n + s.requests, 0)).toBe(merged!.requests)
+    expect(progress.map((p) => p.point.t)).toEqual([0, 1, 2])
+    expect(progress.every((p) => p.agents?.length === 2)).toBe(true)
+    // Both started the segment at the release, within a few ms of each other.
+    console.log(
+      `start skew ${d.skewMs} ms; per agent ${d.perAgent.map((a) => a.startSkewMs[0]).join(', ')} ms`,
+    )
+    expect(d.skewMs).toBeLessThan(5)
+    expect(d.perAgent.every((a) => a.offsetMs !== null && Math.abs(a.offsetMs) < 5)).toBe(true)
+    db.close()
+  })
+
+  it('in rate mode the agents send every other slot of one grid: the merged rate is exact', async () => {
+    target = await startTarget({ delayMs: 1 })
+    const cfg = parseRunConfig({
+      version: 1,
+      name: 'two agents, open loop',
+      targets: [{ name: 't', url: `${target.url}/x` }],
+      // Just short of 3 s: slot 60 (due at 3.000 s) is outside, so the count does not hang on
+      // which of two timers due at the window's end fires first.
+      load: { connections: 4, duration: 2.99, rate: 20 },
+      cooldownSeconds: 0,
+      agents: { count: 2 },
+    })
+    const { summary, db } = await run(cfg)
+    expect(summary.status).toBe('done')
+    const [merged] = summary.results
+    // 20 requests/s for 2.99 s: 60 slots, 30 per agent, whatever the machine's speed.
+    expect(merged!.requests + (merged!.errors.inflight ?? 0)).toBe(60)
+    expect(summary.distribution!.perAgent.map((a) => a.ledger.rows)).toEqual([30, 30])
+    // Intended send times (from the ledger: sent − (corrected − latency)) sit on one 50 ms grid,
+    // agent 0 on its even slots and agent 1 on its odd ones.
+    const grids = summary.distribution!.perAgent.map((a) => {
+      const ledger = openDb(a.ledger.path.slice(a.ledger.path.indexOf(':') + 1))
+      const rows = ledger
+        .prepare(
+          'SELECT start_us - corrected_us + latency_us AS intended FROM samples WHERE corrected_us IS NOT NULL ORDER BY seq',
+        )
+        .pluck()
+        .all() as number[]
+      ledger.close()
+      return rows.map((us) => us / 1000)
+    })
+    for (const g of grids) {
+      expect(g.length).toBeGreaterThanOrEqual(29)
+      g.slice(1).forEach((ms, k) => expect(ms - g[k]!).toBeCloseTo(100, 1))
+    }
+    // The two grids are half a period apart (each measured from its own, synchronized, start).
+    expect(Math.abs(grids[1]![0]! - grids[0]![0]! - 50)).toBeLessThan(5)
+    db.close()
+  })
+
+  it('an agent killed mid-run makes the run partial, naming it and when; what it measured stays', async () => {
+    target = await startTarget({ delayMs: 1 })
+    let killed = -1
+    const { summary, db } = await run(config(target.url, { duration: 5 }), (e, kill) => {
+      const victim = e.agents?.find((a) => a.index === 1)
+      if (e.point.t === 1 && killed < 0 && victim) {
+        killed = victim.pid
+        kill(victim.pid)
+      }
+    })
+    expect(killed).toBeGreaterThan(0)
+    expect(summary.status).toBe('partial')
+    expect(summary.error).toMatch(
+      /1 of 2 agents did not finish: agent 1 \(.*\) lost at run second [12]: its process ended \(signal SIGKILL\)/,
+    )
+    const [a0, a1] = summary.distribution!.perAgent
+    expect(a0!.state).toBe('done')
+    expect(a1!.state).toBe('lost')
+    expect(a1!.requests).toBeGreaterThan(0) // its reported seconds count
+    const agents = db
+      .prepare('SELECT t, agents FROM series WHERE run_id = ? ORDER BY t')
+      .all(summary.runId) as { t: number; agents: number }[]
+    expect(agents[0]!.agents).toBe(2)
+    expect(agents.at(-1)!.agents).toBe(1)
+    expect(summary.results[0]!.requests).toBe(a0!.requests + a1!.requests)
+    db.close()
+  })
+
+  it('`cannonade run --agents 2 --json` gains "agents": 2 and a per-agent breakdown', async () => {
+    target = await startTarget({ delayMs: 1 })
+    const dir = mkdtempSync(join(tmpdir(), 'cannonade-agents-cli-'))
+    const file = join(dir, 'run.json')
+    const { agents: _agents, ...plain } = config(target.url, { duration: 2 })
+    writeFileSync(file, JSON.stringify(plain))
+    let out = ''
+    let err = ''
+    const ctx = {
+      dbPath: join(dir, 'c.db'),
+      stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
+      stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
+      isTTY: false,
+    }
+    const code = await main(['run', file, '--agents', '2', '--json', join(dir, 's.json')], ctx)
+    expect(err).toMatch(/2 agents \(local\)/)
+    expect(code).toBe(0)
+    const json = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8')) as {
+      agents: number
+      targets: { requests: number }[]
+      distribution: { perAgent: { index: number; requests: number }[] }
+    }
+    expect(json.agents).toBe(2)
+    expect(json.distribution.perAgent.map((a) => a.index)).toEqual([0, 1])
+    expect(json.targets[0]!.requests).toBe(json.distribution.perAgent.reduce((n, a) => n + a.requests, 0))
+    expect(out).toMatch(/2 agents \(local, embedded store\): start skew/)
+    expect(await main(['run', file, '--on', 'docker'], ctx)).toBe(2)
+    expect(err).toMatch(/--on and --raw go with --agents N/)
+  })
+})
