@@ -154,7 +154,9 @@ describe.skipIf(!pgOk)('agents coordinated through PostgreSQL', () => {
       console.log(
         `offsets ${d.perAgent.map((a) => `${a.offsetMs}±${a.offsetErrorMs}`).join(', ')} ms; skew ${d.skewMs} ms`,
       )
-      expect(d.skewMs).toBeLessThan(50) // not the 6.5 s between their clocks
+      // Not the 6.5 s between their clocks: what a busy machine adds by waking a process late is
+      // far less (and their seconds line up anyway, below).
+      expect(d.skewMs).toBeLessThan(250)
       const results = (await Promise.all(launcher.results)) as AgentResult[]
       for (const [i, r] of results.entries()) {
         // The agent's own seconds (its local ledger) against the target's arrivals of its requests.
