@@ -51,8 +51,9 @@ export interface Outcome {
   releases: Release[]
   agents: AgentRow[]
   lost: Map<number, Lost>
-  /** Agents that never reached the first barrier (the run did not start). */
+  /** Agents that never reached the first barrier (the run did not start), and why in words. */
   missing: number[]
+  missingWhy: Map<number, string>
   stopped: boolean
   t0StoreMs: number | null
 }
@@ -75,6 +76,8 @@ export class Coordinator {
   private readonly releases: Release[] = []
   private readonly lost = new Map<number, Lost>()
   private readonly exits = new Map<number, string>()
+  /** Each agent's last output line, to say why one that ended before joining did. */
+  private readonly lastLines = new Map<number, string>()
   private readonly buckets = new Map<string, { rows: Map<number, AgentSecondRow>; since: number }>()
   private readonly emitted = new Set<string>()
   private readonly segmentRows = new Map<number, Map<number, AgentSegmentRow>>()
@@ -84,6 +87,7 @@ export class Coordinator {
   private readonly participants = new Map<number, number[]>()
   private agents: AgentRow[] = []
   private missing: number[] = []
+  private readonly missingWhy = new Map<number, string>()
   private stopRequested = false
   private stopSent = false
   private openedAt = 0
@@ -105,6 +109,7 @@ export class Coordinator {
     if (e.type === 'exit' && e.index !== null) {
       this.exits.set(e.index, e.signal ? `signal ${e.signal}` : `exit code ${e.code}`)
     }
+    if (e.type === 'log' && e.index !== null && e.line.trim()) this.lastLines.set(e.index, e.line.trim())
   }
 
   async run(): Promise<Outcome> {
@@ -139,6 +144,7 @@ export class Coordinator {
       agents: this.agents,
       lost: this.lost,
       missing: this.missing,
+      missingWhy: this.missingWhy,
       stopped: this.stopRequested,
       t0StoreMs: this.releases[0]?.atMs ?? null,
     }
@@ -202,7 +208,14 @@ export class Coordinator {
         const why = waiting.map((i) => {
           const exit = this.exits.get(i)
           const row = this.agents.find((a) => a.index === i)
-          return `agent ${i} ${exit ? `ended (${exit}) before joining` : row ? `joined but did not reach the barrier` : 'never joined'}`
+          const said = this.lastLines.get(i)
+          const text = exit
+            ? `ended (${exit}) before joining${said ? `: ${said}` : ''}`
+            : row
+              ? 'joined but did not reach the barrier'
+              : 'never joined'
+          this.missingWhy.set(i, text)
+          return `agent ${i} ${text}`
         })
         this.o.hooks.onLog(
           'error',

@@ -23,7 +23,7 @@ import { measureOffset } from './clock.ts'
 import { Coordinator } from './coordinator.ts'
 import { agentEnv } from './env.ts'
 import { finishDistributed } from './finish.ts'
-import type { Launcher } from './launcher.ts'
+import { canPin, type Launcher } from './launcher.ts'
 import { createLauncher } from './launchers.ts'
 import { MemoryStore, wallMs } from './memory.ts'
 import type { CoordinatorStore, RunSpec } from './protocol.ts'
@@ -93,7 +93,8 @@ export async function startDistributedRun(
     lostAfterSeconds: 10,
   }
   const count = agents.count
-  const cpus = agents.on === 'local' ? agentCpus(count, opts.cpu) : undefined
+  const pin = agents.on === 'local' && canPin()
+  const cpus = pin ? agentCpus(count, opts.cpu) : undefined
   const store = opts.store ?? (await coordinationStore(agents, opts.storeUrl))
   const runKey = randomBytes(8).toString('hex')
   const launcher: Launcher = opts.launcher
@@ -127,8 +128,14 @@ export async function startDistributedRun(
     raw: agents.raw,
   }
   const log = (level: 'info' | 'warn' | 'error', message: string) => hooks.onLog?.(level, message)
-  if (agents.on === 'local' && !cpus)
-    log('info', `${count} agents on ${availableParallelism()} CPUs: agents are not pinned`)
+  if (agents.on === 'local' && !cpus) {
+    log(
+      pin ? 'info' : 'warn',
+      pin
+        ? `${count} agents on ${availableParallelism()} CPUs: agents are not pinned`
+        : 'agents are not pinned to cores (no taskset here)',
+    )
+  }
 
   const resources = new ResourceRecorder(db, runId, config, { secrets: opts.secrets, onLog: log })
   const writer = new LedgerWriter(db, runId)
@@ -227,6 +234,10 @@ export async function startDistributedRun(
     resolveDone(new HistoryStore(db).getRun(runId))
   }
 
+  log(
+    'info',
+    `run ${runId}: ${count} agents (${launcher.kind}) join with CANNONADE_RUN=${runKey} CANNONADE_AGENT_COUNT=${count}`,
+  )
   try {
     await store.open(spec)
     if (store.kind === 'postgres') offsetMs = (await measureOffset(() => store.now(), wallMs)).offsetMs

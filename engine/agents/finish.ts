@@ -123,9 +123,7 @@ function agentReports(
     const error = lost
       ? lost.why
       : state === 'missing'
-        ? row
-          ? 'joined but never reached the first barrier'
-          : 'never joined the run'
+        ? (outcome.missingWhy.get(index) ?? (row ? 'joined but did not reach the barrier' : 'never joined'))
         : (row?.end?.error ?? null)
     const own = perAgent.get(index) ?? []
     const completed = own.reduce((a, x) => a + x.summary.latency.count, 0)

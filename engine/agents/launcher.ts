@@ -1,7 +1,7 @@
 // Launchers start a run's agents somewhere: local processes here (this file), Docker containers,
 // a Swarm replicated job, a Kubernetes Indexed Job… Each only starts, follows and removes agents;
 // everything else is the agents' and the coordinator's (README.md "Launchers").
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -35,6 +35,11 @@ export interface Launcher {
 }
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
+
+/** Whether agents can be pinned to cores here (Linux with taskset). */
+export function canPin(): boolean {
+  return process.platform === 'linux' && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0
+}
 
 export interface LocalLauncherOptions {
   /** The embedded store the agents reach over IPC; without it they get `storeUrl`. */

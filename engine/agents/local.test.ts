@@ -15,6 +15,9 @@ import { agentLedger } from '../testing/agents.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { launchRun } from './start.ts'
+import { startDistributedRun } from './distributed.ts'
+import { LocalLauncher } from './launcher.ts'
+import { MemoryStore } from './memory.ts'
 import { exportJson } from '../exports/json.ts'
 import { importJson } from '../exports/json-import.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -60,7 +63,7 @@ describe('two local agents, embedded coordination', () => {
   it('merge into one exact run: totals, raw rows, ids, histograms, seconds and start', async () => {
     target = await startTarget({ delayMs: 1 })
     const { summary, db, progress } = await run(config(target.url, { duration: 3, raw: 'upload' }))
-    expect(summary.status).toBe('done')
+    expect({ status: summary.status, error: summary.error }).toMatchObject({ status: 'done' })
     const d = summary.distribution!
     expect(d.agents).toBe(2)
     expect(d.store).toBe('embedded')
@@ -133,7 +136,7 @@ describe('two local agents, embedded coordination', () => {
       agents: { count: 2 },
     })
     const { summary, db } = await run(cfg)
-    expect(summary.status).toBe('done')
+    expect({ status: summary.status, error: summary.error }).toMatchObject({ status: 'done' })
     const [merged] = summary.results
     // 20 requests/s for 2.99 s: 60 slots, 30 per agent, whatever the machine's speed.
     expect(merged!.requests + (merged!.errors.inflight ?? 0)).toBe(60)
@@ -176,8 +179,8 @@ describe('two local agents, embedded coordination', () => {
         r.kill(victim.pid)
       }
     })
+    expect({ status: summary.status, error: summary.error }).toMatchObject({ status: 'partial' })
     expect(killed).toBeGreaterThan(0)
-    expect(summary.status).toBe('partial')
     expect(summary.error).toMatch(
       /1 of 2 agents did not finish: agent 1 \(.*\) lost at run second [12]: its process ended \(signal SIGKILL\)/,
     )
@@ -203,7 +206,7 @@ describe('two local agents, embedded coordination', () => {
         r.stop()
       }
     })
-    expect(summary.status).toBe('aborted')
+    expect({ status: summary.status, error: summary.error }).toMatchObject({ status: 'aborted' })
     expect(summary.error).toBe('stopped before the end of its window')
     expect(summary.distribution!.perAgent.map((a) => a.state)).toEqual(['stopped', 'stopped'])
     const seconds = db
@@ -212,6 +215,39 @@ describe('two local agents, embedded coordination', () => {
       .get(summary.runId) as number
     expect(seconds).toBeLessThan(10)
     expect(summary.results[0]!.requests).toBeGreaterThan(0)
+    db.close()
+  })
+
+  it('agents refused at join (started for another count) fail the run at once, saying why', async () => {
+    target = await startTarget()
+    const dbPath = tempDbPath()
+    const db = openDb(dbPath)
+    const store = new MemoryStore()
+    const inner = new LocalLauncher({ embedded: store, dataDir: join(dbPath, '..', 'agents') })
+    const handle = await startDistributedRun(
+      db,
+      config(target.url, { duration: 5 }),
+      {},
+      {
+        agentDataDir: join(dbPath, '..', 'agents'),
+        store,
+        // A launcher that gets the count wrong: each agent is refused and exits 2.
+        launcher: () => ({
+          ...inner,
+          kind: inner.kind,
+          store: inner.store,
+          follow: (f) => inner.follow(f),
+          stop: (o) => inner.stop(o),
+          start: (env, n) => inner.start({ ...env, CANNONADE_AGENT_COUNT: '3' }, n),
+        }),
+      },
+    )
+    const summary = await handle.done
+    expect(summary.status).toBe('failed')
+    expect(summary.error).toMatch(
+      /^the run did not start: agent 0 missing: ended \(exit code 2\) before joining: cannonade agent: agent 0 was started for 3 agents, but run [0-9a-f]{16} has 2/,
+    )
+    expect(target.requests).toBe(0)
     db.close()
   })
 

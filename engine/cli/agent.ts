@@ -14,7 +14,7 @@ import type { CliCommand, CliContext } from './context.ts'
 
 export const AGENT_USAGE = helpText(
   `usage: cannonade agent      (everything comes from the environment)
-  CANNONADE_RUN             the run's key (the engine that starts the run prints and sets it)
+  CANNONADE_RUN             the run's key (the engine that starts the run logs and sets it)
   CANNONADE_AGENT_COUNT     how many agents the run has
   CANNONADE_AGENT_INDEX     this agent's index 0…count-1, or JOB_COMPLETION_INDEX (Kubernetes),
                             CF_INSTANCE_INDEX (Cloud Foundry), NOMAD_ALLOC_INDEX (Nomad),
