@@ -233,10 +233,9 @@ describe('two local agents, embedded coordination', () => {
         store,
         // A launcher that gets the count wrong: each agent is refused and exits 2.
         launcher: () => ({
-          ...inner,
           kind: inner.kind,
           store: inner.store,
-          follow: (f) => inner.follow(f),
+          follow: (onEvent) => inner.follow(onEvent),
           stop: (o) => inner.stop(o),
           start: (env, n) => inner.start({ ...env, CANNONADE_AGENT_COUNT: '3' }, n),
         }),
