@@ -25,6 +25,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 2)
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-agents-'))
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /** Completed requests per second of one run: plain (no agents) or `agents` local agents from CPU `cpu`. */
 async function throughput(url: string, agents: number | null, cpu: number): Promise<number> {
@@ -51,10 +52,17 @@ async function scaleOut(): Promise<void> {
   // Generators on CPU 0 (…N−1), nginx on the next free one.
   const nginx = await startNginx(dir, Math.min(AGENTS, cores - 1))
   try {
-    const plain = await throughput(nginx.url, null, 0)
-    const one = await throughput(nginx.url, 1, 0)
+    // Alternated three times, medians: a shared machine's load moves between runs.
+    const plains: number[] = []
+    const ones: number[] = []
+    for (let i = 0; i < 3; i++) {
+      plains.push(await throughput(nginx.url, null, 0))
+      ones.push(await throughput(nginx.url, 1, 0))
+    }
+    const plain = median(plains)
+    const one = median(ones)
     console.log(
-      `one generator on CPU 0, nginx on CPU ${Math.min(AGENTS, cores - 1)}: plain run ${fmt(plain)} req/s · one agent ${fmt(one)} req/s · ratio ${(one / plain).toFixed(3)} (the agent path's cost)`,
+      `one generator on CPU 0, nginx on CPU ${Math.min(AGENTS, cores - 1)}, ${SECONDS} s each, alternated 3×, medians: plain run ${fmt(plain)} req/s · one agent ${fmt(one)} req/s · ratio ${(one / plain).toFixed(3)} (the agent path's cost)`,
     )
     if (cores < AGENTS + 1) {
       console.log(
@@ -62,7 +70,11 @@ async function scaleOut(): Promise<void> {
       )
       return
     }
-    const many = await throughput(nginx.url, AGENTS, 0)
+    const many = median([
+      await throughput(nginx.url, AGENTS, 0),
+      await throughput(nginx.url, AGENTS, 0),
+      await throughput(nginx.url, AGENTS, 0),
+    ])
     console.log(
       `${AGENTS} agents on CPUs 0–${AGENTS - 1}: ${fmt(many)} req/s · ${(many / one).toFixed(2)}× one agent (ideal ${AGENTS}×, less when nginx saturates its core)`,
     )

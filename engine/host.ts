@@ -6,6 +6,7 @@ import type { Api } from './api/api.ts'
 import { ApiError } from './api/errors.ts'
 import { parseArgs, type Settings } from './api/schemas.ts'
 import type {
+  Distribution,
   ExportProgressEvent,
   ProgressEvent,
   ReportProgressEvent,
@@ -19,6 +20,7 @@ import { preflight } from './config/preflight.ts'
 import { startDemoServer, type DemoServer } from './demo/server.ts'
 import type { RunHandle, RunHooks } from './runner/supervisor.ts'
 import { launchRun, type LaunchOptions } from './agents/start.ts'
+import { agentsDataDir, removeLocalLedgers } from './agents/ledgers.ts'
 import { runStudy } from './study/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
 import { HistoryStore } from './store/queries.ts'
@@ -299,7 +301,15 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       async delete(runId) {
         writable()
         if (active.has(runId)) throw new ApiError('conflict', `run ${runId} is still running; stop it first`)
+        // A run whose rows no longer parse may still be deleted; its agents' ledgers then stay.
+        let distribution: Distribution | null = null
+        try {
+          distribution = history.getRun(runId).distribution
+        } catch {
+          distribution = null
+        }
         history.deleteRun(runId)
+        removeLocalLedgers(distribution, agentsDataDir(opts.dbPath))
       },
       async tag(runId, tags) {
         writable()

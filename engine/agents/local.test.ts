@@ -2,9 +2,9 @@
 // the embedded store, no PostgreSQL. The merged run is the exact sum of what the agents recorded
 // (totals, raw rows, histograms), correlation ids are unique across agents, they start together,
 // and an agent killed mid-run makes the run partial, named with when. Against a counting target.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ProgressEvent, RunSummary } from '../api/types.ts'
 import { main } from '../cli/main.ts'
@@ -268,14 +268,20 @@ describe('two local agents, embedded coordination', () => {
     expect(err).toMatch(/2 agents \(local\)/)
     expect(code).toBe(0)
     const json = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8')) as {
+      runId: number
       agents: number
       targets: { requests: number }[]
-      distribution: { perAgent: { index: number; requests: number }[] }
+      distribution: { perAgent: { index: number; requests: number; ledger: { path: string } }[] }
     }
     expect(json.agents).toBe(2)
     expect(json.distribution.perAgent.map((a) => a.index)).toEqual([0, 1])
     expect(json.targets[0]!.requests).toBe(json.distribution.perAgent.reduce((n, a) => n + a.requests, 0))
     expect(out).toMatch(/2 agents \(local, embedded store\): start skew/)
+    // The agents' own ledgers stay in the data folder until their run is deleted.
+    const ledgers = json.distribution.perAgent.map((a) => a.ledger.path.slice(a.ledger.path.indexOf(':') + 1))
+    expect(ledgers.every((p) => p.startsWith(join(dir, 'agents')) && existsSync(p))).toBe(true)
+    expect(await main(['runs', 'delete', String(json.runId)], ctx)).toBe(0)
+    expect(ledgers.some((p) => existsSync(dirname(p)))).toBe(false)
     expect(await main(['run', file, '--on', 'docker'], ctx)).toBe(2)
     expect(err).toMatch(/--on and --raw go with --agents N/)
   })

@@ -1,7 +1,7 @@
 // Starting a run: one runner process, or — when the config has `agents` — load agents and their
 // coordinator (distributed.ts). Both answer with the same RunHandle, so the host and sweeps start
 // every run here.
-import { dirname, join } from 'node:path'
+import { agentsDataDir } from './ledgers.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
@@ -23,7 +23,7 @@ export function launchRun(
   return startDistributedRun(db, config, hooks, {
     ...opts,
     // Local agents keep their raw ledgers next to the database, one folder per run.
-    agentDataDir: join(dirname(dbPath), 'agents'),
+    agentDataDir: agentsDataDir(dbPath),
     ...(opts.agentStoreUrl ? { storeUrl: opts.agentStoreUrl } : {}),
   })
 }
