@@ -5,6 +5,7 @@ import { compilePlan, connectionsAt, previewSchedule, type Plan } from '../confi
 import { parseRunConfig } from '../config/load.ts'
 import type { Load } from '../config/schema.ts'
 import { shareOf, splitPlan, splitProblem } from './split.ts'
+import { expandSweep } from '../study/sweep.ts'
 
 function load(l: Record<string, unknown>): Load {
   return parseRunConfig({
@@ -175,5 +176,34 @@ describe('splitting a load over agents', () => {
     expect(() => splitPlan(compilePlan(ramp), ramp, { index: 0, count: 2 })).toThrow(/agents.count/)
     expect(splitProblem(load({ connections: 8, duration: 5, rate: 100 }), 8)).toBeNull()
     expect(splitProblem(ramp, 1)).toBeNull()
+  })
+
+  it('the agent count is a config number a sweep may vary, and a count the load cannot be split by is named', () => {
+    const cfg = parseRunConfig({
+      version: 1,
+      name: 'agents sweep',
+      targets: [{ name: 't', url: 'http://127.0.0.1:1/' }],
+      load: { connections: 8, duration: 5 },
+      agents: { count: 1 },
+      sweep: { path: 'agents.count', values: [1, 2, 4] },
+    })
+    expect(expandSweep(cfg).map((s) => s.config.agents)).toEqual(
+      [1, 2, 4].map((count) => ({
+        count,
+        on: 'local',
+        raw: 'keep',
+        barrierTimeoutSeconds: 60,
+        lostAfterSeconds: 10,
+      })),
+    )
+    expect(() =>
+      expandSweep(
+        parseRunConfig({
+          ...cfg,
+          load: { connections: 8, duration: 5, rate: 100 },
+          sweep: { path: 'agents.count', values: [4, 16] },
+        }),
+      ),
+    ).toThrow(/sweep.values.1/)
   })
 })
