@@ -5,7 +5,7 @@ import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from 
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
-import { jsonSummary, timingLines } from './summary.ts'
+import { agentLines, jsonSummary, timingLines } from './summary.ts'
 
 type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
 
@@ -143,6 +143,7 @@ function showRun(run: RunSummary): string {
     out.push(formatTable(head, rows, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]).trimEnd())
     out.push(...timingLines(run.results))
   }
+  if (run.distribution) out.push('', ...agentLines(run.distribution))
   if (run.thresholds.length) {
     out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`)
     const unit = (metric: string, v: number): string =>

@@ -146,7 +146,7 @@ export function formatSummary(s: RunSummary): string {
 }
 
 /** The agents of a distributed run: each one's own figures, clock offset and start skew. */
-function agentLines(d: Distribution): string[] {
+export function agentLines(d: Distribution): string[] {
   const head = [
     'agent',
     'host',
