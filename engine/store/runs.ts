@@ -144,10 +144,11 @@ export function finishRun(
   ).run(
     status,
     new Date().toISOString(),
-    fields.error ?? null,
+    // Free text: an error (an agent's, say) may quote a URL with its password.
+    fields.error ? redactText(fields.error) : null,
     fields.generator ? JSON.stringify(fields.generator) : null,
     fields.thresholds ? JSON.stringify(fields.thresholds) : null,
-    fields.distribution ? JSON.stringify(fields.distribution) : null,
+    fields.distribution ? redactText(JSON.stringify(fields.distribution)) : null,
     runId,
   )
 }
