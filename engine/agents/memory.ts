@@ -154,7 +154,10 @@ export class MemoryStore implements CoordinatorStore {
       },
       second: async (second: EncodedSecond) => {
         const a = agent()
-        a.seconds.push({ index: a.row.index, second })
+        // A second sent again (revised at the window's end) replaces the one before.
+        const i = a.seconds.findIndex((r) => r.second.segment === second.segment && r.second.t === second.t)
+        if (i >= 0) a.seconds[i] = { index: a.row.index, second }
+        else a.seconds.push({ index: a.row.index, second })
         news()
       },
       segment: async ({ segment, summary }: { segment: EncodedSegment; summary: TargetRoundSummary }) => {

@@ -152,7 +152,7 @@ export class PgAgentStore implements AgentStore {
   second: AgentStore['second'] = async (s) => {
     await this.write(
       `INSERT INTO ${SCHEMA}.seconds (run_key, agent_index, segment, t, data) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT DO NOTHING`,
+       ON CONFLICT (run_key, agent_index, segment, t) DO UPDATE SET data = EXCLUDED.data`,
       [this.runKey, this.index, s.segment, s.t, JSON.stringify(s)],
     )
   }

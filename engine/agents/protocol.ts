@@ -81,6 +81,7 @@ export interface AgentStore {
   release(segment: number): Promise<Release | null>
   /** The load of `segment` started at `atMs` on the store's clock. */
   started(arg: { segment: number; atMs: number }): Promise<void>
+  /** One second of its share; the same second sent again (revised) replaces the one before. */
   second(second: EncodedSecond): Promise<void>
   segment(arg: { segment: EncodedSegment; summary: TargetRoundSummary }): Promise<void>
   upload(block: RawBlock): Promise<void>

@@ -175,6 +175,11 @@ describe.each(kinds)('the %s store', (kind, make) => {
       expect((await coordinator.take()).seconds).toEqual([])
       expect(await coordinator.allSeconds(0)).toHaveLength(7)
       expect((await coordinator.allSeconds(0))[0]!.second.stats).toEqual(stats)
+      // A second sent again (its window's last ms folded in) replaces the first, never adds to it.
+      await a[1]!.second({ ...second(3), connections: 9 })
+      const again = await coordinator.allSeconds(0)
+      expect(again).toHaveLength(7)
+      expect(again.find((r) => r.index === 1 && r.second.t === 3)!.second.connections).toBe(9)
       await a[0]!.upload({ targetIndex: 0, round: 1, count: 3, data: new Uint8Array([1, 2, 3]) })
       expect(
         (await coordinator.takeBlocks()).map((b) => [b.index, b.block.count, [...b.block.data]]),
