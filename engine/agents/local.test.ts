@@ -56,7 +56,10 @@ async function run(
     },
   })
   control.stop = () => handle.stop()
-  return { summary: await handle.done, db, progress }
+  const summary = await handle.done
+  // The run is done before its ledger blocks are rows (store/expander.ts); these tests read rows.
+  await handle.stored
+  return { summary, db, progress }
 }
 
 describe('two local agents, embedded coordination', () => {
@@ -141,6 +144,11 @@ describe('two local agents, embedded coordination', () => {
     // 20 requests/s for 2.99 s: 60 slots, 30 per agent, whatever the machine's speed.
     expect(merged!.requests + (merged!.errors.inflight ?? 0)).toBe(60)
     expect(summary.distribution!.perAgent.map((a) => a.ledger.rows)).toEqual([30, 30])
+    // The schedule and the connect times are the sums of the agents' parts.
+    expect(merged!.schedule!.scheduled).toBe(60)
+    expect(merged!.schedule!.sent + merged!.schedule!.unsent).toBe(60)
+    expect(merged!.schedule!.lateness.count).toBeGreaterThan(50)
+    expect(merged!.connect!.count).toBeGreaterThanOrEqual(4) // 2 connections per agent, at least
     // Intended send times (from the ledger: sent − (corrected − latency); connections may send
     // their slots out of order) sit on one 50 ms grid,
     // agent 0 on its even slots and agent 1 on its odd ones.

@@ -1,11 +1,24 @@
 // The merged run is the sum of its agents: per second and per segment their counters are added
 // and their HDR histograms added bucket by bucket (metrics/encoded.ts), so every figure is what one
 // process recording every request would have reported. Pure functions: rows in, figures out.
-import type { PhaseSummary, SeriesPoint, StepSummary, TargetRoundSummary } from '../api/types.ts'
+import type {
+  PhaseSummary,
+  ScheduleStats,
+  SeriesPoint,
+  StepSummary,
+  TargetRoundSummary,
+} from '../api/types.ts'
 import type { Segment } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
-import { addStats } from '../metrics/encoded.ts'
-import { encodeHistogram, latencyStats } from '../metrics/hdr.ts'
+import { addStats, checkSettings } from '../metrics/encoded.ts'
+import {
+  decodeHistogram,
+  EMPTY_STATS,
+  encodeHistogram,
+  latencyStats,
+  newHistogram,
+  type Histogram,
+} from '../metrics/hdr.ts'
 import type { AgentSecondRow, AgentSegmentRow } from './protocol.ts'
 
 export interface MergedSecond {
@@ -123,9 +136,66 @@ export function mergeSegment(
       ...(steps ? { steps } : {}),
       histogram: encodeHistogram(total.latency),
       correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
+      connect: mergeConnect(rows),
+      schedule: mergeSchedule(rows),
     }
   } finally {
     total.destroy()
     for (const a of [...byPhase, ...bySteps]) a?.destroy()
+  }
+}
+
+/** The sum of encoded histograms (settings checked), or null when there is none. */
+function sumHistograms(encoded: readonly { h: string; who: string }[]): Histogram | null {
+  if (!encoded.length) return null
+  const sum = newHistogram()
+  for (const { h, who } of encoded) {
+    checkSettings(h, who)
+    const one = decodeHistogram(h)
+    sum.add(one)
+    one.destroy()
+  }
+  return sum
+}
+
+/** Every agent's connect times in one distribution, as one process opening them all would report. */
+function mergeConnect(rows: readonly AgentSegmentRow[]): TargetRoundSummary['connect'] {
+  const sum = sumHistograms(
+    rows.flatMap((r) =>
+      r.segment.connect ? [{ h: r.segment.connect, who: `agent ${r.index}, connect times` }] : [],
+    ),
+  )
+  if (!sum) return null
+  try {
+    return latencyStats(sum)
+  } finally {
+    sum.destroy()
+  }
+}
+
+/**
+ * Rate mode: the agents' parts of the one send schedule (agent i sent slots i, i + N, …) add up to
+ * it. Peak connections is the sum of each agent's peak: the most the agents could have had busy
+ * at once.
+ */
+function mergeSchedule(rows: readonly AgentSegmentRow[]): ScheduleStats | null {
+  const parts = rows.flatMap((r) => (r.segment.schedule ? [{ s: r.segment.schedule, index: r.index }] : []))
+  if (!parts.length) return null
+  const sum = (k: 'scheduled' | 'sent' | 'unsent' | 'late' | 'peakConnections') =>
+    parts.reduce((a, p) => a + p.s[k], 0)
+  const lateness = sumHistograms(
+    parts.flatMap((p) => (p.s.lateness ? [{ h: p.s.lateness, who: `agent ${p.index}, send lateness` }] : [])),
+  )
+  try {
+    return {
+      scheduled: sum('scheduled'),
+      sent: sum('sent'),
+      unsent: sum('unsent'),
+      late: sum('late'),
+      peakConnections: sum('peakConnections'),
+      lateness: lateness ? latencyStats(lateness) : { ...EMPTY_STATS },
+    }
+  } finally {
+    lateness?.destroy()
   }
 }

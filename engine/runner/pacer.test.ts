@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { Pacer } from './pacer.ts'
+import { splitPlan } from '../agents/split.ts'
 
 function planOf(load: Record<string, unknown>) {
   const config = parseRunConfig({
@@ -105,5 +106,70 @@ describe('open-loop schedule', () => {
     const p = new Pacer(plan.steps, 50, plan.maxRequests)
     expect(p.total).toBe(123)
     expect(drain(p).at.at(-1)).toBeCloseTo(122 * 20, 6)
+  })
+
+  it('split over N load agents, the agents send the one schedule between them: each slot once, at its time', () => {
+    const loads: Record<string, unknown>[] = [
+      {
+        connections: 50,
+        duration: 10,
+        rate: 500,
+        profile: { kind: 'ramp', from: 30, to: 50, rampSeconds: 10 },
+      },
+      { connections: 12, requests: 1001, rate: 300 },
+      {
+        connections: 24,
+        rate: 200,
+        profile: {
+          kind: 'phases',
+          phases: [
+            { name: 'warmup', share: 0.5, requests: 101 },
+            { name: 'load', share: 1, duration: 2.5 },
+          ],
+        },
+      },
+      {
+        connections: 9,
+        duration: 7,
+        rate: 77,
+        profile: { kind: 'burst', burstSeconds: 1.5, idleSeconds: 2, connections: 9 },
+      },
+    ]
+    for (const l of loads) {
+      const config = parseRunConfig({
+        version: 1,
+        name: 'split',
+        targets: [{ name: 't', url: 'http://127.0.0.1:1/' }],
+        load: l,
+      })
+      const plan = compilePlan(config.load)
+      const rate = config.load.rate!
+      const whole = new Pacer(plan.steps, rate, plan.maxRequests)
+      const end = (plan.seconds ?? 60) * 1000
+      const { at: all, phase: phases } = drain(whole)
+      for (const count of [2, 3]) {
+        const got = new Map<number, { at: number; phase: number }>()
+        let due = 0
+        for (let index = 0; index < count; index++) {
+          const share = splitPlan(plan, config.load, { index, count })
+          const p = new Pacer(share.steps, rate, share.maxRequests, { index, count })
+          due += p.ownDueBy(end)
+          let k = index
+          while (p.next < p.total) {
+            expect(p.next).toBe(k)
+            expect(got.has(k)).toBe(false)
+            got.set(k, { at: p.at(), phase: p.phase() })
+            p.advance()
+            k += count
+          }
+        }
+        expect(got.size).toBe(all.length)
+        all.forEach((t, k) => {
+          expect(got.get(k)!.at).toBeCloseTo(t, 6)
+          expect(got.get(k)!.phase).toBe(phases[k])
+        })
+        expect(due).toBe(whole.dueBy(end))
+      }
+    }
   })
 })

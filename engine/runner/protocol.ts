@@ -63,6 +63,19 @@ export interface EncodedSegment {
   total: EncodedStats
   phases: (EncodedStats | null)[]
   steps: (EncodedStats | null)[] | null
+  /** Connect times (encoded histogram, µs) of the connections this agent opened. */
+  connect?: string | null
+  /** Rate mode: this agent's part of the send schedule, lateness as an encoded histogram (µs). */
+  schedule?: EncodedSchedule | null
+}
+
+export interface EncodedSchedule {
+  scheduled: number
+  sent: number
+  unsent: number
+  late: number
+  peakConnections: number
+  lateness: string | null
 }
 
 // runner process → parent

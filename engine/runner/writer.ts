@@ -265,6 +265,10 @@ function onSegmentEnd(
         steps: st.stepNames.length
           ? st.stepNames.map((_, i) => (st.steps[i] ? encodeStats(st.steps[i]) : null))
           : null,
+        connect: st.connect ? encodeHistogram(st.connect) : null,
+        schedule: schedule
+          ? { ...schedule, late: st.late, lateness: st.lateness ? encodeHistogram(st.lateness) : null }
+          : null,
       }
     : undefined
   total.destroy()
