@@ -9,6 +9,7 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw upload]   N load agents, one run
   run --demo [--duration S] [--connections N]                  against the embedded demo target
   agent                                                        one agent's share (its environment says which)
+  agents manifest CONFIG --agents N --on kubernetes [--out FILE]   the agents' Indexed Job, for kubectl or GitOps
   runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID   the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export json ID... --out FILE | export junit ID --out FILE | import json FILE
@@ -22,6 +23,7 @@ Exit codes: 0 success, 1 thresholds failed or run not completed (partial, aborte
 const commands: Record<string, () => Promise<CliCommand>> = {
   run: async () => (await import('./run.ts')).runCli,
   agent: async () => (await import('./agent.ts')).agentCli,
+  agents: async () => (await import('./agents.ts')).agentsCli,
   runs: async () => (await import('./runs.ts')).runsCli,
   export: async () => (await import('./export.ts')).exportCli,
   import: async () => (await import('./export.ts')).importCli,
