@@ -2,6 +2,7 @@
 // implements the Launcher interface of launcher.ts and is added here.
 import { ApiError } from '../api/errors.ts'
 import type { AgentLauncher } from '../config/schema.ts'
+import { KubernetesLauncher } from './kubernetes.ts'
 import { LocalLauncher, type Launcher } from './launcher.ts'
 import { MemoryStore } from './memory.ts'
 import type { CoordinatorStore } from './protocol.ts'
@@ -24,11 +25,39 @@ export function createLauncher(on: AgentLauncher, ctx: LauncherContext): Launche
         cpus: ctx.cpus,
         dataDir: ctx.dataDir,
       })
+    case 'kubernetes':
+      return kubernetesLauncher(ctx.storeUrl)
     default:
       throw new ApiError(
         'unavailable',
         `agents.on ${on}: this build has no ${on} launcher yet; start \`cannonade agent\` there yourself (engine/agents/README.md) or use local`,
         'agents.on',
       )
+  }
+}
+
+/**
+ * An Indexed Job in the cluster of the user's kubeconfig. Its image and namespace come from the
+ * environment (CANNONADE_AGENT_IMAGE, CANNONADE_KUBERNETES_NAMESPACE), as the store's URL does.
+ */
+function kubernetesLauncher(storeUrl: string | undefined, env = process.env): Launcher {
+  if (!storeUrl)
+    throw new ApiError(
+      'bad-input',
+      "agents.on kubernetes: set CANNONADE_STORE_URL (the agents' store)",
+      'agents.on',
+    )
+  try {
+    return new KubernetesLauncher({
+      storeUrl,
+      ...(env.CANNONADE_AGENT_IMAGE ? { image: env.CANNONADE_AGENT_IMAGE } : {}),
+      ...(env.CANNONADE_KUBERNETES_NAMESPACE ? { namespace: env.CANNONADE_KUBERNETES_NAMESPACE } : {}),
+    })
+  } catch (err) {
+    throw new ApiError(
+      'unavailable',
+      `agents.on kubernetes: ${err instanceof Error ? err.message : String(err)}`,
+      'agents.on',
+    )
   }
 }
