@@ -94,6 +94,18 @@ describe('--help of every command', () => {
     ],
     // Everything an agent needs comes from its environment (engine/agents/README.md).
     agent: [],
+    agents: [
+      '--agents N',
+      '--on kubernetes',
+      '--run KEY',
+      '--image IMG',
+      '--namespace NS',
+      '--secret NAME',
+      '--secret-from-env',
+      '--agent-cpu CPU',
+      '--agent-memory SIZE',
+      '--out FILE',
+    ],
     runs: [
       '--json',
       '--search TEXT',

@@ -37,7 +37,7 @@ const RUN_FLAGS = {
   on: {
     type: 'string',
     value: 'WHERE',
-    help: 'where the agents run: local (default), docker, swarm, kubernetes',
+    help: 'where the agents run: local (default), docker, swarm, kubernetes (KUBECONFIG; CANNONADE_AGENT_IMAGE, CANNONADE_KUBERNETES_NAMESPACE)',
   },
   raw: {
     type: 'string',
