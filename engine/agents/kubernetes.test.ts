@@ -41,12 +41,12 @@ const client = (kubeconfig: string) =>
   new KubeClient(loadKubeconfig({ KUBECONFIG: kubeconfig }), { timeoutMs: 5000 })
 
 /** A launcher on the fake, its events, and a promise of `n` exits. */
-function launch(f: FakeKubernetes, kubeconfig = f.kubeconfig()) {
+function launch(f: FakeKubernetes, kubeconfig = f.kubeconfig(), graceMs = 5000) {
   const launcher = new KubernetesLauncher({
     storeUrl: STORE,
     client: client(kubeconfig),
     pollMs: 20,
-    graceMs: 5000,
+    graceMs,
   })
   const events: LauncherEvent[] = []
   let onExit = () => {}
@@ -122,18 +122,22 @@ describe('the Kubernetes launcher against a stand-in API', () => {
     expect(f.requests.length).toBe(after)
   })
 
-  it('says once why a pod cannot start, and stop({ kill }) deletes what it created at once', async () => {
+  it('says once why a pod cannot start; a kill cuts the wait of a stop short and deletes at once', async () => {
     const f = await startFake({
       script: (i) =>
         i === 0
           ? { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nope:1"' } }
           : { exitCode: 0 },
     })
-    const { launcher, events, exits } = launch(f)
+    // A grace longer than the test's timeout: only the kill can end the stop in time.
+    const { launcher, events, exits } = launch(f, f.kubeconfig(), 600_000)
     await launcher.start(agentEnv({ runKey: KEY, count: 2 }), 2)
     await exits(1)
     while (calls(f).filter((c) => c === `GET ${PODS}`).length < 5) await new Promise((r) => setTimeout(r, 20))
+    const stopping = launcher.stop() // index 0 never ends: this would wait for the grace
     await launcher.stop({ kill: true })
+    await stopping
+    expect(calls(f).filter((c) => c.startsWith('DELETE')).length).toBe(2) // once, not twice
     expect(events.filter((e) => e.index === 0)).toEqual([
       {
         type: 'log',

@@ -86,6 +86,8 @@ export class KubernetesLauncher implements Launcher {
   private timer: NodeJS.Timeout | undefined
   private polling: Promise<void> = Promise.resolve()
   private stopped = false
+  private killed = false
+  private stopping: Promise<void> | null = null
   private readonly aborts = new AbortController()
   private readonly logs = new Map<string, Promise<void>>()
   private readonly exited = new Set<string>()
@@ -188,12 +190,21 @@ export class KubernetesLauncher implements Launcher {
     return this.exitedIndexes.size >= this.count
   }
 
-  async stop(opts: { kill?: boolean } = {}): Promise<void> {
-    if (this.stopped) return
-    const grace = opts.kill ? 0 : (this.o.graceMs ?? 10_000)
-    const until = Date.now() + grace
-    while (this.created.length && !this.allExited() && Date.now() < until)
+  /**
+   * One removal however often it is asked for; a kill while a stop waits for the agents cuts the
+   * wait short, and both return once the Job and the Secret are deleted.
+   */
+  stop(opts: { kill?: boolean } = {}): Promise<void> {
+    if (opts.kill) this.killed = true
+    this.stopping ??= this.remove()
+    return this.stopping
+  }
+
+  private async remove(): Promise<void> {
+    const until = Date.now() + (this.o.graceMs ?? 10_000)
+    while (this.created.length && !this.allExited() && !this.killed && Date.now() < until)
       await new Promise((r) => setTimeout(r, Math.min(200, this.o.pollMs ?? 1000)))
+    const kill = this.killed
     this.stopped = true
     clearTimeout(this.timer)
     await this.polling
@@ -202,7 +213,7 @@ export class KubernetesLauncher implements Launcher {
     // The Job first (its pods go with it, in the background), then the Secret they mounted.
     for (const o of this.created.reverse()) {
       const query =
-        o.kind === 'Job' ? `?propagationPolicy=Background${opts.kill ? '&gracePeriodSeconds=0' : ''}` : ''
+        o.kind === 'Job' ? `?propagationPolicy=Background${kill ? '&gracePeriodSeconds=0' : ''}` : ''
       try {
         await this.client.request('DELETE', `${collection(o)}/${o.metadata.name}${query}`)
       } catch (err) {
