@@ -4,7 +4,10 @@
 // turns the pods into (lines, then the exit), and what it says when the API refuses or is not
 // there. Then whole runs: the fake runs each pod as a real `cannonade agent` against a real
 // PostgreSQL store, and the run ends as the agents did.
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { delimiter, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import { openDb } from '../store/db.ts'
@@ -188,6 +191,49 @@ describe('the Kubernetes launcher against a stand-in API', () => {
     for (const e of [refused, tls]) expect(String(e)).not.toContain(f.token)
     expect(f.requests).toEqual([]) // neither got as far as a request
     await Promise.all([down.stop({ kill: true }), untrusted.stop({ kill: true })])
+  })
+
+  it('reads kubeconfig files as kubectl merges them: context, namespace, a CA path, an exec plugin', async () => {
+    const f = await startFake({ script: () => ({ exitCode: 0 }) })
+    const dir = mkdtempSync(join(tmpdir(), 'cannonade-kubeconfig-'))
+    writeFileSync(join(dir, 'ca.pem'), f.caPem)
+    // The plugin answers an ExecCredential, as cloud providers' plugins do.
+    writeFileSync(
+      join(dir, 'plugin.mjs'),
+      `console.log(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: process.env.FAKE_TOKEN } }))`,
+    )
+    writeFileSync(
+      join(dir, 'first'),
+      `current-context: team\ncontexts:\n- name: team\n  context: { cluster: fake, user: plugin, namespace: team-a }\n`,
+    )
+    writeFileSync(
+      join(dir, 'second'),
+      `clusters:
+- name: fake
+  cluster: { server: "https://127.0.0.1:${f.port}", certificate-authority: ca.pem }
+users:
+- name: plugin
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: ${process.execPath}
+      args: [plugin.mjs]
+      env: [{ name: FAKE_TOKEN, value: ${f.token} }]
+`,
+    )
+    const creds = loadKubeconfig({
+      KUBECONFIG: [join(dir, 'missing'), join(dir, 'first'), join(dir, 'second')].join(delimiter),
+    })
+    expect(creds).toMatchObject({
+      server: `https://127.0.0.1:${f.port}`,
+      namespace: 'team-a',
+      token: f.token,
+    })
+    const launcher = new KubernetesLauncher({ storeUrl: STORE, client: new KubeClient(creds), pollMs: 20 })
+    await launcher.start(agentEnv({ runKey: KEY, count: 1 }), 1)
+    await launcher.stop({ kill: true })
+    expect(calls(f)[0]).toBe('POST /api/v1/namespaces/team-a/secrets')
+    expect(calls(f).at(-1)).toBe(`DELETE /api/v1/namespaces/team-a/secrets/cannonade-agents-${KEY}-store`)
   })
 
   it('a kubeconfig it cannot use is named', () => {

@@ -122,6 +122,11 @@ export class FakeKubernetes {
     this.port = (this.server.address() as AddressInfo).port
   }
 
+  /** The server's certificate (self-signed: it is its own CA). */
+  get caPem(): string {
+    return this.cert
+  }
+
   /** A kubeconfig for this server; `o` spoils it for the failure tests. */
   kubeconfig(o: { server?: string; trust?: boolean; namespace?: string } = {}): string {
     const file = join(this.dir, `kubeconfig-${Math.random().toString(16).slice(2)}`)
