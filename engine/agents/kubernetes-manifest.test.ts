@@ -222,6 +222,7 @@ describe('cannonade agents manifest', () => {
 
   it('--secret-from-env renders the Secret from CANNONADE_STORE_URL into a file only its owner reads', async () => {
     const out = join(dir, 'with-secret.yaml')
+    writeFileSync(out, 'an older manifest\n', { mode: 0o644 }) // there before: made private too
     const r = await cli(
       [
         'agents',

@@ -4,7 +4,7 @@
 // The store's URL holds a password: by default the Job refers to a Secret the user creates; only
 // --secret-from-env puts the URL (from CANNONADE_STORE_URL, never argv) into the output.
 import { randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import {
   DEFAULT_AGENT_IMAGE,
   DEFAULT_STORE_SECRET,
@@ -94,9 +94,13 @@ async function manifest(argv: string[], ctx: CliContext): Promise<number> {
   const problem = manifestProblem(options)
   if (problem) throw new UsageError(problem)
   const yaml = toYaml(kubernetesAgents(options))
-  // A file holding the password is the user's alone.
-  if (flags.out !== undefined) writeFileSync(flags.out, yaml, { mode: 'url' in store ? 0o600 : 0o644 })
-  else ctx.stdout.write(yaml)
+  if (flags.out !== undefined) {
+    // A file holding the password is its owner's alone, also when it was there before (mode
+    // applies only to a file it creates).
+    const mode = 'url' in store ? 0o600 : 0o644
+    if ('url' in store && existsSync(flags.out)) chmodSync(flags.out, mode)
+    writeFileSync(flags.out, yaml, { mode })
+  } else ctx.stdout.write(yaml)
 
   const notes = [
     `job ${jobName(runKey)}: ${count} agents join run ${runKey}${flags.run ? '' : ' (a new key: the engine coordinating the run must have started it; render for a run with --run KEY, the key `cannonade run` logs)'}`,
