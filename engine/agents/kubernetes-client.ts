@@ -171,13 +171,40 @@ export class KubeApiError extends Error {
   }
 }
 
-export class KubeClient {
-  readonly creds: KubeCredentials
-  private readonly timeoutMs: number
+export interface KubeClientOptions {
+  timeoutMs?: number
+  /**
+   * Read the credentials again after a 401: an exec plugin's token expires (EKS: 15 minutes),
+   * and a run, then its deletes, may last longer.
+   */
+  reload?: () => KubeCredentials
+}
 
-  constructor(creds: KubeCredentials, opts: { timeoutMs?: number } = {}) {
+export class KubeClient {
+  creds: KubeCredentials
+  private readonly timeoutMs: number
+  private readonly reload: (() => KubeCredentials) | undefined
+
+  constructor(creds: KubeCredentials, opts: KubeClientOptions = {}) {
     this.creds = creds
     this.timeoutMs = opts.timeoutMs ?? 15_000
+    this.reload = opts.reload
+  }
+
+  /** The user's kubeconfig (KUBECONFIG, else ~/.kube/config), read again when a token expires. */
+  static fromKubeconfig(env: NodeJS.ProcessEnv = process.env, opts: { timeoutMs?: number } = {}): KubeClient {
+    return new KubeClient(loadKubeconfig(env), { ...opts, reload: () => loadKubeconfig(env) })
+  }
+
+  /** One call; its JSON answer, or a KubeApiError naming the call and the server's message. */
+  async request(method: string, path: string, body?: unknown): Promise<unknown> {
+    try {
+      return await this.once(method, path, body)
+    } catch (err) {
+      if (!(err instanceof KubeApiError && err.status === 401 && this.reload)) throw err
+      this.creds = this.reload()
+      return this.once(method, path, body)
+    }
   }
 
   private options(method: string, path: string): RequestOptions {
@@ -209,8 +236,7 @@ export class KubeClient {
     )
   }
 
-  /** One call; its JSON answer, or a KubeApiError naming the call and the server's message. */
-  request(method: string, path: string, body?: unknown): Promise<unknown> {
+  private once(method: string, path: string, body?: unknown): Promise<unknown> {
     const opts = this.options(method, path)
     const payload = body === undefined ? undefined : JSON.stringify(body)
     if (payload) (opts.headers as Record<string, string>)['content-type'] = 'application/json'

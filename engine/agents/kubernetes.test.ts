@@ -44,13 +44,8 @@ const client = (kubeconfig: string) =>
   new KubeClient(loadKubeconfig({ KUBECONFIG: kubeconfig }), { timeoutMs: 5000 })
 
 /** A launcher on the fake, its events, and a promise of `n` exits. */
-function launch(f: FakeKubernetes, kubeconfig = f.kubeconfig(), graceMs = 5000) {
-  const launcher = new KubernetesLauncher({
-    storeUrl: STORE,
-    client: client(kubeconfig),
-    pollMs: 20,
-    graceMs,
-  })
+function launch(f: FakeKubernetes, kubeconfig = f.kubeconfig(), graceMs = 5000, kube = client(kubeconfig)) {
+  const launcher = new KubernetesLauncher({ storeUrl: STORE, client: kube, pollMs: 20, graceMs })
   const events: LauncherEvent[] = []
   let onExit = () => {}
   launcher.follow((e) => {
@@ -193,14 +188,14 @@ describe('the Kubernetes launcher against a stand-in API', () => {
     await Promise.all([down.stop({ kill: true }), untrusted.stop({ kill: true })])
   })
 
-  it('reads kubeconfig files as kubectl merges them: context, namespace, a CA path, an exec plugin', async () => {
+  it('reads kubeconfig files as kubectl merges them: context, namespace, a CA path, an exec plugin whose token is read again when it expires', async () => {
     const f = await startFake({ script: () => ({ exitCode: 0 }) })
     const dir = mkdtempSync(join(tmpdir(), 'cannonade-kubeconfig-'))
     writeFileSync(join(dir, 'ca.pem'), f.caPem)
     // The plugin answers an ExecCredential, as cloud providers' plugins do.
     writeFileSync(
       join(dir, 'plugin.mjs'),
-      `console.log(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: process.env.FAKE_TOKEN } }))`,
+      `import { readFileSync } from 'node:fs'\nconsole.log(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: readFileSync(process.env.TOKEN_FILE, 'utf8') } }))`,
     )
     writeFileSync(
       join(dir, 'first'),
@@ -218,9 +213,10 @@ users:
       apiVersion: client.authentication.k8s.io/v1
       command: ${process.execPath}
       args: [plugin.mjs]
-      env: [{ name: FAKE_TOKEN, value: ${f.token} }]
+      env: [{ name: TOKEN_FILE, value: ${join(dir, 'token')} }]
 `,
     )
+    writeFileSync(join(dir, 'token'), f.token)
     const creds = loadKubeconfig({
       KUBECONFIG: [join(dir, 'missing'), join(dir, 'first'), join(dir, 'second')].join(delimiter),
     })
@@ -229,9 +225,16 @@ users:
       namespace: 'team-a',
       token: f.token,
     })
-    const launcher = new KubernetesLauncher({ storeUrl: STORE, client: new KubeClient(creds), pollMs: 20 })
+    const env = { KUBECONFIG: [join(dir, 'first'), join(dir, 'second')].join(delimiter) }
+    const { launcher, events } = launch(f, '', 5000, KubeClient.fromKubeconfig(env))
     await launcher.start(agentEnv({ runKey: KEY, count: 1 }), 1)
+    // The token expires and the plugin hands out a new one: the deletes still happen.
+    f.token = 'rotated-' + f.token
+    writeFileSync(join(dir, 'token'), f.token)
     await launcher.stop({ kill: true })
+    expect(f.unauthorized).toBeGreaterThan(0)
+    expect(f.secretNames).toEqual([])
+    expect(events.filter((e) => e.type === 'log' && /could not delete/.test(e.line))).toEqual([])
     expect(calls(f)[0]).toBe('POST /api/v1/namespaces/team-a/secrets')
     expect(calls(f).at(-1)).toBe(`DELETE /api/v1/namespaces/team-a/secrets/cannonade-agents-${KEY}-store`)
   })

@@ -3,7 +3,7 @@
 // (each one's log while it runs, then its exit), and deletes both at the end. The agents reach
 // the PostgreSQL store themselves; nothing else of the run goes through the cluster.
 import { ENV } from './env.ts'
-import { KubeApiError, KubeClient, loadKubeconfig } from './kubernetes-client.ts'
+import { KubeApiError, KubeClient } from './kubernetes-client.ts'
 import { AGENT_CONTAINER, kubernetesAgents, RUN_LABEL, type KubeObject } from './kubernetes-manifest.ts'
 import type { Launcher, LauncherEvent } from './launcher.ts'
 
@@ -96,7 +96,7 @@ export class KubernetesLauncher implements Launcher {
 
   constructor(o: KubernetesLauncherOptions) {
     this.o = o
-    this.client = o.client ?? new KubeClient(loadKubeconfig())
+    this.client = o.client ?? KubeClient.fromKubeconfig()
     this.namespace = o.namespace ?? this.client.creds.namespace
   }
 

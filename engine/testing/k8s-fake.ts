@@ -66,7 +66,9 @@ export interface FakeKubernetesOptions {
 
 export class FakeKubernetes {
   readonly requests: RecordedRequest[] = []
-  readonly token = 'fake-token-' + Math.random().toString(16).slice(2)
+  token = 'fake-token-' + Math.random().toString(16).slice(2)
+  /** Requests refused for their token (401). */
+  unauthorized = 0
   private readonly o: FakeKubernetesOptions
   private readonly dir = mkdtempSync(join(tmpdir(), 'cannonade-k8s-fake-'))
   private server: Server | null = null
@@ -107,8 +109,10 @@ export class FakeKubernetes {
         }
         const status = (code: number, reason: string, message: string) =>
           send(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, code })
-        if (req.headers.authorization !== `Bearer ${this.token}`)
+        if (req.headers.authorization !== `Bearer ${this.token}`) {
+          this.unauthorized++
           return status(401, 'Unauthorized', 'Unauthorized')
+        }
         if (this.o.forbid?.test(`${method} ${path}`))
           return status(
             403,
@@ -120,6 +124,11 @@ export class FakeKubernetes {
     })
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r))
     this.port = (this.server.address() as AddressInfo).port
+  }
+
+  /** The Secrets it holds (deleted ones are gone). */
+  get secretNames(): string[] {
+    return [...this.secrets.keys()]
   }
 
   /** The server's certificate (self-signed: it is its own CA). */
