@@ -4,16 +4,17 @@
 // controller sets). A pod either follows a script (lines, then an exit code; or stuck waiting)
 // or, as a kubelet would, runs the Job's container as a real `cannonade agent` process with the
 // pod's environment: its variables, JOB_COMPLETION_INDEX and the Secret's key as a mounted file.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { selfSigned } from './tls.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 
@@ -82,19 +83,9 @@ export class FakeKubernetes {
   }
 
   async start(): Promise<void> {
-    const [key, cert] = [join(this.dir, 'key.pem'), join(this.dir, 'cert.pem')]
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1'].concat([
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ]),
-      { stdio: 'ignore' },
-    )
-    this.cert = readFileSync(cert, 'utf8')
-    this.server = createServer({ key: readFileSync(key), cert: this.cert }, (req, res) => {
+    const { key, cert } = selfSigned()
+    this.cert = cert
+    this.server = createServer({ key, cert }, (req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {

@@ -1,4 +1,5 @@
-// A throwaway self-signed certificate for https test targets (openssl, valid for a day).
+// A throwaway self-signed certificate for https test targets (openssl, valid for a day). It names
+// 127.0.0.1 as a subjectAltName, so a client that trusts it as its CA verifies the server too.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,6 +23,8 @@ export function selfSigned(): { key: string; cert: string } {
       '1',
       '-subj',
       '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
     ],
     { stdio: 'ignore' },
   )
