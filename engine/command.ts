@@ -15,6 +15,8 @@ export interface CommandOptions {
   env?: NodeJS.ProcessEnv
   cwd?: string
   onLine?: (line: string) => void
+  /** Written to the command's stdin (then closed): a secret that must not go on its argv. */
+  input?: string
   /** Kill the command (and whatever it started) after this long. */
   timeoutMs: number
 }
@@ -28,7 +30,8 @@ export function runCommand(
     const child = spawn(cmd, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is a pipe ended at once (end of input, as /dev/null gives) unless input is given.
+      stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     })
     const lines: string[] = []
@@ -53,6 +56,9 @@ export function runCommand(
       if (extra) lines.push(extra)
       resolve({ code, lines, timedOut })
     }
+    // A command that exits without reading its input: its exit code says why.
+    child.stdin.on('error', () => {})
+    child.stdin.end(opts.input)
     child.stdout.on('data', feed)
     child.stderr.on('data', feed)
     const timer = setTimeout(() => {
