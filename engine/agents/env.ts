@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/** Where the index comes from, first match wins. A Swarm replicated job's {{.Task.Slot}} counts from 0. */
+/**
+ * Where the index comes from, first match wins. A Swarm replicated job's slots count from 0
+ * (swarm.ts SWARM_SLOT_TEMPLATE: {{.Task.Slot}} alone renders slot 0 as the node's ID).
+ */
 export const INDEX_VARIABLES = [
   'CANNONADE_AGENT_INDEX',
   'JOB_COMPLETION_INDEX',

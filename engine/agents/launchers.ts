@@ -1,11 +1,14 @@
-// The launcher `agents.on` names. Local processes are built in; a launcher for another platform
-// implements the Launcher interface of launcher.ts and is added here.
+// The launcher `agents.on` names. Local processes, Docker containers, a Docker Swarm job and a
+// Kubernetes Indexed Job are built in; a launcher for another platform implements the Launcher
+// interface of launcher.ts and is added here.
 import { ApiError } from '../api/errors.ts'
 import type { AgentLauncher } from '../config/schema.ts'
 import { KubernetesLauncher } from './kubernetes.ts'
+import { DockerLauncher, type ContainerLauncherOptions } from './docker.ts'
 import { LocalLauncher, type Launcher } from './launcher.ts'
 import { MemoryStore } from './memory.ts'
 import type { CoordinatorStore } from './protocol.ts'
+import { SwarmLauncher } from './swarm.ts'
 
 export interface LauncherContext {
   store: CoordinatorStore
@@ -15,6 +18,25 @@ export interface LauncherContext {
   dataDir: string
   /** The PostgreSQL store's URL, for agents that reach it (never put on a command line). */
   storeUrl: string | undefined
+  /** CANNONADE_AGENT_IMAGE, CANNONADE_AGENT_NETWORK (README.md "Launchers"); default: ours. */
+  env?: NodeJS.ProcessEnv
+}
+
+/** Docker and Swarm agents: the store, and the image and network the environment may name. */
+function containerOptions(ctx: LauncherContext, on: AgentLauncher): ContainerLauncherOptions {
+  if (!ctx.storeUrl) {
+    throw new ApiError(
+      'bad-input',
+      `agents.on ${on}: set CANNONADE_STORE_URL (the coordination store)`,
+      'agents.on',
+    )
+  }
+  const env = ctx.env ?? process.env
+  return {
+    storeUrl: ctx.storeUrl,
+    ...(env.CANNONADE_AGENT_IMAGE ? { image: env.CANNONADE_AGENT_IMAGE } : {}),
+    ...(env.CANNONADE_AGENT_NETWORK ? { network: env.CANNONADE_AGENT_NETWORK } : {}),
+  }
 }
 
 export function createLauncher(on: AgentLauncher, ctx: LauncherContext): Launcher {
@@ -27,6 +49,10 @@ export function createLauncher(on: AgentLauncher, ctx: LauncherContext): Launche
       })
     case 'kubernetes':
       return kubernetesLauncher(ctx.storeUrl)
+    case 'docker':
+      return new DockerLauncher(containerOptions(ctx, on))
+    case 'swarm':
+      return new SwarmLauncher(containerOptions(ctx, on))
     default:
       throw new ApiError(
         'unavailable',

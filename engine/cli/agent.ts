@@ -18,7 +18,7 @@ export const AGENT_USAGE = helpText(
   CANNONADE_AGENT_COUNT     how many agents the run has
   CANNONADE_AGENT_INDEX     this agent's index 0…count-1, or JOB_COMPLETION_INDEX (Kubernetes),
                             CF_INSTANCE_INDEX (Cloud Foundry), NOMAD_ALLOC_INDEX (Nomad),
-                            CANNONADE_AGENT_SLOT (a Swarm replicated job's {{.Task.Slot}})
+                            CANNONADE_AGENT_SLOT (a Swarm replicated job's slot, from 0)
   CANNONADE_STORE_URL       the coordination store, postgres://… (or CANNONADE_STORE_URL_FILE:
                             a file holding it, e.g. a mounted secret)
   CANNONADE_AGENT_DATA      where the agent keeps its raw ledger (default: a temporary folder)

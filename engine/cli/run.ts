@@ -37,7 +37,11 @@ const RUN_FLAGS = {
   on: {
     type: 'string',
     value: 'WHERE',
-    help: 'where the agents run: local (default), docker, swarm, kubernetes (KUBECONFIG; CANNONADE_AGENT_IMAGE, CANNONADE_KUBERNETES_NAMESPACE)',
+    help:
+      'where the agents run: local (default), docker (N containers), swarm (a replicated job, on a swarm ' +
+      'manager), kubernetes (an Indexed Job through KUBECONFIG; CANNONADE_KUBERNETES_NAMESPACE). docker, ' +
+      'swarm and kubernetes need CANNONADE_STORE_URL, a PostgreSQL the agents reach; CANNONADE_AGENT_IMAGE, ' +
+      'CANNONADE_AGENT_NETWORK (default host): engine/agents/README.md',
   },
   raw: {
     type: 'string',
