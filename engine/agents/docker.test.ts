@@ -25,6 +25,15 @@ import { ensureAgentImage, IMAGE_BUILD_TIMEOUT_MS } from './image.ts'
 const gate = dockerGate('Docker and Swarm load agent tests')
 const pgHere = !gate.skip && pgAvailableForTests()
 const exec = promisify(execFile)
+/** Whether this engine is in a swarm as the tests start (they make one only when it is in none). */
+const swarmAtLoad = gate.skip
+  ? null
+  : spawnSync('docker', ['info', '--format', '{{.Swarm.LocalNodeState}}'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    }).stdout?.trim()
+if (!gate.skip && swarmAtLoad !== 'inactive')
+  console.warn(`skipping the no-swarm test: this Docker engine's swarm is ${swarmAtLoad}, not inactive`)
 
 function docker(...args: string[]): string[] {
   const r = spawnSync('docker', args, { encoding: 'utf8', timeout: 60_000 })
@@ -196,6 +205,26 @@ describe.skipIf(gate.skip || !pgHere)('load agents in Docker containers and a Sw
     ])
     expect(docker('ps', '--all', '--quiet', '--filter', `label=org.cannonade.run=${r.runKey}`)).toEqual([])
   }, 180_000)
+
+  it.skipIf(swarmAtLoad !== 'inactive')(
+    '`--on swarm` on an engine in no swarm fails before any load, saying how to make one',
+    async () => {
+      const target = await startTarget()
+      try {
+        const r = await cliRun('swarm', target.url)
+        expect(r.code).not.toBe(0)
+        expect(r.err).toMatch(
+          /agents\.on swarm: this Docker engine is in no swarm \(inactive\): run `docker swarm init`/,
+        )
+        expect(target.requests).toBe(0)
+        const label = `label=org.cannonade.run=${r.runKey}`
+        expect(docker('ps', '--all', '--quiet', '--filter', label)).toEqual([])
+      } finally {
+        await target.close()
+      }
+    },
+    60_000,
+  )
 
   describe('on a single-node swarm', () => {
     // This engine joins a swarm for the test only when it is in none, and leaves it only then.

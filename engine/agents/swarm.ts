@@ -56,10 +56,13 @@ export class SwarmLauncher implements Launcher {
       ['info', '--format', '{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}}'],
       CALL_TIMEOUT_MS,
     )
-    if (info.code !== 0 || info.lines[0] !== 'active true') {
+    const [state = 'unknown', manager] = info.code === 0 ? (info.lines[0] ?? '').split(' ') : []
+    if (state !== 'active' || manager !== 'true') {
       throw new ApiError(
         'unavailable',
-        `agents.on swarm: this Docker engine is not a swarm manager (swarm ${info.lines[0] ?? 'unknown'}): run \`docker swarm init\` or point DOCKER_HOST at a manager`,
+        state === 'active'
+          ? 'agents.on swarm: this Docker engine is a swarm worker: point DOCKER_HOST at a swarm manager'
+          : `agents.on swarm: this Docker engine is in no swarm (${state}): run \`docker swarm init\`, or point DOCKER_HOST at a swarm manager`,
         'agents.on',
       )
     }
