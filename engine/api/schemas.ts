@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { Channel } from './channels.ts'
 import { LIMITS } from '../config/limits.ts'
+import { issueMessage } from '../config/issue-words.ts'
 import { ApiError } from './errors.ts'
 import { RUN_STATUSES } from './types.ts'
 
@@ -157,7 +158,7 @@ export function parseArgs<C extends Channel>(channel: C, args: unknown): z.outpu
     const where = issue ? issue.path.map(String).join('.') : ''
     throw new ApiError(
       'bad-input',
-      `${channel}: argument ${where || '(all)'} ${issue?.message ?? 'is invalid'}`,
+      `${channel}: argument ${where || '(all)'} ${issue ? issueMessage(issue) : 'is invalid'}`,
     )
   }
   return result.data as z.output<(typeof argSchemas)[C]>

@@ -2,6 +2,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import type { ProbeResult } from '../api/types.ts'
+import { issueMessage } from './issue-words.ts'
 import { TargetUrlSchema } from './schema.ts'
 
 export function probeTarget(
@@ -14,7 +15,7 @@ export function probeTarget(
       ok: false,
       status: null,
       latencyMs: null,
-      error: `the URL ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
+      error: `the URL ${parsed.error.issues[0] ? issueMessage(parsed.error.issues[0]) : 'is invalid'}`,
     })
   const u = new URL(url)
   const timeoutMs = opts.timeoutMs ?? 5000

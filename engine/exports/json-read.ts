@@ -5,6 +5,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
+import { issueMessage } from '../config/issue-words.ts'
 import { RUN_ENDS } from '../api/types.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from '../store/export-read.ts'
@@ -94,7 +95,11 @@ function parseRecord<S extends z.ZodType>(
   const r = schema.safeParse(value)
   if (r.success) return r.data
   const issue = r.error.issues[0]
-  throw bad(file, where, `${issue?.path.map(String).join('.') || 'record'} ${issue?.message ?? 'is invalid'}`)
+  throw bad(
+    file,
+    where,
+    `${issue?.path.map(String).join('.') || 'record'} ${issue ? issueMessage(issue) : 'is invalid'}`,
+  )
 }
 
 function* readLines(file: string): Generator<string> {

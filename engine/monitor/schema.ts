@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { SECRET_NAMES } from '../api/bridge.ts'
+import { issueMessage } from '../config/issue-words.ts'
 
 /*
  * What a target's `monitor` field may hold. Every message names the field it is about, because
@@ -216,5 +217,7 @@ export type CloudFoundryAuth = z.infer<typeof CloudFoundryAuthSchema>
 
 /** One line per problem, each starting with the field path, e.g. "monitor.auth.username: …". */
 export function formatSpecIssues(error: z.ZodError, prefix = 'monitor'): string {
-  return error.issues.map((i) => `${[prefix, ...i.path.map(String)].join('.')}: ${i.message}`).join('\n')
+  return error.issues
+    .map((i) => `${[prefix, ...i.path.map(String)].join('.')}: ${issueMessage(i)}`)
+    .join('\n')
 }

@@ -12,6 +12,7 @@ import type {
   SeriesPoint,
   TargetRoundSummary,
 } from '../api/types.ts'
+import { issueMessage } from '../config/issue-words.ts'
 import type { RunConfig } from '../config/schema.ts'
 import type { RunRounds } from '../metrics/compare.ts'
 import { parseCorrelationId } from './correlation.ts'
@@ -63,7 +64,11 @@ function parseQuery<S extends z.ZodType>(schema: S, value: unknown, what: string
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const field = issue?.path.map(String).join('.') ?? ''
-  throw new ApiError('bad-input', `${what}: ${field || '(query)'} ${issue?.message ?? 'is invalid'}`, field)
+  throw new ApiError(
+    'bad-input',
+    `${what}: ${field || '(query)'} ${issue ? issueMessage(issue) : 'is invalid'}`,
+    field,
+  )
 }
 
 export class HistoryStore {

@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import type { DesktopBridge } from '../../../../engine/api/bridge.ts'
 import { SettingsSchema, type Settings as SettingsT } from '../../../../engine/api/schemas.ts'
+import { issueMessage } from '../../../../engine/config/issue-words.ts'
 import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
@@ -64,7 +65,7 @@ function SettingsForm({
   }
   const parsed = SettingsSchema.partial().safeParse(patch)
   const schemaIssues = new Map(
-    parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join('.'), i.message]),
+    parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join('.'), issueMessage(i)]),
   )
   const errors = {
     pgExportUrl: schemaIssues.get('pgExportUrl') ?? checkPgUrl(form.pgExportUrl),

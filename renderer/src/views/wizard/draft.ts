@@ -10,6 +10,7 @@ import {
   type RunConfigInput,
   type ThresholdMetric,
 } from '../../../../engine/config/schema.ts'
+import { issuesOf } from '../../../../engine/config/issue-words.ts'
 import { clean, type Num } from './clean.ts'
 import { emptyMonitor, monitorInput, type MonitorDraft } from './monitorDraft.ts'
 import { stepInput, type Method, type StepDraft } from './scenarioDraft.ts'
@@ -313,20 +314,8 @@ export function validate(d: Draft): Validation {
     const sweep = sweepIssues(result.data)
     return sweep.length ? byField(sweep) : { config: result.data, issues: new Map(), list: [] }
   }
-  const list = result.error.issues.map((issue) => {
-    const field = issue.path.map(String).join('.')
-    const message =
-      issue.code === 'invalid_type' && /received (undefined|NaN)/.test(issue.message)
-        ? issue.message.includes('NaN')
-          ? 'must be a number'
-          : 'is required'
-        : issue.code === 'invalid_key'
-          ? // A record key (a header or capture name): the key schema's own message says why.
-            (issue.issues[0]?.message ?? issue.message)
-          : issue.message
-    return { field, message }
-  })
-  return byField(list)
+  // The same words as the CLI and the Api (engine/config/issue-words.ts), never schema text.
+  return byField(issuesOf(result.error))
 }
 
 /** Whether the document holds something at `field` ("targets.0.url"): empty text counts as nothing. */

@@ -1,6 +1,7 @@
 // The Load step's sweep: one run per value of a numeric config path (a study). The values are typed
 // as a comma list; the schema checks the shape, and `sweepIssues` checks what only the finished
 // config can tell: that the path names a number in it and that every value keeps it valid.
+import { issueMessage } from '../../../../engine/config/issue-words.ts'
 import { RunConfigV1Schema, STACK_ENV_PATH, type RunConfig } from '../../../../engine/config/schema.ts'
 
 export interface SweepDraft {
@@ -75,7 +76,7 @@ export function sweepIssues(config: RunConfig): { field: string; message: string
     if (first)
       issues.push({
         field: `sweep.values.${i}`,
-        message: `${value} makes ${first.path.join('.') || 'the config'} invalid: ${first.message}`,
+        message: `${value} makes ${first.path.join('.') || 'the config'} invalid: ${issueMessage(first)}`,
       })
   })
   return issues
