@@ -102,6 +102,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       owner: self,
       expander,
       ...(storeUrl ? { agentStoreUrl: storeUrl } : {}),
+      ...dockerHost(),
     }
   }
   const pgPassword = () => opts.secrets?.().PGPASSWORD
@@ -123,6 +124,8 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const settingsFile = join(dirname(opts.dbPath), 'settings.json')
   const stacks = new Stacks({
     stateDir: stackStateDir(opts.dbPath),
+    // Settings → Docker host, read at each call: a change applies to the next command.
+    dockerHost: () => readSettings().dockerHost,
     onLog: (stack, line) => bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent),
   })
   let demo: DemoServer | null = null
@@ -136,6 +139,12 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
 
   const settings = settingsStore(settingsFile, readOnly === null)
   const readSettings = settings.read
+
+  /** The Docker host setting, for runs and monitor tests (stacks read it themselves). */
+  const dockerHost = (): { dockerHost?: string } => {
+    const host = readSettings().dockerHost
+    return host ? { dockerHost: host } : {}
+  }
 
   // Retention of the raw ledger (settings.ledgerRetentionDays): at start and after each run.
   const retention = () => {
@@ -248,6 +257,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         const hooks: RunHooks = {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
           onLog: log,
+          onWarning: (e) => bus.emit('warning', e),
           onEnded: (e: RunEndedEvent) => {
             active.delete(e.runId)
             retention()
@@ -330,6 +340,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
       onProgress: (cb) => subscribe('progress', cb),
       onEnded: (cb) => subscribe('ended', cb),
+      onWarning: (cb) => subscribe('warning', cb),
     },
     studies: {
       async list() {
@@ -366,7 +377,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     },
     monitor: {
       async test(spec) {
-        const r = await testMonitor(spec, { timeoutMs: 10_000, stacks })
+        const r = await testMonitor(spec, { timeoutMs: 10_000, stacks, ...dockerHost() })
         return { ok: r.ok, message: r.message, instances: r.instances }
       },
     },
@@ -424,10 +435,16 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         return { ...readSettings(), dataDir: dirname(opts.dbPath), demoUrl: await demoUrl() }
       },
       async set(patch) {
-        const next = { ...readSettings(), ...parseArgs('settings:set', [patch])[0] }
-        settings.write(next)
+        const next: Record<string, unknown> = { ...readSettings() }
+        for (const [key, value] of Object.entries(parseArgs('settings:set', [patch])[0])) {
+          if (value === undefined) continue
+          // null or an emptied text: the setting is removed (its default applies again).
+          if (value === null || value === '') delete next[key]
+          else next[key] = value
+        }
+        settings.write(next as Settings)
         retention()
-        return next
+        return readSettings()
       },
     },
   }

@@ -143,7 +143,7 @@ describe('a Docker engine socket that does not answer', () => {
     { what: 'listing compose project shop', spec: { kind: 'docker' as const, project: 'shop' } },
   ]) {
     it(`${spec.what}: the monitor's start fails, naming the engine and the call`, async () => {
-      const monitor = new DockerMonitor({ ...spec.spec, socketPath: sock }, 't', 1000, 500)
+      const monitor = new DockerMonitor({ ...spec.spec, socketPath: sock }, 't', 1000, undefined, 500)
       const { value } = await elapsed(() =>
         monitor.start(
           () => {},

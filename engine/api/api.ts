@@ -2,7 +2,7 @@
 // WebSocket in web mode, direct calls in the CLI and tests. Its operations and events are listed in
 // ./channels.ts (the compiler keeps the two in step); arguments are parsed with ./schemas.ts.
 import type { RunConfig } from '../config/schema.ts'
-import type { Args, Settings } from './schemas.ts'
+import type { Args, Settings, SettingsPatch } from './schemas.ts'
 import type {
   CompareResult,
   ExportProgressEvent,
@@ -14,6 +14,7 @@ import type {
   RunEndedEvent,
   RunListItem,
   RunSummary,
+  RunWarningEvent,
   SampleRow,
   SeriesPoint,
   StackInfo,
@@ -52,6 +53,8 @@ export interface Api {
     prune(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
     onProgress(cb: (event: ProgressEvent) => void): Unsubscribe
     onEnded(cb: (event: RunEndedEvent) => void): Unsubscribe
+    /** A monitor of a running run could not read its source (also in the run's `warnings`). */
+    onWarning(cb: (event: RunWarningEvent) => void): Unsubscribe
   }
   studies: {
     list(): Promise<StudyListItem[]>
@@ -91,6 +94,7 @@ export interface Api {
   }
   settings: {
     get(): Promise<Settings>
-    set(patch: Partial<Settings>): Promise<Settings>
+    /** Changes the keys given; a key set to null (or '') is removed. */
+    set(patch: SettingsPatch): Promise<Settings>
   }
 }

@@ -41,7 +41,7 @@ export const channels = {
 
 /** Subscriptions: `api.<domain>.<onX>(cb)` receives the events named here. */
 export const events = {
-  runs: { onProgress: 'runs:progress', onEnded: 'runs:ended' },
+  runs: { onProgress: 'runs:progress', onEnded: 'runs:ended', onWarning: 'runs:warning' },
   stacks: { onLog: 'stacks:log' },
   exports: { onProgress: 'exports:progress' },
   reports: { onProgress: 'reports:progress' },

@@ -61,28 +61,73 @@ export const CompareQuerySchema = z
 /** Settings that hold a URL: none may carry a password (settings are a plain file). */
 export const SETTINGS_URL_FIELDS = ['pgExportUrl', 'dockerHost', 'cfApi'] as const
 
-const noPassword = () =>
+// Where Docker listens, written as DOCKER_HOST is (engine/monitor/docker-host.ts reads it).
+const DOCKER_HOST = /^((unix|npipe):\/\/\S*|(tcp|http|https|ssh):\/\/[^\s/]+\/?)$/
+
+function noPassword(value: string): boolean {
+  try {
+    return new URL(value).password === ''
+  } catch {
+    return true
+  }
+}
+
+/** A text setting; '' is "not set" (a patch with '' removes it). A URL setting holds no password. */
+const text = (opts: { check?: { test: (v: string) => boolean; message: string }; url?: boolean } = {}) =>
   z
     .string()
+    .trim()
     .max(2000)
-    .refine((value) => {
-      try {
-        return new URL(value).password === ''
-      } catch {
-        return true
-      }
-    }, "holds a password: settings never store one (they are a plain file). Remove it from the URL and give the password as PGPASSWORD (or in the desktop app's secrets) instead")
+    .refine((v) => v === '' || !opts.check || opts.check.test(v), opts.check?.message ?? 'is not valid')
+    .refine(
+      (v) => !opts.url || noPassword(v),
+      "holds a password: settings never store one (they are a plain file). Remove it from the URL and give the password as PGPASSWORD (or in the desktop app's secrets) instead",
+    )
+
+const SETTINGS = {
+  dataDir: text(),
+  /** Where docker monitors, stacks and a run's environment find Docker; unset: DOCKER_HOST or the default socket. */
+  dockerHost: text({
+    url: true,
+    check: {
+      test: (v) => DOCKER_HOST.test(v),
+      message: 'must be a Docker address such as unix:///var/run/docker.sock or tcp://127.0.0.1:2375',
+    },
+  }),
+  pgExportUrl: text({ url: true }),
+  /** The wizard's default Cloud Foundry API endpoint and user for a new cloudfoundry monitor. */
+  cfApi: text({ url: true }),
+  cfUsername: text(),
+  theme: z.enum(['system', 'light', 'dark']),
+  /** Drop the raw samples of runs older than this many days (summaries and series stay). */
+  ledgerRetentionDays: z.number().int().min(1).max(3650),
+}
 
 export const SettingsSchema = z
   .object({
-    dataDir: z.string().optional(),
-    dockerHost: noPassword().optional(),
-    pgExportUrl: noPassword().optional(),
-    cfApi: noPassword().optional(),
-    cfUsername: z.string().optional(),
-    theme: z.enum(['system', 'light', 'dark']).default('system'),
-    /** Drop the raw samples of runs older than this many days (summaries and series stay). */
-    ledgerRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+    dataDir: SETTINGS.dataDir.optional(),
+    dockerHost: SETTINGS.dockerHost.optional(),
+    pgExportUrl: SETTINGS.pgExportUrl.optional(),
+    cfApi: SETTINGS.cfApi.optional(),
+    cfUsername: SETTINGS.cfUsername.optional(),
+    theme: SETTINGS.theme.default('system'),
+    ledgerRetentionDays: SETTINGS.ledgerRetentionDays.nullable().optional(),
+  })
+  .strict()
+
+/**
+ * What `settings:set` takes: the keys to change. A key set to null (or to an empty text) is
+ * removed, so a field the user clears stays cleared instead of keeping its old value.
+ */
+export const SettingsPatchSchema = z
+  .object({
+    dataDir: SETTINGS.dataDir.nullable().optional(),
+    dockerHost: SETTINGS.dockerHost.nullable().optional(),
+    pgExportUrl: SETTINGS.pgExportUrl.nullable().optional(),
+    cfApi: SETTINGS.cfApi.nullable().optional(),
+    cfUsername: SETTINGS.cfUsername.nullable().optional(),
+    theme: SETTINGS.theme.nullable().optional(),
+    ledgerRetentionDays: SETTINGS.ledgerRetentionDays.nullable().optional(),
   })
   .strict()
 
@@ -142,12 +187,13 @@ export const argSchemas = {
     z.object({ format: z.enum(['pdf', 'html']).default('pdf') }).optional(),
   ]),
   'settings:get': z.tuple([]),
-  'settings:set': z.tuple([SettingsSchema.partial()]),
+  'settings:set': z.tuple([SettingsPatchSchema]),
 } as const satisfies Record<Channel, z.ZodTuple>
 
 export type Args<C extends Channel> = z.input<(typeof argSchemas)[C]>
 
 export type Settings = z.output<typeof SettingsSchema>
+export type SettingsPatch = z.input<typeof SettingsPatchSchema>
 
 /** Parse a channel's arguments; throws ApiError('bad-input') naming the argument. */
 export function parseArgs<C extends Channel>(channel: C, args: unknown): z.output<(typeof argSchemas)[C]> {

@@ -200,6 +200,36 @@ export interface AgentLive {
   heartbeatAgeMs: number
 }
 
+/**
+ * Something that went wrong beside the load without ending the run: a monitor that could not read
+ * its source. Kept with the run, shown live and wherever the run is shown (engine/monitor/warnings.ts
+ * puts it in words).
+ */
+export interface RunWarning {
+  kind: 'monitor'
+  /** The config field of the monitor: targets.0.monitor (targets.0.monitor.1 in a list). */
+  field: string
+  target: string
+  /** docker, process, cloudfoundry, postgres */
+  source: string
+  /** What failed, as the monitor says it ("container x: no such container"). */
+  message: string
+  /** The monitor gave up (it could not start): no figures from it for the rest of the run. */
+  stopped: boolean
+  /** When it was first reported: ISO 8601. */
+  at: string
+  /** The same moment in seconds since the run's start (negative: before it); null if the run never started. */
+  t: number | null
+  /** How often the monitor reported it (the same failure is reported once until it changes). */
+  count: number
+}
+
+export interface RunWarningEvent {
+  type: 'warning'
+  runId: number
+  warning: RunWarning
+}
+
 export interface RunSummary {
   runId: number
   /** The prefix of every correlation id in this run: `<prefix>-<sequence>`. */
@@ -218,6 +248,8 @@ export interface RunSummary {
   generator: GeneratorHealth
   /** Set for a run made by load agents (`--agents N`): who they were and how they kept time. */
   distribution: Distribution | null
+  /** Monitors that could not read their source, in the order they first failed. */
+  warnings: RunWarning[]
 }
 
 /** One per-second row of a run's timeline, per target and round. */

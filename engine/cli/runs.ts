@@ -5,7 +5,7 @@ import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from 
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
-import { agentLines, jsonSummary, timingLines } from './summary.ts'
+import { agentLines, jsonSummary, timingLines, warningLines } from './summary.ts'
 
 type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
 
@@ -105,6 +105,7 @@ function showRun(run: RunSummary): string {
   if (run.note) out.push(`note: ${run.note}`)
   if (run.error) out.push(`error: ${run.error}`)
   if (run.generator.message) out.push(`warning: ${run.generator.message}`)
+  out.push(...warningLines(run))
   out.push('')
   if (run.results.length === 0) out.push('no results yet')
   else {

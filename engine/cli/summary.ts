@@ -8,6 +8,7 @@ import {
   type StatsBlock,
   type TargetRoundSummary,
 } from '../api/types.ts'
+import { warningLine } from '../monitor/warnings.ts'
 
 function latencyJson(l: LatencyStats) {
   return {
@@ -47,6 +48,7 @@ export function jsonSummary(s: RunSummary) {
     ...(s.distribution ? { distribution: s.distribution } : {}),
     thresholdsPassed: s.thresholdsPassed,
     thresholds: s.thresholds,
+    warnings: s.warnings,
     targets: s.results.map((r) => ({
       target: r.target,
       round: r.round,
@@ -142,6 +144,7 @@ export function formatSummary(s: RunSummary): string {
   }
   if (s.distribution) out.push(...agentLines(s.distribution))
   if (s.generator.message) out.push(`warning: ${s.generator.message}`)
+  out.push(...warningLines(s))
   return out.join('\n') + '\n'
 }
 
@@ -187,4 +190,9 @@ export function agentLines(d: Distribution): string[] {
     ...rows.map(line),
     ...d.warnings.map((w) => `warning: ${w}`),
   ]
+}
+
+/** The run's warnings (monitors that could not read their source), one `warning:` line each. */
+export function warningLines(s: Pick<RunSummary, 'warnings'>): string[] {
+  return s.warnings.map((w) => `warning: ${warningLine(w)}`)
 }

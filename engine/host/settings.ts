@@ -3,7 +3,8 @@
 // written before that rule loses it when the engine opens: settings:get never returns one.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { SETTINGS_URL_FIELDS, type Settings } from '../api/schemas.ts'
+import type { z } from 'zod'
+import { SETTINGS_URL_FIELDS, SettingsSchema, type Settings } from '../api/schemas.ts'
 import { makePrivate, PRIVATE_FILE_MODE, privateDir } from '../paths.ts'
 
 const DEFAULTS: Settings = { theme: 'system' }
@@ -28,6 +29,19 @@ export function withoutPasswords(settings: Settings): { settings: Settings; stri
   return { settings: out, stripped }
 }
 
+/**
+ * Each stored key checked on its own: one bad value (edited by hand, written by an older version)
+ * is dropped and the others stay, so a setting the engine uses (the Docker host) is always valid.
+ */
+function checked(settings: Settings): Settings {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(settings)) {
+    const schema = SettingsSchema.shape[key as keyof typeof SettingsSchema.shape] as z.ZodType | undefined
+    if (value !== '' && schema?.safeParse(value).success) out[key] = value
+  }
+  return SettingsSchema.parse(out)
+}
+
 export function settingsStore(file: string, writable: boolean) {
   const write = (next: Settings) => {
     privateDir(dirname(file))
@@ -37,10 +51,12 @@ export function settingsStore(file: string, writable: boolean) {
   const readRaw = (): { settings: Settings; stripped: boolean } => {
     if (!existsSync(file)) return { settings: DEFAULTS, stripped: false }
     try {
-      return withoutPasswords({
+      const raw: unknown = JSON.parse(readFileSync(file, 'utf8'))
+      const { settings, stripped } = withoutPasswords({
         ...DEFAULTS,
-        ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<Settings>),
+        ...(typeof raw === 'object' && raw !== null ? (raw as Partial<Settings>) : {}),
       })
+      return { settings: checked(settings), stripped }
     } catch {
       return { settings: DEFAULTS, stripped: false }
     }

@@ -1,4 +1,5 @@
 import Docker from 'dockerode'
+import { dockerOptions, dockerWhere, type DockerHost } from './docker-host.ts'
 import { ContainerProcesses, containerPids } from './docker-procs.ts'
 import { cpuLimitOf, cpuPercent, ndjsonSplitter, parseStatsFrame } from './docker-stats.ts'
 import type { StatsFrame } from './docker-stats.ts'
@@ -33,12 +34,13 @@ type Watch = {
   procs: ContainerProcesses | null
 }
 
-function where(spec: DockerMonitorSpec): string {
-  return spec.socketPath ?? process.env.DOCKER_HOST ?? '/var/run/docker.sock'
-}
-
 /** Turns dockerode's errors (HTTP status, or a socket error code) into MonitorErrors. */
-export function dockerError(error: unknown, spec: DockerMonitorSpec, what: string): MonitorError {
+export function dockerError(
+  error: unknown,
+  spec: DockerMonitorSpec,
+  what: string,
+  host?: DockerHost,
+): MonitorError {
   if (error instanceof MonitorError) return error
   const e = error as { statusCode?: number; code?: string; message?: string }
   if (e.statusCode === 404)
@@ -50,10 +52,10 @@ export function dockerError(error: unknown, spec: DockerMonitorSpec, what: strin
     const hint =
       e.code === 'EACCES' || e.code === 'EPERM'
         ? 'permission denied: add your user to the docker group'
-        : 'is Docker running? (set socketPath or DOCKER_HOST if it listens elsewhere)'
+        : 'is Docker running? (set the Docker host in Settings, or socketPath, if it listens elsewhere)'
     return new MonitorError(
       'docker-unavailable',
-      `Docker engine not reachable at ${where(spec)} (${e.code}): ${hint}`,
+      `Docker engine not reachable at ${dockerWhere(host, spec.socketPath)} (${e.code}): ${hint}`,
       { cause: error },
     )
   }
@@ -72,17 +74,26 @@ export class DockerMonitor implements Monitor {
   readonly #intervalMs: number
   readonly #callTimeoutMs: number
   readonly #docker: Docker
+  readonly #host: DockerHost
   readonly #watches = new Map<string, Watch>()
   #loop: Loop | undefined
   #stopped = false
   #report: (e: MonitorError) => void = () => {}
 
-  constructor(spec: DockerMonitorSpec, target: string, intervalMs = 1000, callTimeoutMs = CALL_TIMEOUT_MS) {
+  /** `host`: the Docker host setting (./docker-host.ts); a spec's socketPath wins over it. */
+  constructor(
+    spec: DockerMonitorSpec,
+    target: string,
+    intervalMs = 1000,
+    host?: DockerHost,
+    callTimeoutMs = CALL_TIMEOUT_MS,
+  ) {
     this.#spec = spec
     this.#target = target
     this.#intervalMs = intervalMs
+    this.#host = host
     this.#callTimeoutMs = callTimeoutMs
-    this.#docker = new Docker(spec.socketPath ? { socketPath: spec.socketPath } : undefined)
+    this.#docker = new Docker(spec.socketPath ? { socketPath: spec.socketPath } : dockerOptions(host))
   }
 
   async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {
@@ -121,7 +132,7 @@ export class DockerMonitor implements Monitor {
           onSample(this.#sample(w, t))
         }
       },
-      (error) => errors.report(dockerError(error, this.#spec, 'docker monitor')),
+      (error) => errors.report(dockerError(error, this.#spec, 'docker monitor', this.#host)),
     )
   }
 
@@ -146,7 +157,7 @@ export class DockerMonitor implements Monitor {
       if (ac.signal.aborted)
         throw new MonitorError(
           'docker-unavailable',
-          `the Docker engine at ${where(this.#spec)} did not answer within ${ms / 1000} s (${what})`,
+          `the Docker engine at ${dockerWhere(this.#host, this.#spec.socketPath)} did not answer within ${ms / 1000} s (${what})`,
           { cause: error },
         )
       throw error
@@ -166,7 +177,7 @@ export class DockerMonitor implements Monitor {
     try {
       await Promise.race([this.#docker.ping(), timeout])
     } catch (error) {
-      throw dockerError(error, this.#spec, 'Docker ping')
+      throw dockerError(error, this.#spec, 'Docker ping', this.#host)
     } finally {
       clearTimeout(timer)
     }
@@ -184,7 +195,7 @@ export class DockerMonitor implements Monitor {
         this.#docker.listContainers({ all: true, filters: { label }, abortSignal }),
       )
     } catch (error) {
-      throw dockerError(error, this.#spec, `listing compose project ${project}`)
+      throw dockerError(error, this.#spec, `listing compose project ${project}`, this.#host)
     }
     if (list.length === 0) {
       throw new MonitorError(
@@ -202,7 +213,7 @@ export class DockerMonitor implements Monitor {
         this.#docker.getContainer(idOrName).inspect({ abortSignal }),
       )
     } catch (error) {
-      throw dockerError(error, this.#spec, `container ${idOrName}`)
+      throw dockerError(error, this.#spec, `container ${idOrName}`, this.#host)
     }
     const w: Watch = {
       id: info.Id,
@@ -231,7 +242,7 @@ export class DockerMonitor implements Monitor {
         return this.#docker.getContainer(w.id).stats(opts)
       })
     } catch (error) {
-      this.#report(dockerError(error, this.#spec, `stats of ${w.name}`))
+      this.#report(dockerError(error, this.#spec, `stats of ${w.name}`, this.#host))
       return
     }
     if (this.#stopped) return void this.#destroy(stream)
@@ -264,7 +275,8 @@ export class DockerMonitor implements Monitor {
     stream.on('close', ended)
     stream.on('error', (error: unknown) => {
       ended()
-      if (!this.#stopped) this.#report(dockerError(error, this.#spec, `stats stream of ${w.name}`))
+      if (!this.#stopped)
+        this.#report(dockerError(error, this.#spec, `stats stream of ${w.name}`, this.#host))
     })
   }
 
@@ -285,7 +297,7 @@ export class DockerMonitor implements Monitor {
         await this.#openStream(w)
       }
     } catch (error) {
-      const e = dockerError(error, this.#spec, `container ${w.name}`)
+      const e = dockerError(error, this.#spec, `container ${w.name}`, this.#host)
       if (e.code === 'not-found') {
         w.state = 'removed'
         this.#closeStream(w)
@@ -332,7 +344,7 @@ export class DockerMonitor implements Monitor {
         )
       }
     } catch (error) {
-      this.#report(dockerError(error, this.#spec, `processes of ${w.name}`))
+      this.#report(dockerError(error, this.#spec, `processes of ${w.name}`, this.#host))
     }
   }
 

@@ -29,6 +29,8 @@ export type MonitorOptions = {
   intervalMs?: number
   /** Resolves `stack:` in docker and postgres specs (the stacks of this data folder). */
   stacks?: StackLocator
+  /** The Docker host setting (./docker-host.ts): where docker monitors find the engine. */
+  dockerHost?: string
 }
 
 /** A monitor for a target's `monitor` spec; nothing happens until `start`. */
@@ -36,7 +38,7 @@ export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOp
   const intervalMs = assertInterval(opts.intervalMs ?? 1000)
   switch (spec.kind) {
     case 'docker': {
-      if (spec.stack === undefined) return new DockerMonitor(spec, target, intervalMs)
+      if (spec.stack === undefined) return new DockerMonitor(spec, target, intervalMs, opts.dockerHost)
       if (!opts.stacks)
         throw new MonitorError('config', `monitor.stack needs the stacks launcher (stack ${spec.stack})`)
       const { stack, ...rest } = spec
@@ -45,6 +47,7 @@ export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOp
         { ...rest, project, service: spec.service ?? opts.stacks.appService(stack) },
         target,
         intervalMs,
+        opts.dockerHost,
       )
     }
     case 'process':

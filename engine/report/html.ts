@@ -2,6 +2,7 @@
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
 import type { CompareResult } from '../api/types.ts'
+import { warningLine } from '../monitor/warnings.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import {
   colorFor,
@@ -39,6 +40,11 @@ function warnings(d: RunReportData, printed: Set<string>): string {
   if (d.run.generator.message && (d.run.generator.shared || !noted))
     out.push(
       `<div class="warning bad"><b>Generator ${d.run.generator.shared ? 'shared' : 'saturated'}.</b> ${esc(d.run.generator.message)}</div>`,
+    )
+  // A monitor that could not read its source: its CPU and memory charts are missing or have gaps.
+  for (const w of d.run.warnings)
+    out.push(
+      `<div class="warning" data-warning="monitor"><b>Monitor failed.</b> ${esc(warningLine(w))}</div>`,
     )
   if (d.run.status !== 'done') {
     out.push(

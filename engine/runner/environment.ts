@@ -5,6 +5,7 @@
 import { cpus, hostname, platform, release } from 'node:os'
 import { runCommand } from '../command.ts'
 import { monitorsOf, type RunConfig } from '../config/schema.ts'
+import { dockerEnv, type DockerHost } from '../monitor/docker-host.ts'
 import type { StackLocator } from '../monitor/types.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { APP_VERSION } from '../store/runs.ts'
@@ -21,22 +22,30 @@ export interface TargetEnvironment {
   limits?: string
 }
 
-/** docker's output, or null when it fails, is missing or takes longer than 5 s (then killed). */
-async function docker(args: string[]): Promise<string | null> {
-  const r = await runCommand('docker', args, { timeoutMs: 5000 })
+/** docker's output (at the Docker host setting, if any), or null when it fails, is missing or takes longer than 5 s (then killed). */
+async function docker(args: string[], host: DockerHost): Promise<string | null> {
+  const r = await runCommand('docker', args, { timeoutMs: 5000, env: dockerEnv(host) })
   return r.code === 0 ? r.lines.join('\n').trim() : null
 }
 
 /** The bundled stacks of the run's data folder, for docker monitors that name a `stack`. */
 type Stacks = Pick<StackLocator, 'project' | 'appService'>
 
-export async function describeTargets(config: RunConfig, stacks?: Stacks): Promise<TargetEnvironment[]> {
+export async function describeTargets(
+  config: RunConfig,
+  stacks?: Stacks,
+  host?: DockerHost,
+): Promise<TargetEnvironment[]> {
   const out: TargetEnvironment[] = []
-  for (const t of config.targets) out.push(await describeTarget(t, stacks))
+  for (const t of config.targets) out.push(await describeTarget(t, stacks, host))
   return out
 }
 
-async function describeTarget(t: RunConfig['targets'][number], stacks?: Stacks): Promise<TargetEnvironment> {
+async function describeTarget(
+  t: RunConfig['targets'][number],
+  stacks?: Stacks,
+  host?: DockerHost,
+): Promise<TargetEnvironment> {
   const containers: TargetEnvironment['containers'] = []
   for (const m of monitorsOf(t)) {
     if (m.kind !== 'docker') continue
@@ -46,23 +55,29 @@ async function describeTarget(t: RunConfig['targets'][number], stacks?: Stacks):
     const filter = m.container
       ? [m.container]
       : (
-          (await docker([
-            'ps',
-            '-q',
-            '--filter',
-            `label=com.docker.compose.project=${project ?? ''}`,
-            ...(service ? ['--filter', `label=com.docker.compose.service=${service}`] : []),
-          ])) ?? ''
+          (await docker(
+            [
+              'ps',
+              '-q',
+              '--filter',
+              `label=com.docker.compose.project=${project ?? ''}`,
+              ...(service ? ['--filter', `label=com.docker.compose.service=${service}`] : []),
+            ],
+            host,
+          )) ?? ''
         )
           .split('\n')
           .filter(Boolean)
     for (const id of filter) {
-      const out = await docker([
-        'inspect',
-        '--format',
-        '{{.Name}}\t{{.Config.Image}}@{{.Image}}\t{{.HostConfig.NanoCpus}}\t{{.HostConfig.Memory}}',
-        id,
-      ])
+      const out = await docker(
+        [
+          'inspect',
+          '--format',
+          '{{.Name}}\t{{.Config.Image}}@{{.Image}}\t{{.HostConfig.NanoCpus}}\t{{.HostConfig.Memory}}',
+          id,
+        ],
+        host,
+      )
       if (!out) continue
       const [name = '', image = '', nano = '0', mem = '0'] = out.split('\t')
       containers.push({
@@ -97,6 +112,7 @@ export async function gatherEnvironment(
   config: RunConfig,
   extra: Record<string, unknown> = {},
   stacks?: Stacks,
+  host?: DockerHost,
 ): Promise<EnvironmentInfo> {
   const cpu = cpus()
   return {
@@ -106,6 +122,6 @@ export async function gatherEnvironment(
     os: `${platform()} ${release()}`,
     node: process.version,
     app: APP_VERSION,
-    details: { targets: await describeTargets(config, stacks), ...extra },
+    details: { targets: await describeTargets(config, stacks, host), ...extra },
   }
 }

@@ -1,13 +1,16 @@
 // Resource samples on the run's timeline: each target's monitor (docker, process, Cloud Foundry)
 // and the load generator's own CPU and memory, stored in resource_samples with t = seconds since
 // the run's start (negative before it: the idle baseline). Monitors run in the parent, not in the
-// runner process, so sampling costs the load generator nothing.
+// runner process, so sampling costs the load generator nothing. A monitor that cannot read its
+// source never fails silently: it becomes one of the run's warnings (run_warnings), stored at
+// once and told to the live view (onWarning) once its place on the timeline is known.
 import { monitorsOf, type RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample, type StackLocator } from '../monitor/index.ts'
 import { readRssBytes } from '../monitor/procfs.ts'
 import type { Db } from '../store/db.ts'
 import { resourceWriter } from '../store/resources.ts'
-import type { ResourcePoint } from '../api/types.ts'
+import { warningWriter, type WarningWriter } from '../store/warnings.ts'
+import type { ResourcePoint, RunWarning } from '../api/types.ts'
 
 export class ResourceRecorder {
   private readonly monitors: Monitor[] = []
@@ -16,17 +19,24 @@ export class ResourceRecorder {
   /** Samples since the last progress event, for the live view. */
   private recent: ResourcePoint[] = []
   private readonly insert: (s: ResourceSample) => void
+  private readonly warnings: WarningWriter
+  /** Warnings stored before t = 0 was known: told once it is (or at the end, if it never is). */
+  private untold: RunWarning[] = []
   private readonly config: RunConfig
   private readonly opts: {
     secrets?: Record<string, string>
     /** The stacks of the run's data folder, for monitors that name a `stack`. */
     stacks?: StackLocator
+    /** The Docker host setting, for docker monitors. */
+    dockerHost?: string
     onLog?: (level: 'warn', message: string) => void
+    onWarning?: (warning: RunWarning) => void
   }
 
   constructor(db: Db, runId: number, config: RunConfig, opts: ResourceRecorder['opts']) {
     this.config = config
     this.opts = opts
+    this.warnings = warningWriter(db, runId)
     const write = resourceWriter(db, runId)
     let failed = false
     this.insert = (s) => {
@@ -62,14 +72,34 @@ export class ResourceRecorder {
       const specs = monitorsOf(target)
       specs.forEach((spec, j) => {
         const field = `targets.${i}.monitor${Array.isArray(target.monitor) ? `.${j}` : ''}`
-        const warn = (e: unknown) =>
+        // stopped: the monitor could not start, so nothing comes from it for the rest of the run;
+        // otherwise it keeps trying (engine/monitor/types.ts) and this is a gap.
+        const report = (e: unknown, stopped: boolean) => {
+          const message = e instanceof Error ? e.message : String(e)
           this.opts.onLog?.(
             'warn',
-            `${field} (${target.name}): ${e instanceof Error ? e.message : String(e)}; the run goes on without it`,
+            `${field} (${target.name}): ${message}${stopped ? '; the run goes on without it' : ''}`,
           )
+          const w = this.warnings.record({
+            kind: 'monitor',
+            field,
+            target: target.name,
+            source: spec.kind,
+            message,
+            stopped,
+          })
+          if (!w) return
+          if (this.t0 === null) this.untold.push(w)
+          else this.opts.onWarning?.(w)
+        }
+        const warn = (e: unknown) => report(e, true)
         let monitor: Monitor
         try {
-          monitor = createMonitor(spec, target.name, { secrets: this.opts.secrets, stacks: this.opts.stacks })
+          monitor = createMonitor(spec, target.name, {
+            secrets: this.opts.secrets,
+            stacks: this.opts.stacks,
+            dockerHost: this.opts.dockerHost,
+          })
         } catch (e) {
           warn(e)
           return
@@ -78,7 +108,7 @@ export class ResourceRecorder {
         monitor
           .start(
             (s) => this.record(s),
-            (e) => this.opts.onLog?.('warn', `${field} (${target.name}): ${e.message}`),
+            (e) => report(e, false),
           )
           .catch(warn)
       })
@@ -88,6 +118,15 @@ export class ResourceRecorder {
   setT0(t0Epoch: number): void {
     this.t0 = t0Epoch
     for (const s of this.pending.splice(0)) this.insert(s)
+    this.warnings.setT0(t0Epoch)
+    this.tellUntold(t0Epoch)
+  }
+
+  private tellUntold(t0: number | null): void {
+    for (const w of this.untold.splice(0)) {
+      const t = t0 === null ? null : (Date.parse(w.at) - t0) / 1000
+      this.opts.onWarning?.({ ...w, t })
+    }
   }
 
   record(s: ResourceSample): void {
@@ -122,5 +161,6 @@ export class ResourceRecorder {
   async stop(): Promise<void> {
     await Promise.allSettled(this.monitors.map((m) => m.stop()))
     if (this.t0 === null) this.pending.length = 0
+    this.tellUntold(this.t0)
   }
 }

@@ -21,7 +21,13 @@ import {
   summarizeMissingSegments,
 } from '../store/runs.ts'
 import { HistoryStore } from '../store/queries.ts'
-import type { ProgressEvent, RunEndedEvent, RunSummary, TargetRoundSummary } from '../api/types.ts'
+import type {
+  ProgressEvent,
+  RunEndedEvent,
+  RunSummary,
+  RunWarningEvent,
+  TargetRoundSummary,
+} from '../api/types.ts'
 import type { AgentShare, EncodedSecond, EncodedSegment, FromRunner, ToRunner } from './protocol.ts'
 import { splitPlan } from '../agents/split.ts'
 import { gatherEnvironment } from './environment.ts'
@@ -38,6 +44,8 @@ export interface RunHooks {
   onProgress?(event: ProgressEvent): void
   onSegment?(summary: TargetRoundSummary): void
   onLog?(level: 'info' | 'warn' | 'error', message: string): void
+  /** A monitor could not read its source (stored with the run too). */
+  onWarning?(event: RunWarningEvent): void
   onEnded?(event: RunEndedEvent): void
   /** Agent mode (RunOptions.agent): each second and segment as encoded statistics. */
   onEncodedSecond?(second: EncodedSecond): void
@@ -72,6 +80,8 @@ export interface RunOptions {
   expander?: LedgerExpander
   /** Run one agent's share of a distributed run (engine/agents/). */
   agent?: AgentRunOptions
+  /** The Docker host setting: where docker monitors, stacks and the environment find Docker. */
+  dockerHost?: string
 }
 
 export interface RunHandle {
@@ -100,12 +110,13 @@ export async function startRun(
   const whole = compilePlan(config.load)
   const plan = opts.agent ? splitPlan(whole, config.load, opts.agent.share) : whole
   // Monitors and the environment record find a `stack:` in this data folder's stacks.
-  const stacks = new Stacks({ stateDir: stackStateDir(dbPath) })
+  const stacks = new Stacks({ stateDir: stackStateDir(dbPath), dockerHost: () => opts.dockerHost })
   // Asking docker about the targets is asynchronous and happens before the rows' transaction.
   const environment = await gatherEnvironment(
     config,
     opts.cpu !== undefined ? { generatorCpu: opts.cpu } : {},
     stacks,
+    opts.dockerHost,
   )
   // A few MB kept back, so that a run that fills the disk can still write its end.
   ensureReserve(dbPath)
@@ -149,7 +160,9 @@ export async function startRun(
   const resources = new ResourceRecorder(db, runId, config, {
     secrets: opts.secrets,
     stacks,
+    dockerHost: opts.dockerHost,
     onLog: (level, message) => hooks.onLog?.(level, message),
+    onWarning: (warning) => hooks.onWarning?.({ type: 'warning', runId, warning }),
   })
   resources.start()
 

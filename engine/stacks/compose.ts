@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { ApiError } from '../api/errors.ts'
 import { runCommand, timeoutMessage, type CommandResult } from '../command.ts'
+import { dockerEnv, type DockerHost } from '../monitor/docker-host.ts'
 
 export type Compose = { cmd: string; args: string[]; version: string }
 
@@ -17,14 +18,25 @@ export const DOCKER_TIMEOUTS = {
   query: 30_000,
 }
 
-let cached: Compose | null = null
+// Per Docker host (the setting can change while the engine runs).
+const cached = new Map<string, Compose>()
 
 /**
  * A quick synchronous question to docker (test gates ask it at load time), killed at `timeoutMs`:
  * its output, or why there is none.
  */
-function ask(cmd: string, args: string[], timeoutMs: number): { out: string } | { error: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' })
+function ask(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+  host: DockerHost,
+): { out: string } | { error: string } {
+  const r = spawnSync(cmd, args, {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    env: dockerEnv(host),
+  })
   const e: NodeJS.ErrnoException | undefined = r.error
   if (e?.code === 'ETIMEDOUT') return { error: 'timeout' }
   if (e) return { error: e.code === 'ENOENT' ? 'missing' : e.message }
@@ -32,20 +44,25 @@ function ask(cmd: string, args: string[], timeoutMs: number): { out: string } | 
   return { out: r.stdout.trim() }
 }
 
-function tryVersion(cmd: string, args: string[]): string | null {
-  const r = ask(cmd, [...args, 'version', '--short'], DOCKER_TIMEOUTS.version)
+function tryVersion(cmd: string, args: string[], host: DockerHost): string | null {
+  const r = ask(cmd, [...args, 'version', '--short'], DOCKER_TIMEOUTS.version, host)
   return 'out' in r ? r.out : null
 }
 
-/** The compose command, after checking the Docker engine answers. Errors say what to do. */
-export function detectCompose(opts: { fresh?: boolean } = {}): Compose {
-  if (cached && !opts.fresh) return cached
-  const docker = ask('docker', ['info', '--format', '{{.ServerVersion}}'], DOCKER_TIMEOUTS.info)
+/**
+ * The compose command, after checking the Docker engine answers (at `host`: the Docker host
+ * setting, see engine/monitor/docker-host.ts). Errors say what to do.
+ */
+export function detectCompose(opts: { fresh?: boolean; host?: DockerHost } = {}): Compose {
+  const known = cached.get(opts.host ?? '')
+  if (known && !opts.fresh) return known
+  const docker = ask('docker', ['info', '--format', '{{.ServerVersion}}'], DOCKER_TIMEOUTS.info, opts.host)
+  const at = opts.host ? ` at ${opts.host} (the Docker host setting)` : ''
   if ('error' in docker) {
     if (docker.error === 'timeout')
       throw new ApiError(
         'unavailable',
-        `\`docker info\` (the Docker engine) did not answer within ${Math.round(DOCKER_TIMEOUTS.info / 1000)} s and was stopped. Check that Docker is running, or use --native.`,
+        `\`docker info\` (the Docker engine${at}) did not answer within ${Math.round(DOCKER_TIMEOUTS.info / 1000)} s and was stopped. Check that Docker is running, or use --native.`,
       )
     if (docker.error === 'missing')
       throw new ApiError(
@@ -54,13 +71,14 @@ export function detectCompose(opts: { fresh?: boolean } = {}): Compose {
       )
     throw new ApiError(
       'unavailable',
-      `Docker is not running (docker info: ${docker.error}). Start the Docker engine, or use --native.`,
+      `Docker is not running${at} (docker info: ${docker.error}). Start the Docker engine, or use --native.`,
     )
   }
-  const v2 = tryVersion('docker', ['compose'])
-  if (v2) return (cached = { cmd: 'docker', args: ['compose'], version: v2 })
-  const v1 = tryVersion('docker-compose', [])
-  if (v1) return (cached = { cmd: 'docker-compose', args: [], version: v1 })
+  const found = (compose: Compose) => (cached.set(opts.host ?? '', compose), compose)
+  const v2 = tryVersion('docker', ['compose'], opts.host)
+  if (v2) return found({ cmd: 'docker', args: ['compose'], version: v2 })
+  const v1 = tryVersion('docker-compose', [], opts.host)
+  if (v1) return found({ cmd: 'docker-compose', args: [], version: v1 })
   throw new ApiError(
     'unavailable',
     'Docker Compose is not installed (neither `docker compose` nor `docker-compose`). Install one, or use --native.',

@@ -1,6 +1,7 @@
 // What Docker says about a stack's containers: which run, their health, the CPU and memory limits
 // they really run with (HostConfig), their published ports, and who holds a host port. Every call
 // goes through the docker CLI with a time limit, as compose itself does.
+import type { DockerHost } from '../monitor/docker-host.ts'
 import { failureText, run } from './compose.ts'
 
 const TIMEOUT_MS = 20_000
@@ -20,8 +21,12 @@ export interface Limits {
   memoryBytes: number | null
 }
 
-async function docker(args: string[]): Promise<string[]> {
-  const r = await run('docker', args, { timeoutMs: TIMEOUT_MS })
+/** `host`: the Docker host setting (engine/monitor/docker-host.ts); unset, DOCKER_HOST or the default. */
+async function docker(args: string[], host: DockerHost): Promise<string[]> {
+  const r = await run('docker', args, {
+    timeoutMs: TIMEOUT_MS,
+    ...(host ? { env: { DOCKER_HOST: host } } : {}),
+  })
   if (r.code !== 0)
     throw new Error(
       `docker ${args[0]} failed (${r.timedOut ? 'timed out' : `exit ${r.code}`}): ${failureText(r, `docker ${args[0]}`, TIMEOUT_MS, 3).replaceAll('\n', ' ')}`,
@@ -30,15 +35,18 @@ async function docker(args: string[]): Promise<string[]> {
 }
 
 /** The containers of a compose project, stopped ones included, ordered by service and name. */
-export async function projectContainers(project: string): Promise<ContainerInfo[]> {
-  const lines = await docker([
-    'ps',
-    '-a',
-    '--filter',
-    `label=com.docker.compose.project=${project}`,
-    '--format',
-    '{{.ID}}\t{{.Names}}\t{{.State}}\t{{.Status}}\t{{.Label "com.docker.compose.service"}}',
-  ])
+export async function projectContainers(project: string, host?: DockerHost): Promise<ContainerInfo[]> {
+  const lines = await docker(
+    [
+      'ps',
+      '-a',
+      '--filter',
+      `label=com.docker.compose.project=${project}`,
+      '--format',
+      '{{.ID}}\t{{.Names}}\t{{.State}}\t{{.Status}}\t{{.Label "com.docker.compose.service"}}',
+    ],
+    host,
+  )
   return lines
     .map((l) => {
       const [id = '', name = '', state = '', status = '', service = ''] = l.split('\t')
@@ -51,15 +59,21 @@ export async function projectContainers(project: string): Promise<ContainerInfo[
 }
 
 /** The limits each container runs with, by container id (as given). */
-export async function containerLimits(ids: readonly string[]): Promise<Map<string, Limits>> {
+export async function containerLimits(
+  ids: readonly string[],
+  host?: DockerHost,
+): Promise<Map<string, Limits>> {
   const out = new Map<string, Limits>()
   if (ids.length === 0) return out
-  const lines = await docker([
-    'inspect',
-    '--format',
-    '{{.HostConfig.NanoCpus}} {{.HostConfig.CpuQuota}} {{.HostConfig.CpuPeriod}} {{.HostConfig.Memory}}',
-    ...ids,
-  ])
+  const lines = await docker(
+    [
+      'inspect',
+      '--format',
+      '{{.HostConfig.NanoCpus}} {{.HostConfig.CpuQuota}} {{.HostConfig.CpuPeriod}} {{.HostConfig.Memory}}',
+      ...ids,
+    ],
+    host,
+  )
   lines.forEach((line, i) => {
     const [nano = 0, quota = 0, period = 0, memory = 0] = line.split(' ').map(Number)
     const cpus = nano > 0 ? nano / 1e9 : quota > 0 ? quota / (period > 0 ? period : 100_000) : null
@@ -69,20 +83,24 @@ export async function containerLimits(ids: readonly string[]): Promise<Map<strin
 }
 
 /** The host address a container's port is published on ("127.0.0.1:32768"), or null. */
-export async function publishedAddress(id: string, containerPort: number): Promise<string | null> {
-  const lines = await docker(['port', id, `${containerPort}/tcp`]).catch(() => [])
+export async function publishedAddress(
+  id: string,
+  containerPort: number,
+  host?: DockerHost,
+): Promise<string | null> {
+  const lines = await docker(['port', id, `${containerPort}/tcp`], host).catch(() => [])
   return lines.find((l) => /^127\.0\.0\.1:\d+$/.test(l.trim()))?.trim() ?? lines[0]?.trim() ?? null
 }
 
 /** Containers publishing a host port, with their compose project (to say who holds it). */
-export async function portHolders(port: number): Promise<{ name: string; project: string }[]> {
-  const lines = await docker([
-    'ps',
-    '--filter',
-    `publish=${port}`,
-    '--format',
-    '{{.Names}}\t{{.Label "com.docker.compose.project"}}',
-  ]).catch(() => [])
+export async function portHolders(
+  port: number,
+  host?: DockerHost,
+): Promise<{ name: string; project: string }[]> {
+  const lines = await docker(
+    ['ps', '--filter', `publish=${port}`, '--format', '{{.Names}}\t{{.Label "com.docker.compose.project"}}'],
+    host,
+  ).catch(() => [])
   return lines.map((l) => {
     const [name = '', project = ''] = l.split('\t')
     return { name, project }

@@ -39,6 +39,8 @@ export interface StacksOptions {
   stateDir: string
   onLog?: (stack: string, line: string) => void
   healthTimeoutMs?: number
+  /** The Docker host setting, read at each call (engine/monitor/docker-host.ts); unset: DOCKER_HOST or the default. */
+  dockerHost?: () => string | undefined
 }
 
 export interface UpOptions {
@@ -139,6 +141,16 @@ export class Stacks {
     return loadManifest().stacks.map(info)
   }
 
+  private dockerHost(): string | undefined {
+    return this.o.dockerHost?.()
+  }
+
+  /** DOCKER_HOST for the docker and compose commands, when the Docker host setting is set. */
+  private dockerEnv(): Record<string, string> {
+    const host = this.dockerHost()
+    return host ? { DOCKER_HOST: host } : {}
+  }
+
   /** The compose project of a stack in this data folder. */
   project(name: string): string {
     return projectFor(stackOrError(name).project, this.o.stateDir)
@@ -153,11 +165,11 @@ export class Stacks {
     const s = stackOrError(name)
     const native = this.native.get(name)?.databaseUrl ?? this.liveRecord(name)?.databaseUrl
     if (native) return native
-    detectCompose()
-    const db = (await projectContainers(this.project(name))).find(
+    detectCompose({ host: this.dockerHost() })
+    const db = (await projectContainers(this.project(name), this.dockerHost())).find(
       (c) => c.service === s.dbService && c.state === 'running',
     )
-    const address = db ? await publishedAddress(db.id, loadManifest().database.port) : null
+    const address = db ? await publishedAddress(db.id, loadManifest().database.port, this.dockerHost()) : null
     if (!address) {
       throw new ApiError(
         'unavailable',
@@ -193,7 +205,7 @@ export class Stacks {
       }
       return this.upNative(s, port, env, log)
     }
-    const compose = detectCompose()
+    const compose = detectCompose({ host: this.dockerHost() })
     const known = composeVariables(s)
     const unknown = Object.keys(env).filter((k) => !known.includes(k))
     if (unknown.length > 0) {
@@ -205,7 +217,7 @@ export class Stacks {
     }
     const project = this.project(name)
     if (!(await portFree(port))) {
-      const holders = await portHolders(port)
+      const holders = await portHolders(port, this.dockerHost())
       if (!holders.some((h) => h.project === project)) {
         const who = holders[0]
           ? ` by container ${holders[0].name}${holders[0].project ? ` of compose project ${holders[0].project}` : ''}`
@@ -229,7 +241,7 @@ export class Stacks {
     const up = await run(
       compose.cmd,
       [...args, 'up', '-d', '--build', '--remove-orphans', '--scale', `${s.appService}=${replicas}`],
-      { env: composeEnv, onLine: log, timeoutMs: DOCKER_TIMEOUTS.up },
+      { env: { ...composeEnv, ...this.dockerEnv() }, onLine: log, timeoutMs: DOCKER_TIMEOUTS.up },
     )
     if (up.code !== 0) {
       await this.down(name).catch(() => undefined)
@@ -244,6 +256,7 @@ export class Stacks {
         const service = replicas > 1 ? [s.appService, lb.service] : [s.appService]
         const logs = await run(compose.cmd, [...args, 'logs', '--no-color', '--tail', '20', ...service], {
           timeoutMs: 20_000,
+          env: this.dockerEnv(),
         })
         await this.down(name)
         throw new ApiError(
@@ -330,7 +343,7 @@ export class Stacks {
     if (native || !existsSync(join(repoRoot, s.composeFile))) return
     let compose
     try {
-      compose = detectCompose()
+      compose = detectCompose({ host: this.dockerHost() })
     } catch {
       return // no Docker: nothing of this stack can be running in it
     }
@@ -343,7 +356,7 @@ export class Stacks {
         '--remove-orphans',
         ...(opts.volumes ? ['-v'] : []),
       ],
-      { onLine: log, timeoutMs: DOCKER_TIMEOUTS.down },
+      { onLine: log, timeoutMs: DOCKER_TIMEOUTS.down, env: this.dockerEnv() },
     )
     if (r.code !== 0)
       throw new ApiError(
@@ -373,14 +386,18 @@ export class Stacks {
     let limits = new Map<string, { cpus: number | null; memoryBytes: number | null }>()
     let url = s.url
     try {
-      detectCompose()
-      containers = await projectContainers(project)
-      limits = await containerLimits(containers.map((c) => c.id))
+      detectCompose({ host: this.dockerHost() })
+      containers = await projectContainers(project, this.dockerHost())
+      limits = await containerLimits(
+        containers.map((c) => c.id),
+        this.dockerHost(),
+      )
       const front = containers.find(
         (c) => c.service === loadManifest().balancer.service && c.state === 'running',
       )
       const app = containers.find((c) => c.service === s.appService && c.state === 'running')
-      const address = (front ?? app) ? await publishedAddress((front ?? app)!.id, 8080) : null
+      const address =
+        (front ?? app) ? await publishedAddress((front ?? app)!.id, 8080, this.dockerHost()) : null
       if (address) url = `http://${address}`
     } catch {
       containers = []

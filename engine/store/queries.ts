@@ -23,6 +23,7 @@ import { sweepOf } from './studies.ts'
 import { listRuns } from './list.ts'
 import { runIsLive } from './owner.ts'
 import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from './samples-read.ts'
+import { runWarnings } from './warnings.ts'
 import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
 import {
   configOrNull,
@@ -127,6 +128,7 @@ export class HistoryStore {
         row.distribution === null || row.distribution === undefined
           ? null
           : parseColumn(where, 'runs.distribution', row.distribution, DistributionSchema),
+      warnings: runWarnings(this.db, runId),
       config,
     }
   }

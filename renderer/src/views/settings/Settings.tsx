@@ -2,7 +2,7 @@
 // endpoint, and (desktop) secrets kept encrypted by the OS. Passwords are never saved in settings.
 import { useState } from 'react'
 import type { DesktopBridge } from '../../../../engine/api/bridge.ts'
-import { SettingsSchema, type Settings as SettingsT } from '../../../../engine/api/schemas.ts'
+import { SettingsPatchSchema, type Settings as SettingsT } from '../../../../engine/api/schemas.ts'
 import { issueMessage } from '../../../../engine/config/issue-words.ts'
 import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
@@ -55,15 +55,16 @@ function SettingsForm({
     setSaved(false)
     setForm((f) => ({ ...f, [k]: v }))
   }
+  // A cleared field is sent as null: the engine removes the setting (undefined would keep the old value).
   const patch = {
-    dockerHost: form.dockerHost.trim() || undefined,
-    pgExportUrl: form.pgExportUrl.trim() || undefined,
-    cfApi: form.cfApi.trim() || undefined,
-    cfUsername: form.cfUsername.trim() || undefined,
+    dockerHost: form.dockerHost.trim() || null,
+    pgExportUrl: form.pgExportUrl.trim() || null,
+    cfApi: form.cfApi.trim() || null,
+    cfUsername: form.cfUsername.trim() || null,
     theme: form.theme,
     ledgerRetentionDays: form.retentionDays ?? null,
   }
-  const parsed = SettingsSchema.partial().safeParse(patch)
+  const parsed = SettingsPatchSchema.safeParse(patch)
   const schemaIssues = new Map(
     parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join('.'), issueMessage(i)]),
   )
@@ -125,6 +126,7 @@ function SettingsForm({
           placeholder="unix:///var/run/docker.sock (default)"
           onChange={(v) => set('dockerHost', v)}
           error={errors.dockerHost}
+          hint="Where docker monitors and stacks find Docker (DOCKER_HOST for the docker and compose commands). Empty: DOCKER_HOST, or the default socket."
           testId="settings-docker-host"
         />
       </Card>
@@ -135,6 +137,7 @@ function SettingsForm({
         desktop={desktop}
       />
       <Card title="Cloud Foundry">
+        <p className="muted">A new Cloud Foundry monitor in the wizard starts with this endpoint and user.</p>
         <div className="grid-2">
           <TextField
             label="API endpoint"

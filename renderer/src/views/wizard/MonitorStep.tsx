@@ -1,7 +1,7 @@
 // Step 3: where each target's CPU and memory come from (Docker, a local process, Cloud Foundry),
 // with a Test button that asks the engine to take one sample now.
 import { useState } from 'react'
-import { useApi, useApiEnv } from '../../api/context.tsx'
+import { useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { CheckboxField, NumberField, optionsOf, SelectField, TextField } from '../../ui/Field.tsx'
 import { monitorSpec, type Draft, type Issues, type MonitorDraft, type MonitorKind } from './draft.ts'
@@ -19,16 +19,21 @@ const KINDS = optionsOf<MonitorKind>({
 
 type TestState = { state: 'idle' | 'busy' } | { state: 'done'; ok: boolean; message: string }
 
+/** Settings → Cloud Foundry: what a new cloudfoundry monitor starts with. */
+type CfDefaults = { api: string; username: string }
+
 function MonitorEditor({
   draft,
   index,
   patch,
   issues,
+  cfDefaults,
 }: {
   draft: Draft
   index: number
   patch: Patch
   issues: Issues
+  cfDefaults: CfDefaults
 }) {
   const api = useApi()
   const { mode } = useApiEnv()
@@ -63,7 +68,14 @@ function MonitorEditor({
         label="Resource source"
         value={m.kind}
         options={KINDS}
-        onChange={(v) => set((x) => void (x.kind = v))}
+        onChange={(v) =>
+          set((x) => {
+            x.kind = v
+            if (v !== 'cloudfoundry') return
+            x.cf.api ||= cfDefaults.api
+            x.cf.username ||= cfDefaults.username
+          })
+        }
         error={issues.get(prefix)}
         testId={`monitor-${index}-kind`}
       />
@@ -320,6 +332,9 @@ function MonitorEditor({
 }
 
 export function MonitorStep({ draft, patch, issues }: { draft: Draft; patch: Patch; issues: Issues }) {
+  const api = useApi()
+  const settings = useAsync(() => api.settings.get(), [api])
+  const cfDefaults = { api: settings.data?.cfApi ?? '', username: settings.data?.cfUsername ?? '' }
   return (
     <div data-testid="step-monitoring">
       <p className="lead">
@@ -327,7 +342,14 @@ export function MonitorStep({ draft, patch, issues }: { draft: Draft; patch: Pat
         and memory against throughput.
       </p>
       {draft.targets.map((_, i) => (
-        <MonitorEditor key={i} draft={draft} index={i} patch={patch} issues={issues} />
+        <MonitorEditor
+          key={i}
+          draft={draft}
+          index={i}
+          patch={patch}
+          issues={issues}
+          cfDefaults={cfDefaults}
+        />
       ))}
     </div>
   )

@@ -1,0 +1,160 @@
+// Nothing fails silently: a monitor that cannot read its source is told live (runs:warning), kept
+// with the run (runs.get, `runs show`, the report), and the run goes on. The Docker host setting
+// is where every Docker call goes: dockerode (the monitor), the docker and compose commands (the
+// run's environment, stacks). Both against stand-ins of a Docker engine elsewhere
+// (engine/testing/docker-fake.ts), so the check needs no Docker and sees exactly what was asked.
+import { readFileSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunEndedEvent, RunWarningEvent } from './api/types.ts'
+import { runsCommand } from './cli/runs.ts'
+import { createEngine, type EngineHost } from './host.ts'
+import { warningLine } from './monitor/warnings.ts'
+import {
+  fakeDockerCli,
+  startFakeDockerEngine,
+  type FakeDockerCli,
+  type FakeDockerEngine,
+} from './testing/docker-fake.ts'
+import { tempDbPath } from './testing/run.ts'
+import { startTarget, type CountingTarget } from './testing/target.ts'
+
+let host: EngineHost
+let target: CountingTarget
+let engine: FakeDockerEngine
+let cli: FakeDockerCli
+const path = process.env.PATH
+beforeAll(async () => {
+  engine = await startFakeDockerEngine()
+  cli = fakeDockerCli()
+  process.env.PATH = `${cli.dir}:${path ?? ''}`
+  host = await createEngine({ dbPath: tempDbPath() })
+  target = await startTarget()
+})
+afterAll(async () => {
+  process.env.PATH = path
+  await host.close()
+  await target.close()
+  await engine.close()
+  cli.close()
+  rmSync(dirname(host.dbPath), { recursive: true, force: true })
+})
+
+async function runAndWait(
+  config: unknown,
+): Promise<{ runId: number; ended: RunEndedEvent; told: RunWarningEvent[] }> {
+  const told: RunWarningEvent[] = []
+  const offWarning = host.runs.onWarning((e) => told.push(e))
+  let runId = -1
+  const early: RunEndedEvent[] = []
+  let resolve: ((e: RunEndedEvent) => void) | null = null
+  const off = host.runs.onEnded((e) => (e.runId === runId && resolve ? resolve(e) : early.push(e)))
+  try {
+    runId = (await host.runs.start(config)).runId
+    const ended =
+      early.find((e) => e.runId === runId) ?? (await new Promise<RunEndedEvent>((r) => (resolve = r)))
+    return { runId, ended, told: told.filter((e) => e.runId === runId) }
+  } finally {
+    off()
+    offWarning()
+  }
+}
+
+describe('monitor warnings and the Docker host setting', () => {
+  it('tells, keeps and shows a docker monitor whose container does not exist; the run goes on', async () => {
+    await host.settings.set({ dockerHost: engine.host })
+    const container = 'cannonade-no-such-container'
+    const { runId, ended, told } = await runAndWait({
+      version: 1,
+      name: 'missing container',
+      targets: [
+        { name: 'api', url: `${target.url}/x`, monitor: { kind: 'docker', container } },
+        { name: 'other', url: `${target.url}/y` },
+      ],
+      load: { connections: 1, duration: 1 },
+      cooldownSeconds: 0,
+    })
+    expect(ended.status).toBe('done')
+    // The monitor asked the engine the setting names, not the default socket.
+    expect(engine.paths).toContain('/_ping')
+    expect(engine.paths).toContain(`/containers/${container}/json`)
+
+    // Live: one event, placed on the run's timeline (the monitor fails before the first request).
+    expect(told).toHaveLength(1)
+    const live = told[0]!.warning
+    expect(live).toMatchObject({
+      kind: 'monitor',
+      field: 'targets.0.monitor',
+      target: 'api',
+      source: 'docker',
+      stopped: true,
+      count: 1,
+    })
+    expect(live.message).toBe(`container ${container}: no such container`)
+    expect(live.t).not.toBeNull()
+    expect(live.t!).toBeLessThan(1)
+
+    // Kept: the stored run says the same.
+    const run = await host.runs.get(runId)
+    expect(run.warnings).toEqual([live])
+    expect(warningLine(live)).toMatch(
+      new RegExp(
+        `^The docker monitor of api \\(targets\\.0\\.monitor\\) failed (from the start|from [\\d.]+ s before the first request): container ${container}: no such container\\. No CPU or memory from it in this run\\.$`,
+      ),
+    )
+
+    // `cannonade runs show` and its JSON.
+    const out: string[] = []
+    const stdout = new PassThrough()
+    stdout.on('data', (c: Buffer) => out.push(c.toString()))
+    const ctx = { dbPath: host.dbPath, stdout, stderr: new PassThrough(), isTTY: false }
+    expect(await runsCommand(['show', String(runId)], ctx)).toBe(0)
+    expect(out.join('')).toContain(`warning: ${warningLine(live)}`)
+    out.length = 0
+    expect(await runsCommand(['show', String(runId), '--json'], ctx)).toBe(0)
+    expect((JSON.parse(out.join('')) as { warnings: unknown }).warnings).toEqual([live])
+
+    // The report (the HTML the PDF is printed from): one line for it.
+    const report = await host.reports.create([runId], { format: 'html' })
+    const html = readFileSync(report.path!, 'utf8')
+    expect(html.match(/data-warning="monitor"/g)).toHaveLength(1)
+    expect(html).toContain(`container ${container}: no such container`)
+  })
+
+  it('sends the docker and compose commands to the Docker host setting, and stops when it is cleared', async () => {
+    await host.settings.set({ dockerHost: engine.host })
+    const before = cli.calls().length
+    await host.stacks.status()
+    const { ended } = await runAndWait({
+      version: 1,
+      name: 'environment',
+      targets: [{ name: 'api', url: `${target.url}/x`, monitor: { kind: 'docker', container: 'abc' } }],
+      load: { connections: 1, duration: 1 },
+      cooldownSeconds: 0,
+    })
+    expect(ended.status).toBe('done')
+    const calls = cli.calls().slice(before)
+    // stacks: docker info, compose version, ps of each stack's project; the run: inspect of its container.
+    expect(calls.map((c) => c.args.split(' ')[0])).toEqual(
+      expect.arrayContaining(['info', 'compose', 'ps', 'inspect']),
+    )
+    expect(calls.filter((c) => c.host !== engine.host)).toEqual([])
+
+    // Cleared: the commands get the environment's DOCKER_HOST again (none here).
+    await host.settings.set({ dockerHost: null })
+    const cleared = cli.calls().length
+    await host.stacks.status()
+    const after = cli.calls().slice(cleared)
+    expect(after.length).toBeGreaterThan(0)
+    expect(after.every((c) => c.host === (process.env.DOCKER_HOST ?? ''))).toBe(true)
+  })
+
+  it('runs the monitor test against the Docker host setting', async () => {
+    await host.settings.set({ dockerHost: engine.host })
+    const seen = engine.paths.length
+    const r = await host.monitor.test({ kind: 'docker', container: 'nope-1' })
+    expect(r).toMatchObject({ ok: false, message: 'container nope-1: no such container' })
+    expect(engine.paths.slice(seen)).toEqual(['/_ping', '/containers/nope-1/json'])
+  })
+})
