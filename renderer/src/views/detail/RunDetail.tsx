@@ -6,6 +6,7 @@ import { stringify } from 'yaml'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, Card, StatusBadge } from '../../ui/Common.tsx'
+import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { dateTime } from '../../lib/format.ts'
 import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { RunCharts } from '../live/RunCharts.tsx'
@@ -121,6 +122,7 @@ export default function RunDetail({ runId }: { runId: number }) {
           The run failed: {r.error ?? 'no reason recorded'}
         </Banner>
       ) : null}
+      <RunWarnings warnings={r.warnings} testId="detail-warnings" />
       {r.generator.saturated || r.generator.shared ? (
         <Banner kind="warning" testId="detail-saturation">
           {r.generator.message ??

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Common.tsx'
+import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
@@ -93,6 +94,7 @@ function Live({ runId }: { runId: number }) {
         </Banner>
       ) : null}
       {stop.error ? <Banner kind="error">Stop failed: {stop.error}</Banner> : null}
+      <RunWarnings warnings={view.warnings} testId="live-warnings" />
       {view.saturated ? (
         <Banner kind="warning" testId="live-saturation">
           The load generator itself is saturated (its CPU is near 100 %): the numbers measure Cannonade, not

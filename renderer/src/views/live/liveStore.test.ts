@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ProgressEvent } from '../../../../engine/api/types.ts'
+import type { ProgressEvent, RunWarning } from '../../../../engine/api/types.ts'
 import { testPoint } from '../../../../engine/testing/series-point.ts'
-import { LIVE_CAPACITY, LiveStore } from './liveStore.ts'
+import { LIVE_CAPACITY, LiveStore, mergeWarnings } from './liveStore.ts'
 
 function progress(runId: number, t: number, target = 'a'): ProgressEvent {
   const point = testPoint(target, t, { connections: 1, requests: 10 })
@@ -114,5 +114,40 @@ describe('LiveStore resources', () => {
     const points = [...(store.get(8)?.resources.values() ?? [])][0]?.toArray() ?? []
     expect(points.map((p) => p.t)).toEqual([1, 2, 3])
     expect(points[2]?.cpuPercent).toBe(10)
+  })
+})
+
+describe('LiveStore warnings', () => {
+  const warning = (field: string, message: string, at: string, count = 1): RunWarning => ({
+    kind: 'monitor',
+    field,
+    target: 'api',
+    source: 'docker',
+    message,
+    stopped: true,
+    at,
+    t: 0,
+    count,
+  })
+
+  it('keeps each warning told live once, in the order they came, and tells the view at once', () => {
+    const store = new LiveStore()
+    const cb = vi.fn()
+    store.subscribe(cb)
+    const a = warning('targets.0.monitor', 'container x: no such container', '2025-01-01T00:00:01.000Z')
+    const b = warning('targets.1.monitor', 'Docker engine not reachable', '2025-01-01T00:00:00.500Z')
+    store.warn({ type: 'warning', runId: 7, warning: a })
+    store.warn({ type: 'warning', runId: 7, warning: b })
+    store.warn({ type: 'warning', runId: 7, warning: a })
+    expect(cb).toHaveBeenCalledTimes(3)
+    expect(store.get(7)?.warnings).toEqual([b, a])
+  })
+
+  it('merges stored and live warnings by monitor and message, the stored one winning', () => {
+    const live = warning('targets.0.monitor', 'stats stream of x: reset', '2025-01-01T00:00:02.000Z')
+    const stored = { ...live, count: 4 }
+    const other = warning('targets.0.monitor.1', 'password authentication failed', '2025-01-01T00:00:00.000Z')
+    expect(mergeWarnings([stored, other], [live])).toEqual([other, stored])
+    expect(mergeWarnings([], [live])).toEqual([live])
   })
 })

@@ -9,6 +9,8 @@ import type {
   ProgressEvent,
   ResourcePoint,
   RunEndedEvent,
+  RunWarning,
+  RunWarningEvent,
   SeriesPoint,
   Unsubscribe,
 } from '../../../../engine/api/types.ts'
@@ -28,8 +30,20 @@ export interface LiveRun {
   /** Totals per target (from the latest event of each). */
   totals: Map<string, { requests: number; errors: number }>
   saturated: boolean
+  /** Monitors that could not read their source, as told by runs:warning. */
+  warnings: RunWarning[]
   ended: RunEndedEvent | null
   version: number
+}
+
+/**
+ * The warnings of a run from both ends: the stored ones (runs.get, on open and at the end) and the
+ * ones told live; one per monitor field and message, the stored one winning (it has the count).
+ */
+export function mergeWarnings(stored: readonly RunWarning[], live: readonly RunWarning[]): RunWarning[] {
+  const out = new Map<string, RunWarning>()
+  for (const w of [...live, ...stored]) out.set(`${w.field}\u0000${w.message}`, w)
+  return [...out.values()].sort((a, b) => a.at.localeCompare(b.at))
 }
 
 export class LiveStore {
@@ -68,6 +82,7 @@ export class LiveStore {
         last: null,
         totals: new Map(),
         saturated: false,
+        warnings: [],
         ended: null,
         version: 0,
       }
@@ -115,6 +130,12 @@ export class LiveStore {
     run.totals.set(event.target, event.totals)
     if (event.generatorSaturated) run.saturated = true
     this.changed(run)
+  }
+
+  warn = (event: RunWarningEvent): void => {
+    const run = this.run(event.runId)
+    run.warnings = mergeWarnings(run.warnings, [event.warning])
+    this.changed(run, true)
   }
 
   end = (event: RunEndedEvent): void => {
@@ -187,7 +208,7 @@ export class LiveStore {
 
   /** Listen to the Api's run events for the life of the app. */
   attach(api: Api): Unsubscribe {
-    const offs = [api.runs.onProgress(this.ingest), api.runs.onEnded(this.end)]
+    const offs = [api.runs.onProgress(this.ingest), api.runs.onEnded(this.end), api.runs.onWarning(this.warn)]
     return () => {
       for (const off of offs) off()
     }

@@ -3,9 +3,15 @@
 // the end), the run's stored summary, and its end.
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
-import type { ResourcePoint, RunStatus, RunSummary, SeriesPoint } from '../../../../engine/api/types.ts'
+import type {
+  ResourcePoint,
+  RunStatus,
+  RunSummary,
+  RunWarning,
+  SeriesPoint,
+} from '../../../../engine/api/types.ts'
 import { useApi, useConnection } from '../../api/context.tsx'
-import { LIVE_CAPACITY, liveStore } from './liveStore.ts'
+import { LIVE_CAPACITY, liveStore, mergeWarnings } from './liveStore.ts'
 
 export interface LiveView {
   summary: (RunSummary & { config: RunConfig }) | null
@@ -19,6 +25,8 @@ export interface LiveView {
   current: { target: string; phase: string; round: number } | null
   totals: { requests: number; errors: number }
   saturated: boolean
+  /** Monitors that could not read their source: told live, and stored with the run. */
+  warnings: RunWarning[]
 }
 
 export function useLiveRun(runId: number): LiveView {
@@ -95,5 +103,6 @@ export function useLiveRun(runId: number): LiveView {
     current: last ? { target: last.target, phase: last.phase, round: last.round } : null,
     totals,
     saturated: Boolean(run?.saturated) || Boolean(summary?.generator.saturated),
+    warnings: mergeWarnings(summary?.warnings ?? [], run?.warnings ?? []),
   }
 }

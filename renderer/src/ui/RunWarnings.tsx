@@ -1,0 +1,22 @@
+// A run's warnings (monitors that could not read their source), as the live view and the run's
+// page show them: one line each, in the words the CLI and the report use (engine/monitor/warnings.ts).
+import type { RunWarning } from '../../../engine/api/types.ts'
+import { warningLine } from '../../../engine/monitor/warnings.ts'
+import { Banner } from './Common.tsx'
+
+export function RunWarnings({ warnings, testId }: { warnings: readonly RunWarning[]; testId: string }) {
+  if (warnings.length === 0) return null
+  return (
+    <Banner kind="warning" testId={testId}>
+      <b>{warnings.length === 1 ? 'A monitor failed' : `${warnings.length} monitors failed`}</b>: the run goes
+      on, its CPU and memory charts miss what the monitor could not read.
+      <ul>
+        {warnings.map((w, i) => (
+          <li key={`${w.field}\u0000${w.message}`} data-testid={`${testId}-${i}`} data-field={w.field}>
+            {warningLine(w)}
+          </li>
+        ))}
+      </ul>
+    </Banner>
+  )
+}
