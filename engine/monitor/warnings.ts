@@ -3,14 +3,16 @@
 import type { RunWarning } from '../api/types.ts'
 
 function seconds(t: number): string {
-  return `${Math.abs(t) < 10 ? Math.abs(t).toFixed(1) : Math.round(Math.abs(t))} s`
+  return `${t < 10 ? t.toFixed(1) : Math.round(t)} s`
 }
 
-/** When it began: "from the start", "from 12 s into the run", "5.0 s before the run started". */
+/**
+ * When it began: "from the start" (before the first request, or within its first half second; a
+ * warning read before the run's start was known has no place yet, t null, and is one of those
+ * too), or "from 12 s into the run".
+ */
 export function warningWhen(w: Pick<RunWarning, 't'>): string {
-  if (w.t === null) return 'before the run started'
-  if (w.t < -0.05) return `from ${seconds(w.t)} before the first request`
-  if (w.t < 0.5) return 'from the start'
+  if (w.t === null || w.t < 0.5) return 'from the start'
   return `from ${seconds(w.t)} into the run`
 }
 

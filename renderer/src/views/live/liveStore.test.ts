@@ -149,5 +149,7 @@ describe('LiveStore warnings', () => {
     const other = warning('targets.0.monitor.1', 'password authentication failed', '2025-01-01T00:00:00.000Z')
     expect(mergeWarnings([stored, other], [live])).toEqual([other, stored])
     expect(mergeWarnings([], [live])).toEqual([live])
+    // Read before the run's start was known: the place on the timeline comes from the live copy.
+    expect(mergeWarnings([{ ...live, t: null }], [{ ...live, t: 0.2 }])).toEqual([{ ...live, t: 0.2 }])
   })
 })

@@ -38,11 +38,16 @@ export interface LiveRun {
 
 /**
  * The warnings of a run from both ends: the stored ones (runs.get, on open and at the end) and the
- * ones told live; one per monitor field and message, the stored one winning (it has the count).
+ * ones told live; one per monitor field and message. A stored copy read before the run's start was
+ * known has no place on the timeline yet (t null): the other copy's place is kept, and the higher count.
  */
 export function mergeWarnings(stored: readonly RunWarning[], live: readonly RunWarning[]): RunWarning[] {
   const out = new Map<string, RunWarning>()
-  for (const w of [...live, ...stored]) out.set(`${w.field}\u0000${w.message}`, w)
+  for (const w of [...live, ...stored]) {
+    const key = `${w.field}\u0000${w.message}`
+    const seen = out.get(key)
+    out.set(key, seen ? { ...w, t: w.t ?? seen.t, count: Math.max(w.count, seen.count) } : w)
+  }
   return [...out.values()].sort((a, b) => a.at.localeCompare(b.at))
 }
 
