@@ -188,7 +188,11 @@ describe('web UI', () => {
     await wizard.reset()
     await wizard.targetUrl(0).fill('ftp://example.com')
     await expect.poll(() => page.getByTestId('target-0-url-error').textContent()).toContain('http')
+    // Next refuses the step, the field stays marked and has focus; the stepper still goes anywhere.
     await wizard.next()
+    await expect.poll(() => wizard.focused()).toBe('target-0-url')
+    await page.getByTestId('step-targets').waitFor()
+    await page.getByTestId('wizard-step-load').click()
     await page.getByTestId('load-connections').fill('0')
     await expect
       .poll(() => page.getByTestId('load-connections-error').textContent())

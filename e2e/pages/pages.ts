@@ -21,8 +21,36 @@ export class WizardPage {
   get root(): Locator {
     return this.page.getByTestId('wizard')
   }
+  /** Start over; a draft with something in it asks first, and this answers yes. */
   async reset(): Promise<void> {
-    await this.page.getByTestId('wizard-reset').click()
+    const button = this.page.getByTestId('wizard-reset')
+    const dirty = (await button.getAttribute('data-dirty')) === 'true'
+    await button.click()
+    if (!dirty) return
+    await this.page.getByTestId('wizard-reset-dialog-confirm').click()
+    await this.resetDialog.waitFor({ state: 'hidden' })
+  }
+  get resetDialog(): Locator {
+    return this.page.getByTestId('wizard-reset-dialog')
+  }
+  /** The question under target i's URL about a monitor that watches another stack. */
+  monitorQuestion(i: number): Locator {
+    return this.page.getByTestId(`target-${i}-monitor-question`)
+  }
+  async answerMonitorQuestion(i: number, answer: 'keep' | 'follow' | 'remove'): Promise<void> {
+    await this.page.getByTestId(`target-${i}-monitor-question-${answer}`).click()
+    await this.monitorQuestion(i).waitFor({ state: 'detached' })
+  }
+  /** The data-testid of the element that has focus. */
+  async focused(): Promise<string | null> {
+    return this.page.evaluate(
+      () =>
+        (
+          globalThis as unknown as {
+            document: { activeElement: { getAttribute(n: string): string | null } | null }
+          }
+        ).document.activeElement?.getAttribute('data-testid') ?? null,
+    )
   }
   async addDemoTarget(): Promise<void> {
     const button = this.page.getByTestId('targets-add-demo')
@@ -32,7 +60,11 @@ export class WizardPage {
   targetUrl(i: number): Locator {
     return this.page.getByTestId(`target-${i}-url`)
   }
+  /** Next, once the Targets step knows where the stacks are (it may ask about a monitor then). */
   async next(): Promise<void> {
+    await this.page
+      .locator('[data-testid="step-targets"][data-stacks="loading"]')
+      .waitFor({ state: 'detached' })
     await this.page.getByTestId('wizard-next').click()
   }
   async setLoad(opts: { connections: number; duration: number }): Promise<void> {
@@ -98,6 +130,41 @@ export class LivePage {
   }
   chartPlot(name: string): Locator {
     return this.page.getByTestId(`live-chart-${name}-plot`)
+  }
+  /** The i-th warning of the run (a monitor that could not read its source). */
+  warning(i: number): Locator {
+    return this.page.getByTestId(`live-warnings-${i}`)
+  }
+  async stop(): Promise<void> {
+    await this.page.getByTestId('live-stop').click()
+  }
+}
+
+export class RunDetailPage {
+  readonly page: Page
+  constructor(page: Page) {
+    this.page = page
+  }
+  get root(): Locator {
+    return this.page.getByTestId('detail')
+  }
+  warning(i: number): Locator {
+    return this.page.getByTestId(`detail-warnings-${i}`)
+  }
+}
+
+export class SettingsPage {
+  readonly page: Page
+  constructor(page: Page) {
+    this.page = page
+  }
+  field(name: 'docker-host' | 'cf-api' | 'cf-user' | 'retention' | 'pg-url'): Locator {
+    return this.page.getByTestId(`settings-${name}`)
+  }
+  /** Save and wait for the engine's answer. */
+  async save(): Promise<void> {
+    await this.page.getByTestId('settings-save').click()
+    await this.page.getByTestId('settings-saved').waitFor()
   }
 }
 

@@ -41,7 +41,9 @@ function MonitorEditor({
   const target = draft.targets[index]
   if (!target) return null
   const m = target.monitor
-  const prefix = `targets.${index}.monitor`
+  // With more monitors than this one the config holds a list, and this one is its first entry.
+  const whole = `targets.${index}.monitor`
+  const prefix = m.more.length > 0 ? `${whole}.0` : whole
   const at = (f: string) => issues.get(`${prefix}.${f}`)
   const set = (change: (m: MonitorDraft) => void) =>
     patch((d) => {
@@ -76,7 +78,7 @@ function MonitorEditor({
             x.cf.username ||= cfDefaults.username
           })
         }
-        error={issues.get(prefix)}
+        error={issues.get(whole) ?? (prefix !== whole ? issues.get(prefix) : undefined)}
         testId={`monitor-${index}-kind`}
       />
       {m.kind === 'docker' ? (

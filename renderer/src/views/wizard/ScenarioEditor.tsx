@@ -4,6 +4,7 @@
 import { Button } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import type { Issues, TargetDraft } from './draft.ts'
+import { showIssues } from './issues.ts'
 import { duplicateCaptures, emptyStep, METHODS, type StepDraft } from './scenarioDraft.ts'
 
 type SetTarget = (change: (t: TargetDraft) => void) => void
@@ -41,8 +42,9 @@ function StepEditor({
   const dup = duplicateCaptures(step)
   // Messages under this step that no field shows (e.g. a bad header name).
   const shown = new Set(['name', 'method', 'path', 'body', 'expectStatus'].map((f) => `${prefix}.${f}`))
-  const other = [...issues].filter(
-    ([k]) =>
+  const other = showIssues(
+    issues,
+    (k) =>
       (k === prefix || k.startsWith(`${prefix}.`)) && !shown.has(k) && !k.startsWith(`${prefix}.capture.`),
   )
   return (

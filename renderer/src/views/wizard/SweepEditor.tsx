@@ -11,9 +11,10 @@ import type { Patch } from './Wizard.tsx'
 function valuesError(issues: Issues, values: number[], text: string): string | undefined {
   const whole = issues.get('sweep.values')
   if (whole) return whole
-  for (const [field, message] of issues) {
+  for (const field of issues.keys()) {
     const m = /^sweep\.values\.(\d+)$/.exec(field)
-    if (!m) continue
+    const message = m ? issues.get(field) : undefined
+    if (!m || message === undefined) continue
     const i = Number(m[1])
     const typed = text.split(/[\s,;]+/).filter((v) => v !== '')[i]
     return Number.isNaN(values[i])

@@ -7,6 +7,8 @@ import { errorMessage, useApi } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { CheckboxField, NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import type { Issues, TargetDraft } from './draft.ts'
+import { MonitorQuestionBox } from './MonitorQuestion.tsx'
+import type { StackPlace } from './monitorFollow.ts'
 import { ScenarioEditor } from './ScenarioEditor.tsx'
 import { firstStepFor, METHODS } from './scenarioDraft.ts'
 import type { Patch } from './Wizard.tsx'
@@ -29,12 +31,14 @@ export function TargetEditor({
   patch,
   issues,
   canRemove,
+  stacks,
 }: {
   target: TargetDraft
   index: number
   patch: Patch
   issues: Issues
   canRemove: boolean
+  stacks: readonly StackPlace[]
 }) {
   const api = useApi()
   const [checked, setCheck] = useState<CheckOf>({ state: 'idle', url: '' })
@@ -126,6 +130,7 @@ export function TargetEditor({
           {check.message}
         </div>
       ) : null}
+      <MonitorQuestionBox target={target} index={index} stacks={stacks} set={set} />
       {target.url.startsWith('https:') ? (
         <CheckboxField
           label="Accept a self-signed certificate"

@@ -1,5 +1,6 @@
 // Step 1: what to load. A template, URLs typed in, taken from a running stack, or the built-in
 // demo target; each target's Check asks the engine whether it answers.
+import type { StackStatus } from '../../../../engine/api/types.ts'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Button } from '../../ui/Common.tsx'
@@ -9,10 +10,14 @@ import { TargetEditor } from './TargetEditor.tsx'
 import { TemplatePicker } from './TemplatePicker.tsx'
 import type { Patch } from './Wizard.tsx'
 
-function StackPicker({ onPick }: { onPick: (name: string, url: string) => void }) {
-  const api = useApi()
-  const stacks = useAsync(() => api.stacks.status(), [api])
-  const running = (stacks.data ?? []).filter((s) => s.state === 'healthy' || s.state === 'native')
+function StackPicker({
+  stacks,
+  onPick,
+}: {
+  stacks: readonly StackStatus[]
+  onPick: (name: string, url: string) => void
+}) {
+  const running = stacks.filter((s) => s.state === 'healthy' || s.state === 'native')
   if (running.length === 0) return null
   return (
     <label className="inline-label">
@@ -49,7 +54,12 @@ export function TargetsStep({
   loadedTemplate: string | null
   onTemplate: (name: string, config: RunConfig) => void
 }) {
+  const api = useApi()
   const demoUrl = useDemoUrl()
+  // Where the bundled stacks answer: for the stack picker, and to ask about a monitor left on a
+  // stack the target's URL no longer goes to (./monitorFollow.ts).
+  const stackStatus = useAsync(() => api.stacks.status(), [api])
+  const stacks = stackStatus.data ?? []
   const add = (name: string, url: string) =>
     patch((d) => {
       const blank = d.targets.findIndex((t) => t.url.trim() === '')
@@ -64,7 +74,7 @@ export function TargetsStep({
       else d.targets.push(emptyTarget(unique, url))
     })
   return (
-    <div data-testid="step-targets">
+    <div data-testid="step-targets" data-stacks={stackStatus.loading ? 'loading' : 'ready'}>
       <TemplatePicker onPick={onTemplate} loaded={loadedTemplate} />
       <p className="lead">
         The servers to compare. Each target gets the same load, one after another (or interleaved, set in the
@@ -83,6 +93,7 @@ export function TargetsStep({
           patch={patch}
           issues={issues}
           canRemove={draft.targets.length > 1}
+          stacks={stacks}
         />
       ))}
       <div className="actions">
@@ -100,7 +111,7 @@ export function TargetsStep({
         >
           Add the demo target
         </Button>
-        <StackPicker onPick={add} />
+        <StackPicker stacks={stacks} onPick={add} />
       </div>
     </div>
   )

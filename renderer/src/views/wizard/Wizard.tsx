@@ -1,9 +1,12 @@
 // New run: Targets → Load → Monitoring → Review → Start. The draft survives navigating away
 // (sessionStorage) and is validated on every change with the RunConfig schema, so each step shows
-// its messages next to the fields and Start is possible only for a valid config.
-import { useCallback, useEffect, useMemo, useState } from 'react'
+// its messages next to the fields and Start is possible only for a valid config. Next refuses a
+// step with a problem: every message is marked on its field (or, if no field shows it, listed at
+// the step's top by name) and focus moves to the first one. Start over asks first.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useApi } from '../../api/context.tsx'
 import { Button } from '../../ui/Common.tsx'
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import {
   defaultDraft,
   emptyTarget,
@@ -15,6 +18,8 @@ import {
   type StepId,
 } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
+import { TrackedIssues } from './issues.ts'
+import { focusFirstProblem, StepIssues } from './StepIssues.tsx'
 import { TargetsStep } from './TargetsStep.tsx'
 import { LoadStep } from './LoadStep.tsx'
 import { MonitorStep } from './MonitorStep.tsx'
@@ -111,6 +116,26 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
     }
     return shown
   }, [validation, attempted, draft])
+  // The step's fields ask `tracked` for their messages while they render; StepIssues renders after
+  // them and lists what none asked for, at the step's top (a portal into `issuesSlot`).
+  const tracked = new TrackedIssues(visibleIssues)
+  const [issuesSlot, setIssuesSlot] = useState<HTMLDivElement | null>(null)
+  const focusPending = useRef(false)
+  const bodyRef = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    if (!focusPending.current) return
+    focusPending.current = false
+    focusFirstProblem(bodyRef.current)
+  })
+  const [confirmReset, setConfirmReset] = useState(false)
+  const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(defaultDraft()), [draft])
+  const reset = () => {
+    setConfirmReset(false)
+    setDraft(defaultDraft())
+    setAttempted(new Set())
+    setLoadedTemplate(null)
+    setStep('targets')
+  }
   const errorsByStep = useMemo(() => {
     const counts: Record<StepId, number> = { targets: 0, load: 0, monitoring: 0, review: 0 }
     for (const i of validation.list) counts[stepOf(i.field)]++
@@ -124,17 +149,24 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
         <h1>New run</h1>
         <Button
           variant="ghost"
-          onClick={() => {
-            setDraft(defaultDraft())
-            setAttempted(new Set())
-            setLoadedTemplate(null)
-            setStep('targets')
-          }}
+          // Nothing to lose: no question.
+          onClick={() => (dirty ? setConfirmReset(true) : reset())}
           data-testid="wizard-reset"
+          data-dirty={dirty ? 'true' : 'false'}
         >
           Start over
         </Button>
       </header>
+      <ConfirmDialog
+        open={confirmReset}
+        title="Start over?"
+        confirmLabel="Start over"
+        onConfirm={reset}
+        onCancel={() => setConfirmReset(false)}
+        testId="wizard-reset-dialog"
+      >
+        This clears every field of this run: its targets, load, monitors and thresholds.
+      </ConfirmDialog>
       {fromRunError ? (
         <div className="banner banner-error">Could not load that run: {fromRunError}</div>
       ) : null}
@@ -157,12 +189,13 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
           </li>
         ))}
       </ol>
-      <div className="step-body">
+      <div className="step-body" ref={bodyRef}>
+        <div ref={setIssuesSlot} />
         {step === 'targets' ? (
           <TargetsStep
             draft={draft}
             patch={patch}
-            issues={visibleIssues}
+            issues={tracked}
             loadedTemplate={loadedTemplate}
             onTemplate={(name, config) => {
               setDraft(fromConfig(config))
@@ -171,8 +204,8 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
             }}
           />
         ) : null}
-        {step === 'load' ? <LoadStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
-        {step === 'monitoring' ? <MonitorStep draft={draft} patch={patch} issues={visibleIssues} /> : null}
+        {step === 'load' ? <LoadStep draft={draft} patch={patch} issues={tracked} /> : null}
+        {step === 'monitoring' ? <MonitorStep draft={draft} patch={patch} issues={tracked} /> : null}
         {step === 'review' ? (
           <ReviewStep
             draft={draft}
@@ -181,6 +214,9 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
             validation={validation}
             goTo={setStep}
           />
+        ) : null}
+        {step !== 'review' && issuesSlot ? (
+          <StepIssues step={step} issues={visibleIssues} tracked={tracked} slot={issuesSlot} />
         ) : null}
       </div>
       <footer className="wizard-nav">
@@ -196,7 +232,12 @@ export default function Wizard({ query }: { query: URLSearchParams }) {
             variant="primary"
             onClick={() => {
               setAttempted((a) => new Set([...a, step]))
-              setStep(STEPS[index + 1]?.id ?? 'review')
+              // A message of this step, or a question it asks (a monitor left on another server).
+              const refused =
+                validation.list.some((i) => stepOf(i.field) === step) ||
+                bodyRef.current?.querySelector('[data-unanswered]') != null
+              if (refused) focusPending.current = true
+              else setStep(STEPS[index + 1]?.id ?? 'review')
             }}
             data-testid="wizard-next"
           >

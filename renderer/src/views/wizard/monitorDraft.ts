@@ -29,6 +29,11 @@ export interface MonitorDraft {
   }
   /** More monitors of the target, as the config had them (a postgres one, say): kept, not edited here. */
   more: unknown[]
+  /**
+   * The target URL for which the user chose to keep a monitor that watches a stack on another port
+   * (./monitorFollow.ts): not asked again until the URL changes.
+   */
+  keptFor?: string
 }
 
 export function emptyMonitor(): MonitorDraft {
