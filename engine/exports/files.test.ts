@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { HistoryStore } from '../store/queries.ts'
+import { warningWriter } from '../store/warnings.ts'
 import { exportCsv, SAMPLE_CSV_HEADER, SERIES_CSV_HEADER } from './csv.ts'
 import { importJson } from './json-import.ts'
 import { exportJson } from './json.ts'
@@ -86,6 +87,19 @@ describe('exportJson / importJson', () => {
       targets: [{ name: 'solo' }],
       startedAt: '2025-02-01T00:00:00.000Z',
     })
+    // Its monitors' failures travel with the run.
+    const warnings = warningWriter(db, a.runId)
+    const t0 = Date.parse('2025-01-01T12:00:00.000Z')
+    warnings.setT0(t0)
+    const monitor = {
+      kind: 'monitor',
+      field: 'targets.0.monitor',
+      target: 'java-jetty',
+      source: 'docker',
+    } as const
+    warnings.record({ ...monitor, message: 'container x: no such container', stopped: true }, t0 - 200)
+    warnings.record({ ...monitor, message: 'stats stream of x: reset', stopped: false }, t0 + 5000)
+    warnings.record({ ...monitor, message: 'stats stream of x: reset', stopped: false }, t0 + 9000)
     const file = join(dir, 'runs.json')
     const res = await exportJson(db, [a.runId, b.runId], file)
     expect(res.rows).toBe(12_000 + 1000)
@@ -102,6 +116,11 @@ describe('exportJson / importJson', () => {
       const from = src.getRun(imported.sourceRunIds[i] ?? 0)
       const to = dst.getRun(id)
       expect({ ...to, runId: 0 }).toEqual({ ...from, runId: 0 })
+      if (from.runId === a.runId)
+        expect(to.warnings).toMatchObject([
+          { message: 'container x: no such container', t: -0.2, count: 1, stopped: true },
+          { message: 'stats stream of x: reset', t: 5, count: 2, stopped: false },
+        ])
       expect(dst.series(id)).toEqual(src.series(from.runId))
       expect(dst.resources(id)).toEqual(src.resources(from.runId))
       expect(dst.samples(id, { limit: 10_000 })).toEqual(src.samples(from.runId, { limit: 10_000 }))

@@ -80,6 +80,7 @@ export function importJson(db: Db, file: string): ImportResult {
             corrected_histogram: t.correctedHistogram,
           })
         }
+        for (const w of r.warnings) importer.insertWarning(runId, w)
         for (const row of event.run.series.rows) importer.insertSeries(runId, row)
         // A file from before the postgres monitor has no connections column.
         const missing = TABLES.resource_samples.columns.length - event.run.resources.columns.length

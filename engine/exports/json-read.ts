@@ -9,6 +9,7 @@ import { issueMessage } from '../config/issue-words.ts'
 import { RUN_ENDS } from '../api/types.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from '../store/export-read.ts'
+import { MAX_WARNINGS } from '../store/warnings.ts'
 
 const Cell = z.union([z.number(), z.string(), z.null()])
 /** A table of `columns`; with `optionalLast`, files written before its last column existed pass too. */
@@ -44,6 +45,23 @@ const RunSchema = z.object({
     thresholds: z.unknown(),
     /** A run of load agents (files from before them have none). */
     distribution: z.unknown().optional(),
+    // Files from before run warnings have none.
+    warnings: z
+      .array(
+        z.object({
+          kind: z.literal('monitor'),
+          field: z.string(),
+          target: z.string(),
+          source: z.string(),
+          message: z.string(),
+          stopped: z.boolean(),
+          at: z.string(),
+          t: z.number().nullable(),
+          count: z.number().int().min(1),
+        }),
+      )
+      .max(MAX_WARNINGS)
+      .default([]),
   }),
   runTargets: z.array(
     z.object({

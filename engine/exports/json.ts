@@ -28,6 +28,7 @@ import {
   type SampleTuple,
 } from '../store/export-read.ts'
 import type { RunRow } from '../store/rows.ts'
+import { runWarnings } from '../store/warnings.ts'
 import { APP_VERSION } from '../store/runs.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { writeAtomically } from './write.ts'
@@ -78,6 +79,8 @@ function runMeta(db: Db, run: RunRow): string {
       generator: parsed(run.generator, run.id, 'runs.generator'),
       thresholds: parsed(run.thresholds, run.id, 'runs.thresholds'),
       distribution: parsed(run.distribution, run.id, 'runs.distribution'),
+      // Monitors that could not read their source (engine/store/warnings.ts).
+      warnings: runWarnings(db, run.id),
     },
     runTargets: targets.map((t) => ({
       targetIndex: t.target_index,

@@ -4,6 +4,7 @@
 // runner process, so sampling costs the load generator nothing. A monitor that cannot read its
 // source never fails silently: it becomes one of the run's warnings (run_warnings), stored at
 // once and told to the live view (onWarning) once its place on the timeline is known.
+import { redactText } from '../config/redact.ts'
 import { monitorsOf, type RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample, type StackLocator } from '../monitor/index.ts'
 import { readRssBytes } from '../monitor/procfs.ts'
@@ -75,7 +76,8 @@ export class ResourceRecorder {
         // stopped: the monitor could not start, so nothing comes from it for the rest of the run;
         // otherwise it keeps trying (engine/monitor/types.ts) and this is a gap.
         const report = (e: unknown, stopped: boolean) => {
-          const message = e instanceof Error ? e.message : String(e)
+          // Kept and shown: no URL's password in it (a database URL in a postgres error).
+          const message = redactText(e instanceof Error ? e.message : String(e))
           this.opts.onLog?.(
             'warn',
             `${field} (${target.name}): ${message}${stopped ? '; the run goes on without it' : ''}`,

@@ -2,6 +2,7 @@
 // with new ids, all in one transaction, so a bad record or a run already present leaves the
 // database as it was. Values come in as stored: JSON columns as text, table rows as cells in the
 // column order of export-read.ts.
+import type { RunWarning } from '../api/types.ts'
 import type { Db, Statement } from './db.ts'
 import type { EnvironmentRow } from './environment.ts'
 import { TABLES, type Cell } from './export-read.ts'
@@ -42,6 +43,7 @@ export class RunImporter {
   private readonly sample: Statement
   private readonly environment: Statement
   private readonly imported: Statement
+  private readonly warning: Statement
 
   constructor(db: Db) {
     this.findRun = db.prepare('SELECT id FROM runs WHERE correlation_prefix = ? AND started_at = ?')
@@ -59,6 +61,10 @@ export class RunImporter {
     this.sample = insertRow(db, 'samples')
     this.environment = db.prepare(
       'INSERT INTO environment (run_id, host, cpu, cores, os, node, app, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    this.warning = db.prepare(
+      `INSERT OR IGNORE INTO run_warnings (run_id, kind, field, target, source, message, stopped, first_ms, t, count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     this.imported = db.prepare(
       'INSERT INTO imports (run_id, origin, source_run_id, source, imported_at) VALUES (?, ?, ?, ?, ?)',
@@ -131,6 +137,23 @@ export class RunImporter {
       env.node,
       env.app,
       redactText(env.details),
+    )
+  }
+
+  /** A warning of the run (a monitor that could not read its source), as exported. */
+  insertWarning(runId: number, w: RunWarning): void {
+    const at = Date.parse(w.at)
+    this.warning.run(
+      runId,
+      w.kind,
+      w.field,
+      w.target,
+      w.source,
+      redactText(w.message),
+      w.stopped ? 1 : 0,
+      Number.isFinite(at) ? at : 0,
+      w.t,
+      w.count,
     )
   }
 
