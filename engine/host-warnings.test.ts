@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunEndedEvent, RunWarningEvent } from './api/types.ts'
 import { runsCommand } from './cli/runs.ts'
+import { formatSummary, jsonSummary } from './cli/summary.ts'
 import { createEngine, type EngineHost } from './host.ts'
 import { warningLine } from './monitor/warnings.ts'
 import {
@@ -103,6 +104,10 @@ describe('monitor warnings and the Docker host setting', () => {
         `^The docker monitor of api \\(targets\\.0\\.monitor\\) failed from the start: container ${container}: no such container\\. No CPU or memory from it in this run\\.$`,
       ),
     )
+
+    // `cannonade run`: its summary table and its --json document.
+    expect(formatSummary(run)).toContain(`\nwarning: ${warningLine(live)}\n`)
+    expect(jsonSummary(run).warnings).toEqual([live])
 
     // `cannonade runs show` and its JSON.
     const out: string[] = []
