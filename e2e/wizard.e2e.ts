@@ -75,6 +75,10 @@ describe('wizard', () => {
     // The first of several, in page order; words, not schema text.
     await page.getByTestId('load-timeout').fill('10000')
     await page.getByTestId('load-connections').fill('')
+    // Not marked before Next (the user may still be typing), but the preview says what is missing.
+    await expect
+      .poll(() => page.getByTestId('schedule-preview-invalid').textContent())
+      .toBe('No schedule to draw yet: load › connections is required.')
     await wizard.setCooldown(-1)
     await wizard.next()
     await expect.poll(() => wizard.focused()).toBe('load-connections')
