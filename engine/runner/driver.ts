@@ -88,6 +88,8 @@ export class SegmentDriver implements ConnectionHost {
   private stepStartAt = 0
   private stepActualStart = 0
   private nextStepAt = Infinity
+  /** When the profile's time ran out (not when the late timer saw it): the window's true end. */
+  private windowEndAt: number | null = null
   private nextTickAt = 0
   private tickIndex = 0
   startAt = 0
@@ -302,7 +304,10 @@ export class SegmentDriver implements ConnectionHost {
     if (!step) {
       this.step = null
       if (this.o.plan.maxRequests !== null) this.beginDrain()
-      else this.finishWindow()
+      else {
+        this.windowEndAt = at
+        this.finishWindow()
+      }
       return
     }
     this.step = step
@@ -409,8 +414,10 @@ export class SegmentDriver implements ConnectionHost {
     this.open?.stop()
     for (const c of this.conns) c.close()
     // The last, partial second (a window that is not whole seconds, or a drain) gets its tick; a
-    // slice of a few ms is folded into the second before, so the series holds every request.
-    this.tick(!(now - (this.nextTickAt - 1000) > 50 || this.tickIndex === 0))
+    // slice of a few ms is folded into the second before, so the series holds every request. A
+    // window of whole seconds whose timer fired late (a busy machine) has no partial second.
+    const closedAt = Math.min(now, this.windowEndAt ?? now)
+    this.tick(!(closedAt - (this.nextTickAt - 1000) > 50 || this.tickIndex === 0))
     const resolve = this.resolveDone
     this.resolveDone = null
     resolve({
