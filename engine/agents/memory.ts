@@ -19,6 +19,7 @@ import {
   type Release,
   type RunSpec,
 } from './protocol.ts'
+import { Waiters } from './waiters.ts'
 
 export function wallMs(): number {
   return performance.timeOrigin + performance.now()
@@ -40,7 +41,7 @@ export class MemoryStore implements CoordinatorStore {
   private readonly agentsByIndex = new Map<number, Agent>()
   private readonly releases = new Map<number, Release>()
   private readonly blocks: { index: number; block: RawBlock }[] = []
-  private waiters: (() => void)[] = []
+  private readonly waiters = new Waiters()
   private releaseWaiters: (() => void)[] = []
 
   async open(spec: RunSpec): Promise<void> {
@@ -96,17 +97,7 @@ export class MemoryStore implements CoordinatorStore {
   }
 
   wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms)
-      const waiters = this.waiters
-      function done() {
-        clearTimeout(timer)
-        const i = waiters.indexOf(done)
-        if (i >= 0) waiters.splice(i, 1)
-        resolve()
-      }
-      waiters.push(done)
-    })
+    return this.waiters.wait(ms)
   }
 
   async close(opts: { purge: boolean }): Promise<void> {
@@ -228,7 +219,7 @@ export class MemoryStore implements CoordinatorStore {
   }
 
   private notify(): void {
-    for (const w of [...this.waiters]) w()
+    this.waiters.wakeAll()
   }
 }
 

@@ -7,6 +7,7 @@ import { checkHello, duplicate } from './memory.ts'
 import { connectPg } from './pg-coordinator.ts'
 import { agentsChannel, coordinatorChannel, NOW_SQL, SCHEMA } from './pg-schema.ts'
 import { AgentRefused, type AgentStore, type Release, type RunSpec } from './protocol.ts'
+import { Waiters } from './waiters.ts'
 
 /** A missed notification costs at most this long at a barrier. */
 const RECHECK_MS = 2000
@@ -16,7 +17,7 @@ export class PgAgentStore implements AgentStore {
   private client: pg.Client | null = null
   private runKey = ''
   private index = -1
-  private waiters: (() => void)[] = []
+  private readonly waiters = new Waiters()
 
   constructor(url: string) {
     this.url = url
@@ -40,7 +41,7 @@ export class PgAgentStore implements AgentStore {
     const client = await connectPg(this.url, `cannonade agent ${hello.index}`)
     client.on('error', () => {}) // a lost connection fails the next call, which the agent reports
     client.on('notification', () => {
-      for (const w of this.waiters.splice(0)) w()
+      this.waiters.wakeAll()
     })
     this.client = client
     this.runKey = hello.runKey
@@ -117,17 +118,7 @@ export class PgAgentStore implements AgentStore {
   release: AgentStore['release'] = async (segment) => {
     for (;;) {
       // Listening since the join: a release committed after this read still wakes us.
-      const wake = new Promise<void>((resolve) => {
-        const timer = setTimeout(done, RECHECK_MS)
-        const waiters = this.waiters
-        function done() {
-          clearTimeout(timer)
-          const i = waiters.indexOf(done)
-          if (i >= 0) waiters.splice(i, 1)
-          resolve()
-        }
-        waiters.push(done)
-      })
+      const wake = this.waiters.wait(RECHECK_MS)
       const r = await this.db.query<{ at_ms: number; start_second: number; state: string }>(
         `SELECT r.state, l.at_ms, l.start_second FROM ${SCHEMA}.runs r
          LEFT JOIN ${SCHEMA}.releases l ON l.run_key = r.run_key AND l.segment = $2 WHERE r.run_key = $1`,

@@ -19,6 +19,7 @@ import type {
   RunSpec,
 } from './protocol.ts'
 import { agentsChannel, coordinatorChannel, ensureSchema, NOW_SQL, SCHEMA } from './pg-schema.ts'
+import { Waiters } from './waiters.ts'
 import type { TargetRoundSummary } from '../api/types.ts'
 
 interface AgentDbRow {
@@ -62,7 +63,7 @@ export class PgCoordinatorStore implements CoordinatorStore {
     segments: {} as Record<number, number>,
     blocks: {} as Record<number, number>,
   }
-  private waiters: (() => void)[] = []
+  private readonly waiters = new Waiters()
 
   constructor(url: string) {
     this.url = url
@@ -78,7 +79,7 @@ export class PgCoordinatorStore implements CoordinatorStore {
     // A lost connection surfaces on the next query; the 'error' event alone must not crash the engine.
     client.on('error', () => {})
     client.on('notification', () => {
-      for (const w of this.waiters.splice(0)) w()
+      this.waiters.wakeAll()
     })
     this.client = client
     this.runKey = spec.runKey
@@ -203,17 +204,7 @@ export class PgCoordinatorStore implements CoordinatorStore {
   }
 
   wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const waiters = this.waiters
-      const timer = setTimeout(done, ms)
-      function done() {
-        clearTimeout(timer)
-        const i = waiters.indexOf(done)
-        if (i >= 0) waiters.splice(i, 1)
-        resolve()
-      }
-      waiters.push(done)
-    })
+    return this.waiters.wait(ms)
   }
 
   async close(opts: { purge: boolean }): Promise<void> {
