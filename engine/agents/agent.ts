@@ -9,6 +9,7 @@ import { startRun } from '../runner/supervisor.ts'
 import { privateDir } from '../paths.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { readRawBlocks } from '../store/agents.ts'
+import { ledgerRowCount } from '../store/samples-read.ts'
 import { measureOffset } from './clock.ts'
 import type { AgentEnv } from './env.ts'
 import { wallMs } from './memory.ts'
@@ -157,7 +158,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
         : summary.status === 'failed' || !stopRequested
           ? 'failed'
           : 'stopped'
-    const rows = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number
+    const rows = ledgerRowCount(db, runId)
     if (spec.raw === 'upload') {
       for (const block of readRawBlocks(db, runId)) await store.upload(block)
       log(`${me}: uploaded ${rows} raw requests`)
