@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { ProgressEvent, RunSummary } from '../api/types.ts'
 import { parseRunConfig } from '../config/load.ts'
-import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
+import { pgForFile } from '../testing/pg-file.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { InProcessLauncher, withoutExits } from '../testing/agents.ts'
 import { tempDbPath } from '../testing/run.ts'
@@ -23,12 +23,7 @@ import { wallMs } from './memory.ts'
 import { PgAgentStore } from './pg-agent.ts'
 import { PgCoordinatorStore } from './pg-coordinator.ts'
 
-const pgOk = pgAvailableForTests()
-let pg: PgCluster | null = null
-beforeAll(async () => {
-  if (pgOk) pg = await startPg({ durable: false })
-}, 60_000)
-afterAll(() => pg?.stop())
+const { available: pgOk, cluster: pg } = pgForFile()
 
 let target: CountingTarget | null = null
 afterEach(async () => {
@@ -63,7 +58,7 @@ async function run(
     db,
     cfg,
     { onProgress, onStarted: (s) => (t0 = s.t0Epoch) },
-    { agentDataDir: join(dbPath, '..', 'agents'), store: new PgCoordinatorStore(pg!.url), launcher },
+    { agentDataDir: join(dbPath, '..', 'agents'), store: new PgCoordinatorStore(pg().url), launcher },
   )
   return { summary: await handle.done, db, t0 }
 }
@@ -73,8 +68,8 @@ describe.skipIf(!pgOk)('agents coordinated through PostgreSQL', () => {
     target = await startTarget()
     const launcher = new InProcessLauncher({
       store: 'postgres',
-      storeUrl: pg!.url,
-      make: () => ({ store: new PgAgentStore(pg!.url) }),
+      storeUrl: pg().url,
+      make: () => ({ store: new PgAgentStore(pg().url) }),
       indexes: [0],
     })
     const { summary } = await run(config(target.url, { duration: 2, barrier: 2 }), () => launcher)
@@ -91,7 +86,7 @@ describe.skipIf(!pgOk)('agents coordinated through PostgreSQL', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cannonade-agents-pg-'))
     // Real `cannonade agent` processes reaching PostgreSQL; their exits are not reported (a remote
     // host that vanished), so only the missing heartbeats tell.
-    const launcher = withoutExits(new LocalLauncher({ storeUrl: pg!.url, dataDir: dir }))
+    const launcher = withoutExits(new LocalLauncher({ storeUrl: pg().url, dataDir: dir }))
     let killedAt = -1
     const { summary, db } = await run(
       config(target.url, { duration: 6, lost: 2 }),
@@ -140,8 +135,8 @@ describe.skipIf(!pgOk)('agents coordinated through PostgreSQL', () => {
     const skews = [4000, -2500]
     const launcher = new InProcessLauncher({
       store: 'postgres',
-      storeUrl: pg!.url,
-      make: (i) => ({ store: new PgAgentStore(pg!.url), clock: () => wallMs() + skews[i]! }),
+      storeUrl: pg().url,
+      make: (i) => ({ store: new PgAgentStore(pg().url), clock: () => wallMs() + skews[i]! }),
     })
     try {
       const { summary, t0 } = await run(config(url, { duration: 3 }), () => launcher)

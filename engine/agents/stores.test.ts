@@ -2,8 +2,8 @@
 // use and PostgreSQL (a real throwaway cluster). An index joins a run once, even when two agents
 // race for it; barriers release every agent with the same instant; a stop reaches barriers and
 // heartbeats; each row reaches the coordinator once, in the order its agent wrote it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { pgForFile } from '../testing/pg-file.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeStats, type EncodedStats } from '../metrics/encoded.ts'
 import { initHdr } from '../metrics/hdr.ts'
@@ -13,12 +13,7 @@ import { PgCoordinatorStore } from './pg-coordinator.ts'
 import { AgentRefused, type AgentStore, type CoordinatorStore, type RunSpec } from './protocol.ts'
 import { parseRunConfig } from '../config/load.ts'
 
-const pgOk = pgAvailableForTests()
-let pg: PgCluster | null = null
-beforeAll(async () => {
-  if (pgOk) pg = await startPg({ durable: false })
-}, 60_000)
-afterAll(() => pg?.stop())
+const { available: pgOk, cluster: pg } = pgForFile()
 
 let keys = 0
 const spec = (agents: number): RunSpec => ({
@@ -51,7 +46,7 @@ const kinds: [string, () => Stores][] = [
   ],
   [
     'postgres',
-    () => ({ coordinator: new PgCoordinatorStore(pg!.url), agent: () => new PgAgentStore(pg!.url) }),
+    () => ({ coordinator: new PgCoordinatorStore(pg().url), agent: () => new PgAgentStore(pg().url) }),
   ],
 ]
 
@@ -63,6 +58,16 @@ const hello = (s: RunSpec, index: number, count = s.agents) => ({
   pid: 1000 + index,
   ledger: `/tmp/agent-${index}.db`,
 })
+
+/** A store opened for a run of `n` agents, each of them joined with its own index. */
+async function joinedRun(make: () => Stores, n: number) {
+  const { coordinator, agent } = make()
+  const s = spec(n)
+  await coordinator.open(s)
+  const a = Array.from({ length: n }, () => agent())
+  await Promise.all(a.map((x, i) => x.join(hello(s, i))))
+  return { coordinator, a }
+}
 
 /** One request's statistics, as an agent would send them (opaque to the stores). */
 let stats: EncodedStats
@@ -107,11 +112,7 @@ describe.each(kinds)('the %s store', (kind, make) => {
   it.skipIf(skip)(
     'holds agents at a barrier until the release, which every agent reads the same',
     async () => {
-      const { coordinator, agent } = make()
-      const s = spec(2)
-      await coordinator.open(s)
-      const a = [agent(), agent()]
-      await Promise.all(a.map((x, i) => x.join(hello(s, i))))
+      const { coordinator, a } = await joinedRun(make, 2)
       await a[0]!.ready(0)
       let released = 0
       const waits = a.map((x) =>
@@ -144,11 +145,7 @@ describe.each(kinds)('the %s store', (kind, make) => {
   it.skipIf(skip)(
     'hands each row to the coordinator once, in its agent order, and keeps them all',
     async () => {
-      const { coordinator, agent } = make()
-      const s = spec(2)
-      await coordinator.open(s)
-      const a = [agent(), agent()]
-      await Promise.all(a.map((x, i) => x.join(hello(s, i))))
+      const { coordinator, a } = await joinedRun(make, 2)
       await a[0]!.clock({ offsetMs: 12.5, delayMs: 0.4 })
       await a[1]!.started({ segment: 0, atMs: 1234.5 })
       const second = (t: number, segment = 0) => ({
