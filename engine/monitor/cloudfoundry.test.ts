@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeCloudFoundry } from '../testing/cf-fake.ts'
 import { CloudFoundryMonitor } from './cloudfoundry.ts'
 import type { CloudFoundryMonitorSpec } from './schema.ts'
 import { collector } from '../testing/monitor.ts'
+import { selfSigned } from '../testing/tls.ts'
 import { MonitorError } from './types.ts'
 import type { MonitorErrorCode, ResourceSample } from './types.ts'
 
@@ -185,42 +183,17 @@ describe('cloudfoundry monitor', () => {
   })
 
   it.skipIf(!hasOpenssl())('accepts a self-signed certificate only with skipTlsVerify', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cannonade-cf-tls-'))
-    try {
-      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')]
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      )
-      const cf = new FakeCloudFoundry()
-      cf.addApp({ name: 'ads-node', space: 'dev', instances: [{ state: 'RUNNING', cpu: 0.5, mem: 1 }] })
-      fakes.push(cf)
-      await cf.start({ key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') })
-      const refused = await failure(spec(cf))
-      expect(refused).toMatchObject({
-        code: 'unreachable',
-        message: expect.stringMatching(/skipTlsVerify/) as unknown,
-      })
-      const { samples } = await started(spec(cf, { skipTlsVerify: true }))
-      expect((await samples.next(1))[0]?.cpuPercent).toBe(50)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const cf = new FakeCloudFoundry()
+    cf.addApp({ name: 'ads-node', space: 'dev', instances: [{ state: 'RUNNING', cpu: 0.5, mem: 1 }] })
+    fakes.push(cf)
+    await cf.start(selfSigned())
+    const refused = await failure(spec(cf))
+    expect(refused).toMatchObject({
+      code: 'unreachable',
+      message: expect.stringMatching(/skipTlsVerify/) as unknown,
+    })
+    const { samples } = await started(spec(cf, { skipTlsVerify: true }))
+    expect((await samples.next(1))[0]?.cpuPercent).toBe(50)
   })
 })
 

@@ -61,17 +61,8 @@ export function rawExchange(
   })
 }
 
-/** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The seeded PRNG the synthetic fixtures use too (mulberry32, uniform in [0, 1)). */
+export { seededRandom as prng } from '../metrics/compare-stats.ts'
 
 /** Helpers over a PRNG: a whole number below n, one of a list, a string from an alphabet. */
 export function picker(random: () => number) {
