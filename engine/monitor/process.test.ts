@@ -10,9 +10,10 @@ import { MonitorError } from './types.ts'
 import { collector, expectBusyThenIdle, meanCpu } from '../testing/monitor.ts'
 import type { ResourceSample } from './types.ts'
 
-// A child that burns one core while told 'busy' (in 50 ms slices, so it still hears 'idle'),
-// and reports its own CPU time when asked: the ground truth the monitor is checked against.
-const BURNER = `
+// What every child below runs: it burns one core while told 'busy' (in 50 ms slices, so it still
+// hears 'idle'), and reports its own CPU time when asked: the ground truth the monitor is checked
+// against.
+const BURN = `
 let busy = false
 process.on('message', (m) => {
   if (m === 'usage') process.send({ usage: process.cpuUsage() })
@@ -25,6 +26,10 @@ const spin = () => {
   setImmediate(spin)
 }
 spin()
+`
+
+const BURNER = `
+${BURN}
 process.send('ready')
 `
 
@@ -39,18 +44,7 @@ if (cluster.isPrimary) {
   worker.on('message', (m) => process.send(m))
   process.on('message', (m) => worker.send(m))
 } else {
-  let busy = false
-  process.on('message', (m) => {
-    if (m === 'usage') process.send({ usage: process.cpuUsage() })
-    else busy = m === 'busy'
-  })
-  const spin = () => {
-    if (!busy) return setTimeout(spin, 20)
-    const end = Date.now() + 50
-    while (Date.now() < end) {}
-    setImmediate(spin)
-  }
-  spin()
+  ${BURN}
   const server = http.createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', () => {
     process.send({ port: server.address().port })
   })
@@ -64,18 +58,7 @@ const { fork } = require('node:child_process')
 if (process.argv[2] === 'child') {
   // Gone with the parent: the test kills only the processes it started itself.
   process.on('disconnect', () => process.exit(0))
-  let busy = false
-  process.on('message', (m) => {
-    if (m === 'usage') process.send({ usage: process.cpuUsage() })
-    else busy = m === 'busy'
-  })
-  const spin = () => {
-    if (!busy) return setTimeout(spin, 20)
-    const end = Date.now() + 50
-    while (Date.now() < end) {}
-    setImmediate(spin)
-  }
-  spin()
+  ${BURN}
   process.send({ pid: process.pid })
 } else {
   const kids = [fork(__filename, ['child']), fork(__filename, ['child'])]

@@ -3,6 +3,7 @@
 // become `samples` rows of the merged run like any run's (blocks.ts).
 import { encodeBlock, newBlockColumns, type BlockColumns } from './blocks.ts'
 import type { Db } from './db.ts'
+import type { SampleDbRow } from './rows.ts'
 
 /** A batch of raw requests of one target and round, in the block encoding of blocks.ts. */
 export interface RawBlock {
@@ -12,22 +13,8 @@ export interface RawBlock {
   data: Uint8Array
 }
 
-interface SampleTuple {
-  rid: number
-  seq: number
-  target_index: number
-  round: number
-  phase: number
-  start_us: number
-  latency_us: number
-  corrected_us: number | null
-  status: number
-  bytes: number
-  error: number
-  app_us: number | null
-  db_us: number | null
-  step: number | null
-}
+/** A `samples` row with its rowid (the page cursor) and scenario step. */
+type SampleTuple = SampleDbRow & { rid: number; step: number | null }
 
 /** A run's samples as blocks of at most `rows` requests, one (target, round) per block. */
 export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<RawBlock> {

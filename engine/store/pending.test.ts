@@ -16,23 +16,10 @@ import { insertFixtureRun } from '../testing/fixtures.ts'
 import { pruneLedger } from './ledger.ts'
 import { HistoryStore, type SampleQuery } from './queries.ts'
 import { summarizeMissingSegments } from './runs.ts'
+import type { SampleDbRow } from './rows.ts'
 import { ledgerRowCount } from './samples-read.ts'
 
-interface Row {
-  seq: number
-  target_index: number
-  round: number
-  phase: number
-  start_us: number
-  latency_us: number
-  corrected_us: number | null
-  status: number
-  bytes: number
-  error: number
-  app_us: number | null
-  db_us: number | null
-  step: number | null
-}
+type Row = SampleDbRow & { step: number | null }
 
 /** Move the run's rows matching `where` into blocks of `size` rows, as the runner writes them. */
 function toBlocks(db: Db, runId: number, where: string, size = 500): number {
