@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeAll } from 'vitest'
+import { afterEach, beforeAll, describe, it } from 'vitest'
 import { electronBinary } from '../../scripts/electron-binary.mjs'
 import { ROOT } from './app.ts'
 import { launchElectron, launchStandIn, type DesktopApp } from './electron-standin/driver.ts'
@@ -41,6 +41,29 @@ export function desktopBackends(): Backend[] {
         'no Electron binary here (ELECTRON_OVERRIDE_DIST_PATH unset and node_modules/electron/dist not downloaded: ELECTRON_SKIP_BINARY_DOWNLOAD)',
     },
   ]
+}
+
+/**
+ * One describe per backend, titled with its label. On a backend that cannot run here, one skipped
+ * test (`skipName`) that prints why; elsewhere `body` declares the tests, a fresh session each.
+ */
+export function describeDesktop(
+  title: string,
+  skipName: string,
+  body: (backend: Backend, session: () => DesktopSession) => void,
+): void {
+  for (const backend of desktopBackends()) {
+    describe(`${title} [${backend.label}]`, () => {
+      if (!backend.available) {
+        it(skipName, (ctx) => {
+          console.log(`skipped [${backend.label}]: ${backend.skipReason}`)
+          ctx.skip()
+        })
+        return
+      }
+      body(backend, desktopPerTest(backend).session)
+    })
+  }
 }
 
 export function buildElectronBundle(): void {
