@@ -1,7 +1,7 @@
 // The local database's side of a run made by load agents (engine/agents/): an agent reads its raw
 // ledger back as blocks to upload them, and the coordinator stores the blocks it received, so they
 // become `samples` rows of the merged run like any run's (blocks.ts).
-import { encodeBlock, newBlockColumns, type BlockColumns } from './blocks.ts'
+import { encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from './blocks.ts'
 import type { Db } from './db.ts'
 import type { SampleDbRow } from './rows.ts'
 
@@ -37,18 +37,7 @@ export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<Ra
         yield* flush()
         key = [s.target_index, s.round]
       }
-      const i = c.count++
-      c.seq[i] = s.seq
-      c.startUs[i] = s.start_us
-      c.latencyUs[i] = s.latency_us
-      c.correctedUs[i] = s.corrected_us ?? -1
-      c.bytes[i] = s.bytes
-      c.appUs[i] = s.app_us ?? -1
-      c.dbUs[i] = s.db_us ?? -1
-      c.status[i] = s.status
-      c.error[i] = s.error
-      c.phase[i] = s.phase
-      c.step[i] = s.step ?? 255
+      putSampleRow(c, c.count++, s)
     }
     after = page.at(-1)!.rid
   }

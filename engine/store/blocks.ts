@@ -2,6 +2,7 @@
 // Written during a run (cheap), expanded into `samples` rows after the run has ended, in the
 // background (expander.ts; see 006_sample_blocks.sql). Until then readers read both.
 import type { Db } from './db.ts'
+import type { SampleDbRow } from './rows.ts'
 
 /** Column order and element size in a block; a block of n rows is n × ROW_BYTES long. */
 const LAYOUT = [
@@ -131,6 +132,21 @@ export function blockSample(c: BlockColumns, targetIndex: number, round: number,
     dbUs < 0 ? null : Math.round(dbUs),
     step === 255 ? null : step,
   ]
+}
+
+/** The inverse of blockSample: a `samples` row into row `i` of a block (null as -1, no step as 255). */
+export function putSampleRow(c: BlockColumns, i: number, s: SampleDbRow & { step: number | null }): void {
+  c.seq[i] = s.seq
+  c.startUs[i] = s.start_us
+  c.latencyUs[i] = s.latency_us
+  c.correctedUs[i] = s.corrected_us ?? -1
+  c.bytes[i] = s.bytes
+  c.appUs[i] = s.app_us ?? -1
+  c.dbUs[i] = s.db_us ?? -1
+  c.status[i] = s.status
+  c.error[i] = s.error
+  c.phase[i] = s.phase
+  c.step[i] = s.step ?? 255
 }
 
 export interface StoredBlock {

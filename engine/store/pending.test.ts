@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { exportCsv, exportJson } from '../exports/index.ts'
 import { newColumns } from '../runner/columns.ts'
-import { encodeBlock } from './blocks.ts'
+import { encodeBlock, putSampleRow } from './blocks.ts'
 import { openDb, type Db } from './db.ts'
 import { LedgerExpander } from './expander.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
@@ -41,17 +41,7 @@ function toBlocks(db: Db, runId: number, where: string, size = 500): number {
         const part = group.slice(i, i + size)
         const c = newColumns(part.length)
         part.forEach((r, k) => {
-          c.seq[k] = r.seq
-          c.startUs[k] = r.start_us
-          c.latencyUs[k] = r.latency_us
-          c.correctedUs[k] = r.corrected_us ?? -1
-          c.bytes[k] = r.bytes
-          c.appUs[k] = r.app_us ?? -1
-          c.dbUs[k] = r.db_us ?? -1
-          c.status[k] = r.status
-          c.error[k] = r.error
-          c.phase[k] = r.phase
-          c.step[k] = r.step ?? 255
+          putSampleRow(c, k, r)
           drop.run(r.id)
         })
         c.count = part.length
