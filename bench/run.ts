@@ -119,7 +119,7 @@ async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
     new Promise<FromWriter>((res) => writer.on('message', (m: FromWriter) => m.type === type && res(m)))
   const post = (m: ToWriter, t: ArrayBuffer[] = []) => writer.postMessage(m, t)
   const ready = next('ready')
-  post({ type: 'open', dbPath, runId, phases: ['main'] })
+  post({ type: 'open', dbPath, runId, phases: ['main'], warmup: [false] })
   await ready
   post({ type: 'segment-start', segment: { index: 0, targetIndex: 0, target: 't', round: 1 }, stepNames: [] })
   const batches = 250

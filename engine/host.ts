@@ -16,12 +16,14 @@ import type {
 } from './api/types.ts'
 import { ConfigError } from './config/errors.ts'
 import { parseRunConfig } from './config/load.ts'
-import { preflight } from './config/preflight.ts'
+import { connectProblem, preflight } from './config/preflight.ts'
 import { startDemoServer, type DemoServer } from './demo/server.ts'
 import type { RunHandle, RunHooks } from './runner/supervisor.ts'
 import { launchRun, type LaunchOptions } from './agents/start.ts'
 import { agentsDataDir, removeLocalLedgers } from './agents/ledgers.ts'
 import { runStudy } from './study/sweep.ts'
+import { stackControl } from './study/stack-control.ts'
+import { changesStack, stackPort, type ExpandOptions } from './config/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
 import { HistoryStore } from './store/queries.ts'
 import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
@@ -80,6 +82,19 @@ export interface EngineOptions {
 }
 
 type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
+
+/** The targets whose stack a sweep restarts (or moves) for its values. */
+function sweptTargets(config: RunConfig): Set<number> {
+  const out = new Set<number>()
+  const paths = config.sweep ? [config.sweep.path, ...(config.sweep.by ? [config.sweep.by.path] : [])] : []
+  for (const path of paths) {
+    if (!changesStack(path)) continue
+    const which = path.split('.')[1]!
+    if (which === '*') config.targets.forEach((t, i) => t.stack && out.add(i))
+    else out.add(Number(which))
+  }
+  return out
+}
 
 function toApiError(err: unknown): never {
   if (err instanceof ApiError) throw err
@@ -170,29 +185,44 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
 
   const study = (e: StudyEvent) => bus.emit('study', e)
 
+  const expandOptions: ExpandOptions = {
+    stackUrl: (name) => stacks.list().find((s) => s.name === name)?.url ?? null,
+  }
+  // Studies still going on: closing the engine waits for them to put their stacks back.
+  const studies = new Set<Promise<unknown>>()
+
   /** A sweep: one run after another as a study; answers once the first run has started. */
   const startStudy = (config: RunConfig, hooks: RunHooks, allowConcurrent: boolean) =>
     new Promise<{ runId: number; studyId: number }>((resolve, reject) => {
       let studyId: number | null = null
-      runStudy(
+      const running = runStudy(
         db,
         opts.dbPath,
         config,
         {
           ...hooks,
-          onRunStart: ({ runId, handle, index, value, ...s }) => {
+          onRunStart: ({ runId, handle, index, point, labels, ...s }) => {
             active.set(runId, handle)
-            study({ type: 'run', studyId: s.studyId, index, value, runId })
+            study({ type: 'run', studyId: s.studyId, index, point, labels, runId })
             if (studyId === null) resolve({ runId, studyId: s.studyId })
             studyId = s.studyId
           },
-          restartStack: async (s) => {
-            study({ type: 'restart', stack: s.name, env: s.env })
-            await stacks.down(s.name)
-            await stacks.up(s.name, { native: s.native, env: s.env, replicas: s.replicas })
+          onStack: (step) => {
+            study(step)
+            const line =
+              step.type === 'restart'
+                ? `restarting for the study with ${JSON.stringify(step.env)}${step.replicas > 1 ? `, ${step.replicas} replicas` : ''}; the run opens with ${step.warmupSeconds} s of warm-up`
+                : step.type === 'restore'
+                  ? step.running
+                    ? `the study is over: restoring the settings it found (${JSON.stringify(step.env)})`
+                    : 'the study is over: stopping it, as it was not running before'
+                  : `could not be restored: ${step.error}`
+            bus.emit('stack-log', { type: 'stack-log', stack: step.stack, line } satisfies StackLogEvent)
           },
+          stacks: stackControl(stacks),
         },
         { ...runOptions(), allowConcurrent },
+        expandOptions,
       ).then(
         (r) => study({ type: 'study-ended', studyId: r.studyId, error: null }),
         (err: unknown) => {
@@ -211,7 +241,42 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
           study({ type: 'study-ended', studyId, error: error.message })
         },
       )
+      studies.add(running)
+      void running.finally(() => studies.delete(running))
     })
+
+  /**
+   * A target that names a bundled stack which is not running: start it before the preflight (and
+   * say so), instead of failing with "cannot connect". Stacks a sweep restarts are left to it.
+   */
+  const ensureStacks = async (config: RunConfig): Promise<string[]> => {
+    const swept = sweptTargets(config)
+    const started: string[] = []
+    for (const [i, t] of config.targets.entries()) {
+      const s = t.stack
+      if (!s || swept.has(i) || started.includes(s.name)) continue
+      if ((await stacks.snapshot(s.name)).running) continue
+      // Not started from here, but something answers at the target's URL (a stack started by
+      // hand, another data folder's): measure that, as the config says.
+      if ((await connectProblem(t.url, 1000)) === null) continue
+      const line = `not running: starting it for this run (targets.${i}.stack of "${config.name}")`
+      bus.emit('stack-log', { type: 'stack-log', stack: s.name, line } satisfies StackLogEvent)
+      bus.emit('run-log', {
+        type: 'run-log',
+        level: 'info',
+        message: `stack ${s.name} is ${line}`,
+      } satisfies RunLogEvent)
+      const port = stackPort(t.url)
+      await stacks.up(s.name, {
+        native: s.native,
+        env: s.env,
+        replicas: s.replicas,
+        ...(port !== null ? { port } : {}),
+      })
+      started.push(s.name)
+    }
+    return started
+  }
 
   const exportPath = (name: string) => {
     const dir = join(dirname(opts.dbPath), 'exports')
@@ -234,6 +299,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     async close() {
       for (const run of active.values()) run.stop()
       await Promise.allSettled([...active.values()].map((r) => r.done))
+      await Promise.allSettled([...studies])
       await upkeep.close()
       await demo?.close()
       await stacks.close()
@@ -250,7 +316,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         let config
         try {
           config = parseRunConfig(raw)
-          await preflight(config)
+          await ensureStacks(config)
+          // Targets whose stack a sweep restarts are checked when it has (its health check).
+          const swept = sweptTargets(config)
+          await preflight({ targets: config.targets.filter((_, i) => !swept.has(i)) })
         } catch (err) {
           toApiError(err)
         }

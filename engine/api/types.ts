@@ -72,6 +72,8 @@ export interface StatsBlock {
 
 export interface PhaseSummary extends StatsBlock {
   phase: string
+  /** A warm-up phase: shown, but left out of the target's figures, thresholds and comparisons. */
+  warmup?: boolean
 }
 
 export interface StepSummary extends StatsBlock {
@@ -492,17 +494,38 @@ export interface PgArchiveResult {
   note: string | null
 }
 
+/** One value of a sweep: a number, a word, true/false, or a set of target names. */
+export type SweepValue = number | string | boolean | string[]
+
+/** One setting a study sweeps (engine/config/sweep.ts). */
+export interface StudyAxis {
+  path: string
+  /** Its name on charts and tables: `connections`, `iterations`, `stack`. */
+  name: string
+  values: SweepValue[]
+  labels: string[]
+  /** Every value a number: a scale, on which a knee can be found; else the values are categories. */
+  numeric: boolean
+}
+
 export interface StudyListItem {
   studyId: number
   name: string
+  /** The first setting swept and its values (`axes` lists a grid's second one too). */
   path: string
-  values: number[]
+  values: SweepValue[]
+  axes: StudyAxis[]
+  /** How many runs the study makes: one per value, or per pair of values. */
+  size: number
   runIds: number[]
   createdAt: string
 }
 
 export interface SweepPoint {
+  /** Where the point sits on the first axis: the value when it is a number, else its index. */
   value: number
+  /** The value as written: `64`, `node-cluster`, `java-jetty+node-http`. */
+  label: string
   runId: number
   /** Throughput: the mean of the rounds; latency: all rounds' histograms merged. */
   throughput: number
@@ -519,11 +542,21 @@ export interface StudyResults {
   studyId: number
   name: string
   path: string
-  values: number[]
+  values: SweepValue[]
+  axes: StudyAxis[]
   /** How the knee is found, in words (engine/study/results.ts). */
   kneeRule: string
-  /** Per target: the figures against the swept value and the knee, in words too. */
-  targets: { target: string; points: SweepPoint[]; knee: number | null; sentence: string }[]
+  /**
+   * One line per target (and, in a grid, per value of the second setting): the figures against
+   * the first setting's values and the knee, in words too. The knee needs a numeric first axis.
+   */
+  targets: {
+    target: string
+    by: { value: SweepValue; label: string } | null
+    points: SweepPoint[]
+    knee: number | null
+    sentence: string
+  }[]
 }
 
 export interface TemplateInfo {

@@ -120,7 +120,7 @@ describe('cannonade run through the engine', () => {
     const out = join(dir, 'sweep-summary.json')
     const r = await cli(['run', cfg, '--db', db, '--json', out, '--cpu', '0']).exit
     expect(r.code, r.stderr).toBe(0)
-    const steps = [...r.stderr.matchAll(/^load\.connections = (\d+): run (\d+)$/gm)].map((m) => [
+    const steps = [...r.stderr.matchAll(/^connections = (\d+): run (\d+)$/gm)].map((m) => [
       Number(m[1]),
       Number(m[2]),
     ])
@@ -128,10 +128,10 @@ describe('cannonade run through the engine', () => {
     expect(r.stderr).not.toMatch(/could not pin/)
     const json = JSON.parse(readFileSync(out, 'utf8')) as {
       studyId: number
-      runs: { value: number; runId: number; status: string }[]
+      runs: { point: number[]; runId: number; status: string }[]
       results: { targets: { target: string; points: { value: number; runId: number }[] }[] }
     }
-    expect(json.runs.map((x) => [x.value, x.runId])).toEqual(steps)
+    expect(json.runs.map((x) => [x.point[0], x.runId])).toEqual(steps)
     expect(json.runs.every((x) => x.status === 'done')).toBe(true)
     expect(r.stdout).toContain(`study ${json.studyId}: load.connections over 1, 2`)
     await withEngine(db, async (host) => {

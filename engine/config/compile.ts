@@ -16,8 +16,13 @@ export interface Step {
 
 export interface Plan {
   phases: string[]
+  /**
+   * Per phase: a warm-up (load.warmupSeconds, or a phase marked `warmup`), recorded and shown but
+   * left out of the summary, the thresholds and comparisons.
+   */
+  warmup: boolean[]
   steps: Step[]
-  /** Overall request cap (load.requests), null for a time window. */
+  /** Overall request cap (load.requests), counted after the warm-up; null for a time window. */
   maxRequests: number | null
   /** The time window when every step is time-bound, null otherwise. */
   seconds: number | null
@@ -26,6 +31,8 @@ export interface Plan {
 }
 
 const DEFAULT_PHASE = 'main'
+/** The phase load.warmupSeconds puts before the profile. */
+export const WARMUP_PHASE = 'warmup'
 // A request-bound run of a repeating shape (burst) is compiled for at most a day.
 const OPEN_ENDED_LIMIT_SECONDS = 24 * 3600
 
@@ -144,10 +151,21 @@ export function compilePlan(load: Load): Plan {
     }
   }
 
+  let warmup = p.kind === 'phases' ? p.phases.map((ph) => ph.warmup) : phases.map(() => false)
+  if (load.warmupSeconds > 0 && p.kind !== 'phases') {
+    // Warm-up before the profile, at the run's connections; the profile's phases move up by one.
+    phases = [WARMUP_PHASE, ...phases]
+    warmup = [true, ...warmup]
+    steps = [
+      { phase: 0, connections: C, seconds: load.warmupSeconds, requests: null },
+      ...steps.map((s) => ({ ...s, phase: s.phase + 1 })),
+    ]
+  }
   const timeBound = steps.every((s) => s.seconds !== null)
   const seconds = timeBound ? steps.reduce((sum, s) => sum + (s.seconds ?? 0), 0) : null
   return {
     phases,
+    warmup,
     steps,
     maxRequests: load.requests ?? null,
     seconds: load.requests !== undefined ? null : seconds,

@@ -192,4 +192,76 @@ describe('profile compiler', () => {
     const p = plan({ connections: 3, requests: 1000 })
     expect(p).toMatchObject({ maxRequests: 1000, seconds: null, maxConnections: 3 })
   })
+  it("a warm-up comes before the profile as a phase of its own, at the run's connections", () => {
+    const p = plan({
+      connections: 8,
+      duration: 10,
+      warmupSeconds: 3,
+      profile: { kind: 'ramp', from: 1, to: 8, rampSeconds: 2 },
+    })
+    expect(p.phases).toEqual(['warmup', 'main'])
+    expect(p.warmup).toEqual([true, false])
+    expect(p.steps[0]).toEqual({ phase: 0, connections: 8, seconds: 3, requests: null })
+    expect(p.steps.slice(1).every((s) => s.phase === 1)).toBe(true)
+    expect(p.seconds).toBe(13)
+    expect(perSecond(p).slice(0, 5)).toEqual([8, 8, 8, 1, 5])
+    const phased = plan({
+      connections: 4,
+      profile: {
+        kind: 'phases',
+        phases: [
+          { name: 'w', share: 0.5, duration: 1, warmup: true },
+          { name: 'm', share: 1, duration: 1 },
+        ],
+      },
+    })
+    expect(phased.warmup).toEqual([true, false])
+  })
+})
+
+describe('users, warm-ups and sweeps: what a config may say', () => {
+  const scenario = (
+    steps: unknown[],
+    extra: Record<string, unknown> = {},
+    load: Record<string, unknown> = {},
+  ) =>
+    base(
+      { connections: 2, duration: 1, ...load },
+      {
+        targets: [{ name: 'a', url: 'http://127.0.0.1:8080/', steps, ...extra }],
+      },
+    )
+  const step = (name: string, more: Record<string, unknown> = {}) => ({ name, path: `/${name}`, ...more })
+  it('once-steps come first, and something must repeat', () => {
+    expect(parseRunConfig(scenario([step('r', { once: true }), step('b')])).targets[0]!.steps![0]!.once).toBe(
+      true,
+    )
+    expect(fieldOf(scenario([step('b'), step('r', { once: true })]))).toBe('targets.0.steps.1.once')
+    expect(fieldOf(scenario([step('r', { once: true })]))).toBe('targets.0.steps')
+  })
+  it('think time: fixed or within bounds, in closed loop only', () => {
+    expect(parseRunConfig(scenario([step('b', { think: { min: 100, max: 500 } })]))).toBeTruthy()
+    expect(fieldOf(scenario([step('b', { think: { min: 500, max: 100 } })]))).toBe(
+      'targets.0.steps.0.think.max',
+    )
+    expect(fieldOf(scenario([step('b', { think: -1 })]))).toBe('targets.0.steps.0.think')
+    expect(fieldOf(scenario([step('b')], { think: 100 }, { rate: 50 }))).toBe('targets.0.think')
+    expect(fieldOf(scenario([step('b', { think: 10 })], {}, { rate: 50 }))).toBe('targets.0.steps')
+    expect(
+      fieldOf(
+        base(
+          { connections: 2, duration: 1, pipelining: 4 },
+          { targets: [{ name: 'a', url: 'http://x/', think: 5 }] },
+        ),
+      ),
+    ).toBe('targets.0.think')
+  })
+  it('a phases profile marks its warm-up phase; at least one phase is measured', () => {
+    const phases = (list: unknown[], extra: Record<string, unknown> = {}) =>
+      base({ connections: 2, profile: { kind: 'phases', phases: list }, ...extra })
+    expect(fieldOf(phases([{ name: 'p', share: 1, duration: 1 }], { warmupSeconds: 5 }))).toBe(
+      'load.warmupSeconds',
+    )
+    expect(fieldOf(phases([{ name: 'p', share: 1, duration: 1, warmup: true }]))).toBe('load.profile.phases')
+  })
 })

@@ -19,22 +19,26 @@ function tryConnect(host: string, port: number, timeoutMs: number): Promise<stri
   })
 }
 
-export async function preflight(config: RunConfig, timeoutMs = 3000): Promise<void> {
+/** Why a URL's host cannot be reached (unresolvable, refused, silent), or null when it accepts a connection. */
+export async function connectProblem(target: string, timeoutMs = 3000): Promise<string | null> {
+  const url = new URL(target)
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+  try {
+    await lookup(host)
+  } catch {
+    return `host "${host}" cannot be resolved`
+  }
+  const problem = await tryConnect(host, port, timeoutMs)
+  return problem ? `cannot connect to ${host}:${port} (${problem})` : null
+}
+
+export async function preflight(config: Pick<RunConfig, 'targets'>, timeoutMs = 3000): Promise<void> {
   const issues: { field: string; message: string }[] = []
   await Promise.all(
     config.targets.map(async (t, i) => {
-      const url = new URL(t.url)
-      const host = url.hostname.replace(/^\[|\]$/g, '')
-      const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
-      try {
-        await lookup(host)
-      } catch {
-        issues.push({ field: `targets.${i}.url`, message: `host "${host}" cannot be resolved` })
-        return
-      }
-      const problem = await tryConnect(host, port, timeoutMs)
-      if (problem)
-        issues.push({ field: `targets.${i}.url`, message: `cannot connect to ${host}:${port} (${problem})` })
+      const problem = await connectProblem(t.url, timeoutMs)
+      if (problem) issues.push({ field: `targets.${i}.url`, message: problem })
     }),
   )
   if (issues.length) throw new ConfigError(issues)

@@ -79,6 +79,27 @@ export const GeneratedBodySchema = z
     path: ['size'],
   })
 
+/**
+ * Think time: a pause between a response and the connection's next request, as a user reads a page
+ * before clicking on. Milliseconds, fixed, or drawn uniformly from [min, max] with a generator seeded
+ * by `load.seed` (the same seed gives the same pauses). It is never part of a latency: a request's
+ * latency starts when it is sent, after the pause.
+ */
+export const ThinkSchema = z.union(
+  [
+    z.number().min(0, 'must not be negative').max(600_000, 'must be at most 600000 ms (10 minutes)'),
+    z
+      .object({
+        min: z.number().min(0, 'must not be negative').max(600_000),
+        max: z.number().min(0, 'must not be negative').max(600_000, 'must be at most 600000 ms'),
+      })
+      .strict()
+      .refine((t) => t.max >= t.min, { message: 'must not be below min', path: ['max'] }),
+  ],
+  { error: 'must be milliseconds (a number) or { min, max } in milliseconds' },
+)
+export type Think = z.output<typeof ThinkSchema>
+
 /** A value captured from one step's response, for `${name}` in the following steps. */
 const CaptureSchema = z.union([
   z.object({ json: z.string().min(1) }).strict(),
@@ -101,6 +122,13 @@ export const StepSchema = z
       .default({}),
     /** A response with another status ends the pass (counted as a 'capture' error) and starts over. */
     expectStatus: z.number().int().min(100).max(599).optional(),
+    /**
+     * Run once per connection, before the loop of the other steps (register and log in once, then
+     * browse): its captures stay for every pass of the loop. Once-steps come first.
+     */
+    once: z.boolean().default(false),
+    /** Think time after this step's response, instead of the target's. */
+    think: ThinkSchema.optional(),
   })
   .strict()
 
@@ -146,6 +174,8 @@ export const TargetSchema = z
       .optional(),
     /** A scenario: these requests in order, per connection, instead of `method url`. */
     steps: z.array(StepSchema).min(1).max(50).optional(),
+    /** Think time after every response of this target (a step's own `think` wins). */
+    think: ThinkSchema.optional(),
     stack: TargetStackSchema.optional(),
     /**
      * This target is one value of a series (a task size, a payload size): comparisons draw such
@@ -190,6 +220,8 @@ const Phase = z
     share: z.number().gt(0, 'must be between 0 and 1 (exclusive of 0)').max(1, 'must be between 0 and 1'),
     duration: positiveSeconds.optional(),
     requests: requestCount.optional(),
+    /** Recorded and shown, but left out of the summary, the thresholds and comparisons. */
+    warmup: z.boolean().default(false),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -233,6 +265,18 @@ const LoadSchema = z
      * connections, up to this many in all, so the arrival rate holds (k6's maxVUs).
      */
     maxConnections: connectionCount.optional(),
+    /**
+     * Seconds of load at `connections` before the profile starts, as a warm-up phase of each
+     * segment: recorded and shown, but left out of the summary, the thresholds and comparisons.
+     */
+    warmupSeconds: z.number().min(0, 'must not be negative').max(3600).default(0),
+    /** Seeds random think times: the same seed gives every connection the same pauses. */
+    seed: z
+      .number()
+      .int('must be a whole number')
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
   })
   .strict()
   .superRefine((load, ctx) => {
@@ -326,6 +370,20 @@ const LoadSchema = z
         })
       }
     }
+    if (p.kind === 'phases') {
+      if (load.warmupSeconds > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['warmupSeconds'],
+          message: 'a phases profile marks its warm-up phase instead: warmup: true on that phase',
+        })
+      if (p.phases.every((ph) => ph.warmup))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile', 'phases'],
+          message: 'every phase is a warm-up: at least one must be measured',
+        })
+    }
     // Last, on a load otherwise valid: how much work its profile compiles to.
     for (const issue of planIssues(load)) ctx.addIssue({ code: 'custom', ...issue })
   })
@@ -372,6 +430,84 @@ export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
 export const STACK_ENV_PATH = /^targets\.(\d+)\.stack\.env\.([A-Za-z_][A-Za-z0-9_]*)$/
 
 /**
+ * One value of a sweep: a number, a word (a stack name, a body kind, an env setting), a boolean,
+ * or, for the path `targets`, a list of target names (the target set of one run).
+ */
+export const SweepValueSchema = z.union(
+  [
+    z.number(),
+    z.string().min(1, 'must not be empty').max(200),
+    z.boolean(),
+    z.array(z.string().min(1)).min(1, 'a target set needs at least one target').max(32),
+  ],
+  { error: 'must be a number, a word, true/false, or a list of target names' },
+)
+export type SweepValue = z.output<typeof SweepValueSchema>
+
+const sweepAxisShape = {
+  /**
+   * A dotted path into the config (`load.connections`, `targets.0.body.kind`), `*` for every
+   * target (`targets.*.query.iterations`: a query parameter of each target's URL), or `targets`
+   * (values are sets of target names).
+   */
+  path: z
+    .string()
+    .regex(/^[A-Za-z0-9_.*]+$/, 'must be a dotted path such as load.connections')
+    .refine(
+      (p) => !p.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype'),
+      'must name a field of the config',
+    ),
+  values: z.array(SweepValueSchema).min(1, 'needs at least one value').max(100),
+}
+
+/** The values of one axis: of one kind, none repeated. */
+function axisIssues(values: readonly SweepValue[], at: (string | number)[], ctx: z.RefinementCtx): void {
+  const kind = (v: SweepValue) => (Array.isArray(v) ? 'list' : typeof v)
+  const first = values[0]
+  values.forEach((v, i) => {
+    if (first !== undefined && kind(v) !== kind(first))
+      ctx.addIssue({
+        code: 'custom',
+        path: [...at, 'values', i],
+        message: `is a ${kind(v)} where the first value is a ${kind(first)}: give values of one kind`,
+      })
+    const same = values.findIndex((w) => JSON.stringify(w) === JSON.stringify(v))
+    if (same !== i)
+      ctx.addIssue({ code: 'custom', path: [...at, 'values', i], message: `repeats value ${same + 1}` })
+  })
+}
+
+const SweepAxisSchema = z
+  .object(sweepAxisShape)
+  .strict()
+  .superRefine((axis, ctx) => axisIssues(axis.values, [], ctx))
+
+export const SweepSchema = z
+  .object({
+    ...sweepAxisShape,
+    /** A second setting: the study runs every pair of values (a grid), one line per value of `by`. */
+    by: SweepAxisSchema.optional(),
+    /**
+     * Seconds of warm-up load before each run whose stack was (re)started for its value (default 10),
+     * recorded as the run's warm-up phase. 0 measures a cold stack.
+     */
+    warmupSeconds: z.number().min(0).max(3600).optional(),
+  })
+  .strict()
+  .superRefine((sweep, ctx) => {
+    axisIssues(sweep.values, [], ctx)
+    if (sweep.by && sweep.by.path === sweep.path)
+      ctx.addIssue({ code: 'custom', path: ['by', 'path'], message: 'must differ from sweep.path' })
+    const runs = sweep.values.length * (sweep.by?.values.length ?? 1)
+    if (runs > 100)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['by', 'values'],
+        message: `makes ${runs} runs (${sweep.values.length} × ${sweep.by?.values.length}); at most 100`,
+      })
+  })
+
+/**
  * A config as runs already stored may hold it: what earlier releases accepted. History reads
  * stored configs with it (engine/store/rows.ts), so a rule added to what may be sent never makes
  * a kept run unreadable. New input is checked with RunConfigV1Schema below.
@@ -389,20 +525,11 @@ export const StoredRunConfigSchema = z
     thresholds: z.array(ThresholdSchema).default([]),
     tags: z.array(z.string().min(1, 'must not be empty').max(LIMITS.tagLength)).default([]),
     agents: AgentsSchema.optional(),
-    /** A study: one run per value of a numeric config path (e.g. load.connections, targets.0.stack.env.POOL_SIZE). */
-    sweep: z
-      .object({
-        path: z
-          .string()
-          .regex(/^[A-Za-z0-9_.]+$/, 'must be a dotted path such as load.connections')
-          .refine(
-            (p) => !p.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype'),
-            'must name a field of the config',
-          ),
-        values: z.array(z.number()).min(1).max(100),
-      })
-      .strict()
-      .optional(),
+    /**
+     * A study: one run per value of a config path (load.connections, targets.0.stack.env.POOL_SIZE,
+     * targets.0.stack.name…), or per pair of values of two paths (`by`); engine/config/sweep.ts.
+     */
+    sweep: SweepSchema.optional(),
   })
   .strict()
   .superRefine((cfg, ctx) => {
@@ -420,6 +547,34 @@ export const StoredRunConfigSchema = z
           message: 'a scenario needs load.pipelining 1',
         })
       }
+      if (cfg.load.rate !== null && (t.think !== undefined || t.steps?.some((s) => s.think !== undefined)))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', i, t.think !== undefined ? 'think' : 'steps'],
+          message:
+            'think time needs a closed loop (load.rate: null): with a rate, the schedule decides when each request leaves',
+        })
+      if (t.think !== undefined && cfg.load.pipelining > 1)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', i, 'think'],
+          message: 'think time needs load.pipelining 1 (one request at a time per connection)',
+        })
+      const firstLoop = t.steps?.findIndex((s) => !s.once) ?? 0
+      if (t.steps && firstLoop < 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', i, 'steps'],
+          message: 'every step is once: at least one step must repeat',
+        })
+      t.steps?.forEach((s, j) => {
+        if (s.once && j > firstLoop)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['targets', i, 'steps', j, 'once'],
+            message: 'once-steps come first, before the steps that repeat',
+          })
+      })
       const names = new Set<string>()
       t.steps?.forEach((s, j) => {
         if (names.has(s.name))
@@ -464,6 +619,7 @@ export type Profile = Load['profile']
 export type ProfileKind = Profile['kind']
 export type Threshold = RunConfig['thresholds'][number]
 export type Step = NonNullable<Target['steps']>[number]
+export type Sweep = NonNullable<RunConfig['sweep']>
 
 /** A target's monitors as a list, whether it names one or several. */
 export function monitorsOf(target: Pick<Target, 'monitor'>): MonitorSpec[] {

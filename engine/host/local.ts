@@ -2,10 +2,11 @@
 // write a file at a path the user typed, read one from a path, kill a runner, hear the runner's
 // log lines and a sweep's steps. None of it is in engine/api/: no transport (HTTP, IPC) offers it,
 // so a page in a browser can never write where it likes or kill a process.
-import type { ExportResult, StackStatus, Unsubscribe } from '../api/types.ts'
+import type { ExportResult, StackStatus, SweepValue, Unsubscribe } from '../api/types.ts'
 import { exportCsv, exportJson, exportJunit, importJson, type ImportResult } from '../exports/index.ts'
 import { createReport, type CreatedReport, type ReportProgress } from '../report/index.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
+import type { StackStep } from '../study/sweep.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import type { HistoryStore } from '../store/queries.ts'
@@ -17,10 +18,13 @@ export interface RunLogEvent {
   message: string
 }
 
-/** A sweep's steps, in order: stacks restarted for a value, each run as it starts, the end. */
+/**
+ * A sweep's steps, in order: stacks restarted for a value (with the warm-up their run opens with),
+ * each run as it starts with its values, the stacks restored to how the study found them, the end.
+ */
 export type StudyEvent =
-  | { type: 'restart'; stack: string; env: Record<string, string | number> }
-  | { type: 'run'; studyId: number; index: number; value: number; runId: number }
+  | StackStep
+  | { type: 'run'; studyId: number; index: number; point: SweepValue[]; labels: string[]; runId: number }
   /** The sweep is over: every value ran, a run did not end `done`, or `error` stopped it. */
   | { type: 'study-ended'; studyId: number; error: string | null }
 

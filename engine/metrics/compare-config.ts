@@ -25,7 +25,7 @@ export interface RunRounds {
   environment: CompareEnvironment | null
   generator: GeneratorHealth | null
   /** The study (sweep) this run is one value of. */
-  sweep: { studyId: number; path: string; value: number } | null
+  sweep: { studyId: number; path: string; value: number; by: string | null } | null
   /** Per target, in target order, its finished rounds. */
   targets: { target: string; rounds: (StatsBlock & { round: number; histogram?: string })[] }[]
 }

@@ -119,7 +119,7 @@ describe('a sweep over targets or variants is a curve, not a race', () => {
   })
 
   it('the runs of one study: a line per target against the swept value', () => {
-    const sweep = (value: number) => ({ studyId: 7, path: 'load.connections', value })
+    const sweep = (value: number) => ({ studyId: 7, path: 'load.connections', value, by: null })
     const r = compareRuns([
       run(1, [{ name: 'node', p50s: [1000] }], { sweep: sweep(8) }),
       run(2, [{ name: 'node', p50s: [1900] }], { sweep: sweep(16) }),

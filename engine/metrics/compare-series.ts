@@ -82,8 +82,9 @@ export function seriesOf(entries: readonly Entry[], asSeries: boolean): CompareS
     const name = study.path.split('.').at(-1) ?? study.path
     return {
       name,
+      // A grid's runs: a line per target and value of its second setting.
       lines: lines(
-        groupBy(entries, (e) => e.target),
+        groupBy(entries, (e) => (e.run.sweep?.by ? `${e.target}, ${e.run.sweep.by}` : e.target)),
         (e) => e.run.sweep!.value,
       ),
     }

@@ -167,6 +167,12 @@ export class Connection {
   private lastHeaders: string[] = []
   /** The response being reported failed its step's expected status or capture. */
   captureFailed = false
+  /** Think time: no request before this performance.now() (0: none pending). */
+  thinkUntil = 0
+  private thinkTimer: NodeJS.Timeout | null = null
+  private readonly pause: ((step: number) => number) | null
+  /** A scenario's once-steps are done: a new pass starts at its first repeating step. */
+  private setupDone = false
 
   constructor(
     index: number,
@@ -174,10 +180,13 @@ export class Connection {
     template: RequestTemplate,
     host: ConnectionHost,
     scenario: ScenarioSetup | null = null,
+    /** Think time after a response of a step (engine/runner/think.ts), or null for none. */
+    pause: ((step: number) => number) | null = null,
   ) {
     this.index = index
     this.host = host
     this.scenario = scenario
+    this.pause = pause
     this.pipelining = target.pipelining
     const ring = target.pipelining
     this.seq = new Float64Array(ring)
@@ -220,6 +229,11 @@ export class Connection {
     this.client.on('response', (status: number, bytes: number) => {
       const now = performance.now()
       const slot = this.head
+      if (this.pause) {
+        const step = this.step[slot]!
+        const ms = this.pause(step === NO_STEP ? 0 : step)
+        if (ms > 0) this.thinkUntil = now + ms
+      }
       if (this.scenario) this.advanceScenario(slot, status)
       this.head = (this.head + 1) % this.pipelining
       this.inFlight--
@@ -300,8 +314,27 @@ export class Connection {
     const step = scenario.steps[this.step[slot]!]!
     const ok = applyCaptures(step, status, this.lastBody, this.lastHeaders, this.vars)
     this.captureFailed = !ok
-    // A failed step ends the pass: the next request starts the scenario over, like a failed Locust task.
-    this.stepIndex = ok ? (this.stepIndex + 1) % scenario.steps.length : 0
+    // A failed step ends the pass: the next request starts the pass over, like a failed Locust task
+    // (a failed once-step starts the whole scenario over: its user is not set up yet).
+    if (!ok) this.stepIndex = this.setupDone ? scenario.firstLoop : 0
+    else {
+      this.stepIndex = this.stepIndex + 1 === scenario.steps.length ? scenario.firstLoop : this.stepIndex + 1
+      if (this.stepIndex >= scenario.firstLoop) this.setupDone = true
+    }
+  }
+
+  /** Is this connection in its think time? Then it asks its driver again when the pause is over. */
+  thinking(): boolean {
+    const wait = this.thinkUntil - performance.now()
+    if (wait <= 0) {
+      this.thinkUntil = 0
+      return false
+    }
+    this.thinkTimer ??= setTimeout(() => {
+      this.thinkTimer = null
+      if (!this.closed) this.host.pump(this)
+    }, wait)
+    return true
   }
 
   /** Record every in-flight request as failed with `kind` and forget it. */
@@ -313,7 +346,8 @@ export class Connection {
       this.host.failed(this, slot, kind)
     }
     this.client.pipelinedRequests.clear()
-    this.stepIndex = 0
+    // The socket failed, not the user: a set-up scenario goes on with its captures.
+    this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
   }
 
   /** Send one request: the caller (driver) decided it may. */
@@ -322,8 +356,14 @@ export class Connection {
     const slot = (this.head + this.inFlight) % this.pipelining
     if (this.scenario) {
       const s = this.scenario
-      if (this.stepIndex === 0)
-        this.vars = { iteration: String(this.host.nextIteration()), conn: String(this.index) }
+      if (this.stepIndex === 0) {
+        // A new user: `${user}` stays for its once-steps and every pass after them.
+        const n = String(this.host.nextIteration())
+        this.vars = { iteration: n, user: n, conn: String(this.index) }
+      } else if (this.stepIndex === s.firstLoop) {
+        // A new pass of the repeating steps, by the same user with what its once-steps captured.
+        this.vars.iteration = String(this.host.nextIteration())
+      }
       buf = renderStepRequest(s.steps[this.stepIndex]!, this.vars, {
         host: s.host,
         basePath: s.basePath,
@@ -361,6 +401,8 @@ export class Connection {
 
   close(): void {
     this.closed = true
+    if (this.thinkTimer) clearTimeout(this.thinkTimer)
+    this.thinkTimer = null
     this.client.destroy()
   }
 

@@ -10,6 +10,7 @@ import { ERROR_KINDS } from '../api/types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
 import { buildRequestTemplate, Connection, type ConnectionHost, type RequestTemplate } from './connection.ts'
 import { scenarioSetup, type ScenarioSetup } from './scenario.ts'
+import { hasThink, thinkSampler, type ThinkPlan } from './think.ts'
 import { cpuReader } from './cpu.ts'
 import type { Ledger } from './ledger.ts'
 import { OpenLoop, type ScheduleCounts } from './openloop.ts'
@@ -69,6 +70,7 @@ export class SegmentDriver implements ConnectionHost {
   private readonly o: SegmentOptions
   private readonly template: RequestTemplate
   private readonly scenario: ScenarioSetup | null
+  private readonly think: ThinkPlan | null
   private readonly url: URL
   private readonly conns: Connection[] = []
   private readonly steps: Step[]
@@ -85,6 +87,10 @@ export class SegmentDriver implements ConnectionHost {
   private stepIndex = -1
   private step: Step | null = null
   private stepSent = 0
+  /** Closed loop: responses (or failures) to requests of the current request-bound step. */
+  private stepAnswered = 0
+  /** A request-bound step sent its count: nothing more until its last response is in. */
+  private stepHolding = false
   private stepStartAt = 0
   private stepActualStart = 0
   private nextStepAt = Infinity
@@ -94,6 +100,8 @@ export class SegmentDriver implements ConnectionHost {
   private tickIndex = 0
   startAt = 0
   private sent = 0
+  /** Requests sent outside warm-up phases: what load.requests counts. */
+  private measured = 0
   private timer: NodeJS.Timeout | null = null
   private sweeper: NodeJS.Timeout | null = null
   private lastCpu = 0
@@ -121,6 +129,12 @@ export class SegmentDriver implements ConnectionHost {
     this.scenario = o.target.steps
       ? scenarioSetup(o.target.steps, this.url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
       : null
+    const think: ThinkPlan = {
+      target: o.target.think,
+      steps: o.target.steps?.map((s) => s.think) ?? [],
+      seed: o.load.seed,
+    }
+    this.think = hasThink(think) ? think : null
   }
 
   run(): Promise<SegmentResult> {
@@ -158,6 +172,8 @@ export class SegmentDriver implements ConnectionHost {
       conn.parked = true
       return
     }
+    // Think time: the connection asks again when its pause is over (never in rate mode: the schema).
+    if (conn.thinkUntil > 0 && conn.thinking()) return
     if (this.open) this.open.offer(conn)
     else this.fill(conn)
   }
@@ -184,6 +200,7 @@ export class SegmentDriver implements ConnectionHost {
       conn.step[slot]!,
     )
     if (!this.o.load.keepAlive) conn.needsReconnect = true
+    this.answered(this.step, conn.phase[slot]!)
     if (this.draining && !this.running) this.checkDrained()
   }
 
@@ -204,6 +221,7 @@ export class SegmentDriver implements ConnectionHost {
       -1,
       conn.step[slot]!,
     )
+    this.answered(this.step, conn.phase[slot]!)
     if (this.draining && !this.running) this.checkDrained()
   }
 
@@ -234,6 +252,7 @@ export class SegmentDriver implements ConnectionHost {
       this.template,
       this,
       this.scenario,
+      this.think ? thinkSampler(this.think, i) : null,
     )
     this.conns[i] = conn
     this.pump(conn)
@@ -248,8 +267,14 @@ export class SegmentDriver implements ConnectionHost {
   /** Closed loop: a connection sends again as soon as it may. */
   private fill(conn: Connection): void {
     const max = this.o.plan.maxRequests
-    while (this.running && conn.inFlight < conn.pipelining && conn.index < this.active && !conn.closed) {
-      if (max !== null && this.sent >= max) {
+    while (
+      this.running &&
+      !this.stepHolding &&
+      conn.inFlight < conn.pipelining &&
+      conn.index < this.active &&
+      !conn.closed
+    ) {
+      if (max !== null && this.measured >= max) {
         this.beginDrain()
         return
       }
@@ -261,17 +286,37 @@ export class SegmentDriver implements ConnectionHost {
     conn.send(this.o.counter.next, now, intended, phase)
     this.o.counter.next += this.o.counter.stride
     this.sent++
+    if (!this.o.plan.warmup[phase]) this.measured++
     this.stepSent++
     const step = this.step
     if (step && step.requests !== null && this.stepSent >= step.requests) {
-      // A request-bound step ends when its last request is sent; the next step starts now.
-      queueMicrotask(() => {
-        if (this.running && this.step === step) {
-          this.advanceStep(performance.now())
-          this.schedule()
-        }
-      })
+      if (this.open) {
+        // Open loop: the schedule goes on; the next step starts when this one's last request is sent.
+        queueMicrotask(() => this.endRequestStep(step))
+      } else {
+        // Closed loop: a phase of N requests ends when its N-th answer is in (every response is
+        // the phase's, and its wall time is until the last one), then the next phase starts.
+        this.stepHolding = true
+        this.answered(step, -1)
+      }
     }
+  }
+
+  /** A request of `phase` was answered or failed: the end of a held request-bound step? */
+  private answered(step: Step | null, phase: number): void {
+    if (!step || step !== this.step || step.requests === null || this.open) return
+    if (phase === step.phase) this.stepAnswered++
+    if (this.stepHolding && this.stepAnswered >= this.stepSent)
+      queueMicrotask(() => this.endRequestStep(step))
+  }
+
+  private endRequestStep(step: Step): void {
+    if (!this.running || this.step !== step) return
+    const held = this.stepHolding
+    this.advanceStep(performance.now())
+    this.schedule()
+    // Connections that waited out the held step (idle, not parked) start the next one.
+    if (held) for (const c of this.conns) if (!c.closed && !c.parked && c.inFlight === 0) this.pump(c)
   }
 
   /** The step's count; in rate mode up to load.maxConnections may be used when all are busy. */
@@ -312,6 +357,8 @@ export class SegmentDriver implements ConnectionHost {
     }
     this.step = step
     this.stepSent = 0
+    this.stepAnswered = 0
+    this.stepHolding = false
     this.stepStartAt = at
     this.stepActualStart = performance.now()
     this.phase = step.phase

@@ -102,8 +102,11 @@ export interface GeneratorSeconds {
 
 // load thread → writer thread
 export type ToWriter =
-  /** `encode`: agent mode, each second and segment also as encoded statistics. */
-  | { type: 'open'; dbPath: string; runId: number; phases: string[]; encode?: boolean }
+  /**
+   * `warmup`: per phase, whether it is a warm-up (kept, out of the figures). `encode`: agent mode,
+   * each second and segment also as encoded statistics.
+   */
+  | { type: 'open'; dbPath: string; runId: number; phases: string[]; warmup: boolean[]; encode?: boolean }
   | { type: 'segment-start'; segment: Segment; stepNames: string[] }
   | { type: 'batch'; segment: number; columns: Columns }
   /** Connect times (µs) of connections opened, and rate mode's send lateness (µs) per request. */

@@ -4,6 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runConfig } from '../testing/run.ts'
+import { thinkSampler } from './think.ts'
 
 let server: http.Server | null = null
 afterEach(() => {
@@ -16,7 +17,7 @@ afterEach(() => {
 async function marketplace() {
   const users = new Map<string, string>()
   const tokens = new Map<string, string>()
-  const seen = { register: 0, login: 0, me: 0, meUnauthorized: 0 }
+  const seen = { register: 0, login: 0, me: 0, meUnauthorized: 0, wrongUser: 0 }
   server = http.createServer((req, res) => {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
@@ -48,6 +49,9 @@ async function marketplace() {
           return json(401, { error: 'no token' })
         }
         seen.me++
+        // `x-user`, when sent, must be the user the token was issued to.
+        const claimed = req.headers['x-user']
+        if (typeof claimed === 'string' && `u${claimed}` !== tokens.get(auth)) seen.wrongUser++
         return json(200, { username: tokens.get(auth) })
       }
       json(404, {})
@@ -133,5 +137,109 @@ describe('scenarios', () => {
     const r = summary.results[0]!
     expect(r.errors.capture).toBe(20)
     expect(seen.me + seen.meUnauthorized).toBe(0) // never reached: each pass started over at login
+  })
+})
+
+describe('users: once-steps and think time', () => {
+  it('registers and logs in once per connection, then repeats the browsing steps as that user', async () => {
+    const { url, seen } = await marketplace()
+    const { summary } = await runConfig({
+      version: 1,
+      name: 'register once, then browse',
+      targets: [
+        {
+          name: 'market',
+          url,
+          steps: [
+            {
+              name: 'register',
+              method: 'POST',
+              path: '/users',
+              headers: { 'content-type': 'application/json' },
+              body: '{"username":"u${user}","password":"p${user}"}',
+              expectStatus: 201,
+              once: true,
+            },
+            {
+              name: 'login',
+              method: 'POST',
+              path: '/login',
+              headers: { 'content-type': 'application/json' },
+              body: '{"username":"u${user}","password":"p${user}"}',
+              capture: { token: { json: 'data.token' } },
+              once: true,
+            },
+            { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}', 'x-user': '${user}' } },
+          ],
+        },
+      ],
+      load: { connections: 3, duration: 1.5 },
+      cooldownSeconds: 0,
+    })
+    expect(summary.status).toBe('done')
+    // Three users, each set up once; every later request by the user its token belongs to.
+    expect(seen.register).toBe(3)
+    expect(seen.login).toBe(3)
+    expect(seen.me).toBeGreaterThan(30)
+    expect(seen.meUnauthorized + seen.wrongUser).toBe(0)
+    const steps = summary.results[0]!.steps!
+    expect(steps.map((x) => [x.step, x.ok])).toEqual([
+      ['register', 3],
+      ['login', 3],
+      ['me', steps[2]!.ok],
+    ])
+    expect(steps[2]!.ok + (steps[2]!.errors.inflight ?? 0)).toBe(seen.me)
+  })
+
+  it('pauses between a response and the next request, and never counts the pause as latency', async () => {
+    // A server that answers at once and logs each request's arrival per socket.
+    const arrivals = new Map<number, number[]>()
+    server = http.createServer((req, res) => {
+      const port = req.socket.remotePort ?? 0
+      arrivals.set(port, [...(arrivals.get(port) ?? []), performance.now()])
+      res.end('ok')
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+    const { summary } = await runConfig({
+      version: 1,
+      name: 'think',
+      targets: [{ name: 't', url, think: 40 }],
+      load: { connections: 2, duration: 1.2 },
+      cooldownSeconds: 0,
+    })
+    expect(summary.status).toBe('done')
+    const r = summary.results[0]!
+    // Each connection waits 40 ms after every answer: at most 1 + 1200 / 40 requests each.
+    expect(arrivals.size).toBe(2)
+    for (const times of arrivals.values()) {
+      expect(times.length).toBeLessThanOrEqual(31)
+      expect(times.length).toBeGreaterThan(5)
+      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(39.5)
+    }
+    // The latency is the server's (it answers at once), not the 40 ms pause.
+    expect(r.latency.p50).toBeLessThan(20_000)
+    expect(r.latency.max).toBeLessThan(40_000)
+  })
+
+  it('draws random pauses within bounds, the same ones for the same seed', () => {
+    const plan = { target: { min: 100, max: 500 }, steps: [], seed: 7 }
+    const a = thinkSampler(plan, 0)
+    const b = thinkSampler(plan, 0)
+    const xs = Array.from({ length: 1000 }, () => a(0))
+    expect(Array.from({ length: 1000 }, () => b(0))).toEqual(xs)
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(100)
+    expect(Math.max(...xs)).toBeLessThan(500)
+    // Spread over the range: a quarter of the draws in each quarter, roughly.
+    const low = xs.filter((x) => x < 200).length
+    expect(low).toBeGreaterThan(200)
+    expect(low).toBeLessThan(300)
+    // Another connection, another seed: other pauses.
+    expect(thinkSampler(plan, 1)(0)).not.toBe(xs[0])
+    expect(thinkSampler({ ...plan, seed: 8 }, 0)(0)).not.toBe(xs[0])
+    // A step's own think wins over the target's.
+    expect(thinkSampler({ target: 5, steps: [undefined, 50], seed: 1 }, 0)(1)).toBe(50)
+    expect(thinkSampler({ target: 5, steps: [undefined, 50], seed: 1 }, 0)(0)).toBe(5)
   })
 })

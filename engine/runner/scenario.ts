@@ -120,6 +120,8 @@ export function applyCaptures(
 /** What a scenario connection needs: the compiled steps and where and how to send them. */
 export interface ScenarioSetup {
   steps: CompiledStep[]
+  /** The first step that repeats: the ones before it run once per connection (`once: true`). */
+  firstLoop: number
   host: string
   basePath: string
   authorization: string | null
@@ -137,6 +139,10 @@ export function scenarioSetup(
 ): ScenarioSetup {
   return {
     steps: compileScenario(steps),
+    firstLoop: Math.max(
+      0,
+      steps.findIndex((s) => !s.once),
+    ),
     host: url.host,
     basePath: url.pathname.replace(/\/$/, ''),
     authorization: basicAuthorization(url),

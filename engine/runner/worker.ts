@@ -196,7 +196,14 @@ async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
   const post = (m: ToWriter) => writer.postMessage(m)
 
   const ready = waitFor('ready', 'opening the database')
-  post({ type: 'open', dbPath: msg.dbPath, runId, phases: plan.phases, encode: msg.agent !== undefined })
+  post({
+    type: 'open',
+    dbPath: msg.dbPath,
+    runId,
+    phases: plan.phases,
+    warmup: plan.warmup,
+    encode: msg.agent !== undefined,
+  })
   await ready
 
   const segments = orderSegments(config)

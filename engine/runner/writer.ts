@@ -60,16 +60,18 @@ let dbPath = ''
 let broken: string | null = null
 let ledger: LedgerWriter | null = null
 let phaseNames: string[] = []
+let warmupPhases: boolean[] = []
 let rows = 0
 /** Agent mode: seconds and segments also go out as encoded statistics, to be summed exactly. */
 let encode = false
 const segments = new Map<number, SegmentState>()
 
-function open(path: string, runId: number, phases: string[]): void {
+function open(path: string, runId: number, phases: string[], warmup: boolean[]): void {
   dbPath = path
   db = openDb(path, { skipMigrations: true })
   ledger = new LedgerWriter(db, runId)
   phaseNames = phases
+  warmupPhases = warmup
 }
 
 function onBatch(segIndex: number, c: Columns): void {
@@ -101,7 +103,9 @@ function onBatch(segIndex: number, c: Columns): void {
     st.second.add(lat, cor, status, bytes, err, app, dbUs)
     ;(st.phases[phase] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
     const step = c.step[i]!
-    if (step !== 255) (st.steps[step] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
+    // A scenario's steps are figures of the measured window: warm-up requests stay out of them.
+    if (step !== 255 && warmupPhases[phase] !== true)
+      (st.steps[step] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
   }
   c.count = 0
   send({ type: 'free', columns: c }, transferList(c))
@@ -229,18 +233,27 @@ function onSegmentEnd(
 ): void {
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
+  // Warm-up phases are kept as phases but stay out of the segment's figures (and so out of the
+  // thresholds and comparisons, which read them), time included.
   const total = new StatsAccumulator()
   const phases: PhaseSummary[] = []
+  let warmupSeconds = 0
   st.phases.forEach((acc, i) => {
+    const warmup = warmupPhases[i] === true
+    if (warmup) warmupSeconds += phaseSeconds[i] ?? 0
     if (!acc) return
-    total.addAll(acc)
-    phases.push({ phase: phaseNames[i] ?? 'main', ...acc.toBlock(phaseSeconds[i] ?? 0) })
+    if (!warmup) total.addAll(acc)
+    phases.push({
+      phase: phaseNames[i] ?? 'main',
+      ...acc.toBlock(phaseSeconds[i] ?? 0),
+      ...(warmup ? { warmup: true } : {}),
+    })
   })
-  const block = total.toBlock(seconds)
+  const block = total.toBlock(Math.max(0, seconds - warmupSeconds))
   const steps = st.stepNames.length
     ? st.stepNames.map((name, i) => ({
         step: name,
-        ...(st.steps[i] ?? new StatsAccumulator()).toBlock(seconds),
+        ...(st.steps[i] ?? new StatsAccumulator()).toBlock(Math.max(0, seconds - warmupSeconds)),
       }))
     : undefined
   const summary: TargetRoundSummary = {
@@ -299,7 +312,7 @@ port.on('message', (msg: ToWriter) => {
         initHdr().then(
           () => {
             try {
-              open(msg.dbPath, msg.runId, msg.phases)
+              open(msg.dbPath, msg.runId, msg.phases, msg.warmup)
               encode = msg.encode ?? false
               send({ type: 'ready' })
             } catch (err) {

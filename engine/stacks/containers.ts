@@ -82,6 +82,17 @@ export async function containerLimits(
   return out
 }
 
+/** A container's environment as it runs (Config.Env), by variable name. */
+export async function containerEnv(id: string): Promise<Record<string, string>> {
+  const [line = '[]'] = await docker(['inspect', '--format', '{{json .Config.Env}}', id])
+  const out: Record<string, string> = {}
+  for (const entry of (JSON.parse(line) as string[] | null) ?? []) {
+    const eq = entry.indexOf('=')
+    if (eq > 0) out[entry.slice(0, eq)] = entry.slice(eq + 1)
+  }
+  return out
+}
+
 /** The host address a container's port is published on ("127.0.0.1:32768"), or null. */
 export async function publishedAddress(
   id: string,

@@ -20,6 +20,8 @@ export interface NativeRecord {
   server: ProcessRecord
   /** The local PostgreSQL cluster the stack started, and its folder. */
   postgres: (ProcessRecord & { dir: string }) | null
+  /** The settings it was started with (POOL_SIZE…), so a sweep can start it the same way again. */
+  env?: Record<string, string>
 }
 
 /** The process's start time, or null when no process has this pid (or it is not ours to read). */

@@ -10,11 +10,12 @@ import { ApiError } from '../api/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { openDb } from '../store/db.ts'
 import { runStudy } from '../study/sweep.ts'
+import { stackControl } from '../study/stack-control.ts'
 import { dockerGate, projectVolumes, runningContainers } from '../testing/docker.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { detectCompose } from './compose.ts'
 import { freePort } from './postgres.ts'
-import { Stacks, stackStateDir } from './stacks.ts'
+import { Stacks, stackStateDir, type StackSnapshot } from './stacks.ts'
 
 const gate = dockerGate('Docker stack tests')
 
@@ -140,6 +141,19 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
 
   it('a POOL_SIZE sweep restarts the stack with each value; the postgres monitor sees the pool', async () => {
     const seen: string[] = []
+    const restored: StackSnapshot[] = []
+    const control = stackControl(stacks)
+    const poolSize = () => {
+      const [id] = runningContainers(stacks.project('node-http'), 'app')
+      const inspect = spawnSync(
+        'docker',
+        ['inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', id!],
+        {
+          encoding: 'utf8',
+        },
+      )
+      return /POOL_SIZE=(\d+)/.exec(inspect.stdout)?.[1] ?? 'none'
+    }
     const db = openDb(dbPath)
     const { runs } = await runStudy(
       db,
@@ -157,24 +171,34 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
         ],
         load: { connections: 4, duration: 3 },
         cooldownSeconds: 0,
-        sweep: { path: 'targets.0.stack.env.POOL_SIZE', values: [0, 2, 6] },
+        sweep: { path: 'targets.0.stack.env.POOL_SIZE', values: [0, 2, 6], warmupSeconds: 1 },
       }),
       {
-        restartStack: async (s) => {
-          await stacks.up(s.name, { env: s.env, port })
-          const [id] = runningContainers(stacks.project('node-http'), 'app')
-          const inspect = spawnSync(
-            'docker',
-            ['inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', id!],
-            {
-              encoding: 'utf8',
-            },
-          )
-          seen.push(/POOL_SIZE=(\d+)/.exec(inspect.stdout)?.[1] ?? 'none')
+        stacks: {
+          ...control,
+          apply: async (s) => {
+            await control.apply(s)
+            seen.push(poolSize())
+          },
+          restore: async (snap) => {
+            restored.push(snap)
+            await control.restore(snap)
+          },
         },
       },
     )
     expect(seen).toEqual(['0', '2', '6'])
+    // The stack ran with the default pool and half a core before the study, and does again after it,
+    // on the same port.
+    expect(restored.map((r) => [r.running, r.env.POOL_SIZE, r.env.CANNONADE_APP_CPUS, r.port])).toEqual([
+      [true, '10', '0.5', port],
+    ])
+    expect(poolSize()).toBe('10')
+    const after = (await stacks.status()).find((s) => s.name === 'node-http')
+    expect([after?.state, after?.limits.cpus, after?.url]).toEqual(['healthy', 0.5, url])
+    // Each run opened with the stated warm-up after its restart, left out of its figures.
+    for (const r of runs)
+      expect(r.summary.results[0]!.phases[0]).toMatchObject({ phase: 'warmup', warmup: true })
     expect(runs.map((r) => r.summary.status)).toEqual(['done', 'done', 'done'])
     for (const r of runs) expect(r.summary.results[0]!.ok).toBeGreaterThan(10)
     // Connections open at each tick (every state: a tick's rows share their t), as the monitor counted them.

@@ -16,6 +16,7 @@ import { MAX_REPLICAS } from '../api/schemas.ts'
 import type { StackInfo, StackStatus } from '../api/types.ts'
 import { detectCompose, DOCKER_TIMEOUTS, failureText, run } from './compose.ts'
 import {
+  containerEnv,
   containerLimits,
   formatMemory,
   portHolders,
@@ -50,6 +51,18 @@ export interface UpOptions {
   port?: number
   /** App instances behind a load balancer (Docker only); 1 = no balancer. */
   replicas?: number
+}
+
+/** How a stack runs now, enough to start it the same way again (a sweep restores it so). */
+export interface StackSnapshot {
+  name: string
+  running: boolean
+  native: boolean
+  /** The settings the app runs with (POOL_SIZE…) and the containers' limits (CANNONADE_APP_CPUS…). */
+  env: Record<string, string>
+  replicas: number
+  /** The port it answers on. */
+  port: number
 }
 
 export interface DownOptions {
@@ -307,6 +320,7 @@ export class Stacks {
         databaseUrl: stack.databaseUrl,
         server,
         postgres: pg && stack.postgres ? { ...pg, dir: stack.postgres.dir } : null,
+        env,
       })
     }
     log(`${s.name} (native) is healthy at ${stack.url}`)
@@ -431,6 +445,46 @@ export class Stacks {
         cpus: limits.get(c.id)?.cpus ?? null,
         memory: formatMemory(limits.get(c.id)?.memoryBytes ?? null),
       })),
+    }
+  }
+
+  /** How the stack runs now: whether it runs, where, with which settings and limits. */
+  async snapshot(name: string): Promise<StackSnapshot> {
+    const s = stackOrError(name)
+    const record = this.native.has(name) ? readRecord(this.o.stateDir, name) : this.liveRecord(name)
+    const portOf = (url: string) => Number(new URL(url).port || 80)
+    if (this.native.has(name) || record) {
+      const url = this.native.get(name)?.url ?? record?.url ?? s.url
+      return { name, running: true, native: true, env: record?.env ?? {}, replicas: 1, port: portOf(url) }
+    }
+    const status = await this.statusOf(s)
+    if (status.state === 'down')
+      return { name, running: false, native: false, env: {}, replicas: 1, port: s.port }
+    const project = this.project(name)
+    const containers = (await projectContainers(project)).filter((c) => c.state === 'running')
+    const app = containers.find((c) => c.service === s.appService)
+    const db = containers.find((c) => c.service === s.dbService)
+    const known = new Set(composeVariables(s))
+    const env: Record<string, string> = {}
+    if (app) {
+      for (const [k, v] of Object.entries(await containerEnv(app.id))) if (known.has(k)) env[k] = v
+    }
+    const limits = await containerLimits([app?.id, db?.id].filter((x): x is string => x !== undefined))
+    const put = (cpuVar: string, memVar: string, id: string | undefined) => {
+      const l = id ? limits.get(id) : undefined
+      if (l?.cpus && known.has(cpuVar)) env[cpuVar] = String(l.cpus)
+      const mem = formatMemory(l?.memoryBytes ?? null)
+      if (mem && known.has(memVar)) env[memVar] = mem
+    }
+    put('CANNONADE_APP_CPUS', 'CANNONADE_APP_MEM', app?.id)
+    put('CANNONADE_DB_CPUS', 'CANNONADE_DB_MEM', db?.id)
+    return {
+      name,
+      running: true,
+      native: false,
+      env,
+      replicas: Math.max(1, status.replicas),
+      port: portOf(status.url),
     }
   }
 

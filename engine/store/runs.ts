@@ -8,7 +8,9 @@ import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
 import { ApiError } from '../api/errors.ts'
 import type { Distribution, GeneratorHealth, RunStatus, ThresholdResult } from '../api/types.ts'
+import { compilePlan } from '../config/compile.ts'
 import type { Db } from './db.ts'
+import { configOrNull } from './rows.ts'
 import { insertEnvironment, type EnvironmentInfo } from './environment.ts'
 import { runIsLive, type ProcessRef } from './owner.ts'
 import type { RunRow } from './rows.ts'
@@ -160,6 +162,9 @@ export function finishRun(
  */
 export async function summarizeMissingSegments(db: Db, runId: number): Promise<number> {
   await initHdr()
+  // Warm-up phases stay out of the figures here too, as the writer leaves them out.
+  const stored = configOrNull(db.prepare('SELECT config FROM runs WHERE id = ?').pluck().get(runId) as string)
+  const warmup = stored ? compilePlan(stored.config.load).warmup : []
   const computed = db.transaction(() => {
     const missing = db
       .prepare('SELECT target_index, round FROM run_targets WHERE run_id = ? AND summary IS NULL')
@@ -170,12 +175,13 @@ export async function summarizeMissingSegments(db: Db, runId: number): Promise<n
       let first = Infinity
       let last = -Infinity
       let n = 0
-      for (const [start, lat, cor, status, bytes, err, app, dbUs] of segmentValues(
+      for (const [start, lat, cor, status, bytes, err, app, dbUs, phase] of segmentValues(
         db,
         runId,
         m.target_index,
         m.round,
       )) {
+        if (warmup[phase] === true) continue
         acc.add(lat, cor ?? -1, status, bytes, err, app ?? -1, dbUs ?? -1)
         n++
         first = Math.min(first, start)

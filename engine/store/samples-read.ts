@@ -20,7 +20,10 @@ export function hasBlocks(db: Db, runId: number): boolean {
   return db.prepare('SELECT 1 FROM sample_blocks WHERE run_id = ? LIMIT 1').get(runId) !== undefined
 }
 
-/** The values summaries are computed from: start, latency, corrected, status, bytes, error, app, db. */
+/**
+ * The values summaries are computed from: start, latency, corrected, status, bytes, error, app,
+ * db, and the phase (a warm-up phase's requests stay out of the figures).
+ */
 export type SampleValues = [
   start: number,
   latency: number,
@@ -30,6 +33,7 @@ export type SampleValues = [
   error: number,
   app: number | null,
   db: number | null,
+  phase: number,
 ]
 
 /** Every request of one target and round, rows then blocks. Call inside a read transaction. */
@@ -41,14 +45,14 @@ export function* segmentValues(
 ): Generator<SampleValues> {
   yield* db
     .prepare(
-      'SELECT start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us FROM samples WHERE run_id = ? AND target_index = ? AND round = ?',
+      'SELECT start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, phase FROM samples WHERE run_id = ? AND target_index = ? AND round = ?',
     )
     .raw()
     .iterate(runId, targetIndex, round) as IterableIterator<SampleValues>
   for (const b of runBlocks(db, runId, { targetIndex, round })) {
     for (let i = 0; i < b.columns.count; i++) {
       const s = blockSample(b.columns, targetIndex, round, i)
-      yield [s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11]]
+      yield [s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[3]]
     }
   }
 }

@@ -56,7 +56,11 @@ const statsShape = {
 }
 
 export const StatsBlockSchema = z.object(statsShape)
-export const PhaseSummarySchema = z.object({ ...statsShape, phase: z.string() })
+export const PhaseSummarySchema = z.object({
+  ...statsShape,
+  phase: z.string(),
+  warmup: z.boolean().optional(),
+})
 /** run_targets.summary: StatsBlock + {phases} (+ {steps} for a scenario target). */
 export const ScheduleStatsSchema = z.object({
   scheduled: z.number(),

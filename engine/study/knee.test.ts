@@ -16,6 +16,7 @@ const point = (
   spread = { throughput: 0, p99: 0 },
 ): SweepPoint => ({
   value,
+  label: String(value),
   runId: value,
   throughput,
   p50: (p99Ms * 1000) / 3,
@@ -86,8 +87,7 @@ describe('the knee of studies in the history', () => {
     const db = openDb(':memory:')
     const studyId = createStudy(db, {
       name: 'sweep',
-      path: 'load.connections',
-      values: values.map((v) => v.value),
+      axes: [{ path: 'load.connections', values: values.map((v) => v.value) }],
     })
     values.forEach((v, i) => {
       const { runId } = insertFixtureRun(db, {
@@ -97,7 +97,7 @@ describe('the knee of studies in the history', () => {
         roundNoise: noise,
         targets: [{ name: 'api', throughput: v.throughput, latencyUs: v.latencyUs, errorRate: 0 }],
       })
-      addStudyRun(db, studyId, runId, v.value)
+      addStudyRun(db, studyId, runId, [v.value], v.value)
     })
     const results = studyResults(db, studyId)
     db.close()

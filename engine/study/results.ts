@@ -1,10 +1,12 @@
-// A sweep's results: per target, throughput and p50/p95/p99 against the swept value, and the knee.
+// A sweep's results: per target (and per value of a grid's second setting), throughput and
+// p50/p95/p99 against the first setting's values, and the knee where those values are numbers.
 //
 // The knee is where throughput stops rising while latency climbs, judged on both and, when the
 // values ran several rounds, against the noise between rounds (KNEE_RULE says it in words, and the
 // study page and the report show it). One round per value gives no spread, so a latency jump must
 // also persist at every later value: a noisy flat line jumps up and comes back, a knee does not.
-import { failedRequests, type StudyResults, type SweepPoint } from '../api/types.ts'
+import { failedRequests, type StudyAxis, type StudyResults, type SweepPoint } from '../api/types.ts'
+import { axisPosition, valueLabel } from '../config/sweep.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -57,12 +59,18 @@ const pct = (x: number): string => `${Math.round(Math.abs(x) * 100)} %`
 
 function sentenceFor(
   target: string,
-  path: string,
+  axis: StudyAxis,
   points: readonly SweepPoint[],
   knee: KneeStep | null,
 ): string {
-  const name = path.split('.').at(-1)!
+  const name = axis.name
   if (points.length < 2) return `${target}: one value only, no trend.`
+  if (!axis.numeric) {
+    // Categories (stacks, body kinds, target sets): no knee, but which value served most and fastest.
+    const best = [...points].sort((a, b) => b.throughput - a.throughput)[0]!
+    const fastest = [...points].sort((a, b) => a.p99 - b.p99)[0]!
+    return `${target}: the most throughput with ${name}=${best.label} (${best.throughput.toFixed(1)} req/s), the lowest p99 with ${name}=${fastest.label} (${(fastest.p99 / 1000).toFixed(2)} ms).`
+  }
   const last = Math.max(...points.map((p) => p.value))
   if (knee === null)
     return `${target}: no knee up to ${name}=${last}: p99 never climbed beyond 20 % and its round-to-round spread without throughput keeping up.`
@@ -79,11 +87,17 @@ function relativeSpread(xs: readonly number[]): number {
   return Math.sqrt(variance) / mean
 }
 
+type Line = StudyResults['targets'][number]
+
 export function studyResults(db: Db, studyId: number): StudyResults {
   const study = readStudy(db, studyId)
-  const byTarget = new Map<string, SweepPoint[]>()
+  const [axis, by] = study.axes as [StudyAxis, StudyAxis | undefined]
+  // One line per target and, in a grid, per value of the second setting.
+  const lines = new Map<string, Omit<Line, 'knee' | 'sentence'>>()
+  const history = new HistoryStore(db)
   for (const run of study.runs) {
-    const summary = new HistoryStore(db).getRun(run.runId)
+    const summary = history.getRun(run.runId)
+    const byValue = by ? (run.point[1] ?? null) : null
     const targets = [...new Set(summary.results.map((r) => r.target))]
     for (const target of targets) {
       const rounds = summary.results.filter((r) => r.target === target)
@@ -93,9 +107,16 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       const requests = rounds.reduce((s, r) => s + r.requests, 0)
       const errors = rounds.reduce((s, r) => s + failedRequests(r.errors), 0)
       const answered = rounds.filter((r) => r.latency.count > 0)
-      const list = byTarget.get(target) ?? []
-      list.push({
-        value: run.value,
+      const key = JSON.stringify([target, byValue])
+      const line = lines.get(key) ?? {
+        target,
+        by: byValue === null ? null : { value: byValue, label: valueLabel(byValue) },
+        points: [],
+      }
+      const first = run.point[0] ?? run.value
+      line.points.push({
+        value: axisPosition(axis, first),
+        label: valueLabel(first),
         runId: run.runId,
         throughput: rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length,
         p50: lat.p50,
@@ -108,23 +129,26 @@ export function studyResults(db: Db, studyId: number): StudyResults {
           p99: relativeSpread(answered.map((r) => r.latency.p99)),
         },
       })
-      byTarget.set(target, list)
+      lines.set(key, line)
     }
   }
+  // Lines in the order of the second setting's values, points in the order of the first's.
+  const byOrder = (l: Omit<Line, 'knee' | 'sentence'>) => (l.by && by ? axisPosition(by, l.by.value) : 0)
   return {
     studyId,
     name: study.name,
     path: study.path,
     values: study.values,
+    axes: study.axes,
     kneeRule: KNEE_RULE,
-    targets: [...byTarget].map(([target, points]) => {
-      const step = kneeStep(points)
-      return {
-        target,
-        points,
-        knee: step?.value ?? null,
-        sentence: sentenceFor(target, study.path, points, step),
-      }
-    }),
+    targets: [...lines.values()]
+      .sort((a, b) => byOrder(a) - byOrder(b))
+      .map((l) => {
+        const points = [...l.points].sort((a, b) => a.value - b.value)
+        // A knee needs a scale: categories (stack names, body kinds) have none.
+        const step = axis.numeric ? kneeStep(points) : null
+        const label = l.by && by ? `${l.target}, ${by.name}=${l.by.label}` : l.target
+        return { ...l, points, knee: step?.value ?? null, sentence: sentenceFor(label, axis, points, step) }
+      }),
   }
 }

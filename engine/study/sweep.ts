@@ -1,111 +1,74 @@
-// Sweeps: one study, one run per value of a numeric config path (connections 32/64/128/256, a
-// stack's POOL_SIZE 10/30/60/90…), listed together, with the knee where throughput stops rising
-// while latency climbs.
+// Running a sweep as a study: one run per value (or pair of values: a grid) of the configs
+// engine/config/sweep.ts expands, listed together. A value that changes a target's stack restarts
+// it first (the run then opens with a stated warm-up), and the study leaves every stack it touched
+// as it found it: running with its earlier settings, or stopped, also when a run fails or is
+// stopped (Ctrl-C) or the study is cut short by an error.
 import { ConfigError } from '../config/errors.ts'
-import { parseRunConfig } from '../config/load.ts'
-import { STACK_ENV_PATH, type RunConfig } from '../config/schema.ts'
+import type { RunConfig } from '../config/schema.ts'
+import {
+  axisPosition,
+  expandSweep,
+  sweepAxes,
+  type ExpandOptions,
+  type StackSetting,
+  type SweepStep,
+  type SweepValue,
+} from '../config/sweep.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
 import { launchRun, type LaunchOptions } from '../agents/start.ts'
+import type { StackSnapshot } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import type { RunSummary } from '../api/types.ts'
 
-export interface SweepStep {
-  value: number
-  config: RunConfig
-  /** Set when the swept path is a stack's environment: restart it with this env first. */
-  stack: {
-    targetIndex: number
-    name: string
-    native: boolean
-    env: Record<string, string | number>
-    replicas: number
-  } | null
+export { expandSweep, type SweepStep }
+
+/** What a study may do to the bundled stacks (the host gives it its Stacks). */
+export interface StackControl {
+  /** How the stack runs now, before the study changes it. */
+  snapshot(name: string): Promise<StackSnapshot>
+  /** Restart (or start) the stack with these settings. */
+  apply(setting: StackSetting): Promise<void>
+  /** Put the stack back as the snapshot found it. */
+  restore(snapshot: StackSnapshot): Promise<void>
 }
 
-function setPath(doc: Record<string, unknown>, path: string, value: number): boolean {
-  const keys = path.split('.')
-  let node: unknown = doc
-  for (const key of keys.slice(0, -1)) {
-    if (node === null || typeof node !== 'object') return false
-    node = (node as Record<string, unknown>)[key]
-  }
-  const last = keys.at(-1)!
-  if (node === null || typeof node !== 'object') return false
-  const holder = node as Record<string, unknown>
-  if (
-    typeof holder[last] !== 'number' &&
-    !(STACK_ENV_PATH.test(path) && (holder[last] === undefined || typeof holder[last] === 'string'))
-  )
-    return false
-  holder[last] = value
-  return true
-}
-
-/** Expand a config with `sweep` into one validated config per value (bad input names the field). */
-export function expandSweep(config: RunConfig): SweepStep[] {
-  const sweep = config.sweep
-  if (!sweep) return [{ value: NaN, config, stack: null }]
-  const stackMatch = STACK_ENV_PATH.exec(sweep.path)
-  if (stackMatch && !config.targets[Number(stackMatch[1])]?.stack) {
-    throw new ConfigError([
-      { field: 'sweep.path', message: `targets.${stackMatch[1]} has no stack to restart` },
-    ])
-  }
-  return sweep.values.map((value, i) => {
-    const doc = structuredClone(config) as unknown as Record<string, unknown>
-    delete doc.sweep
-    if (stackMatch) {
-      const t = (doc.targets as Record<string, unknown>[])[Number(stackMatch[1])]!
-      const stack = t.stack as { env: Record<string, unknown> }
-      stack.env = { ...stack.env, [stackMatch[2]!]: value }
-    } else if (!setPath(doc, sweep.path, value)) {
-      throw new ConfigError([
-        { field: 'sweep.path', message: `"${sweep.path}" is not a number in this config` },
-      ])
+/** A study's dealings with a stack, for the CLI and the app to say. */
+export type StackStep =
+  | {
+      type: 'restart'
+      stack: string
+      env: Record<string, string | number>
+      replicas: number
+      warmupSeconds: number
     }
-    doc.name = `${config.name} [${sweep.path.split('.').at(-1)}=${value}]`
-    let parsed: RunConfig
-    try {
-      parsed = parseRunConfig(doc)
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        throw new ConfigError(
-          err.issues.map((x) => ({
-            field: `sweep.values.${i}`,
-            message: `${value} makes ${x.field || 'the config'} invalid: ${x.message}`,
-          })),
-        )
-      }
-      throw err
-    }
-    const st = stackMatch ? parsed.targets[Number(stackMatch[1])]!.stack! : null
-    return {
-      value,
-      config: parsed,
-      stack:
-        st && stackMatch
-          ? {
-              targetIndex: Number(stackMatch[1]),
-              name: st.name,
-              native: st.native,
-              env: st.env,
-              replicas: st.replicas,
-            }
-          : null,
-    }
-  })
-}
+  | { type: 'restore'; stack: string; running: boolean; env: Record<string, string>; replicas: number }
+  | { type: 'restore-failed'; stack: string; error: string }
 
 export interface StudyHooks extends RunHooks {
-  onRunStart?(info: { index: number; value: number; runId: number; studyId: number; handle: RunHandle }): void
-  /** Restart a stack with new environment values before a run (the stacks launcher provides it). */
-  restartStack?(stack: NonNullable<SweepStep['stack']>): Promise<void>
+  onRunStart?(info: {
+    index: number
+    point: SweepValue[]
+    labels: string[]
+    runId: number
+    studyId: number
+    handle: RunHandle
+  }): void
+  onStack?(step: StackStep): void
+  stacks?: StackControl
 }
 
 export interface StudyResult {
   studyId: number
-  runs: { value: number; summary: RunSummary }[]
+  runs: { point: SweepValue[]; summary: RunSummary }[]
+}
+
+/** The warm-up a step's config opens with (a restarted stack's): seconds, as the CLI states it. */
+function warmupOf(config: RunConfig): number {
+  const p = config.load.profile
+  if (p.kind === 'phases')
+    return p.phases.filter((ph) => ph.warmup).reduce((s, ph) => s + (ph.duration ?? 0), 0)
+  return config.load.warmupSeconds
 }
 
 export async function runStudy(
@@ -114,34 +77,77 @@ export async function runStudy(
   config: RunConfig,
   hooks: StudyHooks = {},
   opts: LaunchOptions = {},
+  expand: ExpandOptions = {},
 ): Promise<StudyResult> {
-  const steps = expandSweep(config)
+  const steps = expandSweep(config, expand)
   const sweep = config.sweep!
-  if (steps.some((s) => s.stack) && !hooks.restartStack) {
+  const stacks = hooks.stacks
+  if (steps.some((s) => s.stacks.length > 0) && !stacks) {
     throw new ConfigError([
       {
         field: 'sweep.path',
-        message: "sweeping a stack's environment needs the stacks launcher (cannonade stacks)",
+        message: "sweeping a stack's settings needs the stacks launcher (cannonade stacks)",
       },
     ])
   }
+  const axes = sweepAxes(sweep)
   // The study is recorded once its first run has started: a refused start leaves nothing behind.
   let studyId: number | null = null
   const runs: StudyResult['runs'] = []
-  for (const [index, step] of steps.entries()) {
-    if (step.stack) await hooks.restartStack!(step.stack)
-    const handle = await launchRun(db, dbPath, step.config, hooks, opts)
-    studyId ??= createStudy(db, { name: config.name, path: sweep.path, values: sweep.values })
-    addStudyRun(db, studyId, handle.runId, step.value)
-    hooks.onRunStart?.({ index, value: step.value, runId: handle.runId, studyId, handle })
-    const summary = await handle.done
-    runs.push({ value: step.value, summary })
-    if (summary.status !== 'done') break
-    if (index < steps.length - 1 && config.cooldownSeconds > 0)
-      await new Promise((r) => setTimeout(r, config.cooldownSeconds * 1000))
+  const snapshots = new Map<string, StackSnapshot>()
+  try {
+    for (const [index, step] of steps.entries()) {
+      for (const s of step.stacks) {
+        if (!snapshots.has(s.name)) snapshots.set(s.name, await stacks!.snapshot(s.name))
+        hooks.onStack?.({
+          type: 'restart',
+          stack: s.name,
+          env: s.env,
+          replicas: s.replicas,
+          warmupSeconds: warmupOf(step.config),
+        })
+        await stacks!.apply(s)
+      }
+      const handle = await launchRun(db, dbPath, step.config, hooks, opts)
+      studyId ??= createStudy(db, { name: config.name, axes })
+      addStudyRun(db, studyId, handle.runId, step.point, axisPosition(axes[0]!, step.point[0]!))
+      hooks.onRunStart?.({
+        index,
+        point: step.point,
+        labels: step.labels,
+        runId: handle.runId,
+        studyId,
+        handle,
+      })
+      const summary = await handle.done
+      runs.push({ point: step.point, summary })
+      if (summary.status !== 'done') break
+      if (index < steps.length - 1 && config.cooldownSeconds > 0)
+        await new Promise((r) => setTimeout(r, config.cooldownSeconds * 1000))
+    }
+  } finally {
+    // Whatever ended the study, the stacks go back to how it found them, each on its own.
+    for (const snapshot of snapshots.values()) {
+      hooks.onStack?.({
+        type: 'restore',
+        stack: snapshot.name,
+        running: snapshot.running,
+        env: snapshot.env,
+        replicas: snapshot.replicas,
+      })
+      try {
+        await stacks!.restore(snapshot)
+      } catch (err) {
+        hooks.onStack?.({
+          type: 'restore-failed',
+          stack: snapshot.name,
+          error: err instanceof Error ? err.message : String(err),
+        })
+      }
+    }
   }
   return {
-    studyId: studyId ?? createStudy(db, { name: config.name, path: sweep.path, values: sweep.values }),
+    studyId: studyId ?? createStudy(db, { name: config.name, axes }),
     runs,
   }
 }

@@ -6,7 +6,8 @@ import { parseRunConfig } from '../config/load.ts'
 import { startDemoServer, type DemoServer } from '../demo/server.ts'
 import { openDb } from '../store/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
-import { runStudy, type SweepStep } from './sweep.ts'
+import { runStudy } from './sweep.ts'
+import type { StackSetting } from '../config/sweep.ts'
 import { listTemplates } from './templates.ts'
 import { MIN_ROUNDS } from '../metrics/compare.ts'
 
@@ -57,6 +58,7 @@ function shorten(c: RunConfig, base: string): unknown {
     },
     rounds: Math.min(c.rounds, 2),
     cooldownSeconds: 0,
+    ...(c.sweep ? { sweep: { ...c.sweep, warmupSeconds: 0.5 } } : {}),
   }
 }
 
@@ -99,14 +101,25 @@ describe('templates', () => {
       const config = parseRunConfig(shorten(t.config, demo.url))
       if (config.sweep) {
         const dbPath = tempDbPath()
-        const restarts: SweepStep['stack'][] = []
+        const restarts: StackSetting[] = []
         const { runs } = await runStudy(openDb(dbPath), dbPath, config, {
-          restartStack: async (s) => void restarts.push(s),
+          stacks: {
+            snapshot: async (name) => ({
+              name,
+              running: false,
+              native: false,
+              env: {},
+              replicas: 1,
+              port: 0,
+            }),
+            apply: async (s) => void restarts.push(s),
+            restore: async () => {},
+          },
         })
-        expect(runs.map((r) => r.value)).toEqual(config.sweep.values)
+        expect(runs.map((r) => r.point[0])).toEqual(config.sweep.values)
         for (const r of runs) expect(r.summary.status).toBe('done')
         if (config.sweep.path.includes('.stack.env.'))
-          expect(restarts.map((s) => s!.env.POOL_SIZE)).toEqual(config.sweep.values)
+          expect(restarts.map((s) => s.env.POOL_SIZE)).toEqual(config.sweep.values)
         return
       }
       const { summary } = await runConfig(config)

@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net'
 import { DEFAULT_CORRELATION_HEADER } from '../config/schema.ts'
 
 export interface TargetOptions {
-  /** Answer each request after this many ms (keeps requests in flight, so concurrency is visible). */
+  /**
+   * Answer each request after this many ms (keeps requests in flight, so concurrency is visible); a
+   * request's `?delay=MS` query parameter sets its own.
+   */
   delayMs?: number
   /** Hold every request that arrives in [from, to) ms after the first request until `to`. */
   stall?: { fromMs: number; toMs: number }
@@ -61,7 +64,9 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     state.inFlight++
     const id = req.headers[header]
     if (typeof id === 'string') state.ids.push(id)
-    let wait = opts.delayMs ?? 0
+    // `?delay=MS` sets this request's delay: a latency the test chooses per URL (a sweep of it).
+    const asked = Number(new URL(req.url ?? '/', 'http://target').searchParams.get('delay') ?? Number.NaN)
+    let wait = Number.isFinite(asked) && asked >= 0 ? asked : (opts.delayMs ?? 0)
     if (opts.stall) {
       const rel = now - state.firstRequestAt
       if (rel >= opts.stall.fromMs && rel < opts.stall.toMs) wait = Math.max(wait, opts.stall.toMs - rel)

@@ -30,6 +30,17 @@ export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: P
         testId="profile-kind"
       />
       {p.kind === 'constant' ? <p className="muted">All connections for the whole window.</p> : null}
+      {p.kind !== 'phases' ? (
+        <NumberField
+          label="Warm-up (seconds before the profile)"
+          value={draft.load.warmupSeconds}
+          min={0}
+          onChange={(v) => patch((d) => void (d.load.warmupSeconds = v))}
+          error={issues.get('load.warmupSeconds')}
+          hint="At the run's connections, recorded and shown, but left out of the summary, the thresholds and comparisons."
+          testId="load-warmup"
+        />
+      ) : null}
       {p.kind === 'ramp' ? (
         <>
           <div className="grid-3">
@@ -141,7 +152,8 @@ export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: P
         <div className="rows">
           <p className="muted">
             Each phase runs a share of the connections for a time or a request count; statistics are kept per
-            phase.
+            phase. A warm-up phase is recorded and shown, but left out of the summary, the thresholds and
+            comparisons.
           </p>
           {p.phases.map((ph, i) => (
             <div className="grid-4 row" key={i} data-testid={`phase-${i}`}>
@@ -204,6 +216,14 @@ export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: P
                     testId={`phase-${i}-requests`}
                   />
                 )}
+                <CheckboxField
+                  label="Warm-up"
+                  checked={ph.warmup}
+                  onChange={(v) =>
+                    patch((d) => void (d.load.profile.phases[i] && (d.load.profile.phases[i].warmup = v)))
+                  }
+                  testId={`phase-${i}-warmup`}
+                />
                 <Button
                   variant="ghost"
                   disabled={p.phases.length <= 1}
@@ -226,6 +246,7 @@ export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: P
                     by: 'duration',
                     duration: 10,
                     requests: undefined,
+                    warmup: false,
                   }),
               )
             }

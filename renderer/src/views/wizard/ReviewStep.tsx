@@ -238,7 +238,7 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
           data-testid="wizard-start"
         >
           {validation.config?.sweep
-            ? `Start the study (${validation.config.sweep.values.length} runs)`
+            ? `Start the study (${validation.config.sweep.values.length * (validation.config.sweep.by?.values.length ?? 1)} runs)`
             : 'Start run'}
         </Button>
         {start.error ? (

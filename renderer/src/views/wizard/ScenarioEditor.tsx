@@ -2,7 +2,8 @@
 // captured from one response (a JSON path or a header) and used in the next as ${name}. Steps can
 // be added, removed and reordered; every field shows the schema's message for it.
 import { Button } from '../../ui/Common.tsx'
-import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
+import { CheckboxField, NumberField, SelectField, TextField } from '../../ui/Field.tsx'
+import { ThinkEditor } from './ThinkEditor.tsx'
 import type { Issues, TargetDraft } from './draft.ts'
 import { showIssues } from './issues.ts'
 import { duplicateCaptures, emptyStep, METHODS, type StepDraft } from './scenarioDraft.ts'
@@ -41,7 +42,11 @@ function StepEditor({
   const hasBody = step.method !== 'GET' && step.method !== 'HEAD'
   const dup = duplicateCaptures(step)
   // Messages under this step that no field shows (e.g. a bad header name).
-  const shown = new Set(['name', 'method', 'path', 'body', 'expectStatus'].map((f) => `${prefix}.${f}`))
+  const shown = new Set(
+    ['name', 'method', 'path', 'body', 'expectStatus', 'once', 'think', 'think.min', 'think.max'].map(
+      (f) => `${prefix}.${f}`,
+    ),
+  )
   const other = showIssues(
     issues,
     (k) =>
@@ -114,6 +119,23 @@ function StepEditor({
           onChange={(v) => setStep((s) => void (s.expectStatus = v))}
           error={at('expectStatus')}
           testId={`${id}-expect`}
+        />
+      </div>
+      <div className="grid-2">
+        <CheckboxField
+          label="Once per connection, before the steps that repeat"
+          checked={step.once}
+          onChange={(v) => setStep((s) => void (s.once = v))}
+          testId={`${id}-once`}
+          hint={at('once')}
+        />
+        <ThinkEditor
+          think={step.think}
+          onChange={(change) => setStep((s) => change(s.think))}
+          field={`${prefix}.think`}
+          issues={issues}
+          label="Think time after this step"
+          testId={`${id}-think`}
         />
       </div>
       {step.headers.map((h, hi) => (
@@ -240,10 +262,21 @@ export function ScenarioEditor({
   return (
     <div className="scenario" data-testid={`target-${index}-scenario`}>
       <p className="muted">
-        Each connection runs these requests in order against the URL's host, then starts over. Use{' '}
-        <code>{'${name}'}</code> in a path, header or body for a captured value, <code>{'${iteration}'}</code>{' '}
-        for a number unique to each pass.
+        Each connection runs these requests in order against the URL's host, then starts over; steps marked
+        once run first, once per connection (register, log in), and what they capture stays for every pass.
+        Use <code>{'${name}'}</code> in a path, header or body for a captured value,{' '}
+        <code>{'${iteration}'}</code> for a number unique to each pass, <code>{'${user}'}</code> for one
+        unique to the connection's user. Think time pauses between a response and the next request; it never
+        counts as latency.
       </p>
+      <ThinkEditor
+        think={target.think}
+        onChange={(change) => set((t) => change(t.think))}
+        field={`targets.${index}.think`}
+        issues={issues}
+        label="Think time after every step"
+        testId={`target-${index}-think`}
+      />
       {stepsError ? (
         <div className="field-error" role="alert" data-testid={`target-${index}-steps-error`}>
           {stepsError}

@@ -1,32 +1,74 @@
-// A sweep in the Load step: the same run repeated once per value of one numeric config path
-// (connections 8/16/32/64, a stack's POOL_SIZE…), recorded together as a study whose page plots
-// throughput and latency against the value and marks the knee.
+// A sweep in the Load step: the same run repeated once per value of one config setting
+// (connections 8/16/32/64, a stack's POOL_SIZE, a stack's name, a body kind…), or per pair of values
+// of two settings (a grid), recorded together as a study whose page plots throughput and latency
+// against the value, a line per value of the second setting, and marks the knee.
 import { duration as fmtDuration } from '../../lib/format.ts'
 import { CheckboxField, Field, TextField } from '../../ui/Field.tsx'
 import type { Draft, Issues } from './draft.ts'
-import { parseSweepValues, SWEEP_SUGGESTIONS } from './sweepDraft.ts'
+import { parseSweepValues, SWEEP_SUGGESTIONS, type SweepDraft } from './sweepDraft.ts'
 import type { Patch } from './Wizard.tsx'
 
-/** The first message about the values, naming the value it is about ("value 3 (x) must be a number"). */
-function valuesError(issues: Issues, values: number[], text: string): string | undefined {
-  const whole = issues.get('sweep.values')
+/** The first message about an axis's values, naming the value it is about ("value 3 ("x"): …"). */
+function valuesError(issues: Issues, field: string, text: string): string | undefined {
+  const whole = issues.get(field)
   if (whole) return whole
-  for (const field of issues.keys()) {
-    const m = /^sweep\.values\.(\d+)$/.exec(field)
-    const message = m ? issues.get(field) : undefined
+  for (const key of issues.keys()) {
+    const m = new RegExp(`^${field.replace('.', '\\.')}\\.(\\d+)$`).exec(key)
+    const message = m ? issues.get(key) : undefined
     if (!m || message === undefined) continue
     const i = Number(m[1])
     const typed = text.split(/[\s,;]+/).filter((v) => v !== '')[i]
-    return Number.isNaN(values[i])
-      ? `value ${i + 1} ("${typed ?? ''}") is not a number`
-      : `value ${i + 1}: ${message}`
+    return `value ${i + 1} ("${typed ?? ''}"): ${message}`
   }
   return undefined
 }
 
+function PathField({
+  value,
+  onChange,
+  error,
+  testId,
+  label,
+}: {
+  value: string
+  onChange: (v: string) => void
+  error: string | undefined
+  testId: string
+  label: string
+}) {
+  return (
+    <Field
+      label={label}
+      error={error}
+      hint="A setting of the config: load.connections, targets.0.stack.env.POOL_SIZE, targets.0.stack.name, targets.*.query.iterations, targets (sets of targets)…"
+      testId={testId}
+    >
+      {(p) => (
+        <>
+          <input
+            {...p}
+            list="sweep-path-suggestions"
+            value={value}
+            spellCheck={false}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          <datalist id="sweep-path-suggestions">
+            {SWEEP_SUGGESTIONS.map((x) => (
+              <option key={x} value={x} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Field>
+  )
+}
+
 export function SweepEditor({ draft, patch, issues }: { draft: Draft; patch: Patch; issues: Issues }) {
   const s = draft.sweep
-  const values = parseSweepValues(s.values)
+  const set = (change: (s: SweepDraft) => void) => patch((d) => change(d.sweep))
+  const values = parseSweepValues(s.values, s.path.trim())
+  const byValues = s.byEnabled ? parseSweepValues(s.byValues, s.byPath.trim()) : [null]
+  const runs = values.length * byValues.length
   const perRun =
     draft.load.mode === 'duration' && draft.load.duration !== undefined
       ? draft.load.duration * draft.targets.length * (draft.rounds ?? 1)
@@ -36,51 +78,71 @@ export function SweepEditor({ draft, patch, issues }: { draft: Draft; patch: Pat
       <CheckboxField
         label="Sweep: one run per value (a study)"
         checked={s.enabled}
-        onChange={(v) => patch((d) => void (d.sweep.enabled = v))}
+        onChange={(v) => set((x) => void (x.enabled = v))}
         testId="sweep-enabled"
-        hint="For example connections 32, 64, 128, 256: the study page then plots throughput and latency against the value and marks the knee."
+        hint="For example connections 32, 64, 128, 256, or stacks node-http, node-cluster: the study page then plots throughput and latency against the value and marks the knee."
       />
       {s.enabled ? (
-        <div className="grid-2">
-          <Field
-            label="Config path"
-            error={issues.get('sweep.path')}
-            hint="A number in the config, e.g. load.connections or targets.0.stack.env.POOL_SIZE."
-            testId="sweep-path"
-          >
-            {(p) => (
-              <>
-                <input
-                  {...p}
-                  list="sweep-path-suggestions"
-                  value={s.path}
-                  spellCheck={false}
-                  onChange={(e) => patch((d) => void (d.sweep.path = e.target.value))}
-                />
-                <datalist id="sweep-path-suggestions">
-                  {SWEEP_SUGGESTIONS.map((x) => (
-                    <option key={x} value={x} />
-                  ))}
-                </datalist>
-              </>
-            )}
-          </Field>
-          <TextField
-            label="Values (comma separated)"
-            value={s.values}
-            placeholder="32, 64, 128, 256"
-            onChange={(v) => patch((d) => void (d.sweep.values = v))}
-            error={valuesError(issues, values, s.values)}
-            hint={
-              values.length > 0 && values.every((v) => !Number.isNaN(v))
-                ? `${values.length} run${values.length === 1 ? '' : 's'}${
-                    perRun !== null ? `, about ${fmtDuration(perRun)} each` : ''
-                  }, with the cool-down between them.`
-                : undefined
-            }
-            testId="sweep-values"
+        <>
+          <div className="grid-2">
+            <PathField
+              label="Config setting"
+              value={s.path}
+              onChange={(v) => set((x) => void (x.path = v))}
+              error={issues.get('sweep.path')}
+              testId="sweep-path"
+            />
+            <TextField
+              label="Values (comma separated)"
+              value={s.values}
+              placeholder="32, 64, 128, 256"
+              onChange={(v) => set((x) => void (x.values = v))}
+              error={valuesError(issues, 'sweep.values', s.values)}
+              hint={
+                ![...issues.keys()].some((k) => k.startsWith('sweep')) && values.length > 0
+                  ? `${runs} run${runs === 1 ? '' : 's'}${
+                      perRun !== null ? `, about ${fmtDuration(perRun)} each` : ''
+                    }, with the cool-down between them.`
+                  : 'Numbers, words (node-http), true/false; for targets, sets like a+b.'
+              }
+              testId="sweep-values"
+            />
+          </div>
+          <CheckboxField
+            label="Against a second setting (a grid: every pair of values, a line per value of this one)"
+            checked={s.byEnabled}
+            onChange={(v) => set((x) => void (x.byEnabled = v))}
+            testId="sweep-by-enabled"
           />
-        </div>
+          {s.byEnabled ? (
+            <div className="grid-2">
+              <PathField
+                label="Second setting"
+                value={s.byPath}
+                onChange={(v) => set((x) => void (x.byPath = v))}
+                error={issues.get('sweep.by.path') ?? issues.get('sweep.by')}
+                testId="sweep-by-path"
+              />
+              <TextField
+                label="Its values"
+                value={s.byValues}
+                placeholder="1, 2, 4"
+                onChange={(v) => set((x) => void (x.byValues = v))}
+                error={valuesError(issues, 'sweep.by.values', s.byValues)}
+                testId="sweep-by-values"
+              />
+            </div>
+          ) : null}
+          <TextField
+            label="Warm-up after a stack restart (seconds)"
+            value={s.warmupSeconds}
+            placeholder="10"
+            onChange={(v) => set((x) => void (x.warmupSeconds = v))}
+            error={issues.get('sweep.warmupSeconds')}
+            hint="When a value restarts a stack (its env, replicas or name), its run opens with this much warm-up, recorded and left out of its figures. The stack gets its earlier settings back when the study ends."
+            testId="sweep-warmup"
+          />
+        </>
       ) : null}
     </section>
   )

@@ -13,7 +13,14 @@ import {
 import { issuesOf } from '../../../../engine/config/issue-words.ts'
 import { clean, type Num } from './clean.ts'
 import { emptyMonitor, monitorInput, type MonitorDraft } from './monitorDraft.ts'
-import { stepInput, type Method, type StepDraft } from './scenarioDraft.ts'
+import {
+  noThink,
+  stepInput,
+  thinkInput,
+  type Method,
+  type StepDraft,
+  type ThinkDraft,
+} from './scenarioDraft.ts'
 import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
 
 export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
@@ -41,6 +48,8 @@ export interface TargetDraft {
   monitor: MonitorDraft
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
   steps: StepDraft[] | null
+  /** A pause after every response (a step's own think wins). */
+  think: ThinkDraft
   stack: StackDraft | null
   /** This target is one value of a series (a template's task size): kept as it is. */
   series: { name: string; value: number } | null
@@ -52,6 +61,8 @@ export interface PhaseDraft {
   by: 'duration' | 'requests'
   duration: Num
   requests: Num
+  /** Recorded and shown, left out of the summary, thresholds and comparisons. */
+  warmup: boolean
 }
 
 export interface Draft {
@@ -84,6 +95,10 @@ export interface Draft {
     timeoutMs: Num
     rateLimited: boolean
     rate: Num
+    /** Seconds of warm-up before the profile (0 = none). */
+    warmupSeconds: Num
+    /** Seeds random think times. */
+    seed: Num
   }
   schedule: RunConfig['schedule']
   rounds: Num
@@ -112,6 +127,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     insecure: false,
     monitor: emptyMonitor(),
     steps: null,
+    think: noThink(),
     stack: null,
     series: null,
   }
@@ -141,10 +157,10 @@ export function defaultDraft(): Draft {
         },
         burst: { burstSeconds: 5, idleSeconds: 5, connections: undefined },
         phases: [
-          { name: 'warmup', share: 0.1, by: 'duration', duration: 10, requests: undefined },
-          { name: 'load', share: 0.5, by: 'duration', duration: 30, requests: undefined },
-          { name: 'peak', share: 1, by: 'duration', duration: 20, requests: undefined },
-          { name: 'cooldown', share: 0.25, by: 'duration', duration: 10, requests: undefined },
+          { name: 'warmup', share: 0.1, by: 'duration', duration: 10, requests: undefined, warmup: true },
+          { name: 'load', share: 0.5, by: 'duration', duration: 30, requests: undefined, warmup: false },
+          { name: 'peak', share: 1, by: 'duration', duration: 20, requests: undefined, warmup: false },
+          { name: 'cooldown', share: 0.25, by: 'duration', duration: 10, requests: undefined, warmup: false },
         ],
         stages: [
           { duration: 10, connections: 8 },
@@ -157,6 +173,8 @@ export function defaultDraft(): Draft {
       timeoutMs: 10_000,
       rateLimited: false,
       rate: 100,
+      warmupSeconds: 0,
+      seed: 1,
     },
     // A comparison needs 3 rounds per target for its interval (engine/metrics/compare-metric.ts),
     // and interleaved rounds are paired round by round, which cancels drift over time.
@@ -217,6 +235,7 @@ function profileInput(p: Draft['load']['profile']): Record<string, unknown> {
             share: ph.share,
             duration: ph.by === 'duration' ? ph.duration : undefined,
             requests: ph.by === 'requests' ? ph.requests : undefined,
+            warmup: ph.warmup || undefined,
           }),
         ),
       }
@@ -239,6 +258,8 @@ export function loadInput(l: Draft['load']): Record<string, unknown> {
     pipelining: l.pipelining,
     timeoutMs: l.timeoutMs,
     rate: l.rateLimited ? l.rate : null,
+    warmupSeconds: l.profile.kind === 'phases' || l.warmupSeconds === 0 ? undefined : l.warmupSeconds,
+    seed: l.seed === 1 ? undefined : l.seed,
   })
 }
 
@@ -273,6 +294,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
         insecure: t.insecure || undefined,
         monitor: monitorInput(t.monitor),
         steps: t.steps ? t.steps.map(stepInput) : undefined,
+        think: thinkInput(t.think),
         stack: t.stack ?? undefined,
         series: t.series ?? undefined,
       }),
@@ -310,7 +332,7 @@ function byField(list: { field: string; message: string }[]): Validation {
 export function validate(d: Draft): Validation {
   const result = RunConfigV1Schema.safeParse(toConfigInput(d))
   if (result.success) {
-    // What the schema cannot see: whether the swept path is a number here and each value fits.
+    // What the schema cannot see: whether the swept path is a setting here and each value fits.
     const sweep = sweepIssues(result.data)
     return sweep.length ? byField(sweep) : { config: result.data, issues: new Map(), list: [] }
   }

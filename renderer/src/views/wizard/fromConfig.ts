@@ -1,7 +1,8 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
 import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { defaultDraft, emptyTarget, type Draft } from './draft.ts'
-import { stepFromConfig } from './scenarioDraft.ts'
+import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
+import { sweepDraftOf } from './sweepDraft.ts'
 
 /** Config units → display units: µs → ms for latencies, fraction → % for the error rate. */
 function thresholdDisplay(metric: ThresholdMetric, v: number): number {
@@ -23,6 +24,7 @@ export function fromConfig(c: RunConfig): Draft {
     else td.body = t.body ?? ''
     td.insecure = t.insecure
     td.steps = t.steps ? t.steps.map(stepFromConfig) : null
+    td.think = thinkFromConfig(t.think)
     td.stack = t.stack
       ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
       : null
@@ -83,6 +85,8 @@ export function fromConfig(c: RunConfig): Draft {
   d.load.timeoutMs = l.timeoutMs
   d.load.rateLimited = l.rate !== null
   d.load.rate = l.rate ?? d.load.rate
+  d.load.warmupSeconds = l.warmupSeconds
+  d.load.seed = l.seed
   const p = l.profile
   d.load.profile.kind = p.kind
   if (p.kind === 'ramp') {
@@ -111,6 +115,7 @@ export function fromConfig(c: RunConfig): Draft {
       by: ph.requests !== undefined ? 'requests' : 'duration',
       duration: ph.duration,
       requests: ph.requests,
+      warmup: ph.warmup,
     }))
   } else if (p.kind === 'stages') {
     d.load.profile.stages = p.stages.map((s) => ({ duration: s.duration, connections: s.connections }))
@@ -122,9 +127,7 @@ export function fromConfig(c: RunConfig): Draft {
   d.rounds = c.rounds
   d.cooldownSeconds = c.cooldownSeconds
   d.correlationHeader = c.correlationHeader
-  d.sweep = c.sweep
-    ? { enabled: true, path: c.sweep.path, values: c.sweep.values.join(', ') }
-    : { ...d.sweep, enabled: false }
+  d.sweep = c.sweep ? sweepDraftOf(c.sweep) : { ...d.sweep, enabled: false }
   d.thresholds = c.thresholds.map((t) => {
     const bound = t.max !== undefined ? 'max' : 'min'
     const raw = t.max ?? t.min

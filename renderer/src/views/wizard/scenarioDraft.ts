@@ -1,6 +1,6 @@
 // A scenario target's steps as the wizard edits them (register → login → browse), to and from the
 // config's StepSchema. Captures are rows here ({var, json|header, expression}), a record there.
-import type { Step } from '../../../../engine/config/schema.ts'
+import type { Step, Think } from '../../../../engine/config/schema.ts'
 import { clean, type Num } from './clean.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
@@ -13,6 +13,29 @@ export interface CaptureDraft {
   expr: string
 }
 
+/** Think time as typed: none, a fixed pause, or a random one within bounds (ms). */
+export interface ThinkDraft {
+  kind: 'none' | 'fixed' | 'range'
+  ms: Num
+  min: Num
+  max: Num
+}
+
+export function noThink(): ThinkDraft {
+  return { kind: 'none', ms: 500, min: 100, max: 500 }
+}
+
+export function thinkInput(t: ThinkDraft): unknown {
+  return t.kind === 'none' ? undefined : t.kind === 'fixed' ? t.ms : { min: t.min, max: t.max }
+}
+
+export function thinkFromConfig(t: Think | undefined): ThinkDraft {
+  if (t === undefined) return noThink()
+  return typeof t === 'number'
+    ? { ...noThink(), kind: 'fixed', ms: t }
+    : { ...noThink(), kind: 'range', min: t.min, max: t.max }
+}
+
 export interface StepDraft {
   name: string
   method: Method
@@ -21,10 +44,24 @@ export interface StepDraft {
   body: string
   captures: CaptureDraft[]
   expectStatus: Num
+  /** Once per connection, before the steps that repeat (register, log in). */
+  once: boolean
+  /** A pause after this step's response, instead of the target's. */
+  think: ThinkDraft
 }
 
 export function emptyStep(name: string, path = '/'): StepDraft {
-  return { name, method: 'GET', path, headers: [], body: '', captures: [], expectStatus: undefined }
+  return {
+    name,
+    method: 'GET',
+    path,
+    headers: [],
+    body: '',
+    captures: [],
+    expectStatus: undefined,
+    once: false,
+    think: noThink(),
+  }
 }
 
 /** The first step of a new scenario requests what the target's URL did. */
@@ -52,6 +89,8 @@ export function stepInput(s: StepDraft): Record<string, unknown> {
         )
       : undefined,
     expectStatus: s.expectStatus,
+    once: s.once || undefined,
+    think: thinkInput(s.think),
   })
 }
 
@@ -66,6 +105,8 @@ export function stepFromConfig(s: Step): StepDraft {
       'json' in c ? { name, kind: 'json', expr: c.json } : { name, kind: 'header', expr: c.header },
     ),
     expectStatus: s.expectStatus,
+    once: s.once,
+    think: thinkFromConfig(s.think),
   }
 }
 

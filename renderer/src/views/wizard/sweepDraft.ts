@@ -1,17 +1,34 @@
-// The Load step's sweep: one run per value of a numeric config path (a study). The values are typed
-// as a comma list; the schema checks the shape, and `sweepIssues` checks what only the finished
-// config can tell: that the path names a number in it and that every value keeps it valid.
-import { issueMessage } from '../../../../engine/config/issue-words.ts'
-import { RunConfigV1Schema, STACK_ENV_PATH, type RunConfig } from '../../../../engine/config/schema.ts'
+// The Load step's sweep: one run per value of a config setting (a study), optionally against a
+// second setting (`by`: a grid). The values are typed as a comma list (numbers, words, true/false,
+// or target sets written `a+b` when the path is `targets`); the schema checks their shape, and
+// `sweepIssues` (engine/config/sweep.ts, the code the engine runs the sweep with) what only the
+// finished config can tell: that the path names a setting and that every value keeps it valid.
+import type { SweepValue } from '../../../../engine/config/schema.ts'
+
+export { sweepIssues } from '../../../../engine/config/sweep.ts'
 
 export interface SweepDraft {
   enabled: boolean
   path: string
   values: string
+  /** A second setting: every pair of values runs (a grid). */
+  byEnabled: boolean
+  byPath: string
+  byValues: string
+  /** Seconds of warm-up after a stack restarts for a value; '' = the default (10). */
+  warmupSeconds: string
 }
 
 export function emptySweep(): SweepDraft {
-  return { enabled: false, path: 'load.connections', values: '8, 16, 32, 64' }
+  return {
+    enabled: false,
+    path: 'load.connections',
+    values: '8, 16, 32, 64',
+    byEnabled: false,
+    byPath: 'targets.0.stack.env.WORKERS',
+    byValues: '1, 2',
+    warmupSeconds: '',
+  }
 }
 
 /** Common sweeps, for the path's suggestions. */
@@ -20,64 +37,69 @@ export const SWEEP_SUGGESTIONS = [
   'load.rate',
   'load.duration',
   'load.pipelining',
+  'load.keepAlive',
+  'targets',
+  'targets.0.stack.name',
+  'targets.0.stack.replicas',
   'targets.0.stack.env.POOL_SIZE',
   'targets.0.stack.env.WORKERS',
   'targets.0.stack.env.THREADS',
+  'targets.0.stack.env.CANNONADE_APP_CPUS',
+  'targets.0.body.size',
+  'targets.0.body.kind',
+  'targets.*.query.iterations',
 ] as const
 
-/** "8, 16 32" → [8, 16, 32]; anything that is not a number stays NaN so the schema names it. */
-export function parseSweepValues(text: string): number[] {
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i
+
+/**
+ * "8, 16 32" → [8, 16, 32]; "node-http, node-cluster" → words; "true, false" → booleans; for the
+ * path `targets`, "a, a+b" → target sets. Values of mixed kinds stay mixed, so the schema names them.
+ */
+export function parseSweepValues(text: string, path = ''): SweepValue[] {
   return text
     .split(/[\s,;]+/)
     .filter((v) => v !== '')
-    .map((v) => (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v) ? Number(v) : Number.NaN))
+    .map((v): SweepValue => {
+      if (path === 'targets') return v.split('+').filter(Boolean)
+      if (NUMBER.test(v)) return Number(v)
+      if (v === 'true' || v === 'false') return v === 'true'
+      return v
+    })
 }
 
-export function sweepInput(s: SweepDraft): { path: string; values: number[] } | undefined {
-  return s.enabled ? { path: s.path.trim(), values: parseSweepValues(s.values) } : undefined
+interface SweepInput {
+  path: string
+  values: SweepValue[]
+  by?: { path: string; values: SweepValue[] }
+  warmupSeconds?: number
 }
 
-function read(doc: unknown, path: string): unknown {
-  let node = doc
-  for (const key of path.split('.')) {
-    if (typeof node !== 'object' || node === null) return undefined
-    node = (node as Record<string, unknown>)[key]
+export function sweepInput(s: SweepDraft): SweepInput | undefined {
+  if (!s.enabled) return undefined
+  const path = s.path.trim()
+  const byPath = s.byPath.trim()
+  const warmup = s.warmupSeconds.trim()
+  return {
+    path,
+    values: parseSweepValues(s.values, path),
+    ...(s.byEnabled ? { by: { path: byPath, values: parseSweepValues(s.byValues, byPath) } } : {}),
+    // Not a number stays NaN, so the schema names the field.
+    ...(warmup !== '' ? { warmupSeconds: NUMBER.test(warmup) ? Number(warmup) : Number.NaN } : {}),
   }
-  return node
 }
 
-function write(doc: Record<string, unknown>, path: string, value: number): void {
-  const keys = path.split('.')
-  let node: unknown = doc
-  for (const key of keys.slice(0, -1)) node = (node as Record<string, unknown>)[key]
-  ;(node as Record<string, unknown>)[keys.at(-1) ?? ''] = value
-}
-
-/** Problems the schema cannot see, by field, for a config that passed it. */
-export function sweepIssues(config: RunConfig): { field: string; message: string }[] {
-  const sweep = config.sweep
-  if (!sweep) return []
-  // As engine/study/sweep.ts: a stack's environment may be swept when the target has a stack.
-  const stack = STACK_ENV_PATH.exec(sweep.path)
-  if (stack) {
-    return config.targets[Number(stack[1])]?.stack
-      ? []
-      : [{ field: 'sweep.path', message: `targets.${stack[1]} runs on no stack to restart with new values` }]
+/** How a config's sweep is typed back into the form ("run again", templates). */
+export function sweepDraftOf(sweep: SweepInput): SweepDraft {
+  const text = (values: SweepValue[]) =>
+    values.map((v) => (Array.isArray(v) ? v.join('+') : String(v))).join(', ')
+  return {
+    enabled: true,
+    path: sweep.path,
+    values: text(sweep.values),
+    byEnabled: sweep.by !== undefined,
+    byPath: sweep.by?.path ?? emptySweep().byPath,
+    byValues: sweep.by ? text(sweep.by.values) : emptySweep().byValues,
+    warmupSeconds: sweep.warmupSeconds === undefined ? '' : String(sweep.warmupSeconds),
   }
-  if (typeof read(config, sweep.path) !== 'number')
-    return [{ field: 'sweep.path', message: `"${sweep.path}" is not a number in this config` }]
-  const issues: { field: string; message: string }[] = []
-  sweep.values.forEach((value, i) => {
-    const doc = structuredClone(config) as unknown as Record<string, unknown>
-    delete doc.sweep
-    write(doc, sweep.path, value)
-    const r = RunConfigV1Schema.safeParse(doc)
-    const first = r.success ? null : r.error.issues[0]
-    if (first)
-      issues.push({
-        field: `sweep.values.${i}`,
-        message: `${value} makes ${first.path.join('.') || 'the config'} invalid: ${issueMessage(first)}`,
-      })
-  })
-  return issues
 }

@@ -6,7 +6,7 @@ import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
 import { defaultDraft, stepOf, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import { emptyStep } from './scenarioDraft.ts'
-import { parseSweepValues } from './sweepDraft.ts'
+import { emptySweep, parseSweepValues } from './sweepDraft.ts'
 import { describeProbe } from './TargetEditor.tsx'
 
 declare global {
@@ -64,18 +64,41 @@ describe('wizard: templates, scenarios, sweeps', () => {
 
   it('validates a sweep: path, values, and what each value does to the config', () => {
     const d = valid()
-    d.sweep = { enabled: true, path: 'load.connections', values: '1, 2' }
+    d.sweep = { ...emptySweep(), enabled: true, path: 'load.connections', values: '1, 2' }
     expect(validate(d).config?.sweep).toEqual({ path: 'load.connections', values: [1, 2] })
-    expect(parseSweepValues('8 16,x')).toEqual([8, 16, Number.NaN])
+    expect(parseSweepValues('8, 16 32')).toEqual([8, 16, 32])
+    expect(parseSweepValues('node-http, node-cluster')).toEqual(['node-http', 'node-cluster'])
+    expect(parseSweepValues('true, false')).toEqual([true, false])
+    expect(parseSweepValues('a, a+b', 'targets')).toEqual([['a'], ['a', 'b']])
     d.sweep.values = '1, x'
-    expect(validate(d).issues.get('sweep.values.1')).toBe('must be a number')
+    expect(validate(d).issues.get('sweep.values.1')).toMatch(/is a string where the first value is a number/)
     d.sweep.values = '1, 0'
     expect(validate(d).issues.get('sweep.values.1')).toMatch(/0 makes load.connections invalid/)
-    d.sweep = { enabled: true, path: 'load.nothing', values: '1' }
-    expect(validate(d).issues.get('sweep.path')).toContain('is not a number')
+    d.sweep = { ...d.sweep, path: 'load.nothing', values: '1' }
+    expect(validate(d).issues.get('sweep.path')).toContain('is not a setting')
     d.sweep.path = 'targets.0.stack.env.POOL_SIZE'
     expect(validate(d).issues.get('sweep.path')).toContain('no stack')
     expect(stepOf('sweep.values.0')).toBe('load')
+    // A grid of words and numbers, and its warm-up.
+    d.targets[0]!.stack = { name: 'node-http', native: false, env: {}, replicas: 1 }
+    d.sweep = {
+      ...emptySweep(),
+      enabled: true,
+      path: 'targets.0.stack.name',
+      values: 'node-http, node-cluster',
+      byEnabled: true,
+      byPath: 'load.connections',
+      byValues: '1, 4',
+      warmupSeconds: '5',
+    }
+    expect(validate(d).config?.sweep).toEqual({
+      path: 'targets.0.stack.name',
+      values: ['node-http', 'node-cluster'],
+      by: { path: 'load.connections', values: [1, 4] },
+      warmupSeconds: 5,
+    })
+    d.sweep.byValues = '1, 1'
+    expect(validate(d).issues.get('sweep.by.values.1')).toBe('repeats value 1')
   })
 
   it('says what the probe found', () => {
