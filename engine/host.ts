@@ -26,7 +26,7 @@ import { stackControl } from './study/stack-control.ts'
 import { changesStack, stackPort, type ExpandOptions } from './config/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
 import { HistoryStore } from './store/queries.ts'
-import { exportCsv, exportJson, exportJunit, exportPg } from './exports/index.ts'
+import { exportCsv, exportJson, exportJunit, exportPg, exportStudyCsv } from './exports/index.ts'
 import { testMonitor } from './monitor/index.ts'
 import { Stacks, stackStateDir } from './stacks/stacks.ts'
 import { reportsCreate } from './report/index.ts'
@@ -477,6 +477,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       async junit(runId) {
         const [id] = parseArgs('exports:junit', [runId])
         return exportJunit(db, id, exportPath(`run-${id}-thresholds.xml`))
+      },
+      async studyCsv(studyId) {
+        const [id] = parseArgs('exports:studyCsv', [studyId])
+        return exportStudyCsv(db, id, exportPath(`study-${id}.csv`))
       },
     },
     reports: {

@@ -85,6 +85,8 @@ export interface Api {
     csv(runId: number, opts: { kind?: 'samples' | 'series' }): Promise<ExportResult>
     json(runIds: number[]): Promise<ExportResult>
     junit(runId: number): Promise<ExportResult>
+    /** A study as one CSV: a row per swept value (or pair of values) and target. */
+    studyCsv(studyId: number): Promise<ExportResult>
     onProgress(cb: (event: ExportProgressEvent) => void): Unsubscribe
   }
   reports: {

@@ -34,6 +34,7 @@ export const channels = {
     csv: 'exports:csv',
     json: 'exports:json',
     junit: 'exports:junit',
+    studyCsv: 'exports:studyCsv',
   },
   reports: { create: 'reports:create' },
   settings: { get: 'settings:get', set: 'settings:set' },

@@ -12,6 +12,7 @@ export const MAX_REPLICAS = 16
 
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1).max(1000)
+const studyId = z.number().int().positive()
 const tag = z.string().min(1).max(LIMITS.tagLength)
 /** A target's name (engine/config/schema.ts allows 64 characters). */
 const targetName = z.string().max(64)
@@ -158,7 +159,7 @@ export const argSchemas = {
   'runs:ledger': z.tuple([runId]),
   'runs:prune': z.tuple([runId]),
   'studies:list': z.tuple([]),
-  'studies:get': z.tuple([z.number().int().positive()]),
+  'studies:get': z.tuple([studyId]),
   'studies:templates': z.tuple([]),
   'targets:probe': z.tuple([
     z.string().min(1).max(2000),
@@ -182,6 +183,7 @@ export const argSchemas = {
   'exports:csv': z.tuple([runId, z.object({ kind: z.enum(['samples', 'series']).default('samples') })]),
   'exports:json': z.tuple([runIds]),
   'exports:junit': z.tuple([runId]),
+  'exports:studyCsv': z.tuple([studyId]),
   'reports:create': z.tuple([
     runIds,
     z.object({ format: z.enum(['pdf', 'html']).default('pdf') }).optional(),

@@ -1,14 +1,14 @@
 // The flag parser every command shares: typed values, bad input naming the flag, and `--help`
 // listing every flag a command accepts.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest'
-import { serveCommand } from '../server/command.ts'
+import { parseServeArgs, serveCommand } from '../server/command.ts'
 import { helpText, parseFlags, wantsHelp, type FlagSpec } from './args.ts'
 import type { CliContext } from './context.ts'
-import { COMMANDS, main } from './main.ts'
+import { COMMANDS, MAIN_USAGE, main } from './main.ts'
 
 const SPEC = {
   db: { type: 'string', value: 'FILE', help: 'the database' },
@@ -116,7 +116,7 @@ describe('--help of every command', () => {
       '--offset N',
       '--db FILE',
     ],
-    export: ['--url postgres://', '--out FILE', '--series', '--db FILE'],
+    export: ['--url postgres://', '--out FILE', '--series', '--study ID', '--db FILE'],
     import: ['--db FILE'],
     report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
     compare: [
@@ -143,6 +143,102 @@ describe('--help of every command', () => {
           options.some((l) => l.trimStart().startsWith(flag)),
           `${command} ${flag}`,
         ).toBe(true)
+    }
+  })
+})
+
+describe('every flag a command accepts is in its --help', () => {
+  // Every flag any command declares (`name: { type: … }` in engine/cli/ and the serve command),
+  // read from the sources, so a new flag needs no entry here.
+  const sources = [
+    ...readdirSync(new URL('.', import.meta.url))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => new URL(f, import.meta.url)),
+    new URL('../server/command.ts', import.meta.url),
+  ]
+  const universe = new Set<string>()
+  for (const file of sources)
+    for (const m of readFileSync(file, 'utf8').matchAll(
+      /['"]?([a-z][\w-]*)['"]?:\s*\{\s*type:\s*'(?:string|number|boolean)'/g,
+    ))
+      universe.add(m[1]!)
+  // Arguments that make each command (and subcommand) stop right after parsing its flags.
+  const probes: Record<string, string[][]> = {
+    run: [['missing.yaml']],
+    runs: [['list'], ['show', '999999'], ['delete', '999999'], ['prune', '999999']],
+    export: [
+      ['pg', '999999'],
+      ['csv', '999999'],
+      ['json', '999999'],
+      ['junit', '999999'],
+    ],
+    import: [['json', 'missing.json']],
+    report: [['999999']],
+    compare: [['999999', '999998']],
+    stacks: [['list'], ['up', 'no-such-stack'], ['down', 'no-such-stack']],
+  }
+  const probeDir = mkdtempSync(join(tmpdir(), 'cannonade-args-probe-'))
+  afterAll(() => rmSync(probeDir, { recursive: true, force: true }))
+  const run = async (argv: string[]) => {
+    const err: string[] = []
+    const sink = new PassThrough()
+    const stderr = new PassThrough().on('data', (c: Buffer) => err.push(c.toString()))
+    await main(argv, { dbPath: join(probeDir, 'probe.db'), stdout: sink, stderr, isTTY: false })
+    return err.join('')
+  }
+  const listed = async (command: string) =>
+    (await call(main, [command, '--help'])).stdout
+      .split('\n')
+      .filter((l) => /^ {2}--/.test(l))
+      .map((l) => /^ {2}--([\w-]+)/.exec(l)![1]!)
+
+  it('finds the flags it checks', () => {
+    expect(universe.size).toBeGreaterThan(15)
+    for (const flag of ['db', 'json', 'series', 'study', 'replicas', 'volumes', 'port'])
+      expect(universe).toContain(flag)
+    expect([...COMMANDS, 'serve'].filter((c) => c !== 'serve').sort()).toEqual(Object.keys(probes).sort())
+  })
+
+  it('lists, for every command, each flag it accepts, and accepts each flag it lists', async () => {
+    for (const [command, bases] of Object.entries(probes)) {
+      const help = await listed(command)
+      const accepted = new Set<string>()
+      for (const base of bases)
+        for (const flag of universe)
+          if (!(await run([command, ...base, `--${flag}`])).includes(`unknown option --${flag}`))
+            accepted.add(flag)
+      expect([...accepted].sort(), command).toEqual([...new Set(help)].sort())
+    }
+    const serveAccepted = [...universe].filter((flag) => {
+      try {
+        parseServeArgs([`--${flag}`, '1'], { dbPath: join(probeDir, 'serve.db') })
+        return true
+      } catch (err) {
+        return !String(err).includes(`unknown option --${flag}`)
+      }
+    })
+    expect(serveAccepted.sort()).toEqual((await listed('serve')).sort())
+  }, 120_000)
+
+  it('cannonade --help and README.md show every flag of every command', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const block = /## The command line\n\n```\n([\s\S]*?)```/.exec(readme)![1]!
+    expect((await call(main, ['--help'])).stdout).toBe(MAIN_USAGE + '\n')
+    expect(MAIN_USAGE).toContain('--db FILE')
+    expect(block).toContain('--db FILE')
+    for (const command of [...COMMANDS].sort()) {
+      const mine = (text: string, lead: string) =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith(lead))
+          .join('\n')
+      const usage = mine(MAIN_USAGE, `  ${command} `)
+      const documented = mine(block, `cannonade ${command} `)
+      for (const flag of await listed(command)) {
+        if (flag === 'db') continue
+        expect(usage, `cannonade --help: ${command} --${flag}`).toContain(`--${flag}`)
+        expect(documented, `README.md: ${command} --${flag}`).toContain(`--${flag}`)
+      }
     }
   })
 })

@@ -1,5 +1,6 @@
 // `cannonade export pg ID... --url postgres://... | export csv ID --out FILE [--series] |
-//  export json ID... --out FILE | export junit ID --out FILE` and `cannonade import json FILE`,
+//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE` and
+//  `cannonade import json FILE`,
 // through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
 // its local capabilities. Exit codes: 0 ok, 1 the destination failed (PostgreSQL unreachable, a
 // lost connection), 2 bad input (unknown flag, missing or non-numeric ID, unknown run, wrong
@@ -21,7 +22,15 @@ const PG_FLAGS = {
 } as const
 const CSV_FLAGS = {
   ...OUT_FLAG,
-  series: { type: 'boolean', help: 'csv: the per-second series instead of the raw samples' },
+  series: {
+    type: 'boolean',
+    help: "csv: the per-second series (with the targets' CPU, memory, database connections and app/db time) instead of the raw samples",
+  },
+  study: {
+    type: 'number',
+    value: 'ID',
+    help: 'csv: a whole study instead of a run, one row per swept value and target (see "cannonade run" of a sweep)',
+  },
   ...DB_FLAG,
 } as const
 const FILE_FLAGS = { ...OUT_FLAG, ...DB_FLAG } as const
@@ -29,6 +38,7 @@ const FILE_FLAGS = { ...OUT_FLAG, ...DB_FLAG } as const
 export const EXPORT_USAGE = helpText(
   `usage: cannonade export pg ID... --url postgres://user:password@host:5432/db   (or CANNONADE_PG_URL)
        cannonade export csv ID --out FILE [--series]
+       cannonade export csv --study ID --out FILE
        cannonade export json ID... --out FILE
        cannonade export junit ID --out FILE`,
   PG_FLAGS,
@@ -106,7 +116,31 @@ async function exportPgCommand(argv: string[], ctx: CliContext): Promise<number>
   }
 }
 
+async function studyCsv(
+  study: number,
+  positional: readonly string[],
+  out: string | undefined,
+  dbPath: string,
+  ctx: CliContext,
+): Promise<number> {
+  if (!Number.isInteger(study) || study <= 0) throw new UsageError(`--study: "${study}" is not a study id`)
+  if (positional.length > 0) throw new UsageError('export csv --study takes no run ID')
+  const file = requireOut(out, 'csv')
+  const res = await withEngine(dbPath, ({ local }) => local.exportStudyCsv(study, file))
+  ctx.stdout.write(
+    `wrote study ${study} (${count(res.rows)} rows: values × targets, runs ${res.runIds.join(', ')}) to ${file}\n`,
+  )
+  return 0
+}
+
 async function fileExport(sub: 'csv' | 'json' | 'junit', argv: string[], ctx: CliContext): Promise<number> {
+  if (sub === 'csv') {
+    const csv = parseFlags(argv, CSV_FLAGS)
+    if (csv.flags.study !== undefined) {
+      if (csv.flags.series) throw new UsageError('--study and --series do not go together')
+      return studyCsv(csv.flags.study, csv.positional, csv.flags.out, csv.flags.db ?? ctx.dbPath, ctx)
+    }
+  }
   const { flags, positional } = sub === 'csv' ? parseFlags(argv, CSV_FLAGS) : parseFlags(argv, FILE_FLAGS)
   const runIds = ids(positional, sub, sub === 'json')
   const out = requireOut(flags.out, sub)

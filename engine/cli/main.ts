@@ -4,19 +4,24 @@ import { defaultDbPath } from '../paths.ts'
 import { wantsHelp } from './args.ts'
 import type { CliCommand, CliContext } from './context.ts'
 
-const USAGE = `usage: cannonade <command> [options]      cannonade <command> --help lists a command's options
-  run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N]   run a load test
-  run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw upload]   N load agents, one run
+const USAGE = `usage: cannonade <command> [options]      cannonade <command> --help explains each option
+  run CONFIG.(json|yaml) [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
+                                                               run a load test (with sweep: a study)
+  run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw keep|upload]   N load agents, one run
   run --demo [--duration S] [--connections N]                  against the embedded demo target
   agent                                                        one agent's share (its environment says which)
-  agents manifest CONFIG --agents N --on kubernetes [--out FILE]   the agents' Indexed Job, for kubectl or GitOps
-  runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID   the history
+  agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--out FILE]
+                                                               the agents' Indexed Job, for kubectl or GitOps
+  runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
+  runs show ID [--json] | runs delete ID | runs prune ID        the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
-  export json ID... --out FILE | export junit ID --out FILE | import json FILE
-  report ID... --out FILE.pdf [--html FILE.html]
-  compare ID... [--baseline RUN:TARGET] [--json OUT]           headline + table: who is faster, how sure
-  stacks list | up NAME [--native] | down NAME | status [--json]
+  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
+  import json FILE
+  report ID... --out FILE.pdf [--html FILE.html] [--title TEXT]
+  compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]
+  stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] | status [--json]
   serve [--port P]                                             web UI + API on 127.0.0.1
+Every command takes --db FILE: the history database (default: the desktop app's).
 Exit codes: 0 success, 1 thresholds failed or run not completed (partial, aborted, failed), 2 bad input.`
 
 // Each command's module loads only when used: `cannonade run` does not pay for the web server.
@@ -34,6 +39,9 @@ const commands: Record<string, () => Promise<CliCommand>> = {
 }
 
 export const COMMANDS: readonly string[] = Object.keys(commands)
+
+/** What `cannonade --help` prints: every command with every flag it takes (tested against each). */
+export const MAIN_USAGE = USAGE
 
 export async function main(argv: string[], ctx?: Partial<CliContext>): Promise<number> {
   const full: CliContext = {

@@ -150,5 +150,15 @@ describe('cannonade run through the engine', () => {
       }
       expect(doc.runs.map((x) => x.environment.details.generatorCpu)).toEqual([0, 0])
     })
+    // The study as one CSV: a row per value (and target).
+    const csv = join(dir, 'study.csv')
+    const e = await cli(['export', 'csv', '--study', String(json.studyId), '--out', csv, '--db', db]).exit
+    expect(e.code, e.stderr).toBe(0)
+    expect(e.stdout).toContain(`wrote study ${json.studyId} (2 rows`)
+    const lines = readFileSync(csv, 'utf8').trimEnd().split('\n')
+    expect(lines.slice(1).map((l) => l.split(',').slice(3, 4)[0])).toEqual(['1', '2'])
+    const both = await cli(['export', 'csv', '--study', '1', '--series', '--out', csv, '--db', db]).exit
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('--study and --series do not go together')
   })
 })

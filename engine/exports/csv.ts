@@ -1,13 +1,25 @@
 // `cannonade export csv`: a run's raw per-request samples, or its per-second series, as CSV for a
 // spreadsheet or pandas. Streamed chunk by chunk from one snapshot of the database (a delete or
 // prune meanwhile does not cut it short); names (target, phase, error kind) spelled out.
+// The series carries what studies plot against throughput, second by second: the target's own CPU
+// and memory (its monitors), its database's connections, and its app and database time
+// (Server-Timing) of the responses of that second.
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
 import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
-import { chunks, finishedRun, S, sampleChunks, TABLES } from '../store/export-read.ts'
+import {
+  chunks,
+  finishedRun,
+  S,
+  sampleChunks,
+  serverSeconds,
+  TABLES,
+  type ServerSecond,
+} from '../store/export-read.ts'
+import { targetSeconds, type TargetSecond } from '../store/resources.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, writeAtomically } from './write.ts'
 
@@ -56,6 +68,12 @@ export const SERIES_CSV_HEADER = [
   'p999_us',
   'max_us',
   'generator_cpu',
+  'target_cpu_percent',
+  'target_memory_bytes',
+  'db_connections',
+  'db_active_connections',
+  'server_app_mean_us',
+  'server_db_mean_us',
 ]
 
 function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
@@ -79,8 +97,25 @@ function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number)
   }
 }
 
+const rounded = (v: number | null | undefined, digits = 0): number | null =>
+  v === null || v === undefined ? null : Math.round(v * 10 ** digits) / 10 ** digits
+
+/** A second's own figures of the target (its monitors, its Server-Timing); empty where unknown. */
+function ownFigures(own: TargetSecond | undefined, timing: ServerSecond | undefined): (number | null)[] {
+  return [
+    rounded(own?.cpuPercent, 1),
+    own?.memoryBytes ?? null,
+    own?.dbConnections ?? null,
+    own?.dbActive ?? null,
+    rounded(timing?.appMean),
+    rounded(timing?.dbMean),
+  ]
+}
+
 function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
   yield csvLine(SERIES_CSV_HEADER)
+  const resources = targetSeconds(db, runId)
+  const server = serverSeconds(db, runId)
   for (const rows of chunks(db, TABLES.series, runId)) {
     let text = ''
     for (const row of rows) {
@@ -99,6 +134,10 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
         ...ERROR_COLUMNS.map((k) => kinds[k as keyof typeof kinds] ?? 0),
         ...STATUS_CLASSES.map((c) => status[c] ?? 0),
         ...rest.map((v) => (v === null ? null : Number(v))),
+        ...ownFigures(
+          resources.get(targetName(names, Number(target)))?.get(Number(t)),
+          server.get(`${Number(target)}:${Number(round)}:${Number(t)}`),
+        ),
       ])
     }
     count(rows.length)

@@ -3,7 +3,14 @@
 // log lines and a sweep's steps. None of it is in engine/api/: no transport (HTTP, IPC) offers it,
 // so a page in a browser can never write where it likes or kill a process.
 import type { ExportResult, StackStatus, SweepValue, Unsubscribe } from '../api/types.ts'
-import { exportCsv, exportJson, exportJunit, importJson, type ImportResult } from '../exports/index.ts'
+import {
+  exportCsv,
+  exportJson,
+  exportJunit,
+  exportStudyCsv,
+  importJson,
+  type ImportResult,
+} from '../exports/index.ts'
 import { createReport, type CreatedReport, type ReportProgress } from '../report/index.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
 import type { StackStep } from '../study/sweep.ts'
@@ -35,6 +42,8 @@ export interface LocalCapabilities {
   onStudy(cb: (event: StudyEvent) => void): Unsubscribe
   /** The Api's exports, written to `out` instead of the data folder. */
   exportCsv(runId: number, opts: { kind: 'samples' | 'series'; out: string }): Promise<ExportResult>
+  /** The Api's exports.studyCsv, written to `out`. */
+  exportStudyCsv(studyId: number, out: string): Promise<ExportResult>
   exportJson(runIds: readonly number[], out: string): Promise<ExportResult>
   exportJunit(runId: number, out: string): Promise<ExportResult & { failures: number }>
   /** Runs exported by `exportJson` (here or elsewhere) become new runs of this database. */
@@ -64,6 +73,7 @@ export function createLocal(d: LocalDeps): LocalCapabilities {
     onLog: (cb) => d.subscribe('run-log', cb),
     onStudy: (cb) => d.subscribe('study', cb),
     exportCsv: (runId, o) => exportCsv(d.db, runId, { kind: o.kind }, o.out),
+    exportStudyCsv: (studyId, out) => exportStudyCsv(d.db, studyId, out),
     exportJson: (runIds, out) => exportJson(d.db, runIds, out),
     exportJunit: (runId, out) => exportJunit(d.db, runId, out),
     importJson: async (file) => importJson(d.db, file),

@@ -1,6 +1,6 @@
-// A sweep in the report: per target, throughput and latency against the swept value, the knee, and
-// the sentence that says it (engine/study/results.ts). Shown when the reported runs belong to a
-// study.
+// A sweep in the report: per target (and per value of a grid's second setting), throughput and
+// latency against the swept value, the knee, and the sentence that says it
+// (engine/study/results.ts). Shown when the reported runs belong to a study.
 import type { HistoryStore } from '../store/queries.ts'
 import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
@@ -14,32 +14,43 @@ export function studiesOf(store: HistoryStore, runIds: readonly number[]): Study
 }
 
 export function studySection(s: StudyResults): string {
-  const name = s.path.split('.').at(-1) ?? s.path
+  const [axis, by] = s.axes
+  const name = axis?.name ?? s.path
   const ms = (us: number) => (us / 1000).toFixed(2)
+  // A grid's lines are its targets at each value of the second setting.
+  const lineName = (t: StudyResults['targets'][number]) =>
+    t.by && by ? `${t.target}, ${by.name}=${t.by.label}` : t.target
   const tables = s.targets
     .map(
-      (t) => `<h4>${esc(t.target)}</h4>
+      (t) => `<h4>${esc(lineName(t))}</h4>
 <table class="figures"><tr><th>${esc(name)}</th><th>run</th><th>req/s</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>
 ${t.points
   .map(
     (p) =>
-      `<tr${p.value === t.knee ? ' class="knee"' : ''}><td>${p.value}${p.value === t.knee ? ' (knee)' : ''}</td><td>${p.runId}</td><td>${p.throughput.toFixed(1)}</td><td>${ms(p.p50)}</td><td>${ms(p.p95)}</td><td>${ms(p.p99)}</td><td>${(p.errorRate * 100).toFixed(2)} %</td></tr>`,
+      `<tr${p.value === t.knee ? ' class="knee"' : ''}><td>${esc(p.label)}${p.value === t.knee ? ' (knee)' : ''}</td><td>${p.runId}</td><td>${p.throughput.toFixed(1)}</td><td>${ms(p.p50)}</td><td>${ms(p.p95)}</td><td>${ms(p.p99)}</td><td>${(p.errorRate * 100).toFixed(2)} %</td></tr>`,
   )
   .join('')}</table>
 <p>${esc(t.sentence)}</p>`,
     )
     .join('\n')
+  // Words (stack names, body kinds) are categories: evenly spaced, labelled as written.
+  const x = axis?.numeric
+    ? { label: name }
+    : { label: name, ticks: (axis?.labels ?? []).map((label, value) => ({ value, label })) }
   const line = (key: 'throughput' | 'p99', title: string, label: string, scale = 1) =>
     lineChart(
       s.targets.map((t, i) => ({
-        label: t.target,
+        label: lineName(t),
         color: PALETTE[i % PALETTE.length]!,
         segments: [t.points.map((p) => [p.value, p[key] / scale] as [number, number])],
       })),
-      { title, x: { label: name }, y: { label } },
+      { title, x, y: { label } },
     )
+  const swept = s.axes
+    .map((a) => `<code>${esc(a.path)}</code> (${a.labels.map(esc).join(', ')})`)
+    .join(' against ')
   return `<section class="study"><h2>Study ${s.studyId}: ${esc(s.name)}</h2>
-<p>One run per value of <code>${esc(s.path)}</code> (${s.values.join(', ')}). ${esc(s.kneeRule)}</p>
+<p>One run per value of ${swept}${by ? ', every pair' : ''}. ${axis?.numeric ? esc(s.kneeRule) : `The values of ${esc(name)} are words, not a scale: no knee is looked for.`}</p>
 ${line('throughput', `Throughput against ${name}`, 'requests/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
 ${tables}</section>`

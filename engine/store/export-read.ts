@@ -197,3 +197,62 @@ export function runTargetRows(db: Db, runId: number): RunTargetRow[] {
 export function originOf(run: Pick<RunRow, 'correlation_prefix' | 'started_at'>): string {
   return `${run.correlation_prefix}@${run.started_at}`
 }
+
+/** The target's own time per second, from its Server-Timing header (app and database), µs. */
+export interface ServerSecond {
+  /** Responses in the second that carried a Server-Timing app / db duration. */
+  appCount: number
+  appMean: number | null
+  dbCount: number
+  dbMean: number | null
+}
+
+/**
+ * Per target index, round and second: the mean app and db time of the responses answered in that
+ * second (the second the series counts them in), from the raw samples, rows and ledger blocks
+ * alike (none once pruned). Read it inside one snapshot, as the other readers here.
+ */
+export function serverSeconds(db: Db, runId: number): Map<string, ServerSecond> {
+  const sums = new Map<string, { appCount: number; appSum: number; dbCount: number; dbSum: number }>()
+  const add = (key: string, appCount: number, appSum: number, dbCount: number, dbSum: number) => {
+    const s = sums.get(key)
+    if (s) {
+      s.appCount += appCount
+      s.appSum += appSum
+      s.dbCount += dbCount
+      s.dbSum += dbSum
+    } else sums.set(key, { appCount, appSum, dbCount, dbSum })
+  }
+  const rows = db
+    .prepare(
+      `SELECT target_index AS target, round, CAST((start_us + latency_us) / 1000000 AS INTEGER) AS t,
+         count(app_us) AS appCount, total(app_us) AS appSum, count(db_us) AS dbCount, total(db_us) AS dbSum
+       FROM samples WHERE run_id = ? AND latency_us >= 0 AND (app_us IS NOT NULL OR db_us IS NOT NULL)
+       GROUP BY target_index, round, 3`,
+    )
+    .all(runId) as { target: number; round: number; t: number; appCount: number; appSum: number; dbCount: number; dbSum: number }[]
+  for (const r of rows) add(`${r.target}:${r.round}:${r.t}`, r.appCount, r.appSum, r.dbCount, r.dbSum)
+  for (const b of runBlocks(db, runId)) {
+    for (let i = 0; i < b.columns.count; i++) {
+      const s = blockSample(b.columns, b.targetIndex, b.round, i)
+      const [start, latency, app, dbUs] = [s[4], s[5], s[10], s[11]]
+      if (latency < 0 || (app === null && dbUs === null)) continue
+      add(
+        `${b.targetIndex}:${b.round}:${Math.trunc((start + latency) / 1_000_000)}`,
+        app === null ? 0 : 1,
+        app ?? 0,
+        dbUs === null ? 0 : 1,
+        dbUs ?? 0,
+      )
+    }
+  }
+  const out = new Map<string, ServerSecond>()
+  for (const [key, s] of sums)
+    out.set(key, {
+      appCount: s.appCount,
+      appMean: s.appCount ? s.appSum / s.appCount : null,
+      dbCount: s.dbCount,
+      dbMean: s.dbCount ? s.dbSum / s.dbCount : null,
+    })
+  return out
+}

@@ -53,3 +53,55 @@ export function resourceLimits(db: Db, runId: number): TargetLimits[] {
     )
     .all(runId) as TargetLimits[]
 }
+
+/** One target's own figures in one second of the run: what studies plot against throughput. */
+export interface TargetSecond {
+  /** CPU % summed over the target's instances (each one's mean in the second); 100 = one core. */
+  cpuPercent: number | null
+  /** Memory summed over its instances (each one's mean in the second), bytes. */
+  memoryBytes: number | null
+  /** Its database's connections in the second (the postgres monitor), all states and active ones. */
+  dbConnections: number | null
+  dbActive: number | null
+}
+
+/** Per target name and whole second of the run, from its monitors' samples (none for the generator). */
+export function targetSeconds(db: Db, runId: number): Map<string, Map<number, TargetSecond>> {
+  const out = new Map<string, Map<number, TargetSecond>>()
+  const at = (target: string, t: number): TargetSecond => {
+    const byT = out.get(target) ?? new Map<number, TargetSecond>()
+    out.set(target, byT)
+    const row = byT.get(t) ?? { cpuPercent: null, memoryBytes: null, dbConnections: null, dbActive: null }
+    byT.set(t, row)
+    return row
+  }
+  const resources = db
+    .prepare(
+      `SELECT target, t, sum(cpu) AS cpu, sum(mem) AS mem FROM (
+         SELECT target, CAST(floor(t) AS INTEGER) AS t, instance, avg(cpu_percent) AS cpu, avg(memory_bytes) AS mem
+         FROM resource_samples WHERE run_id = ? AND source NOT IN ('generator', 'postgres')
+         GROUP BY target, CAST(floor(t) AS INTEGER), instance)
+       GROUP BY target, t`,
+    )
+    .all(runId) as { target: string; t: number; cpu: number | null; mem: number | null }[]
+  for (const r of resources) {
+    const row = at(r.target, r.t)
+    row.cpuPercent = r.cpu
+    row.memoryBytes = r.mem === null ? null : Math.round(r.mem)
+  }
+  const connections = db
+    .prepare(
+      `SELECT target, t, sum(n) AS total, sum(CASE WHEN instance = 'active' THEN n ELSE 0 END) AS active FROM (
+         SELECT target, CAST(floor(t) AS INTEGER) AS t, instance, max(connections) AS n
+         FROM resource_samples WHERE run_id = ? AND source = 'postgres'
+         GROUP BY target, CAST(floor(t) AS INTEGER), instance)
+       GROUP BY target, t`,
+    )
+    .all(runId) as { target: string; t: number; total: number | null; active: number | null }[]
+  for (const r of connections) {
+    const row = at(r.target, r.t)
+    row.dbConnections = r.total
+    row.dbActive = r.active
+  }
+  return out
+}

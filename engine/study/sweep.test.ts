@@ -279,9 +279,17 @@ describe('studies', () => {
       cooldownSeconds: 0,
       sweep: { path: 'targets.0.body.kind', values: ['json', 'text'] },
     })
-    const { studyId } = await runStudy(db, dbPath, config)
+    const { studyId, runs } = await runStudy(db, dbPath, config)
     const res = studyResults(db, studyId)
     expect(res.axes[0]!.numeric).toBe(false)
+    // The report draws the words as categories, and says why there is no knee.
+    const html = buildReportHtml(
+      new HistoryStore(db),
+      runs.map((r) => r.summary.runId),
+    )
+    expect(html).toMatch(/<text class="tick"[^>]*>json<\/text>/)
+    expect(html).toMatch(/<text class="tick"[^>]*>text<\/text>/)
+    expect(html).toContain('The values of kind are words, not a scale: no knee is looked for.')
     expect(res.targets[0]!.points.map((p) => [p.value, p.label])).toEqual([
       [0, 'json'],
       [1, 'text'],

@@ -114,7 +114,14 @@ export default function RunDetail({ runId }: { runId: number }) {
           <Link to={`/studies/${study.studyId}`} data-testid="detail-study-link">
             #{study.studyId} {study.name}
           </Link>{' '}
-          (sweep of <code>{study.path}</code> over {study.values.join(', ')}).
+          (sweep of{' '}
+          {study.axes.map((a, i) => (
+            <span key={a.path}>
+              {i > 0 ? ' against ' : ''}
+              <code>{a.path}</code> over {a.labels.join(', ')}
+            </span>
+          ))}
+          ).
         </p>
       ) : null}
       {r.status === 'failed' ? (

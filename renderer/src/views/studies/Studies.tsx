@@ -1,4 +1,5 @@
-// Studies: sweeps, one run per value of a config path, listed together; a study opens its page.
+// Studies: sweeps, one run per value of a config setting (or per pair of values of two), listed
+// together; a study opens its page.
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { dateTime } from '../../lib/format.ts'
@@ -54,11 +55,16 @@ function StudyList() {
                 </Link>
               </td>
               <td>
-                <code>{s.path}</code>
+                {s.axes.map((a, i) => (
+                  <span key={a.path}>
+                    {i > 0 ? ' × ' : ''}
+                    <code>{a.path}</code>
+                  </span>
+                ))}
               </td>
-              <td>{s.values.join(', ')}</td>
+              <td>{s.axes.map((a) => a.labels.join(', ')).join(' × ')}</td>
               <td>
-                {s.runIds.length} of {s.values.length}
+                {s.runIds.length} of {s.size}
               </td>
               <td>{dateTime(s.createdAt)}</td>
             </tr>

@@ -1,14 +1,16 @@
-// One study (a sweep): per target, throughput and p50/p95/p99 against the swept value, the knee
-// marked and said in a sentence, a table of the runs behind the points. While its runs go on, the
-// page follows them: it reloads when a run ends or a new run of the study starts.
+// One study (a sweep): per target, throughput and p50/p95/p99 against the swept value (a line per
+// value of a grid's second setting), the knee marked and said in a sentence, a table of the runs
+// behind the points, and the whole study as one CSV. While its runs go on, the page follows them:
+// it reloads when a run ends or a new run of the study starts.
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { count, dateTime, ms, percent, rate } from '../../lib/format.ts'
+import type { StudyResults } from '../../../../engine/api/types.ts'
+import { dateTime, ms, percent, rate } from '../../lib/format.ts'
 import { Banner, Card } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
+import { StudyCsv } from './StudyCsv.tsx'
 import { SweepCharts } from './SweepCharts.tsx'
-import { sweptName } from './useStudies.ts'
 
 export function StudyPage({ studyId }: { studyId: number }) {
   const api = useApi()
@@ -18,7 +20,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
   const meta = list.data?.find((s) => s.studyId === studyId) ?? null
   const runIds = meta?.runIds ?? []
   const running = (active.data ?? []).filter((id) => runIds.includes(id))
-  const complete = meta !== null && runIds.length >= meta.values.length && running.length === 0
+  const complete = meta !== null && runIds.length >= meta.size && running.length === 0
 
   // Follow the study while it runs: any run's end may be ours, and a run we do not know yet may be
   // its next value (started after the cool-down).
@@ -51,7 +53,14 @@ export function StudyPage({ studyId }: { studyId: number }) {
     )
   const r = results.data
   if (!r) return <div className="loading">Loading study #{studyId}…</div>
-  const name = sweptName(r.path)
+  const [axis, by] = r.axes
+  const name = axis?.name ?? r.path
+  const size = r.axes.reduce((n, a) => n * a.values.length, 1)
+  // A card per target; in a grid, its lines (one per value of the second setting) share the charts.
+  const targets = [...new Set(r.targets.map((t) => t.target))].map((target) => ({
+    target,
+    lines: r.targets.filter((t) => t.target === target),
+  }))
   return (
     <section data-testid="study" data-study-id={studyId} data-complete={complete ? 'true' : 'false'}>
       <header className="view-head">
@@ -62,13 +71,19 @@ export function StudyPage({ studyId }: { studyId: number }) {
           </Link>
         </div>
       </header>
-      <p className="muted">
-        Sweep of <code>{r.path}</code> over {r.values.join(', ')}
-        {meta ? `, started ${dateTime(meta.createdAt)}` : ''}. {runIds.length} of {r.values.length} values run
+      <p className="muted" data-testid="study-swept">
+        Sweep of <code>{r.path}</code> over {axis?.labels.join(', ')}
+        {by ? (
+          <>
+            {' '}
+            against <code>{by.path}</code> over {by.labels.join(', ')} (every pair: a line per {by.name})
+          </>
+        ) : null}
+        {meta ? `, started ${dateTime(meta.createdAt)}` : ''}. {runIds.length} of {size} runs done
         {running.length ? '' : complete ? '.' : ' (the study stopped early).'}
       </p>
       <p className="muted" data-testid="study-knee-rule">
-        {r.kneeRule}
+        {axis?.numeric ? r.kneeRule : `The values of ${name} are words, not a scale: no knee is looked for.`}
       </p>
       {running.map((id) => (
         <Banner kind="info" key={id} testId="study-running">
@@ -76,67 +91,109 @@ export function StudyPage({ studyId }: { studyId: number }) {
           below grow as each value finishes.
         </Banner>
       ))}
-      {runIds.length > 0 ? <ExportReport runIds={runIds} testId="study-report" /> : null}
+      {runIds.length > 0 ? (
+        <div className="actions">
+          <ExportReport runIds={runIds} testId="study-report" />
+          <StudyCsv studyId={studyId} />
+        </div>
+      ) : null}
       {r.targets.length === 0 ? (
         <p className="muted" data-testid="study-no-points">
           No value has finished yet.
         </p>
       ) : null}
-      {r.targets.map((t, i) => (
-        <Card key={t.target} title={t.target} className="study-target" testId={`study-target-${i}`}>
-          <div data-points={t.points.length} data-knee={t.knee ?? ''} data-testid={`study-target-${i}-data`}>
-            <p className="study-sentence" data-testid={`study-sentence-${i}`}>
-              {t.sentence}
-            </p>
-            <SweepCharts points={t.points} knee={t.knee} xLabel={name} testId={`study-chart-${i}`} />
-            <table className="table" data-testid={`study-points-${i}`}>
-              <thead>
-                <tr>
-                  <th scope="col">{name}</th>
-                  <th scope="col">Run</th>
-                  <th scope="col" className="num">
-                    Throughput
-                  </th>
-                  <th scope="col" className="num">
-                    p50
-                  </th>
-                  <th scope="col" className="num">
-                    p95
-                  </th>
-                  <th scope="col" className="num">
-                    p99
-                  </th>
-                  <th scope="col" className="num">
-                    Errors
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...t.points]
-                  .sort((a, b) => a.value - b.value)
-                  .map((p) => (
-                    <tr key={p.runId} className={p.value === t.knee ? 'selected' : undefined}>
-                      <td>
-                        {count(p.value)}
-                        {p.value === t.knee ? <span className="study-badge">knee</span> : null}
-                      </td>
-                      <td>
-                        <Link to={`/runs/${p.runId}`} data-testid={`study-run-${p.runId}`}>
-                          #{p.runId}
-                        </Link>
-                      </td>
-                      <td className="num">{rate(p.throughput)}</td>
-                      <td className="num">{ms(p.p50)}</td>
-                      <td className="num">{ms(p.p95)}</td>
-                      <td className="num">{ms(p.p99)}</td>
-                      <td className="num">{percent(p.errorRate * 100)}</td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
+      {targets.map(({ target, lines }, i) => (
+        <Card key={target} title={target} className="study-target" testId={`study-target-${i}`}>
+          <div
+            data-points={lines.reduce((n, l) => n + l.points.length, 0)}
+            data-knee={lines[0]?.knee ?? ''}
+            data-testid={`study-target-${i}-data`}
+          >
+            {lines.map((l, j) => (
+              <p
+                className="study-sentence"
+                key={l.by?.label ?? ''}
+                data-testid={j === 0 ? `study-sentence-${i}` : `study-sentence-${i}-${j}`}
+              >
+                {l.sentence}
+              </p>
+            ))}
+            <SweepCharts
+              lines={lines.map((l) => ({
+                name: l.by && by ? `${by.name}=${l.by.label}` : target,
+                points: l.points,
+              }))}
+              knee={lines.length === 1 ? (lines[0]?.knee ?? null) : null}
+              xLabel={name}
+              categorical={axis ? !axis.numeric : false}
+              testId={`study-chart-${i}`}
+            />
+            <PointsTable lines={lines} name={name} by={by?.name ?? null} testId={`study-points-${i}`} />
           </div>
         </Card>
       ))}
     </section>
+  )
+}
+
+function PointsTable({
+  lines,
+  name,
+  by,
+  testId,
+}: {
+  lines: StudyResults['targets']
+  name: string
+  by: string | null
+  testId: string
+}) {
+  return (
+    <table className="table" data-testid={testId}>
+      <thead>
+        <tr>
+          {by ? <th scope="col">{by}</th> : null}
+          <th scope="col">{name}</th>
+          <th scope="col">Run</th>
+          <th scope="col" className="num">
+            Throughput
+          </th>
+          <th scope="col" className="num">
+            p50
+          </th>
+          <th scope="col" className="num">
+            p95
+          </th>
+          <th scope="col" className="num">
+            p99
+          </th>
+          <th scope="col" className="num">
+            Errors
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.flatMap((l) =>
+          l.points.map((p) => (
+            <tr key={p.runId} className={p.value === l.knee ? 'selected' : undefined}>
+              {by ? <td>{l.by?.label}</td> : null}
+              <td>
+                {p.label}
+                {p.value === l.knee ? <span className="study-badge">knee</span> : null}
+              </td>
+              <td>
+                <Link to={`/runs/${p.runId}`} data-testid={`study-run-${p.runId}`}>
+                  #{p.runId}
+                </Link>
+              </td>
+              <td className="num">{rate(p.throughput)}</td>
+              <td className="num">{ms(p.p50)}</td>
+              <td className="num">{ms(p.p95)}</td>
+              <td className="num">{ms(p.p99)}</td>
+              <td className="num">{percent(p.errorRate * 100)}</td>
+            </tr>
+          )),
+        )}
+      </tbody>
+    </table>
   )
 }

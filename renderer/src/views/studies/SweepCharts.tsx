@@ -1,5 +1,7 @@
-// A study's figures for one target against the swept value: throughput, and latency p50/p95/p99,
-// with the knee marked (where throughput stops rising while latency climbs).
+// A study's figures against the swept value: throughput, and latency p50/p95/p99, with the knee
+// marked (where throughput stops rising while latency climbs). One line per value of a grid's
+// second setting (task size × concurrency: a line per task size), and categories on the x axis
+// when the values are words (stack names, body kinds, target sets).
 import { memo } from 'react'
 import {
   CartesianGrid,
@@ -16,13 +18,21 @@ import type { SweepPoint } from '../../../../engine/api/types.ts'
 import { colour, msValue } from '../../lib/format.ts'
 import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
 
+type Point = Pick<SweepPoint, 'value' | 'throughput' | 'p50' | 'p95' | 'p99'> & { label?: string }
+
 interface Props {
-  /** A study's points, or a comparison's series (the same figures against a value). */
-  points: readonly Pick<SweepPoint, 'value' | 'throughput' | 'p50' | 'p95' | 'p99'>[]
+  /** One curve (a study of one setting, a comparison's series) … */
+  points?: readonly Point[]
+  /** … or one per value of a grid's second setting, each named by it. */
+  lines?: readonly { name: string; points: readonly Point[] }[]
   knee: number | null
   xLabel: string
+  /** The values are words: evenly spaced categories, labelled as written. */
+  categorical?: boolean
   testId: string
 }
+
+type Row = Record<string, number | string>
 
 function Chart({
   title,
@@ -30,20 +40,26 @@ function Chart({
   lines,
   knee,
   xLabel,
+  categorical,
   testId,
   unit,
 }: {
   title: string
-  rows: Record<string, number>[]
+  rows: Row[]
   lines: { key: string; colour: string; dashed?: boolean }[]
   knee: number | null
   xLabel: string
+  categorical: boolean
   testId: string
   unit: string
 }) {
-  const values = rows.map((r) => r.value ?? 0)
+  const values = rows.map((r) => Number(r.value ?? 0))
   // Doubling sweeps (8, 16, 32, 64…) read better on a log axis; it needs positive values.
-  const log = values.length > 2 && Math.min(...values) > 0 && Math.max(...values) / Math.min(...values) >= 8
+  const log =
+    !categorical &&
+    values.length > 2 &&
+    Math.min(...values) > 0 &&
+    Math.max(...values) / Math.min(...values) >= 8
   return (
     <figure className="chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
@@ -51,23 +67,40 @@ function Chart({
         <ResponsiveContainer width="100%" height="100%" minWidth={100}>
           <LineChart data={rows} margin={{ top: 16, right: 16, bottom: 16, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-            <XAxis
-              dataKey="value"
-              type="number"
-              scale={log ? 'log' : 'linear'}
-              domain={['dataMin', 'dataMax']}
-              ticks={values}
-              padding={{ left: 24, right: 24 }}
-              tick={axisTick}
-              stroke="var(--muted)"
-              label={{
-                value: xLabel,
-                position: 'insideBottom',
-                offset: -8,
-                fontSize: 11,
-                fill: 'var(--muted)',
-              }}
-            />
+            {categorical ? (
+              <XAxis
+                dataKey="label"
+                type="category"
+                padding={{ left: 24, right: 24 }}
+                tick={axisTick}
+                stroke="var(--muted)"
+                label={{
+                  value: xLabel,
+                  position: 'insideBottom',
+                  offset: -8,
+                  fontSize: 11,
+                  fill: 'var(--muted)',
+                }}
+              />
+            ) : (
+              <XAxis
+                dataKey="value"
+                type="number"
+                scale={log ? 'log' : 'linear'}
+                domain={['dataMin', 'dataMax']}
+                ticks={values}
+                padding={{ left: 24, right: 24 }}
+                tick={axisTick}
+                stroke="var(--muted)"
+                label={{
+                  value: xLabel,
+                  position: 'insideBottom',
+                  offset: -8,
+                  fontSize: 11,
+                  fill: 'var(--muted)',
+                }}
+              />
+            )}
             <YAxis tick={axisTick} stroke="var(--muted)" width={64} domain={[0, 'auto']} />
             <Tooltip
               contentStyle={tooltipStyle}
@@ -75,7 +108,7 @@ function Chart({
               formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100) / 100} ${unit}` : String(v))}
             />
             <Legend verticalAlign="top" wrapperStyle={{ fontSize: 12 }} />
-            {knee !== null ? (
+            {knee !== null && !categorical ? (
               <ReferenceLine
                 x={knee}
                 stroke="var(--danger)"
@@ -91,6 +124,7 @@ function Chart({
                 strokeDasharray={l.dashed ? '5 3' : undefined}
                 strokeWidth={1.8}
                 dot={{ r: 3 }}
+                connectNulls
                 isAnimationActive={false}
               />
             ))}
@@ -101,36 +135,61 @@ function Chart({
   )
 }
 
-function SweepChartsImpl({ points, knee, xLabel, testId }: Props) {
-  const sorted = [...points].sort((a, b) => a.value - b.value)
-  const throughput = sorted.map((p) => ({ value: p.value, 'req/s': p.throughput }))
-  const latency = sorted.map((p) => ({
-    value: p.value,
-    p50: msValue(p.p50),
-    p95: msValue(p.p95),
-    p99: msValue(p.p99),
-  }))
+/** One row per x value, with each line's figures under its own keys. */
+function rowsOf(
+  curves: readonly { name: string; points: readonly Point[] }[],
+  cells: (p: Point, name: string) => Row,
+): Row[] {
+  const rows = new Map<number, Row>()
+  for (const c of curves)
+    for (const p of c.points) {
+      const row = rows.get(p.value) ?? { value: p.value, label: p.label ?? String(p.value) }
+      Object.assign(row, cells(p, c.name))
+      rows.set(p.value, row)
+    }
+  return [...rows.values()].sort((a, b) => Number(a.value) - Number(b.value))
+}
+
+function SweepChartsImpl({ points, lines, knee, xLabel, categorical = false, testId }: Props) {
+  const curves = lines ?? [{ name: '', points: points ?? [] }]
+  const many = curves.length > 1
+  const key = (name: string, what: string) => (many ? `${what} · ${name}` : what)
+  const throughput = rowsOf(curves, (p, name) => ({ [key(name, 'req/s')]: p.throughput }))
+  const latency = rowsOf(curves, (p, name) =>
+    many
+      ? { [key(name, 'p50')]: msValue(p.p50), [key(name, 'p99')]: msValue(p.p99) }
+      : { p50: msValue(p.p50), p95: msValue(p.p95), p99: msValue(p.p99) },
+  )
   return (
     <div className="charts">
       <Chart
         title={`Throughput (requests/s) against ${xLabel}`}
         rows={throughput}
-        lines={[{ key: 'req/s', colour: colour(0) }]}
+        lines={curves.map((c, i) => ({ key: key(c.name, 'req/s'), colour: colour(i) }))}
         knee={knee}
         xLabel={xLabel}
+        categorical={categorical}
         testId={`${testId}-throughput`}
         unit="req/s"
       />
       <Chart
-        title={`Latency p50 / p95 / p99 (ms) against ${xLabel}`}
+        title={`Latency ${many ? 'p50 (dashed) / p99' : 'p50 / p95 / p99'} (ms) against ${xLabel}`}
         rows={latency}
-        lines={[
-          { key: 'p50', colour: colour(2), dashed: true },
-          { key: 'p95', colour: colour(3) },
-          { key: 'p99', colour: colour(1) },
-        ]}
+        lines={
+          many
+            ? curves.flatMap((c, i) => [
+                { key: key(c.name, 'p50'), colour: colour(i), dashed: true },
+                { key: key(c.name, 'p99'), colour: colour(i) },
+              ])
+            : [
+                { key: 'p50', colour: colour(2), dashed: true },
+                { key: 'p95', colour: colour(3) },
+                { key: 'p99', colour: colour(1) },
+              ]
+        }
         knee={knee}
         xLabel={xLabel}
+        categorical={categorical}
         testId={`${testId}-latency`}
         unit="ms"
       />

@@ -20,8 +20,3 @@ export function useStudyIndex(refresh: unknown = null): StudyIndex {
     return { byRun, studies: list.data ?? [], error: list.error }
   }, [list.data, list.error])
 }
-
-/** "connections" for load.connections, "POOL_SIZE" for targets.0.stack.env.POOL_SIZE. */
-export function sweptName(path: string): string {
-  return path.split('.').at(-1) ?? path
-}
