@@ -58,6 +58,8 @@ export interface EngineHost extends Api {
 
 export interface EngineOptions {
   dbPath: string
+  /** Run bundled stacks on these ports instead of their own (by name); their URLs follow. */
+  stackPorts?: Readonly<Record<string, number>>
   /** Start the demo target eagerly (web mode does, so the UI can offer it at once). */
   demo?: boolean
   /**
@@ -141,6 +143,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     stateDir: stackStateDir(opts.dbPath),
     // Settings → Docker host, read at each call: a change applies to the next command.
     dockerHost: () => readSettings().dockerHost,
+    ...(opts.stackPorts ? { ports: opts.stackPorts } : {}),
     onLog: (stack, line) => bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent),
   })
   let demo: DemoServer | null = null
@@ -247,7 +250,9 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
 
   /**
    * A target that names a bundled stack which is not running: start it before the preflight (and
-   * say so), instead of failing with "cannot connect". Stacks a sweep restarts are left to it.
+   * say so), instead of failing with "cannot connect"; one running with other settings than the
+   * target's `stack:` gives (its env, replicas) is restarted with them. Stacks a sweep restarts are
+   * left to it.
    */
   const ensureStacks = async (config: RunConfig): Promise<string[]> => {
     const swept = sweptTargets(config)
@@ -255,11 +260,19 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     for (const [i, t] of config.targets.entries()) {
       const s = t.stack
       if (!s || swept.has(i) || started.includes(s.name)) continue
-      if ((await stacks.snapshot(s.name)).running) continue
-      // Not started from here, but something answers at the target's URL (a stack started by
-      // hand, another data folder's): measure that, as the config says.
-      if ((await connectProblem(t.url, 1000)) === null) continue
-      const line = `not running: starting it for this run (targets.${i}.stack of "${config.name}")`
+      const now = await stacks.snapshot(s.name)
+      const differs = Object.entries(s.env).filter(([k, v]) => now.env[k] !== String(v))
+      let line: string
+      if (now.running) {
+        if (now.native !== s.native || (differs.length === 0 && now.replicas === s.replicas)) continue
+        if (now.native) continue // a native stack's settings are its own: measured as it runs
+        line = `running with ${differs.map(([k]) => `${k}=${now.env[k] ?? '(default)'}`).join(', ') || `${now.replicas} replicas`}: restarting it with ${differs.map(([k, v]) => `${k}=${v}`).join(', ') || `${s.replicas} replicas`} as targets.${i}.stack says`
+      } else {
+        // Not started from here, but something answers at the target's URL (a stack started by
+        // hand, another data folder's): measure that, as the config says.
+        if ((await connectProblem(t.url, 1000)) === null) continue
+        line = `not running: starting it for this run (targets.${i}.stack of "${config.name}")`
+      }
       bus.emit('stack-log', { type: 'stack-log', stack: s.name, line } satisfies StackLogEvent)
       bus.emit('run-log', {
         type: 'run-log',

@@ -1,7 +1,7 @@
 // The embedded demo target: a small HTTP server with the stacks' API shape, on 127.0.0.1, so a new
 // user's first run (`cannonade run --demo`, the app's "Run the demo") needs nothing else.
 import http from 'node:http'
-import { pbkdf2Sync } from 'node:crypto'
+import { createHash, pbkdf2Sync } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { DEFAULT_CORRELATION_HEADER } from '../config/schema.ts'
 
@@ -111,6 +111,20 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       200,
       JSON.stringify({ hash: pbkdf2Sync('cannonade', 'salt', n, 32, 'sha256').toString('hex') }),
     )
+  }
+  if (url.pathname === '/payload' && req.method === 'POST') {
+    // What arrived, as the stacks answer it: its size and SHA-256 (a request payload's study).
+    const hash = createHash('sha256')
+    let bytes = 0
+    req.on('data', (c: Buffer) => {
+      bytes += c.length
+      hash.update(c)
+    })
+    req.on('end', () => {
+      const kind = (req.headers['content-type'] ?? '').startsWith('application/json') ? 'json' : 'text'
+      reply(200, JSON.stringify({ bytes, sha256: hash.digest('hex'), kind }))
+    })
+    return
   }
   if (url.pathname === '/payload') {
     const n = int('bytes', 1024, 50_000_000)

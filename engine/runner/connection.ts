@@ -359,7 +359,9 @@ export class Connection {
       if (this.stepIndex === 0) {
         // A new user: `${user}` stays for its once-steps and every pass after them.
         const n = String(this.host.nextIteration())
-        this.vars = { iteration: n, user: n, conn: String(this.index) }
+        // `${run}`: the run's correlation prefix, so names made from it are new in every run (a
+        // stack's database keeps the users of earlier runs).
+        this.vars = { iteration: n, user: n, conn: String(this.index), run: s.correlationPrefix }
       } else if (this.stepIndex === s.firstLoop) {
         // A new pass of the repeating steps, by the same user with what its once-steps captured.
         this.vars.iteration = String(this.host.nextIteration())

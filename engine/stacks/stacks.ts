@@ -42,6 +42,11 @@ export interface StacksOptions {
   healthTimeoutMs?: number
   /** The Docker host setting, read at each call (engine/monitor/docker-host.ts); unset: DOCKER_HOST or the default. */
   dockerHost?: () => string | undefined
+  /**
+   * Ports to run stacks on instead of their own (by stack name): where 8081-8084 are taken, and
+   * for tests on free ports. Their URLs follow, so configs and sweeps that name a stack do too.
+   */
+  ports?: Readonly<Record<string, number>>
 }
 
 export interface UpOptions {
@@ -150,8 +155,18 @@ export class Stacks {
     this.o = o
   }
 
+  /** A stack's manifest entry, on the port this data folder's engine runs it on. */
+  private spec(name: string): StackSpec {
+    return this.onPort(stackOrError(name))
+  }
+
+  private onPort(s: StackSpec): StackSpec {
+    const port = this.o.ports?.[s.name]
+    return port === undefined ? s : { ...s, port, url: `http://127.0.0.1:${port}` }
+  }
+
   list(): StackInfo[] {
-    return loadManifest().stacks.map(info)
+    return loadManifest().stacks.map((s) => info(this.onPort(s)))
   }
 
   private dockerHost(): string | undefined {
@@ -166,16 +181,16 @@ export class Stacks {
 
   /** The compose project of a stack in this data folder. */
   project(name: string): string {
-    return projectFor(stackOrError(name).project, this.o.stateDir)
+    return projectFor(this.spec(name).project, this.o.stateDir)
   }
 
   appService(name: string): string {
-    return stackOrError(name).appService
+    return this.spec(name).appService
   }
 
   /** A URL to the stack's PostgreSQL as it runs now: its local cluster, or the container's published port. */
   async databaseUrl(name: string): Promise<string> {
-    const s = stackOrError(name)
+    const s = this.spec(name)
     const native = this.native.get(name)?.databaseUrl ?? this.liveRecord(name)?.databaseUrl
     if (native) return native
     detectCompose({ host: this.dockerHost() })
@@ -199,7 +214,7 @@ export class Stacks {
   }
 
   async up(name: string, opts: UpOptions = {}): Promise<StackStatus> {
-    const s = stackOrError(name)
+    const s = this.spec(name)
     const log = (line: string) => this.o.onLog?.(name, line)
     const port = opts.port ?? s.port
     const url = `http://127.0.0.1:${port}`
@@ -334,7 +349,7 @@ export class Stacks {
   }
 
   async down(name: string, opts: DownOptions = {}): Promise<void> {
-    const s = stackOrError(name)
+    const s = this.spec(name)
     const log = (line: string) => this.o.onLog?.(name, line)
     const native = this.native.get(name)
     const record = readRecord(this.o.stateDir, name)
@@ -450,7 +465,7 @@ export class Stacks {
 
   /** How the stack runs now: whether it runs, where, with which settings and limits. */
   async snapshot(name: string): Promise<StackSnapshot> {
-    const s = stackOrError(name)
+    const s = this.spec(name)
     const record = this.native.has(name) ? readRecord(this.o.stateDir, name) : this.liveRecord(name)
     const portOf = (url: string) => Number(new URL(url).port || 80)
     if (this.native.has(name) || record) {
@@ -489,7 +504,7 @@ export class Stacks {
   }
 
   async status(): Promise<StackStatus[]> {
-    return Promise.all(loadManifest().stacks.map((s) => this.statusOf(s)))
+    return Promise.all(loadManifest().stacks.map((s) => this.statusOf(this.onPort(s))))
   }
 
   /** Stop native stacks this process started (the host closes). */

@@ -1,5 +1,7 @@
 // What a study does to the bundled stacks, on the engine's Stacks: restart one with a value's
-// settings (on the port its target's URL names), and put it back as the study found it.
+// settings (on the port its target's URL names), and put it back as the study found it. `up` on a
+// running compose project recreates only what changed (the app with its new environment; the
+// database keeps running), so a restart costs the app's start, not the whole stack's.
 import type { Stacks } from '../stacks/stacks.ts'
 import type { StackControl } from './sweep.ts'
 
@@ -7,7 +9,6 @@ export function stackControl(stacks: Stacks): StackControl {
   return {
     snapshot: (name) => stacks.snapshot(name),
     apply: async (s) => {
-      await stacks.down(s.name)
       await stacks.up(s.name, {
         native: s.native,
         env: s.env,

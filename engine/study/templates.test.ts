@@ -1,107 +1,189 @@
-// Every template in resources/templates/ is listed with its description, parses, and runs
-// (shortened) against the demo target.
+// Every template in resources/templates/ is listed with its description, says which figure or table
+// of which study it reproduces (in words a reader of this repository has: no outside documents),
+// parses, and runs shortened: against the demo target always, and against its own stacks under
+// Docker, through the engine as the app and the CLI run it (so a stack a template names is started
+// when it is not running, a swept one restarted and put back). One set of stacks serves every
+// template, each on a free port.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RunConfig } from '../config/schema.ts'
+import type { RunSummary } from '../api/types.ts'
 import { parseRunConfig } from '../config/load.ts'
+import type { RunConfig } from '../config/schema.ts'
+import { changesStack, type StackSetting } from '../config/sweep.ts'
 import { startDemoServer, type DemoServer } from '../demo/server.ts'
+import { createEngine, type EngineHost } from '../host.ts'
+import { MIN_ROUNDS } from '../metrics/compare.ts'
+import { freePort } from '../stacks/postgres.ts'
+import { loadManifest } from '../stacks/native.ts'
 import { openDb } from '../store/db.ts'
+import { dockerGate } from '../testing/docker.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { runStudy } from './sweep.ts'
-import type { StackSetting } from '../config/sweep.ts'
 import { listTemplates } from './templates.ts'
-import { MIN_ROUNDS } from '../metrics/compare.ts'
 
-let demo: DemoServer
-beforeAll(async () => {
-  demo = await startDemoServer()
-})
-afterAll(async () => {
-  await demo.close()
-})
+const templates = listTemplates()
 
-/** The same study, seconds instead of minutes, against the demo target, without stack monitors. */
-function shorten(c: RunConfig, base: string): unknown {
+/**
+ * The same study in seconds instead of minutes: 1 s windows, phases and ramps cut to fractions of
+ * a second, one round, at most 8 connections, shorter think times, and a sweep's first two values
+ * (its first only where a value restarts a stack).
+ */
+function shorten(c: RunConfig, url: (u: string) => string, keep: { stack: boolean; monitors: boolean }) {
   const p = c.load.profile
   const profile =
     p.kind === 'phases'
-      ? { ...p, phases: p.phases.map((ph) => ({ ...ph, duration: 0.5 })) }
-      : p.kind === 'stages'
-        ? { ...p, stages: p.stages.map((s) => ({ ...s, duration: 0.5 })) }
-        : p.kind === 'ramp'
-          ? {
-              ...p,
-              ...(p.rampSeconds ? { rampSeconds: 1 } : {}),
-              ...(p.stepSeconds ? { stepSeconds: 0.5, pauseSeconds: 0.25 } : {}),
-              holdSeconds: 0.5,
-            }
-          : p.kind === 'burst'
-            ? { ...p, burstSeconds: 0.5, idleSeconds: 0.25 }
-            : p
+      ? {
+          ...p,
+          phases: p.phases.map((ph) =>
+            ph.requests !== undefined
+              ? { ...ph, requests: Math.max(4, Math.round(ph.requests / 100)) }
+              : { ...ph, duration: 0.5 },
+          ),
+        }
+      : p.kind === 'ramp'
+        ? {
+            ...p,
+            from: Math.min(p.from ?? 1, 8),
+            to: Math.min(p.to ?? 8, 8),
+            ...(p.rampSeconds ? { rampSeconds: 1 } : {}),
+            ...(p.stepSeconds ? { stepSize: 4, stepSeconds: 0.5, pauseSeconds: 0.25 } : {}),
+            holdSeconds: 0.5,
+          }
+        : p.kind === 'burst'
+          ? { ...p, burstSeconds: 0.5, idleSeconds: 0.25, connections: Math.min(p.connections ?? 8, 8) }
+          : p
   const { duration: _d, requests: _r, ...load } = c.load
   const ownWindow = p.kind === 'phases' || p.kind === 'stages'
+  const think = (t: RunConfig['targets'][number]['think']) =>
+    t === undefined ? undefined : typeof t === 'number' ? t / 10 : { min: t.min / 10, max: t.max / 10 }
+  const trim = (axis: { path: string; values: unknown[] }) => ({
+    path: axis.path,
+    values: axis.values.slice(0, changesStack(axis.path) ? 1 : 2),
+  })
   return {
     ...c,
-    targets: c.targets.map(({ monitor: _m, ...t }) => ({
+    targets: c.targets.map(({ monitor, stack, ...t }) => ({
       ...t,
-      url: base + new URL(t.url).pathname + new URL(t.url).search,
+      url: url(t.url),
+      ...(t.think !== undefined ? { think: think(t.think) } : {}),
+      ...(t.steps
+        ? {
+            steps: t.steps.map((s) => ({
+              ...s,
+              ...(s.think !== undefined ? { think: think(s.think) } : {}),
+            })),
+          }
+        : {}),
+      ...(keep.stack && stack ? { stack } : {}),
+      ...(keep.monitors && monitor ? { monitor } : {}),
     })),
     load: {
       ...load,
       connections: Math.min(load.connections, 8),
-      profile:
-        p.kind === 'ramp'
-          ? { ...profile, to: Math.min(p.to ?? 8, 8), from: Math.min(p.from ?? 1, 8) }
-          : p.kind === 'burst'
-            ? { ...profile, connections: Math.min(p.connections ?? 8, 8) }
-            : profile,
+      warmupSeconds: Math.min(load.warmupSeconds, 0.5),
+      profile,
       ...(ownWindow ? {} : { duration: 1 }),
     },
-    rounds: Math.min(c.rounds, 2),
+    rounds: 1,
     cooldownSeconds: 0,
-    ...(c.sweep ? { sweep: { ...c.sweep, warmupSeconds: 0.5 } } : {}),
+    ...(c.sweep
+      ? {
+          sweep: {
+            ...trim(c.sweep),
+            ...(c.sweep.by ? { by: trim(c.sweep.by) } : {}),
+            warmupSeconds: 0.5,
+          },
+        }
+      : {}),
+  }
+}
+
+/** What every run of a shortened template must show: it ran, answered, and failed nothing. */
+function ranWell(config: RunConfig, runs: readonly RunSummary[], id: string): void {
+  expect(runs.length, id).toBeGreaterThan(0)
+  for (const run of runs) {
+    expect(run.status, `${id}: run ${run.runId} ${run.error ?? ''}`).toBe('done')
+    for (const r of run.results) {
+      expect(r.ok, `${id}: ${r.target}#${r.round}`).toBeGreaterThan(0)
+      const errors = Object.entries(r.errors).filter(([k]) => k !== 'inflight')
+      expect(errors, `${id}: ${r.target}#${r.round}`).toEqual([])
+    }
+  }
+  const steps = config.targets[0]?.steps
+  if (steps)
+    expect(
+      runs[0]!.results[0]!.steps!.map((s) => s.step),
+      id,
+    ).toEqual(steps.map((s) => s.name))
+  if (config.load.profile.kind === 'phases') {
+    const phases = config.load.profile.phases.map((p) => p.name)
+    expect(
+      runs[0]!.results[0]!.phases.map((p) => p.phase).filter((p) => phases.includes(p)),
+      id,
+    ).toEqual(phases)
+    for (const ph of runs[0]!.results[0]!.phases)
+      expect(ph.latency.p99, id).toBeGreaterThanOrEqual(ph.latency.p95)
   }
 }
 
 describe('templates', () => {
-  const templates = listTemplates()
-  it('lists every template with a description', () => {
-    expect(templates.map((t) => t.id).sort()).toEqual(
-      [
-        'java-vs-node',
-        'marketplace',
-        'phased-client',
-        'pool-sizing',
-        'soa-big-bang',
-        'soa-burst',
-        'soa-payload',
-        'soa-stepped-ramp',
-        'task-size',
-      ].sort(),
-    )
-    for (const t of templates) expect(t.description.length, t.id).toBeGreaterThan(40)
+  it('one per experiment of each study, each naming its figure or table in its own words', () => {
+    const prefixes = ['thesis-', 'phases-', 'nodescala-', 'soa-', 'marketplace']
+    expect(templates.length).toBeGreaterThanOrEqual(20)
+    for (const prefix of prefixes)
+      expect(
+        templates.some((t) => t.id.startsWith(prefix)),
+        prefix,
+      ).toBe(true)
+    for (const t of templates) {
+      expect(t.description.length, t.id).toBeGreaterThan(200)
+      expect(t.description, t.id).toMatch(
+        /^The (Java vs Node\.js thesis|phased-client assignment|Node\.js multiprocessing paper|Tomcat vs WebLogic SOA thesis|marketplace performance report)/,
+      )
+      expect(t.description, t.id).toMatch(
+        /\b(figures?|tables?|tests?|load test|spawn rates|connection pooling|authentication|configuration)\b/,
+      )
+      // How to make it as long as the study's, and nothing a reader of the repository cannot open.
+      expect(t.description, t.id).toMatch(/As long as the /)
+      expect(t.description, t.id).not.toMatch(/seed|\.\.\/|shared\/|start both stacks|stacks up/i)
+      // A template names the stacks it runs on: the engine starts them.
+      for (const target of t.config.targets) expect(target.stack, `${t.id}: ${target.name}`).toBeDefined()
+    }
   })
 
-  it('runs enough rounds for a comparison with an interval; targets that are sizes of one thing say so', () => {
+  it('runs enough rounds for a comparison with an interval, interleaved when it has several targets', () => {
     for (const t of templates) {
       expect(t.config.rounds, t.id).toBeGreaterThanOrEqual(MIN_ROUNDS)
       if (t.config.targets.length > 1) expect(t.config.schedule, t.id).toBe('interleaved')
+      // Targets that are values of one series say so together.
+      const marked = t.config.targets.filter((x) => x.series !== undefined)
+      if (marked.length) expect(new Set(marked.map((x) => x.series!.name)).size, t.id).toBe(1)
     }
-    for (const id of ['task-size', 'soa-payload']) {
-      const targets = templates.find((t) => t.id === id)!.config.targets
-      expect(new Set(targets.map((t) => t.series?.name)).size, id).toBe(1)
-      expect(
-        targets.every((t) => t.series !== undefined),
-        id,
-      ).toBe(true)
-    }
+  })
+})
+
+describe('templates, shortened, against the demo target', () => {
+  let demo: DemoServer
+  beforeAll(async () => {
+    demo = await startDemoServer()
+  })
+  afterAll(async () => {
+    await demo.close()
   })
 
   for (const t of templates) {
-    it(`${t.id} runs shortened against the demo target`, async () => {
-      const config = parseRunConfig(shorten(t.config, demo.url))
+    it(`${t.id}`, async () => {
+      const onDemo = (u: string) => {
+        const url = new URL(u)
+        return demo.url + url.pathname + url.search
+      }
+      // No stack to start here: the stacks are recorded, not started (the Docker tests start them).
+      const config = parseRunConfig(shorten(t.config, onDemo, { stack: true, monitors: false }))
       if (config.sweep) {
         const dbPath = tempDbPath()
-        const restarts: StackSetting[] = []
+        const applied: StackSetting[] = []
         const { runs } = await runStudy(openDb(dbPath), dbPath, config, {
           stacks: {
             snapshot: async (name) => ({
@@ -112,35 +194,114 @@ describe('templates', () => {
               replicas: 1,
               port: 0,
             }),
-            apply: async (s) => void restarts.push(s),
+            apply: async (s) => void applied.push(s),
             restore: async () => {},
           },
         })
-        expect(runs.map((r) => r.point[0])).toEqual(config.sweep.values)
-        for (const r of runs) expect(r.summary.status).toBe('done')
-        if (config.sweep.path.includes('.stack.env.'))
-          expect(restarts.map((s) => s.env.POOL_SIZE)).toEqual(config.sweep.values)
+        const size = config.sweep.values.length * (config.sweep.by?.values.length ?? 1)
+        expect(runs.length, t.id).toBe(size)
+        ranWell(
+          config,
+          runs.map((r) => r.summary),
+          t.id,
+        )
+        if (changesStack(config.sweep.path)) expect(applied.length, t.id).toBeGreaterThan(0)
         return
       }
       const { summary } = await runConfig(config)
-      expect(summary.status).toBe('done')
-      for (const r of summary.results) {
-        expect(r.ok, `${r.target}#${r.round}`).toBeGreaterThan(0)
-        const errors = Object.entries(r.errors).filter(([k]) => k !== 'inflight')
-        expect(errors, `${r.target}#${r.round}`).toEqual([])
-      }
-      if (config.load.profile.kind === 'phases') {
-        expect(summary.results[0]!.phases.map((p) => p.phase)).toEqual(['warmup', 'load', 'peak', 'cooldown'])
-        for (const ph of summary.results[0]!.phases)
-          expect(ph.latency.p99).toBeGreaterThanOrEqual(ph.latency.p95)
-      }
-      if (config.targets[0]!.steps)
-        expect(summary.results[0]!.steps!.map((s) => s.step)).toEqual([
-          'register',
-          'login',
-          'list ads',
-          'create ad',
-        ])
+      ranWell(config, [summary], t.id)
     })
+  }
+})
+
+const gate = dockerGate('the templates against their stacks')
+
+describe.skipIf(gate.skip)('templates, shortened, against their stacks (Docker)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cannonade-templates-'))
+  const ports: Record<string, number> = {}
+  const byPort = new Map<number, string>()
+  let host: EngineHost
+  const stackLog: string[] = []
+
+  beforeAll(async () => {
+    if (gate.reason) throw new Error(`CANNONADE_REQUIRE_DOCKER=1 but Docker is unavailable: ${gate.reason}`)
+    for (const s of loadManifest().stacks) {
+      ports[s.name] = await freePort()
+      byPort.set(s.port, s.name)
+    }
+    host = await createEngine({ dbPath: join(dir, 'cannonade.db'), stackPorts: ports })
+    host.stacks.onLog((e) => stackLog.push(`${e.stack}: ${e.line}`))
+  })
+  afterAll(async () => {
+    for (const s of loadManifest().stacks) await host.stacks.down(s.name, { volumes: true }).catch(() => {})
+    await host.close()
+    rmSync(dir, { recursive: true, force: true })
+  }, 300_000)
+
+  /** A template's URL on the port its stack runs on here. */
+  const onStacks = (u: string) => {
+    const url = new URL(u)
+    const stack = byPort.get(Number(url.port))
+    if (stack) url.port = String(ports[stack])
+    return url.toString()
+  }
+
+  /** Start a config through the engine, as the app and the CLI do, and wait for its runs. */
+  async function start(config: RunConfig): Promise<RunSummary[]> {
+    const runIds: number[] = []
+    const ended = new Set<number>()
+    let studyOver = false
+    let wake: () => void = () => {}
+    const changed = () => wake()
+    const offs = [
+      host.local.onStudy((e) => {
+        if (e.type === 'run') runIds.push(e.runId)
+        if (e.type === 'study-ended') studyOver = true
+        changed()
+      }),
+      host.runs.onEnded((e) => {
+        ended.add(e.runId)
+        changed()
+      }),
+    ]
+    try {
+      const started = await host.runs.start(config)
+      if (!config.sweep) runIds.push(started.runId)
+      const finished = () => (config.sweep ? studyOver : ended.has(started.runId))
+      while (!finished()) await new Promise<void>((r) => (wake = r))
+    } finally {
+      for (const off of offs) off()
+    }
+    return Promise.all(runIds.map((id) => host.runs.get(id)))
+  }
+
+  for (const t of templates) {
+    it(`${t.id}`, async () => {
+      const config = parseRunConfig(shorten(t.config, onStacks, { stack: true, monitors: true }))
+      const names = [...new Set(config.targets.map((x) => x.stack!.name))]
+      const before = await host.stacks.status()
+      const runs = await start(config)
+      ranWell(config, runs, t.id)
+      const after = await host.stacks.status()
+      const swept =
+        config.sweep && [config.sweep.path, config.sweep.by?.path].some((p) => p && changesStack(p))
+      for (const n of names) {
+        const was = before.find((s) => s.name === n)!
+        const now = after.find((s) => s.name === n)!
+        if (!swept) {
+          // A stack the template names runs now, started if it was not (and said so).
+          expect(now.state, `${t.id}: ${n}`).toBe('healthy')
+          if (was.state === 'down')
+            expect(
+              stackLog.some((l) => l.startsWith(`${n}: not running: starting it for this run`)),
+              n,
+            ).toBe(true)
+        } else {
+          // A study leaves each stack it restarted as it found it: running or not, same limits.
+          expect(now.state === 'down', `${t.id}: ${n}`).toBe(was.state === 'down')
+          expect(now.limits, `${t.id}: ${n}`).toEqual(was.limits)
+        }
+      }
+    }, 300_000)
   }
 })

@@ -9,6 +9,7 @@ import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
+import { startedStacks } from './startedStacks.ts'
 import { RunCharts } from './RunCharts.tsx'
 import { useLiveRun } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
@@ -78,14 +79,27 @@ function Live({ runId }: { runId: number }) {
       </header>
       {study ? (
         <Banner kind="info" testId="live-study">
-          Value {position + 1} of {study.values.length} of the study “{study.name}” (<code>{study.path}</code>{' '}
-          = {study.values[position] ?? '?'}).{' '}
-          {!running && view.status === 'done' && position + 1 < study.values.length
+          Run {position + 1} of {study.size} of the study “{study.name}” (
+          {study.axes.map((a, i) => (
+            <span key={a.path}>
+              {i > 0 ? ' × ' : ''}
+              <code>{a.path}</code>
+            </span>
+          ))}
+          ).{' '}
+          {!running && view.status === 'done' && position + 1 < study.size
             ? 'The next value starts after the cool-down. '
             : ''}
           <Link to={`/studies/${study.studyId}`} data-testid="live-study-link">
             Open the study
           </Link>
+        </Banner>
+      ) : null}
+      {startedStacks(runId).length ? (
+        <Banner kind="info" testId="live-stacks-started">
+          Started for this run, as its config names them and they were not running (or ran otherwise):{' '}
+          {startedStacks(runId).join(', ')}. They keep running after it; <Link to="/stacks">Stacks</Link>{' '}
+          stops them.
         </Banner>
       ) : null}
       {view.loadError && !view.points.length ? (

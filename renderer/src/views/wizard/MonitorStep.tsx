@@ -132,6 +132,14 @@ function MonitorEditor({
           )}
         </div>
       ) : null}
+      {m.kind === 'docker' ? (
+        <CheckboxField
+          label="Each process apart (a cluster's workers, as top shows them)"
+          checked={m.docker.processes}
+          onChange={(v) => set((x) => void (x.docker.processes = v))}
+          testId={`monitor-${index}-processes`}
+        />
+      ) : null}
       {m.kind === 'process' ? (
         <div className="grid-3">
           <SelectField

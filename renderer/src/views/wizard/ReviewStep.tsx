@@ -11,6 +11,7 @@ import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import { stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import type { Patch } from './Wizard.tsx'
+import { recordStartedStacks } from '../live/startedStacks.ts'
 
 function slug(name: string): string {
   return (
@@ -53,15 +54,26 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
   // The engine checks more than the schema (e.g. that each target accepts connections); its
   // answer names the field, so the message can send the user to the right step.
   const [startField, setStartField] = useState<string | null>(null)
+  // While the engine starts the stacks the config names (before the run), their log shows here.
+  const [stackLog, setStackLog] = useState<{ stack: string; line: string }[]>([])
   const start = useAction(async () => {
     if (!validation.config) return
     setStartField(null)
+    setStackLog([])
+    const started: string[] = []
+    const off = api.stacks.onLog((e) => {
+      if (/^(not running|running with)/.test(e.line)) started.push(e.stack)
+      setStackLog((lines) => [...lines.slice(-200), { stack: e.stack, line: e.line }])
+    })
     try {
       const { runId } = await api.runs.start(validation.config)
+      recordStartedStacks(runId, started)
       navigate(`/live/${runId}`)
     } catch (err) {
       if (err instanceof ApiError && err.field) setStartField(err.field)
       throw err
+    } finally {
+      off()
     }
   })
   const at = (f: string) => validation.issues.get(f)
@@ -241,6 +253,11 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
             ? `Start the study (${validation.config.sweep.values.length * (validation.config.sweep.by?.values.length ?? 1)} runs)`
             : 'Start run'}
         </Button>
+        {start.busy && stackLog.length ? (
+          <pre className="stack-log" data-testid="wizard-stack-log">
+            {stackLog.map((l) => `${l.stack}: ${l.line}`).join('\n')}
+          </pre>
+        ) : null}
         {start.error ? (
           <span className="field-error" role="alert" data-testid="wizard-start-error">
             {start.error}

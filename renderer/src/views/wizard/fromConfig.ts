@@ -35,7 +35,13 @@ export function fromConfig(c: RunConfig): Draft {
     td.monitor.more = all.slice(1)
     if (m?.kind === 'docker') {
       td.monitor.kind = 'docker'
-      const blank = { container: '', project: '', stack: '', service: m.service ?? '' }
+      const blank = {
+        container: '',
+        project: '',
+        stack: '',
+        service: m.service ?? '',
+        processes: m.processes ?? false,
+      }
       td.monitor.docker =
         m.container !== undefined
           ? { ...blank, by: 'container', container: m.container, service: '' }

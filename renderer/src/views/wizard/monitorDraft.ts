@@ -13,6 +13,8 @@ export interface MonitorDraft {
     project: string
     stack: string
     service: string
+    /** Each process of the container apart (a cluster's workers, as `top` shows them). */
+    processes: boolean
   }
   process: { by: 'pid' | 'port'; pid: Num; port: Num }
   postgres: { by: 'stack' | 'url'; stack: string; url: string; passwordEnv: string }
@@ -39,7 +41,7 @@ export interface MonitorDraft {
 export function emptyMonitor(): MonitorDraft {
   return {
     kind: 'none',
-    docker: { by: 'container', container: '', project: '', stack: '', service: '' },
+    docker: { by: 'container', container: '', project: '', stack: '', service: '', processes: false },
     process: { by: 'port', pid: undefined, port: undefined },
     postgres: { by: 'stack', stack: '', url: '', passwordEnv: 'PGPASSWORD' },
     cf: {
@@ -68,16 +70,24 @@ function primaryInput(m: MonitorDraft): Record<string, unknown> | undefined {
   switch (m.kind) {
     case 'none':
       return undefined
-    case 'docker':
+    case 'docker': {
+      const processes = m.docker.processes || undefined
       return m.docker.by === 'container'
-        ? { kind: 'docker', container: m.docker.container }
+        ? clean({ kind: 'docker', container: m.docker.container, processes })
         : m.docker.by === 'stack'
-          ? clean({ kind: 'docker', stack: m.docker.stack, service: m.docker.service.trim() || undefined })
+          ? clean({
+              kind: 'docker',
+              stack: m.docker.stack,
+              service: m.docker.service.trim() || undefined,
+              processes,
+            })
           : clean({
               kind: 'docker',
               project: m.docker.project,
               service: m.docker.service.trim() || undefined,
+              processes,
             })
+    }
     case 'process':
       return m.process.by === 'pid'
         ? { kind: 'process', pid: m.process.pid }
