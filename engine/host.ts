@@ -23,7 +23,14 @@ import { launchRun, type LaunchOptions } from './agents/start.ts'
 import { agentsDataDir, removeLocalLedgers } from './agents/ledgers.ts'
 import { runStudy } from './study/sweep.ts'
 import { stackControl } from './study/stack-control.ts'
-import { changesStack, stackPort, type ExpandOptions } from './config/sweep.ts'
+import {
+  changesStack,
+  DEFAULT_RESTART_WARMUP_SECONDS,
+  hasWarmup,
+  stackPort,
+  warmedUp,
+  type ExpandOptions,
+} from './config/sweep.ts'
 import type { RunConfig } from './config/schema.ts'
 import { HistoryStore } from './store/queries.ts'
 import { exportCsv, exportJson, exportJunit, exportPg, exportStudyCsv } from './exports/index.ts'
@@ -281,6 +288,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       } satisfies RunLogEvent)
       const port = stackPort(t.url)
       await stacks.up(s.name, {
+        build: !now.running,
         native: s.native,
         env: s.env,
         replicas: s.replicas,
@@ -329,7 +337,16 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         let config
         try {
           config = parseRunConfig(raw)
-          await ensureStacks(config)
+          // A stack just (re)started for this run is cold: the run opens with a stated warm-up,
+          // unless its config has one of its own.
+          if ((await ensureStacks(config)).length > 0 && !hasWarmup(config)) {
+            config = warmedUp(config, DEFAULT_RESTART_WARMUP_SECONDS)
+            bus.emit('run-log', {
+              type: 'run-log',
+              level: 'info',
+              message: `the run opens with ${DEFAULT_RESTART_WARMUP_SECONDS} s of warm-up (recorded, left out of its figures): its stack was just started`,
+            } satisfies RunLogEvent)
+          }
           // Targets whose stack a sweep restarts are checked when it has (its health check).
           const swept = sweptTargets(config)
           await preflight({ targets: config.targets.filter((_, i) => !swept.has(i)) })

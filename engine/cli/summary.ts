@@ -53,7 +53,12 @@ export function jsonSummary(s: RunSummary) {
       target: r.target,
       round: r.round,
       ...blockJson(r),
-      phases: r.phases.map((p) => ({ phase: p.phase, ...blockJson(p) })),
+      // A warm-up phase is kept and said so: the target's figures above leave it out.
+      phases: r.phases.map((p) => ({
+        phase: p.phase,
+        ...(p.warmup ? { warmup: true } : {}),
+        ...blockJson(p),
+      })),
       // Connections opened: TCP connect + TLS handshake, apart from request latency.
       ...(r.connect ? { connect: { count: r.connect.count, ...latencyJson(r.connect) } } : {}),
       ...(r.schedule

@@ -98,7 +98,14 @@ type Doc = Record<string, unknown>
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v)
 const kindOf = (v: unknown): string => (Array.isArray(v) ? 'list' : typeof v)
 
-class SweepPathError extends Error {}
+/** A value a path cannot take: about the path itself (`path`) or one of its values (`value`). */
+class SweepPathError extends Error {
+  readonly about: 'path' | 'value'
+  constructor(message: string, about: 'path' | 'value' = 'path') {
+    super(message)
+    this.about = about
+  }
+}
 
 function targetIndices(doc: Doc, which: string): number[] {
   const targets = doc.targets as Doc[]
@@ -109,7 +116,7 @@ function targetIndices(doc: Doc, which: string): number[] {
 }
 
 function setQuery(target: Doc, name: string, value: SweepValue): void {
-  if (Array.isArray(value)) throw new SweepPathError('a query parameter takes a number or a word')
+  if (Array.isArray(value)) throw new SweepPathError('a query parameter takes a number or a word', 'value')
   let url: URL
   try {
     url = new URL(String(target.url))
@@ -165,7 +172,7 @@ function apply(doc: Doc, path: string, value: SweepValue, opts: ExpandOptions): 
     const all = doc.targets as Doc[]
     const chosen = value.map((name) => {
       const t = all.find((x) => x.name === name)
-      if (!t) throw new SweepPathError(`no target named "${name}"`)
+      if (!t) throw new SweepPathError(`no target named "${name}"`, 'value')
       return t
     })
     doc.targets = chosen
@@ -188,14 +195,14 @@ function apply(doc: Doc, path: string, value: SweepValue, opts: ExpandOptions): 
         throw new SweepPathError(`targets.${i} runs on no stack (give it stack: { name: … })`)
       const field = stack[2]!
       if (field === 'name') {
-        if (typeof value !== 'string') throw new SweepPathError('stack names are words')
+        if (typeof value !== 'string') throw new SweepPathError('stack names are words', 'value')
         moveStack(target, value, opts)
       } else if (field === 'replicas') {
-        if (typeof value !== 'number') throw new SweepPathError('replicas are numbers')
+        if (typeof value !== 'number') throw new SweepPathError('replicas are numbers', 'value')
         target.stack.replicas = value
       } else {
         if (typeof value !== 'string' && typeof value !== 'number')
-          throw new SweepPathError('an environment value is a number or a word')
+          throw new SweepPathError('an environment value is a number or a word', 'value')
         const env = isObject(target.stack.env) ? target.stack.env : {}
         target.stack.env = { ...env, [field.slice(4)]: value }
       }
@@ -222,6 +229,25 @@ function withWarmup(doc: Doc, seconds: number): void {
     return
   }
   load.warmupSeconds = Math.max(Number(load.warmupSeconds ?? 0), seconds)
+}
+
+/** Does the config open with a warm-up already (its own seconds, or a phase marked so)? */
+export function hasWarmup(config: RunConfig): boolean {
+  const p = config.load.profile
+  return config.load.warmupSeconds > 0 || (p.kind === 'phases' && p.phases.some((ph) => ph.warmup))
+}
+
+/**
+ * The config opening with `seconds` of warm-up (a warm-up phase in front of a phases profile):
+ * for a run whose stack was just (re)started, so a cold server's first seconds are not measured.
+ */
+export function warmedUp(config: RunConfig, seconds: number): RunConfig {
+  if (hasWarmup(config) || seconds <= 0) return config
+  const doc = structuredClone(config) as unknown as Doc
+  withWarmup(doc, seconds)
+  const parsed = RunConfigV1Schema.safeParse(doc)
+  if (!parsed.success) throw configErrorFromZod(parsed.error)
+  return parsed.data
 }
 
 function stacksOf(config: RunConfig, paths: readonly string[]): StackSetting[] {
@@ -287,12 +313,9 @@ export function expandSweep(config: RunConfig, opts: ExpandOptions = {}): SweepS
       } catch (err) {
         if (!(err instanceof SweepPathError)) throw err
         const valueIndex = axis.values.findIndex((v) => JSON.stringify(v) === JSON.stringify(value))
-        const generic = /is not a setting|is a .* in this config|no targets\.|runs on no stack|`\*`/.test(
-          err.message,
-        )
         throw new ConfigError([
           {
-            field: generic ? `${fields[i]}.path` : `${fields[i]}.values.${valueIndex}`,
+            field: err.about === 'path' ? `${fields[i]}.path` : `${fields[i]}.values.${valueIndex}`,
             message: err.message,
           },
         ])
@@ -326,13 +349,7 @@ export function expandSweep(config: RunConfig, opts: ExpandOptions = {}): SweepS
     )
     const changed = stacks.filter((s) => !previous.some((p) => JSON.stringify(p) === JSON.stringify(s)))
     previous = stacks
-    if (changed.length > 0 && warmup > 0) {
-      const warmed = structuredClone(stepConfig) as unknown as Doc
-      withWarmup(warmed, warmup)
-      const parsed = RunConfigV1Schema.safeParse(warmed)
-      if (!parsed.success) throw configErrorFromZod(parsed.error)
-      stepConfig = parsed.data
-    }
+    if (changed.length > 0) stepConfig = warmedUp(stepConfig, warmup)
     return { index, point, labels, config: stepConfig, stacks: changed }
   })
 }

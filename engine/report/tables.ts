@@ -80,7 +80,14 @@ export function phaseTables(d: RunReportData): string {
     let first = true
     for (const r of rounds) {
       for (const p of r.phases) {
-        rows.push(row(first ? `<b>${esc(target)}</b>` : '', `${r.round} · ${esc(p.phase)}`, p, p.latency))
+        rows.push(
+          row(
+            first ? `<b>${esc(target)}</b>` : '',
+            `${r.round} · ${esc(p.phase)}${p.warmup ? ' (warm-up, not in the figures above)' : ''}`,
+            p,
+            p.latency,
+          ),
+        )
         first = false
       }
     }

@@ -3,7 +3,9 @@
 // load.warmupSeconds) is recorded and shown but stays out of the figures, the thresholds and the
 // histogram comparisons merge.
 import { afterEach, describe, expect, it } from 'vitest'
+import { jsonSummary } from '../cli/summary.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
+import { buildReportHtml } from '../report/html.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { runConfig } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
@@ -86,10 +88,19 @@ describe('warm-up', () => {
     const h = decodeHistogram(r.histogram)
     expect(h.totalCount).toBe(200)
     h.destroy()
-    // The warm-up's seconds are on the timeline, marked as such.
-    const series = new HistoryStore(db).series(summary.runId)
+    // The warm-up's seconds are on the timeline, marked as such, and the report says so.
+    const store = new HistoryStore(db)
+    const series = store.series(summary.runId)
     expect(series[0]!.phase).toBe('warmup')
     expect(series.some((p) => p.phase === 'main')).toBe(true)
+    expect(buildReportHtml(store, [summary.runId])).toContain(
+      '1 · warmup (warm-up, not in the figures above)',
+    )
+    // The --json summary too.
+    expect(jsonSummary(summary).targets[0]!.phases.map((p) => [p.phase, p.warmup ?? false])).toEqual([
+      ['warmup', true],
+      ['main', false],
+    ])
   })
 
   it('a phase marked warmup stays out too; a warm-up with every phase is refused', async () => {

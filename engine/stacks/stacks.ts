@@ -56,6 +56,11 @@ export interface UpOptions {
   port?: number
   /** App instances behind a load balancer (Docker only); 1 = no balancer. */
   replicas?: number
+  /**
+   * Rebuild the images first (the default). A restart of a running stack with other settings
+   * (a sweep's next value) skips it: its images are the ones it runs, built when it came up.
+   */
+  build?: boolean
 }
 
 /** How a stack runs now, enough to start it the same way again (a sweep restores it so). */
@@ -265,10 +270,11 @@ export class Stacks {
       [lb.replicasEnv]: String(replicas),
     }
     const args = [...compose.args, ...this.composeArgs(s, replicas)]
-    log(`${compose.cmd} ${args.join(' ')} up -d --build --scale ${s.appService}=${replicas}`)
+    const build = opts.build === false ? [] : ['--build']
+    log(`${compose.cmd} ${args.join(' ')} up -d ${build.join(' ')} --scale ${s.appService}=${replicas}`)
     const up = await run(
       compose.cmd,
-      [...args, 'up', '-d', '--build', '--remove-orphans', '--scale', `${s.appService}=${replicas}`],
+      [...args, 'up', '-d', ...build, '--remove-orphans', '--scale', `${s.appService}=${replicas}`],
       { env: { ...composeEnv, ...this.dockerEnv() }, onLine: log, timeoutMs: DOCKER_TIMEOUTS.up },
     )
     if (up.code !== 0) {

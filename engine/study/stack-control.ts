@@ -9,7 +9,9 @@ export function stackControl(stacks: Stacks): StackControl {
   return {
     snapshot: (name) => stacks.snapshot(name),
     apply: async (s) => {
+      const running = (await stacks.snapshot(s.name)).running
       await stacks.up(s.name, {
+        build: !running,
         native: s.native,
         env: s.env,
         replicas: s.replicas,

@@ -111,8 +111,15 @@ export function SummaryTable({ results }: { results: readonly TargetRoundSummary
             </tr>
             {r.phases.length > 1
               ? r.phases.map((p) => (
-                  <tr key={p.phase} className="sub-row">
-                    <th scope="row">↳ {p.phase}</th>
+                  <tr
+                    key={p.phase}
+                    className={p.warmup ? 'sub-row warmup' : 'sub-row'}
+                    data-testid={`detail-summary-${r.target}-phase`}
+                  >
+                    <th scope="row">
+                      ↳ {p.phase}
+                      {p.warmup ? <span className="muted"> (warm-up: not in the figures above)</span> : null}
+                    </th>
                     <Cells s={p} />
                   </tr>
                 ))
