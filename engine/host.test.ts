@@ -104,6 +104,28 @@ describe('engine host', () => {
     ).rejects.toMatchObject({ code: 'bad-input', field: 'sweep.path' })
   })
 
+  it('a config naming a stack that is not running here, but answering at its URL, is measured as it is', async () => {
+    // The stack is not this data folder's (started by hand, or by another folder): nothing is started.
+    const lines: string[] = []
+    const off = host.stacks.onLog((e) => lines.push(`${e.stack}: ${e.line}`))
+    const ended = new Promise<RunEndedEvent>((resolve) => {
+      const offEnded = host.runs.onEnded((e) => {
+        offEnded()
+        resolve(e)
+      })
+    })
+    const { runId } = await host.runs.start({
+      ...config(`${target.url}/x`),
+      targets: [{ name: 'local', url: `${target.url}/x`, stack: { name: 'node-http' } }],
+      load: { connections: 1, duration: 1 },
+    })
+    expect((await ended).status).toBe('done')
+    off()
+    expect(lines).toEqual([])
+    // No warm-up was added: no stack was started for it.
+    expect((await host.runs.get(runId)).results[0]!.phases.map((p) => p.phase)).toEqual(['main'])
+  })
+
   it('refuses bad input with a code and the field', async () => {
     await expect(host.runs.start({ ...config('http://127.0.0.1:9/x') })).rejects.toMatchObject({
       code: 'bad-input',

@@ -101,6 +101,8 @@ async function runOne(
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const offProgress = host.runs.onProgress((e) => progress?.update(e))
   const offLogs = printLogs(host, ctx, { quiet: o.quiet })
+  // A stack the config names is started first when it is not running: its output, as it comes.
+  const offStacks = host.stacks.onLog((e) => !o.quiet && ctx.stderr.write(`  ${e.stack}: ${e.line}\n`))
   const ends = endings(host)
   let runId: number
   let end: RunEndedEvent
@@ -125,6 +127,7 @@ async function runOne(
     offSignals()
     offProgress()
     offLogs()
+    offStacks()
     ends.off()
     progress?.clear()
   }
