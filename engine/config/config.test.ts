@@ -239,6 +239,35 @@ describe('users, warm-ups and sweeps: what a config may say', () => {
     expect(fieldOf(scenario([step('b'), step('r', { once: true })]))).toBe('targets.0.steps.1.once')
     expect(fieldOf(scenario([step('r', { once: true })]))).toBe('targets.0.steps')
   })
+  it('a ${var} in a step is a built-in (user and run too) or captured by an earlier step, or refused', () => {
+    const login = step('login', { once: true, capture: { token: { json: 'token' } } })
+    const uses = (where: Record<string, unknown>) => step('browse', where)
+    // Defined: captured by a once-step before, or a built-in (a user named from the run and user).
+    const ok = parseRunConfig(
+      scenario([
+        step('register', { once: true, method: 'POST', body: '{"u":"u-${run}-${user}","c":"${conn}"}' }),
+        login,
+        uses({ headers: { authorization: 'Bearer ${token}' }, path: '/u/${user}/${iteration}' }),
+      ]),
+    )
+    expect(ok.targets[0]!.steps![2]!.headers).toEqual({ authorization: 'Bearer ${token}' })
+    // A name nothing defines, in the path, a header or the body: refused at that field, naming it.
+    expect(fieldOf(scenario([login, uses({ path: '/ads/${adId}' })]))).toBe('targets.0.steps.1.path')
+    expect(fieldOf(scenario([login, uses({ headers: { 'x-t': '${tokn}' } })]))).toBe(
+      'targets.0.steps.1.headers.x-t',
+    )
+    expect(fieldOf(scenario([login, uses({ method: 'POST', body: '{"id":"${id}"}' })]))).toBe(
+      'targets.0.steps.1.body',
+    )
+    // Captured only by a later step: not there when the request is sent.
+    expect(() =>
+      parseRunConfig(
+        scenario([uses({ path: '/x/${token}' }), step('login', { capture: { token: { json: 't' } } })]),
+      ),
+    ).toThrow(
+      /step "browse" uses \$\{token\}, which no earlier step captures \(built in: iteration, user, conn, run\)/,
+    )
+  })
   it('think time: fixed or within bounds, in closed loop only', () => {
     expect(parseRunConfig(scenario([step('b', { think: { min: 100, max: 500 } })]))).toBeTruthy()
     expect(fieldOf(scenario([step('b', { think: { min: 500, max: 100 } })]))).toBe(

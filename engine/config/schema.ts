@@ -108,7 +108,8 @@ const CaptureSchema = z.union([
 
 /**
  * One request of a scenario (register → login → browse). Path, header values and body may hold
- * `${var}`: a captured value, or `${iteration}` (unique per scenario pass in the run), `${conn}`.
+ * `${var}`: a value an earlier step captured, or a built-in (BUILTIN_VARIABLES in wire.ts); any
+ * other name is refused.
  */
 export const StepSchema = z
   .object({

@@ -159,8 +159,14 @@ function unknownVariables(text: string, known: ReadonlySet<string>): string[] {
   return out
 }
 
-/** What a scenario step may use as `${…}` without capturing it (engine/runner/connection.ts sets them). */
-export const BUILTIN_VARIABLES = ['iteration', 'conn'] as const
+/**
+ * What a scenario step may use as `${…}` without capturing it (engine/runner/connection.ts sets
+ * them): `iteration` is new each pass, `user` the same for a connection's once-steps and every pass
+ * after them, `conn` the connection's number, `run` the run's correlation prefix (names made from
+ * it are new in every run, though a stack's database keeps earlier runs' users).
+ */
+export const BUILTIN_VARIABLES = ['iteration', 'user', 'conn', 'run'] as const
+export type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number]
 
 function stepIssues(
   target: StoredRunConfig['targets'][number],
@@ -189,7 +195,7 @@ function stepIssues(
     const body = bodyIssue(step.body, [...at, 'body'])
     if (body) issues.push(body)
     if (step.body !== null) variables(step.body, [...at, 'body'])
-    // Captured here, usable from the next step on (a pass starts over with only the built-ins).
+    // Captured here, usable from the next step on (once-steps' captures stay for every pass).
     for (const name of Object.keys(step.capture)) known.add(name)
   })
   return issues

@@ -22,6 +22,7 @@ import { parseError, strictChunkHead, validContentLength, type ChunkHeadParser }
 import { requestBody } from '../config/body.ts'
 import { basicAuthorization } from '../config/redact.ts'
 import type { Target } from '../config/schema.ts'
+import type { BuiltinVariable } from '../config/wire.ts'
 
 const require = createRequire(import.meta.url)
 // autocannon's connection class is internal API (lib/httpClient.js, not in its typings), so package.json
@@ -361,7 +362,13 @@ export class Connection {
         const n = String(this.host.nextIteration())
         // `${run}`: the run's correlation prefix, so names made from it are new in every run (a
         // stack's database keeps the users of earlier runs).
-        this.vars = { iteration: n, user: n, conn: String(this.index), run: s.correlationPrefix }
+        const builtins: Record<BuiltinVariable, string> = {
+          iteration: n,
+          user: n,
+          conn: String(this.index),
+          run: s.correlationPrefix,
+        }
+        this.vars = { ...builtins }
       } else if (this.stepIndex === s.firstLoop) {
         // A new pass of the repeating steps, by the same user with what its once-steps captured.
         this.vars.iteration = String(this.host.nextIteration())

@@ -230,7 +230,15 @@ export function serverSeconds(db: Db, runId: number): Map<string, ServerSecond> 
        FROM samples WHERE run_id = ? AND latency_us >= 0 AND (app_us IS NOT NULL OR db_us IS NOT NULL)
        GROUP BY target_index, round, 3`,
     )
-    .all(runId) as { target: number; round: number; t: number; appCount: number; appSum: number; dbCount: number; dbSum: number }[]
+    .all(runId) as {
+    target: number
+    round: number
+    t: number
+    appCount: number
+    appSum: number
+    dbCount: number
+    dbSum: number
+  }[]
   for (const r of rows) add(`${r.target}:${r.round}:${r.t}`, r.appCount, r.appSum, r.dbCount, r.dbSum)
   for (const b of runBlocks(db, runId)) {
     for (let i = 0; i < b.columns.count; i++) {
