@@ -412,7 +412,7 @@ const wire: [string, Doc | string, string, RegExp?][] = [
     'an unknown variable in a step path',
     scenario(step({ path: '/users/${userId}' })),
     'targets.0.steps.0.path',
-    /step "s" uses \$\{userId\}.*built in: iteration, conn/,
+    /step "s" uses \$\{userId\}.*built in: iteration, user, conn, run/,
   ],
   [
     'a variable captured by a later step',

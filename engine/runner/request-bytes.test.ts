@@ -104,6 +104,7 @@ describe('a captured value', () => {
       headers: {},
       body: null,
       capture: { token: { json: 'token' }, session: { header: 'x-session' } },
+      once: false,
     },
   ])
 
