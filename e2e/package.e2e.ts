@@ -96,7 +96,7 @@ describe('installers (electron-builder --linux dir, stand-in Electron distributi
       'dist-electron/engine-host.cjs',
       'dist/renderer/index.html',
       'resources/icon.png',
-      'resources/templates/java-vs-node.yaml',
+      'resources/templates/thesis-java-vs-node.yaml',
       'node_modules/autocannon/package.json',
       'node_modules/zod/package.json',
     ])
