@@ -187,11 +187,24 @@ describe.skipIf(gate.skip)('templates, shortened, against their stacks (Docker)'
   ]
   for (const t of ordered) {
     it(`${t.id}`, async () => {
-      const config = parseRunConfig(shorten(t.config, onStacks, { stack: true, monitors: true }))
+      const config = parseRunConfig(
+        shorten(t.config, onStacks, { stack: true, monitors: true, restartWarmup: 5 }),
+      )
       const names = [...new Set(config.targets.map((x) => x.stack!.name))]
       const before = await host.stacks.status()
       const runs = await start(config)
       ranWell(config, runs, t.id)
+      // What each run measured, for the guide's comparison with the studies' own figures.
+      const ms = (us: number) => (us / 1000).toFixed(1)
+      for (const run of runs)
+        console.log(
+          `${t.id} ${run.name}: ${run.results
+            .map(
+              (r) =>
+                `${r.target} ${r.throughput.toFixed(0)} req/s p50 ${ms(r.latency.p50)} ms p99 ${ms(r.latency.p99)} ms`,
+            )
+            .join('; ')}`,
+        )
       const after = await host.stacks.status()
       const swept =
         config.sweep && [config.sweep.path, config.sweep.by?.path].some((p) => p && changesStack(p))

@@ -13,8 +13,12 @@ import { changesStack } from '../config/sweep.ts'
 export function shortenTemplate(
   c: RunConfig,
   url: (u: string) => string,
-  /** Keep the targets' stacks and monitors, or put this monitor in their place. */
-  keep: { stack: boolean; monitors: boolean; monitor?: unknown },
+  /**
+   * Keep the targets' stacks and monitors, or put this monitor in their place. `restartWarmup`:
+   * at most this many seconds of the template's warm-up after a stack restarted for a value (1 s
+   * where nothing restarts; a JVM just restarted at half a CPU answers nothing in its first 2 s).
+   */
+  keep: { stack: boolean; monitors: boolean; monitor?: unknown; restartWarmup?: number },
 ) {
   const p = c.load.profile
   const profile =
@@ -80,7 +84,7 @@ export function shortenTemplate(
           sweep: {
             ...trim(c.sweep),
             ...(c.sweep.by ? { by: trim(c.sweep.by) } : {}),
-            warmupSeconds: 1,
+            warmupSeconds: Math.min(c.sweep.warmupSeconds ?? 10, keep.restartWarmup ?? 1),
           },
         }
       : {}),
