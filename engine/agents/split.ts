@@ -66,6 +66,7 @@ export function splitPlan(plan: Plan, load: Load, share: AgentShare): Plan {
   const idle = maxRequests === 0
   return {
     phases: plan.phases,
+    warmup: plan.warmup,
     steps: idle ? [] : steps,
     maxRequests,
     seconds: plan.seconds,
