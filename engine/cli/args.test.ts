@@ -176,6 +176,8 @@ describe('every flag a command accepts is in its --help', () => {
     report: [['999999']],
     compare: [['999999', '999998']],
     stacks: [['list'], ['up', 'no-such-stack'], ['down', 'no-such-stack']],
+    agents: [['manifest', 'missing.yaml']],
+    agent: [[]],
   }
   const probeDir = mkdtempSync(join(tmpdir(), 'cannonade-args-probe-'))
   afterAll(() => rmSync(probeDir, { recursive: true, force: true }))

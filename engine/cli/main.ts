@@ -10,7 +10,7 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw keep|upload]   N load agents, one run
   run --demo [--duration S] [--connections N]                  against the embedded demo target
   agent                                                        one agent's share (its environment says which)
-  agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--out FILE]
+  agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--secret NAME | --secret-from-env] [--agent-cpu CPU] [--agent-memory MEM] [--out FILE]
                                                                the agents' Indexed Job, for kubectl or GitOps
   runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
   runs show ID [--json] | runs delete ID | runs prune ID        the history
