@@ -458,7 +458,7 @@ const sweepAxisShape = {
       (p) => !p.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype'),
       'must name a field of the config',
     ),
-  values: z.array(SweepValueSchema).min(1, 'needs at least one value').max(100),
+  values: z.array(SweepValueSchema).min(1).max(100),
 }
 
 /** The values of one axis: of one kind, none repeated. */

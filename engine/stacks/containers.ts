@@ -83,8 +83,8 @@ export async function containerLimits(
 }
 
 /** A container's environment as it runs (Config.Env), by variable name. */
-export async function containerEnv(id: string): Promise<Record<string, string>> {
-  const [line = '[]'] = await docker(['inspect', '--format', '{{json .Config.Env}}', id])
+export async function containerEnv(id: string, host?: string): Promise<Record<string, string>> {
+  const [line = '[]'] = await docker(['inspect', '--format', '{{json .Config.Env}}', id], host)
   const out: Record<string, string> = {}
   for (const entry of (JSON.parse(line) as string[] | null) ?? []) {
     const eq = entry.indexOf('=')

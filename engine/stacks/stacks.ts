@@ -488,7 +488,8 @@ export class Stacks {
     const known = new Set(composeVariables(s))
     const env: Record<string, string> = {}
     if (app) {
-      for (const [k, v] of Object.entries(await containerEnv(app.id))) if (known.has(k)) env[k] = v
+      for (const [k, v] of Object.entries(await containerEnv(app.id, this.dockerHost())))
+        if (known.has(k)) env[k] = v
     }
     const limits = await containerLimits([app?.id, db?.id].filter((x): x is string => x !== undefined))
     const put = (cpuVar: string, memVar: string, id: string | undefined) => {

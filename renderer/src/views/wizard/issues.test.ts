@@ -121,7 +121,14 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
     'load',
     (d) => {
       d.load.profile.kind = 'phases'
-      d.load.profile.phases[0] = { name: '', share: 0, by: 'duration', duration: 0, requests: undefined }
+      d.load.profile.phases[0] = {
+        name: '',
+        share: 0,
+        by: 'duration',
+        duration: 0,
+        requests: undefined,
+        warmup: false,
+      }
     },
   ],
   [
@@ -132,11 +139,15 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
       d.load.profile.stages[0] = { duration: 0, connections: -1 }
     },
   ],
-  ['a sweep of nothing', 'load', (d) => (d.sweep = { enabled: true, path: 'load.nothing', values: '1, 2' })],
+  [
+    'a sweep of nothing',
+    'load',
+    (d) => (d.sweep = { ...d.sweep, enabled: true, path: 'load.nothing', values: '1, 2' }),
+  ],
   [
     'a sweep value of 0 connections',
     'load',
-    (d) => (d.sweep = { enabled: true, path: 'load.connections', values: '0' }),
+    (d) => (d.sweep = { ...d.sweep, enabled: true, path: 'load.connections', values: '0' }),
   ],
   [
     'a docker monitor with no container',
@@ -148,7 +159,14 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
     'monitoring',
     (d) => {
       d.targets[0]!.monitor.kind = 'docker'
-      d.targets[0]!.monitor.docker = { by: 'project', container: '', project: '', stack: '', service: ' ' }
+      d.targets[0]!.monitor.docker = {
+        by: 'project',
+        container: '',
+        project: '',
+        stack: '',
+        service: ' ',
+        processes: false,
+      }
     },
   ],
   [
@@ -177,7 +195,14 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
     'monitoring',
     (d) => {
       d.targets[0]!.monitor.kind = 'docker'
-      d.targets[0]!.monitor.docker = { by: 'stack', container: '', project: '', stack: '', service: '' }
+      d.targets[0]!.monitor.docker = {
+        by: 'stack',
+        container: '',
+        project: '',
+        stack: '',
+        service: '',
+        processes: false,
+      }
       d.targets[0]!.monitor.more = [{ kind: 'postgres', stack: 'node-http' }]
     },
   ],

@@ -13,7 +13,7 @@ const templates = import.meta.glob<string>('../../../../resources/templates/*.ya
   eager: true,
 })
 const template = (id: string) => templates[`../../../../resources/templates/${id}.yaml`] ?? ''
-const poolSizing = template('pool-sizing')
+const poolSizing = template('thesis-pool-size')
 const soaBurst = template('soa-burst')
 
 // Where the bundled stacks answer (as stacks.status() gives it).
@@ -96,7 +96,7 @@ describe("a template's monitor after the URL changes", () => {
       { kind: 'docker', stack: 'node-http' },
       { kind: 'postgres', stack: 'node-http' },
     ])
-    expect(input?.stack).toMatchObject({ name: 'node-http', env: { POOL_SIZE: 10 } })
+    expect(input?.stack).toMatchObject({ name: 'node-http', env: { POOL_SIZE: 30 } })
   })
 
   it('follows a local target on no stack to the process listening on its port', () => {
