@@ -10,6 +10,7 @@ import { DemoButton } from '../../ui/DemoButton.tsx'
 import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
 import { RunCharts } from './RunCharts.tsx'
+import { AgentsLive } from './AgentsLive.tsx'
 import { useLiveRun } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
 
@@ -164,6 +165,11 @@ function Live({ runId }: { runId: number }) {
         <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
       </div>
 
+      <AgentsLive
+        live={running || !view.summary?.distribution ? view.agents : null}
+        stored={view.summary?.distribution ?? null}
+        prefix="live"
+      />
       <RunCharts points={view.points} resources={view.resources} prefix="live" />
     </section>
   )

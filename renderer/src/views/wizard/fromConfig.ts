@@ -2,6 +2,7 @@
 import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { defaultDraft, emptyTarget, type Draft } from './draft.ts'
 import { stepFromConfig } from './scenarioDraft.ts'
+import { agentsFromConfig } from './agentsDraft.ts'
 
 /** Config units → display units: µs → ms for latencies, fraction → % for the error rate. */
 function thresholdDisplay(metric: ThresholdMetric, v: number): number {
@@ -125,6 +126,7 @@ export function fromConfig(c: RunConfig): Draft {
   d.sweep = c.sweep
     ? { enabled: true, path: c.sweep.path, values: c.sweep.values.join(', ') }
     : { ...d.sweep, enabled: false }
+  d.agents = agentsFromConfig(c.agents)
   d.thresholds = c.thresholds.map((t) => {
     const bound = t.max !== undefined ? 'max' : 'min'
     const raw = t.max ?? t.min

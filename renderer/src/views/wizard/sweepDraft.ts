@@ -23,6 +23,8 @@ export const SWEEP_SUGGESTIONS = [
   'targets.0.stack.env.POOL_SIZE',
   'targets.0.stack.env.WORKERS',
   'targets.0.stack.env.THREADS',
+  'targets.0.stack.replicas',
+  'agents.count',
 ] as const
 
 /** "8, 16 32" → [8, 16, 32]; anything that is not a number stays NaN so the schema names it. */
