@@ -59,6 +59,25 @@ describe('sweeps', () => {
       { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 10 }, replicas: 1 },
       { targetIndex: 0, name: 'node-http', native: false, env: { WORKERS: 2, POOL_SIZE: 30 }, replicas: 1 },
     ])
+    // Replicas restart the stack with each count, its environment unchanged.
+    const replicas = expandSweep(
+      parseRunConfig({
+        version: 1,
+        name: 'scale',
+        targets: [
+          { name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-http', env: { WORKERS: 2 } } },
+        ],
+        load: { connections: 1, duration: 1 },
+        sweep: { path: 'targets.0.stack.replicas', values: [1, 3] },
+      }),
+    )
+    expect(
+      replicas.map((s) => [s.stack?.replicas, s.stack?.env, s.config.targets[0]!.stack!.replicas]),
+    ).toEqual([
+      [1, { WORKERS: 2 }, 1],
+      [3, { WORKERS: 2 }, 3],
+    ])
+    expect(field({ path: 'targets.0.stack.replicas', values: [2] })).toBe('sweep.path')
   })
 
   it('runs one run per value as one study and reports throughput and latency per value', async () => {

@@ -10,10 +10,13 @@ import type { Db } from '../store/db.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import type { RunSummary } from '../api/types.ts'
 
+/** A sweep of a stack's app instances behind its balancer: the stack is restarted at each count. */
+const STACK_REPLICAS_PATH = /^targets\.(\d+)\.stack\.replicas$/
+
 export interface SweepStep {
   value: number
   config: RunConfig
-  /** Set when the swept path is a stack's environment: restart it with this env first. */
+  /** Set when the swept path is a stack's environment or replicas: restart it with them first. */
   stack: {
     targetIndex: number
     name: string
@@ -46,7 +49,8 @@ function setPath(doc: Record<string, unknown>, path: string, value: number): boo
 export function expandSweep(config: RunConfig): SweepStep[] {
   const sweep = config.sweep
   if (!sweep) return [{ value: NaN, config, stack: null }]
-  const stackMatch = STACK_ENV_PATH.exec(sweep.path)
+  const envMatch = STACK_ENV_PATH.exec(sweep.path)
+  const stackMatch = envMatch ?? STACK_REPLICAS_PATH.exec(sweep.path)
   if (stackMatch && !config.targets[Number(stackMatch[1])]?.stack) {
     throw new ConfigError([
       { field: 'sweep.path', message: `targets.${stackMatch[1]} has no stack to restart` },
@@ -55,10 +59,10 @@ export function expandSweep(config: RunConfig): SweepStep[] {
   return sweep.values.map((value, i) => {
     const doc = structuredClone(config) as unknown as Record<string, unknown>
     delete doc.sweep
-    if (stackMatch) {
-      const t = (doc.targets as Record<string, unknown>[])[Number(stackMatch[1])]!
+    if (envMatch) {
+      const t = (doc.targets as Record<string, unknown>[])[Number(envMatch[1])]!
       const stack = t.stack as { env: Record<string, unknown> }
-      stack.env = { ...stack.env, [stackMatch[2]!]: value }
+      stack.env = { ...stack.env, [envMatch[2]!]: value }
     } else if (!setPath(doc, sweep.path, value)) {
       throw new ConfigError([
         { field: 'sweep.path', message: `"${sweep.path}" is not a number in this config` },
