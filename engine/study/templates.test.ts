@@ -57,6 +57,8 @@ function shorten(c: RunConfig, base: string): unknown {
     },
     rounds: Math.min(c.rounds, 2),
     cooldownSeconds: 0,
+    // Every run of load agents starts its agent processes: two values show the sweep as well as five.
+    ...(c.sweep && c.agents ? { sweep: { ...c.sweep, values: c.sweep.values.slice(0, 2) } } : {}),
   }
 }
 
@@ -74,6 +76,8 @@ describe('templates', () => {
         'soa-payload',
         'soa-stepped-ramp',
         'task-size',
+        'thesis-scaling-java',
+        'thesis-scaling-node',
       ].sort(),
     )
     for (const t of templates) expect(t.description.length, t.id).toBeGreaterThan(40)
