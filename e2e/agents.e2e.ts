@@ -2,8 +2,9 @@
 // a 2-agent local run, the live agents table, and run detail's per-agent breakdown checked against
 // the run's stored figures (the agents' requests add up to the run's).
 import { describe, expect, it } from 'vitest'
-import { LivePage, WizardPage } from './pages/pages.ts'
+import { LivePage, StudyPage, WizardPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
+import { demoBase } from './support/runs.ts'
 
 const { start } = appPerTest()
 
@@ -102,5 +103,43 @@ describe('load agents in the app', () => {
     await page.getByTestId('detail-agents-chart-plot').waitFor()
     await page.getByTestId('detail-agents').scrollIntoViewIfNeeded()
     await app.screenshot('44-detail-agents')
+  })
+
+  it("a study of the agent count plots throughput against the monitored instances' CPU", async () => {
+    const app = await start()
+    const { page } = app
+    const demo = await demoBase(app)
+    // The demo target is served by the engine's process: the process monitor finds it by its port.
+    const { studyId } = await app.engine.runs.start({
+      version: 1,
+      name: 'e2e: agents sweep',
+      targets: [
+        {
+          name: 'demo',
+          url: `${demo}/ads?limit=20`,
+          monitor: { kind: 'process', port: Number(new URL(demo).port) },
+        },
+      ],
+      load: { connections: 4, duration: 3 },
+      agents: { count: 1, on: 'local' },
+      cooldownSeconds: 0,
+      sweep: { path: 'agents.count', values: [1, 2] },
+    })
+    await app.open(`#/studies/${studyId}`)
+    const study = new StudyPage(page)
+    await study.waitForPoints(0, 2)
+    await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+    const results = await app.engine.studies.get(studyId!)
+    const points = [...results.targets[0]!.points].sort((a, b) => a.value - b.value)
+    expect(points.map((p) => p.scaling?.instances)).toEqual([1, 1])
+    // The table shows the stored figures, one row per agent count.
+    for (const p of points) {
+      const row = page.getByTestId(`study-scaling-0-row-${p.value}`)
+      expect(Number(await row.locator('td').nth(3).getAttribute('data-value'))).toBe(p.scaling!.peakCpu)
+      expect(p.scaling!.seconds.length).toBeGreaterThan(0)
+    }
+    await page.getByTestId('study-scaling-0-chart-plot').locator('svg').first().waitFor()
+    await page.getByTestId('study-scaling-0').scrollIntoViewIfNeeded()
+    await app.screenshot('45-study-scaling')
   })
 })

@@ -114,5 +114,53 @@ describe('sweeps', () => {
     expect(html).toContain('Throughput against connections')
     expect(html).toContain(pts[1]!.throughput.toFixed(1))
     expect(html).toContain(res.targets[0]!.sentence.replace(/"/g, '&quot;').slice(0, 20))
+
+    // Throughput against CPU per instance count: none without a monitor; with samples whose CPU
+    // the test sets, the sum of every instance's per second, next to that second's throughput.
+    expect(pts.map((p) => p.scaling)).toEqual([null, null])
+    const insert = db.prepare(
+      `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections)
+       VALUES (?, ?, ?, ?, ?, ?, 1, NULL, ?, NULL, ?)`,
+    )
+    const [one, two] = runs.map((r) => r.summary.runId) as [number, number]
+    insert.run(one, 0.2, 't', 'docker', 'app-1', 40, 1, null)
+    insert.run(two, 0.1, 't', 'docker', 'app-1', 30, 1, null)
+    insert.run(two, 0.3, 't', 'docker', 'app-2', 50, 1, null)
+    // Not the app's: the generator, a database's connections; a second with one instance missing.
+    insert.run(two, 0.2, 'generator', 'generator', 'load', 99, null, null)
+    insert.run(two, 0.2, 't', 'postgres', 'active', null, null, 3)
+    insert.run(two, 5.2, 't', 'docker', 'app-1', 70, 1, null)
+    const requestsAt0 = (runId: number) =>
+      new HistoryStore(db)
+        .series(runId)
+        .filter((x) => x.t === 0)
+        .reduce((a, x) => a + x.requests, 0)
+    const scaled = studyResults(db, studyId).targets[0]!.points.map((p) => p.scaling)
+    expect(scaled).toEqual([
+      {
+        instances: 1,
+        capacityPerInstance: 100,
+        peakCpu: 40,
+        utilization: 0.4,
+        peakThroughput: requestsAt0(one),
+        seconds: [{ t: 0, throughput: requestsAt0(one), cpu: 40 }],
+      },
+      {
+        instances: 2,
+        capacityPerInstance: 100,
+        peakCpu: 80,
+        utilization: 0.4,
+        peakThroughput: requestsAt0(two),
+        seconds: [{ t: 0, throughput: requestsAt0(two), cpu: 80 }],
+      },
+    ])
+    const withScaling = buildReportHtml(
+      new HistoryStore(db),
+      runs.map((r) => r.summary.runId),
+    )
+    expect(withScaling).toContain('t: throughput and CPU per instance count')
+    expect(withScaling).toContain(
+      `<tr><td>4</td><td>2</td><td>${requestsAt0(two)}</td><td>80 %</td><td>200 %</td><td>40 %</td></tr>`,
+    )
   })
 })

@@ -1,5 +1,6 @@
 // One study (a sweep): per target, throughput and p50/p95/p99 against the swept value, the knee
-// marked and said in a sentence, a table of the runs behind the points. While its runs go on, the
+// marked and said in a sentence, throughput against the instances' CPU when they were monitored,
+// a table of the runs behind the points. While its runs go on, the
 // page follows them: it reloads when a run ends or a new run of the study starts.
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
@@ -8,6 +9,7 @@ import { count, dateTime, ms, percent, rate } from '../../lib/format.ts'
 import { Banner, Card } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { SweepCharts } from './SweepCharts.tsx'
+import { ScalingChart } from './ScalingChart.tsx'
 import { sweptName } from './useStudies.ts'
 
 export function StudyPage({ studyId }: { studyId: number }) {
@@ -89,6 +91,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
               {t.sentence}
             </p>
             <SweepCharts points={t.points} knee={t.knee} xLabel={name} testId={`study-chart-${i}`} />
+            <ScalingChart points={t.points} name={name} testId={`study-scaling-${i}`} />
             <table className="table" data-testid={`study-points-${i}`}>
               <thead>
                 <tr>
