@@ -188,6 +188,7 @@ export async function startDistributedRun(
         uploaded += insertRawBlocks(db, runId, blocks)
       },
       onLog: log,
+      onAgents: (agents, waiting) => hooks.onAgents?.({ type: 'agents', runId, agents, waiting }),
     },
   })
   launcher.follow((e) => {

@@ -294,6 +294,20 @@ export interface ProgressEvent {
   agents?: AgentLive[]
 }
 
+/**
+ * The agents of a distributed run as the coordinator sees them, sent when one joins, gets ready,
+ * ends or is lost, and every second until the run's seconds (which carry them too) flow: the live
+ * view shows agents joining and waiting at the barrier before any load.
+ */
+export interface AgentsEvent {
+  type: 'agents'
+  runId: number
+  /** The agents that joined. */
+  agents: AgentLive[]
+  /** Indexes of the run's agents that have not joined yet. */
+  waiting: number[]
+}
+
 export interface RunEndedEvent {
   type: 'ended'
   runId: number

@@ -1,7 +1,7 @@
 // The load agents of a distributed run, live: each agent's state, clock offset to the store, its
 // requests in the second just merged, its load thread's CPU and how long ago it last heartbeat.
-// The progress events carry them (ProgressEvent.agents); once the run has ended and no event was
-// seen (the page opened later), the stored distribution block says how each agent ended.
+// The agents events (joining, ready, waiting at the barrier) and every progress event carry them;
+// once the run has ended, the stored distribution block says how each agent ended.
 import type { AgentLive, Distribution } from '../../../../engine/api/types.ts'
 import { Card } from '../../ui/Common.tsx'
 import { count, percent } from '../../lib/format.ts'
@@ -16,6 +16,8 @@ function heartbeat(ageMs: number | null): string {
   return ageMs < 1000 ? `${Math.round(ageMs)} ms ago` : `${(ageMs / 1000).toFixed(1)} s ago`
 }
 
+type LiveAgents = { joined: readonly AgentLive[]; waiting: readonly number[] }
+
 interface Row {
   index: number
   host: string
@@ -26,17 +28,29 @@ interface Row {
   heartbeatAgeMs: number | null
 }
 
-function rowsOf(live: readonly AgentLive[] | null, stored: Distribution | null): Row[] {
-  if (live?.length)
-    return live.map((a) => ({
-      index: a.index,
-      host: a.host,
-      state: a.state,
-      offsetMs: a.offsetMs,
-      requests: a.requests,
-      cpu: a.generatorCpu,
-      heartbeatAgeMs: a.heartbeatAgeMs,
-    }))
+function rowsOf(live: LiveAgents | null, stored: Distribution | null): Row[] {
+  if (live && live.joined.length + live.waiting.length > 0)
+    return [
+      ...live.joined.map((a) => ({
+        index: a.index,
+        host: a.host,
+        state: a.state,
+        offsetMs: a.offsetMs,
+        requests: a.requests,
+        cpu: a.generatorCpu,
+        heartbeatAgeMs: a.heartbeatAgeMs,
+      })),
+      // Not joined yet: started by the launcher (or by hand), not in the store so far.
+      ...live.waiting.map((index) => ({
+        index,
+        host: '–',
+        state: 'waiting',
+        offsetMs: null,
+        requests: 0,
+        cpu: null,
+        heartbeatAgeMs: null,
+      })),
+    ]
   return (stored?.perAgent ?? []).map((a) => ({
     index: a.index,
     host: a.host,
@@ -53,13 +67,13 @@ export function AgentsLive({
   stored,
   prefix,
 }: {
-  live: readonly AgentLive[] | null
+  live: LiveAgents | null
   stored: Distribution | null
   prefix: string
 }) {
   const rows = rowsOf(live, stored).sort((a, b) => a.index - b.index)
   if (!rows.length) return null
-  const fromEvents = Boolean(live?.length)
+  const fromEvents = Boolean(live && live.joined.length + live.waiting.length > 0)
   return (
     <Card title={`Load agents (${rows.length})`} testId={`${prefix}-agents`}>
       <table className="table" data-testid={`${prefix}-agents-table`}>
@@ -91,7 +105,7 @@ export function AgentsLive({
                 <span className={`badge badge-${a.state}`}>{a.state}</span>
               </td>
               <td className="num">{offset(a.offsetMs)}</td>
-              <td className="num" data-testid={`${prefix}-agent-${a.index}-requests`}>
+              <td className="num" data-testid={`${prefix}-agent-${a.index}-requests`} data-value={a.requests}>
                 {count(a.requests)}
               </td>
               <td className="num">{percent(a.cpu, 0)}</td>

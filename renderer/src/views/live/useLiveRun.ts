@@ -28,8 +28,8 @@ export interface LiveView {
   saturated: boolean
   /** Monitors that could not read their source: told live, and stored with the run. */
   warnings: RunWarning[]
-  /** A run of load agents: each agent as the latest progress event saw it. */
-  agents: AgentLive[] | null
+  /** A run of load agents: each agent that joined as last seen, and the indexes still waiting. */
+  agents: { joined: AgentLive[]; waiting: number[] } | null
 }
 
 export function useLiveRun(runId: number): LiveView {
@@ -107,6 +107,6 @@ export function useLiveRun(runId: number): LiveView {
     totals,
     saturated: Boolean(run?.saturated) || Boolean(summary?.generator.saturated),
     warnings: mergeWarnings(summary?.warnings ?? [], run?.warnings ?? []),
-    agents: last?.agents ?? null,
+    agents: run?.agents ?? null,
   }
 }
