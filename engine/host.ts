@@ -11,6 +11,7 @@ import type {
   ProgressEvent,
   ReportProgressEvent,
   RunEndedEvent,
+  AgentsEvent,
   StackLogEvent,
   ValidationResult,
 } from './api/types.ts'
@@ -355,6 +356,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
         }
         const hooks: RunHooks = {
           onProgress: (e: ProgressEvent) => bus.emit('progress', e),
+          onAgents: (e: AgentsEvent) => bus.emit('agents', e),
           onLog: log,
           onWarning: (e) => bus.emit('warning', e),
           onEnded: (e: RunEndedEvent) => {
@@ -440,6 +442,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       onProgress: (cb) => subscribe('progress', cb),
       onEnded: (cb) => subscribe('ended', cb),
       onWarning: (cb) => subscribe('warning', cb),
+      onAgents: (cb) => subscribe('agents', cb),
     },
     studies: {
       async list() {

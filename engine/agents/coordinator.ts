@@ -38,6 +38,8 @@ export interface CoordinatorHooks {
   onSegment(seg: Segment, summary: TargetRoundSummary): void
   onBlocks(blocks: RawBlock[]): void
   onLog(level: 'info' | 'warn' | 'error', message: string): void
+  /** The agents that joined and the indexes still waiting to: on a change, and each second before any load. */
+  onAgents?(agents: AgentLive[], waiting: number[]): void
 }
 
 export interface Lost {
@@ -91,6 +93,8 @@ export class Coordinator {
   private stopRequested = false
   private stopSent = false
   private openedAt = 0
+  /** What the last onAgents said, and when (performance.now()). */
+  private agentsSaid = { what: '', at: -Infinity }
 
   constructor(o: CoordinatorOptions) {
     this.o = o
@@ -123,6 +127,7 @@ export class Coordinator {
       const blocks = await store.takeBlocks()
       if (blocks.length) this.o.hooks.onBlocks(blocks.map((b) => b.block))
       this.findLost()
+      this.sayAgents()
       if (this.stopRequested && !this.stopSent) {
         this.stopSent = true
         await store.stop()
@@ -300,19 +305,7 @@ export class Coordinator {
       totals.requests += merged.point.requests
       totals.errors += merged.point.errors
       this.totals.set(segIndex, totals)
-      const agents: AgentLive[] = this.agents.map((a) => {
-        const mine = b.rows.get(a.index)?.second
-        return {
-          index: a.index,
-          host: a.host,
-          pid: a.pid,
-          state: this.lost.has(a.index) ? 'lost' : a.state,
-          offsetMs: a.clock?.offsetMs ?? null,
-          requests: mine?.stats.requests ?? 0,
-          generatorCpu: mine?.generatorCpu ?? null,
-          heartbeatAgeMs: a.heartbeatAgeMs,
-        }
-      })
+      const agents = this.liveAgents(b.rows)
       const event: ProgressEvent = {
         type: 'progress',
         runId: this.o.runId,
@@ -329,6 +322,39 @@ export class Coordinator {
       }
       this.o.hooks.onSecond(seg, merged, event)
     }
+  }
+
+  /** Each agent as the live view shows it; its requests and CPU from this second's rows, if any. */
+  private liveAgents(rows?: Map<number, AgentSecondRow>): AgentLive[] {
+    return this.agents.map((a) => {
+      const mine = rows?.get(a.index)?.second
+      return {
+        index: a.index,
+        host: a.host,
+        pid: a.pid,
+        state: this.lost.has(a.index) ? 'lost' : a.state,
+        offsetMs: a.clock?.offsetMs ?? null,
+        requests: mine?.stats.requests ?? 0,
+        generatorCpu: mine?.generatorCpu ?? null,
+        heartbeatAgeMs: a.heartbeatAgeMs,
+      }
+    })
+  }
+
+  /**
+   * The agents joining, getting ready, ending or lost, said when that changes; before the first
+   * merged second (which carries them) also once a second, so their heartbeats show as they wait.
+   */
+  private sayAgents(): void {
+    if (!this.o.hooks.onAgents) return
+    const live = this.liveAgents()
+    const joined = new Set(live.map((a) => a.index))
+    const waiting = Array.from({ length: this.o.agents }, (_, i) => i).filter((i) => !joined.has(i))
+    const what = `${live.map((a) => `${a.index}:${a.state}`).join(',')}|${waiting.join(',')}`
+    const now = performance.now()
+    if (what === this.agentsSaid.what && (this.emitted.size > 0 || now - this.agentsSaid.at < 1000)) return
+    this.agentsSaid = { what, at: now }
+    this.o.hooks.onAgents(live, waiting)
   }
 
   /** A segment every participant has finished (or was lost in) is summarized live. */

@@ -11,6 +11,7 @@ import { compilePlan } from '../config/compile.ts'
 import type { AgentsConfig, RunConfig } from '../config/schema.ts'
 import { gatherEnvironment } from '../runner/environment.ts'
 import { ResourceRecorder } from '../runner/resources.ts'
+import type { StackLocator } from '../monitor/index.ts'
 import type { RunHandle, RunHooks, RunOptions } from '../runner/supervisor.ts'
 import { insertRawBlocks } from '../store/agents.ts'
 import type { Db } from '../store/db.ts'
@@ -38,6 +39,8 @@ export interface DistributedOptions extends RunOptions {
   /** Tests: a store and a launcher of their own instead of the ones `agents.on` names. */
   store?: CoordinatorStore
   launcher?: (ctx: { store: CoordinatorStore; cpus: number[] | undefined }) => Launcher
+  /** The stacks of the run's data folder, for monitors that name a `stack` (as a single process's run). */
+  stacks?: StackLocator
 }
 
 /** Agent i's core: --cpu N pins agents to N, N+1, …; without it agents get 0, 1, … when they fit. */
@@ -137,7 +140,11 @@ export async function startDistributedRun(
     )
   }
 
-  const resources = new ResourceRecorder(db, runId, config, { secrets: opts.secrets, onLog: log })
+  const resources = new ResourceRecorder(db, runId, config, {
+    secrets: opts.secrets,
+    ...(opts.stacks ? { stacks: opts.stacks } : {}),
+    onLog: log,
+  })
   const writer = new LedgerWriter(db, runId)
   let uploaded = 0
   // The store's clock against ours: its instants (releases, heartbeats) map onto this machine's.
@@ -181,6 +188,7 @@ export async function startDistributedRun(
         uploaded += insertRawBlocks(db, runId, blocks)
       },
       onLog: log,
+      onAgents: (agents, waiting) => hooks.onAgents?.({ type: 'agents', runId, agents, waiting }),
     },
   })
   launcher.follow((e) => {

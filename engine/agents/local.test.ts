@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { ProgressEvent, RunSummary } from '../api/types.ts'
+import type { AgentsEvent, ProgressEvent, RunSummary } from '../api/types.ts'
 import { main } from '../cli/main.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
@@ -44,29 +44,45 @@ const config = (url: string, o: { duration: number; raw?: 'keep' | 'upload'; con
 async function run(
   cfg: ReturnType<typeof config>,
   during?: (e: ProgressEvent, run: { kill(pid: number): void; stop(): void }) => void,
-): Promise<{ summary: RunSummary; db: Db; progress: ProgressEvent[] }> {
+): Promise<{ summary: RunSummary; db: Db; progress: ProgressEvent[]; agents: AgentsEvent[] }> {
   const dbPath = tempDbPath()
   const db = openDb(dbPath)
   const progress: ProgressEvent[] = []
+  const agents: AgentsEvent[] = []
   const control = { kill: (pid: number) => process.kill(pid, 'SIGKILL'), stop: () => {} }
   const handle = await launchRun(db, dbPath, cfg, {
     onProgress: (e) => {
       progress.push(e)
       during?.(e, control)
     },
+    onAgents: (e) => agents.push(e),
   })
   control.stop = () => handle.stop()
   const summary = await handle.done
   // The run is done before its ledger blocks are rows (store/expander.ts); these tests read rows.
   await handle.stored
-  return { summary, db, progress }
+  return { summary, db, progress, agents }
 }
 
 describe('two local agents, embedded coordination', () => {
   it('merge into one exact run: totals, raw rows, ids, histograms, seconds and start', async () => {
     target = await startTarget({ delayMs: 1 })
-    const { summary, db, progress } = await run(config(target.url, { duration: 3, raw: 'upload' }))
+    const { summary, db, progress, agents } = await run(config(target.url, { duration: 3, raw: 'upload' }))
     expect({ status: summary.status, error: summary.error }).toMatchObject({ status: 'done' })
+    // The live view hears of the agents before any load: joining (or still waiting), then each
+    // state change, the last one both agents done.
+    const beforeLoad = agents.filter((e) => e.agents.every((a) => a.state !== 'running'))
+    expect(beforeLoad.length).toBeGreaterThan(0)
+    expect(beforeLoad.every((e) => e.runId === summary.runId)).toBe(true)
+    for (const e of agents)
+      expect(
+        [...e.agents.map((a) => a.index), ...e.waiting].sort(),
+        'every agent is either joined or waiting',
+      ).toEqual([0, 1])
+    expect(agents.at(-1)!.agents.map((a) => [a.index, a.state])).toEqual([
+      [0, 'done'],
+      [1, 'done'],
+    ])
     const d = summary.distribution!
     expect(d.agents).toBe(2)
     expect(d.store).toBe('embedded')

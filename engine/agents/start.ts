@@ -6,6 +6,7 @@ import type { RunConfig } from '../config/schema.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
 import { startDistributedRun } from './distributed.ts'
+import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 
 export interface LaunchOptions extends RunOptions {
   /** The PostgreSQL store agents that are not local processes reach (CANNONADE_STORE_URL). */
@@ -24,6 +25,8 @@ export function launchRun(
     ...opts,
     // Local agents keep their raw ledgers next to the database, one folder per run.
     agentDataDir: agentsDataDir(dbPath),
+    // The targets' monitors run here, once: a `stack:` is one of this data folder's stacks.
+    stacks: new Stacks({ stateDir: stackStateDir(dbPath) }),
     ...(opts.agentStoreUrl ? { storeUrl: opts.agentStoreUrl } : {}),
   })
 }

@@ -12,6 +12,7 @@ import type {
   ReportProgressEvent,
   ResourcePoint,
   RunEndedEvent,
+  AgentsEvent,
   RunListItem,
   RunSummary,
   RunWarningEvent,
@@ -55,6 +56,8 @@ export interface Api {
     onEnded(cb: (event: RunEndedEvent) => void): Unsubscribe
     /** A monitor of a running run could not read its source (also in the run's `warnings`). */
     onWarning(cb: (event: RunWarningEvent) => void): Unsubscribe
+    /** A run of load agents: its agents joining, ready, ending or lost (AgentsEvent). */
+    onAgents(cb: (event: AgentsEvent) => void): Unsubscribe
   }
   studies: {
     list(): Promise<StudyListItem[]>

@@ -42,7 +42,12 @@ export const channels = {
 
 /** Subscriptions: `api.<domain>.<onX>(cb)` receives the events named here. */
 export const events = {
-  runs: { onProgress: 'runs:progress', onEnded: 'runs:ended', onWarning: 'runs:warning' },
+  runs: {
+    onProgress: 'runs:progress',
+    onEnded: 'runs:ended',
+    onWarning: 'runs:warning',
+    onAgents: 'runs:agents',
+  },
   stacks: { onLog: 'stacks:log' },
   exports: { onProgress: 'exports:progress' },
   reports: { onProgress: 'reports:progress' },

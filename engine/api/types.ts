@@ -296,6 +296,20 @@ export interface ProgressEvent {
   agents?: AgentLive[]
 }
 
+/**
+ * The agents of a distributed run as the coordinator sees them, sent when one joins, gets ready,
+ * ends or is lost, and every second until the run's seconds (which carry them too) flow: the live
+ * view shows agents joining and waiting at the barrier before any load.
+ */
+export interface AgentsEvent {
+  type: 'agents'
+  runId: number
+  /** The agents that joined. */
+  agents: AgentLive[]
+  /** Indexes of the run's agents that have not joined yet. */
+  waiting: number[]
+}
+
 export interface RunEndedEvent {
   type: 'ended'
   runId: number
@@ -536,6 +550,27 @@ export interface SweepPoint {
   rounds: number
   /** Round-to-round spread: the rounds' relative standard deviation (0 with one round). */
   spread: { throughput: number; p99: number }
+  /** The target's instances' CPU next to its throughput, when a monitor sampled them. */
+  scaling?: ScalingPoint | null
+}
+
+/**
+ * Throughput against CPU per instance count (engine/study/scaling.ts): what one run's target did
+ * with the CPU of all its instances together. CPU in % of one core.
+ */
+export interface ScalingPoint {
+  /** Instances that reported CPU (app containers of a stack with replicas, processes, CF instances). */
+  instances: number
+  /** The CPU one instance may use (its limit × 100 %), when the monitor knows it. */
+  capacityPerInstance: number | null
+  /** The highest CPU of all instances together in one second. */
+  peakCpu: number
+  /** peakCpu / (instances × capacityPerInstance): the share of the instances' CPU they used. */
+  utilization: number | null
+  /** The highest throughput in one second (requests/s). */
+  peakThroughput: number
+  /** Each second where every instance reported: its throughput and the instances' CPU together. */
+  seconds: { t: number; throughput: number; cpu: number }[]
 }
 
 export interface StudyResults {

@@ -6,7 +6,7 @@ import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
 import type { StudyResults } from '../api/types.ts'
 import { esc } from './format.ts'
-import { lineChart, PALETTE } from './svg.ts'
+import { lineChart, PALETTE, scatterChart } from './svg.ts'
 
 /** The studies the runs belong to, each with its results. */
 export function studiesOf(store: HistoryStore, runIds: readonly number[]): StudyResults[] {
@@ -53,5 +53,40 @@ ${t.points
 <p>One run per value of ${swept}${by ? ', every pair' : ''}. ${axis?.numeric ? esc(s.kneeRule) : `The values of ${esc(name)} are words, not a scale: no knee is looked for.`}</p>
 ${line('throughput', `Throughput against ${name}`, 'requests/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
-${tables}</section>`
+${tables}
+${s.targets.map((t) => scalingSection(t, name)).join('\n')}</section>`
+}
+
+/**
+ * Throughput against the CPU of the target's instances, per value (the thesis' figure 7.3), and
+ * how much of the CPU they had the instances used (its table 7.1): the study page's figures.
+ */
+export function scalingSection(t: StudyResults['targets'][number], name: string): string {
+  const rows = t.points.filter((p) => p.scaling).sort((a, b) => a.value - b.value)
+  if (!rows.length) return ''
+  const pct = (x: number) => `${Math.round(x)} %`
+  const chart = scatterChart(
+    rows.map((p, i) => ({
+      label: `${name} ${p.value} · ${p.scaling!.instances} inst.`,
+      color: PALETTE[i % PALETTE.length]!,
+      points: p.scaling!.seconds.map((x) => [x.throughput, x.cpu] as [number, number]),
+    })),
+    {
+      title: `${t.target}: throughput against CPU of all instances, per second`,
+      x: { label: 'requests/s' },
+      y: { label: 'CPU %' },
+    },
+  )
+  const table = `<table class="figures"><tr><th>${esc(name)}</th><th>instances</th><th>req/s (peak second)</th><th>CPU used (peak)</th><th>CPU available</th><th>utilized</th></tr>
+${rows
+  .map((p) => {
+    const x = p.scaling!
+    const available = x.capacityPerInstance !== null ? pct(x.instances * x.capacityPerInstance) : '–'
+    const used = x.utilization !== null ? pct(x.utilization * 100) : '–'
+    return `<tr><td>${p.value}</td><td>${x.instances}</td><td>${x.peakThroughput}</td><td>${pct(x.peakCpu)}</td><td>${available}</td><td>${used}</td></tr>`
+  })
+  .join('')}</table>`
+  return `<h4>${esc(t.target)}: throughput and CPU per instance count</h4>
+${chart}
+${table}`
 }

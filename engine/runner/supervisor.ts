@@ -22,6 +22,7 @@ import {
 } from '../store/runs.ts'
 import { HistoryStore } from '../store/queries.ts'
 import type {
+  AgentsEvent,
   ProgressEvent,
   RunEndedEvent,
   RunSummary,
@@ -47,6 +48,8 @@ export interface RunHooks {
   /** A monitor could not read its source (stored with the run too). */
   onWarning?(event: RunWarningEvent): void
   onEnded?(event: RunEndedEvent): void
+  /** A run of load agents (engine/agents/): the agents as they join, get ready, end or are lost. */
+  onAgents?(event: AgentsEvent): void
   /** Agent mode (RunOptions.agent): each second and segment as encoded statistics. */
   onEncodedSecond?(second: EncodedSecond): void
   onEncodedSegment?(segment: EncodedSegment, summary: TargetRoundSummary): void

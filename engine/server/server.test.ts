@@ -52,6 +52,7 @@ function fakeApi() {
         ended.add(cb)
         return () => ended.delete(cb)
       },
+      onAgents: () => () => {},
     },
     settings: { ...base.settings, get: async () => ({ theme: 'system' }) },
   }

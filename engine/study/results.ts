@@ -11,6 +11,7 @@ import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { readStudy } from '../store/studies.ts'
+import { scalingPoint } from './scaling.ts'
 
 export type { StudyResults, SweepPoint }
 export type SweepTarget = StudyResults['targets'][number]
@@ -128,6 +129,7 @@ export function studyResults(db: Db, studyId: number): StudyResults {
           throughput: relativeSpread(rounds.map((r) => r.throughput)),
           p99: relativeSpread(answered.map((r) => r.latency.p99)),
         },
+        scaling: scalingPoint(db, run.runId, target),
       })
       lines.set(key, line)
     }

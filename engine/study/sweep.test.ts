@@ -176,6 +176,27 @@ describe('sweep expansion', () => {
       ['restart warm-up', true, 10],
       ['p', false, 1],
     ])
+    // Replicas restart the stack with each count, its environment unchanged.
+    const replicas = expandSweep(
+      parseRunConfig({
+        version: 1,
+        name: 'scale',
+        targets: [
+          { name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-http', env: { WORKERS: 2 } } },
+        ],
+        load: { connections: 1, duration: 1 },
+        sweep: { path: 'targets.0.stack.replicas', values: [1, 3] },
+      }),
+    )
+    expect(
+      replicas.map((s) => [s.stacks[0]?.replicas, s.stacks[0]?.env, s.config.targets[0]!.stack!.replicas]),
+    ).toEqual([
+      [1, { WORKERS: 2 }, 1],
+      [3, { WORKERS: 2 }, 3],
+    ])
+    expect(fieldOf(() => cfg('http://127.0.0.1:1/', { path: 'targets.0.stack.replicas', values: [2] }))).toBe(
+      'sweep.path',
+    )
   })
 })
 
@@ -225,6 +246,54 @@ describe('studies', () => {
     expect(html).toContain('Throughput against connections')
     expect(html).toContain(pts[1]!.throughput.toFixed(1))
     expect(html).toContain(res.targets[0]!.sentence.replace(/"/g, '&quot;').slice(0, 20))
+
+    // Throughput against CPU per instance count: none without a monitor; with samples whose CPU
+    // the test sets, the sum of every instance's per second, next to that second's throughput.
+    expect(pts.map((p) => p.scaling)).toEqual([null, null])
+    const insert = db.prepare(
+      `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections)
+       VALUES (?, ?, ?, ?, ?, ?, 1, NULL, ?, NULL, ?)`,
+    )
+    const [one, two] = runs.map((r) => r.summary.runId) as [number, number]
+    insert.run(one, 0.2, 't', 'docker', 'app-1', 40, 1, null)
+    insert.run(two, 0.1, 't', 'docker', 'app-1', 30, 1, null)
+    insert.run(two, 0.3, 't', 'docker', 'app-2', 50, 1, null)
+    // Not the app's: the generator, a database's connections; a second with one instance missing.
+    insert.run(two, 0.2, 'generator', 'generator', 'load', 99, null, null)
+    insert.run(two, 0.2, 't', 'postgres', 'active', null, null, 3)
+    insert.run(two, 5.2, 't', 'docker', 'app-1', 70, 1, null)
+    const requestsAt0 = (runId: number) =>
+      new HistoryStore(db)
+        .series(runId)
+        .filter((x) => x.t === 0)
+        .reduce((a, x) => a + x.requests, 0)
+    const scaled = studyResults(db, studyId).targets[0]!.points.map((p) => p.scaling)
+    expect(scaled).toEqual([
+      {
+        instances: 1,
+        capacityPerInstance: 100,
+        peakCpu: 40,
+        utilization: 0.4,
+        peakThroughput: requestsAt0(one),
+        seconds: [{ t: 0, throughput: requestsAt0(one), cpu: 40 }],
+      },
+      {
+        instances: 2,
+        capacityPerInstance: 100,
+        peakCpu: 80,
+        utilization: 0.4,
+        peakThroughput: requestsAt0(two),
+        seconds: [{ t: 0, throughput: requestsAt0(two), cpu: 80 }],
+      },
+    ])
+    const withScaling = buildReportHtml(
+      new HistoryStore(db),
+      runs.map((r) => r.summary.runId),
+    )
+    expect(withScaling).toContain('t: throughput and CPU per instance count')
+    expect(withScaling).toContain(
+      `<tr><td>4</td><td>2</td><td>${requestsAt0(two)}</td><td>80 %</td><td>200 %</td><td>40 %</td></tr>`,
+    )
   })
 
   it('runs a grid: a line per value of `by`, the figures each pair set', async () => {

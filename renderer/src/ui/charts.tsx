@@ -243,7 +243,8 @@ function XYChartImpl(props: {
         />
         <ZAxis range={[18, 18]} />
         <Tooltip contentStyle={tooltipStyle} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {/* Below the x axis' label, not over it. */}
+        <Legend wrapperStyle={{ fontSize: 12, paddingTop: 14 }} />
         {sets.map((s) => (
           <Scatter
             key={s.label}

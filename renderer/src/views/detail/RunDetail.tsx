@@ -12,6 +12,7 @@ import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { RunCharts } from '../live/RunCharts.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
+import { AgentsBreakdown } from './AgentsBreakdown.tsx'
 import { Exports } from './Exports.tsx'
 import { Ledger } from './Ledger.tsx'
 import { useStudyIndex } from '../studies/useStudies.ts'
@@ -130,6 +131,12 @@ export default function RunDetail({ runId }: { runId: number }) {
         </Banner>
       ) : null}
       <RunWarnings warnings={r.warnings} testId="detail-warnings" />
+      {r.status === 'partial' ? (
+        <Banner kind="warning" testId="detail-partial">
+          The run is partial: {r.error ?? 'a load agent did not finish'}. Its figures hold only what the
+          remaining agents measured.
+        </Banner>
+      ) : null}
       {r.generator.saturated || r.generator.shared ? (
         <Banner kind="warning" testId="detail-saturation">
           {r.generator.message ??
@@ -155,6 +162,7 @@ export default function RunDetail({ runId }: { runId: number }) {
           <p className="muted">No results were recorded.</p>
         )}
       </Card>
+      {r.distribution ? <AgentsBreakdown distribution={r.distribution} results={r.results} /> : null}
       {series.error ? <Banner kind="error">Could not load the series: {series.error}</Banner> : null}
       <RunCharts points={series.data ?? []} resources={resources.data ?? []} prefix="detail" />
       <SampleExplorer runId={runId} prefix={r.correlationPrefix} targets={targets} />

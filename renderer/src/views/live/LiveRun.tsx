@@ -11,6 +11,7 @@ import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
 import { startedStacks } from './startedStacks.ts'
 import { RunCharts } from './RunCharts.tsx'
+import { AgentsLive } from './AgentsLive.tsx'
 import { useLiveRun } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
 
@@ -178,6 +179,11 @@ function Live({ runId }: { runId: number }) {
         <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
       </div>
 
+      <AgentsLive
+        live={running || !view.summary?.distribution ? view.agents : null}
+        stored={view.summary?.distribution ?? null}
+        prefix="live"
+      />
       <RunCharts points={view.points} resources={view.resources} prefix="live" />
     </section>
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ProgressEvent, RunWarning } from '../../../../engine/api/types.ts'
+import type { AgentLive, ProgressEvent, RunWarning } from '../../../../engine/api/types.ts'
 import { testPoint } from '../../../../engine/testing/series-point.ts'
 import { LIVE_CAPACITY, LiveStore, mergeWarnings } from './liveStore.ts'
 
@@ -114,6 +114,36 @@ describe('LiveStore resources', () => {
     const points = [...(store.get(8)?.resources.values() ?? [])][0]?.toArray() ?? []
     expect(points.map((p) => p.t)).toEqual([1, 2, 3])
     expect(points[2]?.cpuPercent).toBe(10)
+  })
+
+  it("keeps the agents: waiting ones, then each second's figures, and states from agents events", () => {
+    const store = new LiveStore()
+    const agent = (index: number, state: AgentLive['state'], requests = 0): AgentLive => ({
+      index,
+      host: 'h',
+      pid: 10 + index,
+      state,
+      offsetMs: 0.5,
+      requests,
+      generatorCpu: requests ? 30 : null,
+      heartbeatAgeMs: 100,
+    })
+    store.ingestAgents({ type: 'agents', runId: 3, agents: [agent(0, 'joined')], waiting: [1] })
+    expect(store.get(3)?.agents).toEqual({ joined: [agent(0, 'joined')], waiting: [1] })
+    // A second of load: both joined, each with its requests; nobody waits any more.
+    store.ingest({ ...progress(3, 0), agents: [agent(0, 'running', 7), agent(1, 'running', 5)] })
+    expect(store.get(3)?.agents?.waiting).toEqual([])
+    // A state change keeps the last second's figures (the event has none of its own).
+    store.ingestAgents({
+      type: 'agents',
+      runId: 3,
+      agents: [agent(0, 'done'), agent(1, 'running')],
+      waiting: [],
+    })
+    expect(store.get(3)?.agents?.joined.map((a) => [a.state, a.requests, a.generatorCpu])).toEqual([
+      ['done', 7, 30],
+      ['running', 5, 30],
+    ])
   })
 })
 

@@ -6,6 +6,8 @@
 // one), kept in a ring per target, source and instance with the same bound.
 import type { Api } from '../../../../engine/api/api.ts'
 import type {
+  AgentLive,
+  AgentsEvent,
   ProgressEvent,
   ResourcePoint,
   RunEndedEvent,
@@ -32,6 +34,8 @@ export interface LiveRun {
   saturated: boolean
   /** Monitors that could not read their source, as told by runs:warning. */
   warnings: RunWarning[]
+  /** A run of load agents: the agents that joined, as last seen, and the indexes still waiting. */
+  agents: { joined: AgentLive[]; waiting: number[] } | null
   ended: RunEndedEvent | null
   version: number
 }
@@ -88,6 +92,7 @@ export class LiveStore {
         totals: new Map(),
         saturated: false,
         warnings: [],
+        agents: null,
         ended: null,
         version: 0,
       }
@@ -134,6 +139,28 @@ export class LiveStore {
     run.last = event
     run.totals.set(event.target, event.totals)
     if (event.generatorSaturated) run.saturated = true
+    if (event.agents) {
+      const joined = new Set(event.agents.map((a) => a.index))
+      run.agents = {
+        joined: event.agents,
+        waiting: (run.agents?.waiting ?? []).filter((i) => !joined.has(i)),
+      }
+    }
+    this.changed(run)
+  }
+
+  /** Agents joining, ready, ended or lost (also before any second of load). */
+  ingestAgents = (event: AgentsEvent): void => {
+    const run = this.run(event.runId)
+    // It says who is where; the last second's requests and CPU come with the progress events.
+    const before = new Map((run.agents?.joined ?? []).map((a) => [a.index, a]))
+    run.agents = {
+      joined: event.agents.map((a) => {
+        const b = before.get(a.index)
+        return b ? { ...a, requests: b.requests, generatorCpu: b.generatorCpu } : a
+      }),
+      waiting: event.waiting,
+    }
     this.changed(run)
   }
 
@@ -213,7 +240,12 @@ export class LiveStore {
 
   /** Listen to the Api's run events for the life of the app. */
   attach(api: Api): Unsubscribe {
-    const offs = [api.runs.onProgress(this.ingest), api.runs.onEnded(this.end), api.runs.onWarning(this.warn)]
+    const offs = [
+      api.runs.onProgress(this.ingest),
+      api.runs.onEnded(this.end),
+      api.runs.onWarning(this.warn),
+      api.runs.onAgents(this.ingestAgents),
+    ]
     return () => {
       for (const off of offs) off()
     }

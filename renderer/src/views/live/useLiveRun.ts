@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
 import type {
+  AgentLive,
   ResourcePoint,
   RunStatus,
   RunSummary,
@@ -27,6 +28,8 @@ export interface LiveView {
   saturated: boolean
   /** Monitors that could not read their source: told live, and stored with the run. */
   warnings: RunWarning[]
+  /** A run of load agents: each agent that joined as last seen, and the indexes still waiting. */
+  agents: { joined: AgentLive[]; waiting: number[] } | null
 }
 
 export function useLiveRun(runId: number): LiveView {
@@ -104,5 +107,6 @@ export function useLiveRun(runId: number): LiveView {
     totals,
     saturated: Boolean(run?.saturated) || Boolean(summary?.generator.saturated),
     warnings: mergeWarnings(summary?.warnings ?? [], run?.warnings ?? []),
+    agents: run?.agents ?? null,
   }
 }

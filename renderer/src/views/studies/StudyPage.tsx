@@ -1,7 +1,8 @@
 // One study (a sweep): per target, throughput and p50/p95/p99 against the swept value (a line per
-// value of a grid's second setting), the knee marked and said in a sentence, a table of the runs
-// behind the points, and the whole study as one CSV. While its runs go on, the page follows them:
-// it reloads when a run ends or a new run of the study starts.
+// value of a grid's second setting), the knee marked and said in a sentence, throughput against the
+// instances' CPU when they were monitored, a table of the runs behind the points, and the whole
+// study as one CSV. While its runs go on, the page follows them: it reloads when a run ends or a
+// new run of the study starts.
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
@@ -11,6 +12,7 @@ import { Banner, Card } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { StudyCsv } from './StudyCsv.tsx'
 import { SweepCharts } from './SweepCharts.tsx'
+import { ScalingChart } from './ScalingChart.tsx'
 
 export function StudyPage({ studyId }: { studyId: number }) {
   const api = useApi()
@@ -128,6 +130,9 @@ export function StudyPage({ studyId }: { studyId: number }) {
               categorical={axis ? !axis.numeric : false}
               testId={`study-chart-${i}`}
             />
+            {lines.length === 1 ? (
+              <ScalingChart points={lines[0]!.points} name={name} testId={`study-scaling-${i}`} />
+            ) : null}
             <PointsTable lines={lines} name={name} by={by?.name ?? null} testId={`study-points-${i}`} />
           </div>
         </Card>

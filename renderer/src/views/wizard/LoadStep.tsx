@@ -1,11 +1,13 @@
 // Step 2: how hard and for how long: connections, a time window or a request count, the profile
-// (with the schedule preview), a sweep over one value, and how targets and rounds are ordered.
+// (with the schedule preview), who generates it (this machine or load agents), a sweep over one
+// value, and how targets and rounds are ordered.
 import { CheckboxField, NumberField, optionsOf, SelectField } from '../../ui/Field.tsx'
 import type { Draft, Issues } from './draft.ts'
 import type { Patch } from './Wizard.tsx'
 import { ProfileEditor } from './ProfileEditor.tsx'
 import { SchedulePreview } from './SchedulePreview.tsx'
 import { SweepEditor } from './SweepEditor.tsx'
+import { GeneratorsEditor } from './GeneratorsEditor.tsx'
 
 export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch; issues: Issues }) {
   const l = draft.load
@@ -66,6 +68,7 @@ export function LoadStep({ draft, patch, issues }: { draft: Draft; patch: Patch;
           <div className="field-error">{at('duration') ?? at('requests')}</div>
         ) : null}
         <ProfileEditor draft={draft} patch={patch} issues={issues} />
+        <GeneratorsEditor draft={draft} patch={patch} issues={issues} />
         <SweepEditor draft={draft} patch={patch} issues={issues} />
         <details className="advanced">
           <summary data-testid="load-advanced">Connection options, rate, rounds</summary>

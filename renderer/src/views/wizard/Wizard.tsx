@@ -45,6 +45,7 @@ function loadDraft(): Draft {
         ...saved,
         targets: (saved.targets ?? base.targets).map((t) => ({ ...emptyTarget(), ...t })),
         sweep: { ...base.sweep, ...saved.sweep },
+        agents: { ...base.agents, ...saved.agents },
       }
     }
   } catch {

@@ -22,6 +22,7 @@ import {
   type ThinkDraft,
 } from './scenarioDraft.ts'
 import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
+import { agentsInput, agentsIssues, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
 
 export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
 export type { Num } from './clean.ts'
@@ -106,6 +107,8 @@ export interface Draft {
   correlationHeader: string
   thresholds: ThresholdDraft[]
   sweep: SweepDraft
+  /** Who generates the load: this machine, or N load agents and their launcher. */
+  agents: AgentsDraft
 }
 
 export interface ThresholdDraft {
@@ -184,6 +187,7 @@ export function defaultDraft(): Draft {
     correlationHeader: DEFAULT_CORRELATION_HEADER,
     thresholds: [],
     sweep: emptySweep(),
+    agents: emptyAgents(),
   }
 }
 
@@ -309,6 +313,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
       : undefined,
     tags: parseTagList(d.tags),
     sweep: sweepInput(d.sweep),
+    agents: agentsInput(d.agents),
   }
   // The schema decides what is valid; the input type only describes a well-formed document.
   return clean(doc) as RunConfigInput
@@ -333,8 +338,8 @@ export function validate(d: Draft): Validation {
   const result = RunConfigV1Schema.safeParse(toConfigInput(d))
   if (result.success) {
     // What the schema cannot see: whether the swept path is a setting here and each value fits.
-    const sweep = sweepIssues(result.data)
-    return sweep.length ? byField(sweep) : { config: result.data, issues: new Map(), list: [] }
+    const more = [...sweepIssues(result.data), ...agentsIssues(d.agents)]
+    return more.length ? byField(more) : { config: result.data, issues: new Map(), list: [] }
   }
   // The same words as the CLI and the Api (engine/config/issue-words.ts), never schema text.
   return byField(issuesOf(result.error))
@@ -358,6 +363,7 @@ export function stepOf(field: string): StepId {
   if (
     field.startsWith('load') ||
     field.startsWith('sweep') ||
+    field.startsWith('agents') ||
     ['schedule', 'rounds', 'cooldownSeconds'].includes(field)
   )
     return 'load'

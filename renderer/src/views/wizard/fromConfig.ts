@@ -3,6 +3,7 @@ import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../
 import { defaultDraft, emptyTarget, type Draft } from './draft.ts'
 import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
 import { sweepDraftOf } from './sweepDraft.ts'
+import { agentsFromConfig } from './agentsDraft.ts'
 
 /** Config units → display units: µs → ms for latencies, fraction → % for the error rate. */
 function thresholdDisplay(metric: ThresholdMetric, v: number): number {
@@ -134,6 +135,7 @@ export function fromConfig(c: RunConfig): Draft {
   d.cooldownSeconds = c.cooldownSeconds
   d.correlationHeader = c.correlationHeader
   d.sweep = c.sweep ? sweepDraftOf(c.sweep) : { ...d.sweep, enabled: false }
+  d.agents = agentsFromConfig(c.agents)
   d.thresholds = c.thresholds.map((t) => {
     const bound = t.max !== undefined ? 'max' : 'min'
     const raw = t.max ?? t.min

@@ -48,6 +48,8 @@ export const SWEEP_SUGGESTIONS = [
   'targets.0.body.size',
   'targets.0.body.kind',
   'targets.*.query.iterations',
+  'targets.0.stack.replicas',
+  'agents.count',
 ] as const
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i

@@ -101,6 +101,38 @@ describe('wizard: templates, scenarios, sweeps', () => {
     expect(validate(d).issues.get('sweep.by.values.1')).toBe('repeats value 1')
   })
 
+  it('maps the load generators onto agents: this machine, a launcher with a count, other', () => {
+    const d = valid()
+    expect(validate(d).config?.agents).toBeUndefined()
+    d.agents.on = 'local'
+    d.agents.count = 2
+    expect(validate(d).config?.agents).toMatchObject({ count: 2, on: 'local' })
+    d.agents.on = 'kubernetes'
+    expect(validate(d).config?.agents?.on).toBe('kubernetes')
+    d.agents.count = 0
+    expect(validate(d).issues.get('agents.count')).toBe('must be at least 1')
+    expect(stepOf('agents.count')).toBe('load')
+    // Rate mode needs a connection per agent in every step: the schema's message lands on the count.
+    d.agents = { on: 'local', count: 8, rest: {} }
+    d.load.connections = 4
+    d.load.rateLimited = true
+    expect(validate(d).issues.get('agents.count')).toBeTruthy()
+    d.load.rateLimited = false
+    // "other": no launcher waits for hand-started agents in this build, so the run cannot start.
+    d.agents.on = 'other'
+    expect(validate(d).config).toBeNull()
+    expect(validate(d).issues.get('agents.on')).toContain('launcher')
+    // What the form does not edit (raw upload, loss limit) survives a round trip.
+    const config = RunConfigV1Schema.parse({
+      version: 1,
+      name: 'x',
+      targets: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
+      load: { connections: 4, duration: 1 },
+      agents: { count: 3, on: 'docker', raw: 'upload', lostAfterSeconds: 20 },
+    })
+    expect(validate(fromConfig(config)).config?.agents).toEqual(config.agents)
+  })
+
   it('says what the probe found', () => {
     expect(describeProbe({ ok: true, status: 200, latencyMs: 3.2, error: null })).toEqual({
       state: 'ok',

@@ -1,0 +1,142 @@
+// Load agents in the web UI against the real engine: the wizard's Load generators (by keyboard),
+// a 2-agent local run, the live agents table, and run detail's per-agent breakdown checked against
+// the run's stored figures (the agents' requests add up to the run's).
+import { describe, expect, it } from 'vitest'
+import { LivePage, StudyPage, WizardPage } from './pages/pages.ts'
+import { appPerTest } from './support/app.ts'
+import { demoBase } from './support/runs.ts'
+
+const { start } = appPerTest()
+
+describe('load agents in the app', () => {
+  it('starts a 2-agent local run from the wizard, shows the agents live and per agent in run detail', async () => {
+    const app = await start()
+    const { page } = app
+    await app.open('#/new')
+    const wizard = new WizardPage(page)
+    await wizard.reset()
+    await wizard.addDemoTarget()
+    await wizard.next()
+    await wizard.setLoad({ connections: 4, duration: 4 })
+    await wizard.setRounds(1)
+    await wizard.setCooldown(0)
+
+    // The choices are one radio group: arrow keys move through them.
+    const choice = (v: string) => page.getByTestId(`load-generators-${v}`)
+    expect(await choice('machine').isChecked()).toBe(true)
+    await choice('machine').focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await choice('local').isChecked()).toBe(true)
+    await page.getByTestId('load-agents-count').fill('2')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('ArrowRight')
+    expect(await choice('docker').isChecked()).toBe(true)
+    expect(await page.getByTestId('load-agents-store').textContent()).toContain('CANNONADE_STORE_URL')
+    await choice('other').check()
+    const line = (await page.getByTestId('load-agents-line').textContent()) ?? ''
+    expect(line).toContain('CANNONADE_AGENT_COUNT=2')
+    expect(line).toMatch(/cannonade agent$/)
+    expect(line).not.toContain('postgres://')
+    await page.getByTestId('load-generators-error').waitFor()
+    await app.screenshot('40-wizard-load-generators-other')
+    await choice('local').check()
+    expect(await page.getByTestId('load-agents-store').count()).toBe(0)
+    await app.screenshot('41-wizard-load-generators-local')
+    await wizard.next()
+    await wizard.next()
+    await wizard.setName('e2e: two load agents')
+    await expect.poll(() => page.getByTestId('review-yaml').textContent()).toContain('e2e: two load agents')
+    const yaml = (await page.getByTestId('review-yaml').textContent()) ?? ''
+    expect(yaml).toMatch(/agents:\s+count: 2\s+on: local/)
+    const runId = await wizard.start()
+
+    // Live: both agents, running, each with its own requests in the last second.
+    const liveRow = (i: number) => page.locator(`[data-testid="live-agent-${i}"][data-state="running"]`)
+    await liveRow(0).waitFor()
+    await liveRow(1).waitFor()
+    // The agents show as they join, before any load; their requests come with the first second.
+    await page.locator('[data-testid="live-agent-1-requests"]:not([data-value="0"])').waitFor()
+    expect(await page.getByTestId('live-agents-table').locator('tbody tr').count()).toBe(2)
+    await app.screenshot('42-live-agents')
+    expect(await new LivePage(page).waitForEnd()).toBe('done')
+
+    const run = await app.engine.runs.get(runId)
+    const d = run.distribution
+    expect(d?.agents).toBe(2)
+    expect(d?.on).toBe('local')
+    const total = run.results[0]!.requests
+    const own = d!.perAgent.map((a) => a.requests)
+    expect(own.every((n) => n > 0)).toBe(true)
+    expect(own[0]! + own[1]!).toBe(total)
+    // Once ended, the live table shows how each agent ended and its own requests, as stored.
+    await page.locator('[data-testid="live-agent-1"][data-state="done"]').waitFor()
+    for (const i of [0, 1])
+      expect(
+        Number((await page.getByTestId(`live-agent-${i}-requests`).textContent())?.replace(/\D/g, '')),
+      ).toBe(own[i])
+    await app.screenshot('43-live-agents-done')
+
+    // Run detail: the breakdown per agent is the stored one, and its sum is the run's total.
+    await page.getByTestId('live-open-detail').click()
+    await page.getByTestId('detail-agents-table').waitFor()
+    const key = `${run.results[0]!.target}#1`
+    const cell = (i: number, what: string) =>
+      page.getByTestId(`detail-agent-${i}-${key}-${what}`).getAttribute('data-value')
+    for (const a of d!.perAgent) {
+      expect(Number(await cell(a.index, 'requests'))).toBe(a.results[0]!.requests)
+      expect(Number(await cell(a.index, 'throughput'))).toBe(a.results[0]!.throughput)
+    }
+    const shown = (id: string) =>
+      page
+        .getByTestId(id)
+        .textContent()
+        .then((t) => Number(t?.replace(/\D/g, '')))
+    expect(await shown(`detail-agents-sum-${key}-requests`)).toBe(total)
+    expect(await shown(`detail-agents-run-${key}-requests`)).toBe(total)
+    // Each agent's throughput is over its own window, which is never longer than the run's (the
+    // longest of them), so theirs add up to at least the run's.
+    const sum = d!.perAgent.reduce((a, x) => a + x.results[0]!.throughput, 0)
+    expect(sum).toBeGreaterThanOrEqual(run.results[0]!.throughput - 0.02)
+    await page.getByTestId('detail-agents-chart-plot').waitFor()
+    await page.getByTestId('detail-agents').scrollIntoViewIfNeeded()
+    await app.screenshot('44-detail-agents')
+  })
+
+  it("a study of the agent count plots throughput against the monitored instances' CPU", async () => {
+    const app = await start()
+    const { page } = app
+    const demo = await demoBase(app)
+    // The demo target is served by the engine's process: the process monitor finds it by its port.
+    const { studyId } = await app.engine.runs.start({
+      version: 1,
+      name: 'e2e: agents sweep',
+      targets: [
+        {
+          name: 'demo',
+          url: `${demo}/ads?limit=20`,
+          monitor: { kind: 'process', port: Number(new URL(demo).port) },
+        },
+      ],
+      load: { connections: 4, duration: 3 },
+      agents: { count: 1, on: 'local' },
+      cooldownSeconds: 0,
+      sweep: { path: 'agents.count', values: [1, 2] },
+    })
+    await app.open(`#/studies/${studyId}`)
+    const study = new StudyPage(page)
+    await study.waitForPoints(0, 2)
+    await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+    const results = await app.engine.studies.get(studyId!)
+    const points = [...results.targets[0]!.points].sort((a, b) => a.value - b.value)
+    expect(points.map((p) => p.scaling?.instances)).toEqual([1, 1])
+    // The table shows the stored figures, one row per agent count.
+    for (const p of points) {
+      const row = page.getByTestId(`study-scaling-0-row-${p.value}`)
+      expect(Number(await row.locator('td').nth(3).getAttribute('data-value'))).toBe(p.scaling!.peakCpu)
+      expect(p.scaling!.seconds.length).toBeGreaterThan(0)
+    }
+    await page.getByTestId('study-scaling-0-chart-plot').locator('svg').first().waitFor()
+    await page.getByTestId('study-scaling-0').scrollIntoViewIfNeeded()
+    await app.screenshot('45-study-scaling')
+  })
+})
