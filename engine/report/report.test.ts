@@ -26,7 +26,7 @@ import {
   renderPdf,
   reportsCreate,
 } from './index.ts'
-import { percentileCurve } from './data.ts'
+import { percentileCurve } from '../metrics/distribution.ts'
 import { niceTicks } from './svg.ts'
 
 const ARTIFACTS = join(process.cwd(), 'artifacts', 'report')
@@ -99,8 +99,10 @@ describe('report HTML', () => {
 
   it('draws charts from round ticks and an HdrHistogram-style percentile curve', () => {
     expect(niceTicks(0, 97)).toEqual([0, 20, 40, 60, 80])
+    // From the median to the end of the resolution 1 000 requests have (p99.9), ending at the max.
     const curve = percentileCurve((p) => p * 10, 1000, 2000)
-    expect(curve[0]).toEqual([0, 0])
+    expect(curve[0]![0]).toBeCloseTo(Math.log10(2))
+    expect(curve[0]![1]).toBeCloseTo(500)
     expect(curve.at(-1)).toEqual([3, 2000])
     expect(curve.every((p, i) => i === 0 || p[1] >= curve[i - 1]![1])).toBe(true)
   })

@@ -13,7 +13,7 @@ export function studiesOf(store: HistoryStore, runIds: readonly number[]): Study
   return studyIdsOfRuns(store.db, runIds).map((id) => studyResults(store.db, id))
 }
 
-export function studySection(s: StudyResults): string {
+export function studySection(s: StudyResults, color: (target: string) => string): string {
   const name = s.path.split('.').at(-1) ?? s.path
   const ms = (us: number) => (us / 1000).toFixed(2)
   const tables = s.targets
@@ -31,9 +31,9 @@ ${t.points
     .join('\n')
   const line = (key: 'throughput' | 'p99', title: string, label: string, scale = 1) =>
     lineChart(
-      s.targets.map((t, i) => ({
+      s.targets.map((t) => ({
         label: t.target,
-        color: PALETTE[i % PALETTE.length]!,
+        color: color(t.target),
         segments: [t.points.map((p) => [p.value, p[key] / scale] as [number, number])],
       })),
       { title, x: { label: name }, y: { label } },
@@ -62,7 +62,7 @@ export function scalingSection(t: StudyResults['targets'][number], name: string)
     })),
     {
       title: `${t.target}: throughput against CPU of all instances, per second`,
-      x: { label: 'requests/s' },
+      x: { label: 'responses/s' },
       y: { label: 'CPU %' },
     },
   )

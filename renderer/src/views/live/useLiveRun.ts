@@ -22,6 +22,8 @@ export interface LiveView {
   status: RunStatus | 'unknown'
   error: string | null
   elapsed: number
+  /** When the last second arrived (ms since the epoch; 0 before the first). */
+  lastAt: number
   total: number | null
   current: { target: string; phase: string; round: number } | null
   totals: { requests: number; errors: number }
@@ -102,6 +104,7 @@ export function useLiveRun(runId: number): LiveView {
     status,
     error: ended?.error ?? summary?.error ?? null,
     elapsed: last?.elapsedSeconds ?? 0,
+    lastAt: run?.lastAt ?? 0,
     total: last?.totalSeconds ?? null,
     current: last ? { target: last.target, phase: last.phase, round: last.round } : null,
     totals,

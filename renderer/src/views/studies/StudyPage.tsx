@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { count, dateTime, ms, percent, rate } from '../../lib/format.ts'
+import { colourFor, count, dateTime, ms, percent, rate } from '../../lib/format.ts'
 import { Banner, Card } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { SweepCharts } from './SweepCharts.tsx'
@@ -54,6 +54,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
   const r = results.data
   if (!r) return <div className="loading">Loading study #{studyId}…</div>
   const name = sweptName(r.path)
+  const colourOf = colourFor(r.targets.map((t) => t.target))
   return (
     <section data-testid="study" data-study-id={studyId} data-complete={complete ? 'true' : 'false'}>
       <header className="view-head">
@@ -90,7 +91,13 @@ export function StudyPage({ studyId }: { studyId: number }) {
             <p className="study-sentence" data-testid={`study-sentence-${i}`}>
               {t.sentence}
             </p>
-            <SweepCharts points={t.points} knee={t.knee} xLabel={name} testId={`study-chart-${i}`} />
+            <SweepCharts
+              points={t.points}
+              knee={t.knee}
+              xLabel={name}
+              testId={`study-chart-${i}`}
+              colour={colourOf(t.target)}
+            />
             <ScalingChart points={t.points} name={name} testId={`study-scaling-${i}`} />
             <table className="table" data-testid={`study-points-${i}`}>
               <thead>
@@ -110,7 +117,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
                     p99
                   </th>
                   <th scope="col" className="num">
-                    Errors
+                    Error rate
                   </th>
                 </tr>
               </thead>

@@ -13,6 +13,7 @@ import {
   YAxis,
 } from 'recharts'
 import type { SweepPoint } from '../../../../engine/api/types.ts'
+import { tint } from '../../../../engine/report/palette.ts'
 import { colour, msValue } from '../../lib/format.ts'
 import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
 
@@ -22,6 +23,8 @@ interface Props {
   knee: number | null
   xLabel: string
   testId: string
+  /** The target's colour (every screen draws a target in one colour); p50 dashed, p99 solid. */
+  colour?: string
 }
 
 function Chart({
@@ -101,7 +104,8 @@ function Chart({
   )
 }
 
-function SweepChartsImpl({ points, knee, xLabel, testId }: Props) {
+function SweepChartsImpl({ points, knee, xLabel, testId, colour: own }: Props) {
+  const c = own ?? colour(0)
   const sorted = [...points].sort((a, b) => a.value - b.value)
   const throughput = sorted.map((p) => ({ value: p.value, 'req/s': p.throughput }))
   const latency = sorted.map((p) => ({
@@ -115,7 +119,7 @@ function SweepChartsImpl({ points, knee, xLabel, testId }: Props) {
       <Chart
         title={`Throughput (requests/s) against ${xLabel}`}
         rows={throughput}
-        lines={[{ key: 'req/s', colour: colour(0) }]}
+        lines={[{ key: 'req/s', colour: c }]}
         knee={knee}
         xLabel={xLabel}
         testId={`${testId}-throughput`}
@@ -125,9 +129,9 @@ function SweepChartsImpl({ points, knee, xLabel, testId }: Props) {
         title={`Latency p50 / p95 / p99 (ms) against ${xLabel}`}
         rows={latency}
         lines={[
-          { key: 'p50', colour: colour(2), dashed: true },
-          { key: 'p95', colour: colour(3) },
-          { key: 'p99', colour: colour(1) },
+          { key: 'p50', colour: c, dashed: true },
+          { key: 'p95', colour: tint(c, 0.45) },
+          { key: 'p99', colour: c },
         ]}
         knee={knee}
         xLabel={xLabel}
