@@ -80,7 +80,7 @@ export function throughputChart(series: readonly SeriesPoint[], color: (t: strin
   const lines = throughputLines(series, color)
   if (lines.length === 0) return ''
   return lineChart(lines, {
-    title: 'Throughput over time (responses per second; timeouts and errors without an answer not counted)',
+    title: 'Throughput over time (responses per second)',
     x: { label: 'seconds since run start', zero: true },
     bucket: 1,
     y: { label: 'responses/s' },

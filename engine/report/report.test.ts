@@ -78,7 +78,7 @@ describe('report HTML', () => {
     db.prepare('UPDATE run_targets SET summary = NULL, histogram = NULL WHERE run_id = ?').run(running)
     const single = insertFixtureRun(db, { targets: [{ name: 'solo' }] }).runId
     const html = buildReportHtml(new HistoryStore(db), [running, single])
-    expect(html).toContain('This run has no finished results.')
+    expect(html).toContain(`Run ${running} has no finished results.`)
     expect(html).toContain(`run ${running} has no finished results to compare`)
     expect(html).toContain('One target in this run')
     expect(() => buildReportHtml(new HistoryStore(db), [999])).toThrow(/run 999 does not exist/)

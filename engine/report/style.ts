@@ -30,6 +30,7 @@ table.figures th.group { text-align: center; border-bottom: 1px solid #cbd5e1; }
 table.figures td { border-bottom: 1px solid #e2e8f0; }
 table.figures tr.merged td { background: #f8fafc; font-weight: 600; border-bottom: 1px solid #94a3b8; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th.num, td.num.effect, table.pairs .num { white-space: normal; }
 td.errors { font-size: 7pt; min-width: 14mm; }
 table.kv th { width: 30mm; color: #475569; font-weight: 600; white-space: nowrap; }
 table.kv td, table.kv th { border-bottom: 1px solid #e2e8f0; }
