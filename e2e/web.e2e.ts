@@ -48,6 +48,20 @@ describe('web UI', () => {
     await wizard.next()
     await wizard.setName('e2e: demo via wizard')
     await expect.poll(() => page.getByTestId('review-yaml').textContent()).toContain('e2e: demo via wizard')
+    // The run in words before its YAML.
+    expect(await page.getByTestId('review-summary-targets').textContent()).toMatch(
+      /demo: GET http:\/\/127\.0\.0\.1:\d+\/ads/,
+    )
+    expect(await page.getByTestId('review-summary-load-shape').textContent()).toContain('2 connections')
+    expect(await page.getByTestId('review-summary-duration').textContent()).toContain(
+      '3 s per target and round',
+    )
+    // A threshold is entered in ms and shown in ms (stored in µs): never "≤ 200000".
+    await page.getByText('Thresholds and correlation header').click()
+    await page.getByTestId('threshold-add').click()
+    await expect
+      .poll(() => page.getByTestId('review-summary-thresholds').textContent())
+      .toBe('p99 ≤ 200 ms on every target')
     await app.screenshot('03-wizard-review')
     expect(await page.getByTestId('review-yaml').textContent()).toContain('kind: process')
     const runId = await wizard.start()
@@ -85,6 +99,9 @@ describe('web UI', () => {
     const rows = await connect.allTextContents()
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) expect(row).toMatch(/^↳ connect\s*2 conn\./)
+    expect(await page.getByTestId('detail-thresholds').textContent()).toMatch(
+      /p99 ≤ 200 ms on demo: [\d.]+ ms/,
+    )
     await page.getByTestId('detail-chart-throughput-plot').waitFor()
     await page.getByTestId('samples-slowest').click()
     await page.getByTestId('samples-table').waitFor()
@@ -125,7 +142,7 @@ describe('web UI', () => {
     await history.compare()
     await page.getByTestId('compare-result').waitFor()
     await page.getByTestId('compare-chart-throughput-plot').waitFor()
-    await page.getByTestId('compare-chart-percentiles-plot').waitFor()
+    await page.getByTestId('compare-chart-distribution-plot').waitFor()
     // Two single-round runs of the same target: paired by name, the difference in their configs
     // named at the top, and what one round each cannot tell, once.
     const headline = (await page.getByTestId('compare-headline').textContent()) ?? ''
@@ -165,7 +182,24 @@ describe('web UI', () => {
     expect(await page.getByTestId('compare-method').textContent()).toMatch(
       /^Method: each round is one observation/,
     )
+    // Rounds drawn as one line per target with a band, the distribution, each target in its colour.
+    await page
+      .getByTestId('compare-chart-distribution-plot')
+      .locator('.recharts-line-curve')
+      .first()
+      .waitFor()
+    await page.getByTestId('compare-chart-throughput-plot').locator('.recharts-area').first().waitFor()
+    expect(await page.getByTestId('compare-chart-throughput').locator('.recharts-legend-item').count()).toBe(
+      2,
+    )
     await app.screenshot('09-compare-rounds')
+    await app.screen('compare')
+    await app.open(`#/runs/${run.runId}`)
+    await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
+    await page.getByTestId('detail-chart-latency-plot').locator('.recharts-area').first().waitFor()
+    expect(await page.getByTestId('detail-summary-sleep-8ms').count()).toBe(3)
+    await app.screen('run-detail')
+    await app.open(`#/compare?runs=${run.runId}`)
     // The baseline control turns the comparison around.
     await page.getByTestId('compare-baseline').selectOption(`${run.runId}:sleep-8ms`)
     await expect

@@ -77,6 +77,9 @@ describe('a target that stops answering', () => {
   it('Api series: no response, no latency; throughput from responses only', async () => {
     expect(series.reduce((s, p) => s + p.responses, 0)).toBe(f.answered)
     expect(series.reduce((s, p) => s + p.requests, 0)).toBe(f.requests)
+    expect(series.reduce((s, p) => s + p.errors, 0)).toBe(f.failed)
+    // Requests in flight when the window closed end after its last tick: still in its last second.
+    expect(series.reduce((s, p) => s + (p.errorsByKind.inflight ?? 0), 0)).toBe(f.inflight)
     const silent = series.filter((p) => p.responses === 0)
     // The stall began 1.5 s in: the last seconds of a 4 s window answer nothing.
     expect(silent.length).toBeGreaterThanOrEqual(1)

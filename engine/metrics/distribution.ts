@@ -5,26 +5,9 @@
 // and compare pages (runs.distribution) and the report draw the same curves.
 import type { DistributionCurve, LatencyStats, TargetRoundSummary } from '../api/types.ts'
 import { decodeHistogram, latencyStats, mergeEncoded, type Histogram } from './hdr.ts'
+import { NINES_FROM, NINES_STEP, NINES_TO, percentileAt } from './nines.ts'
 
-/** The axis: from the median to the 99.999th percentile. */
-export const NINES_FROM = Math.log10(2)
-export const NINES_TO = 5
-const STEP = 0.05
-
-/** The percentile (0-100) at x nines. */
-export function percentileAt(x: number): number {
-  return 100 * (1 - 10 ** -x)
-}
-
-/** The axis' ticks, in nines, with their labels as percentiles. */
-export const NINES_TICKS: readonly { value: number; label: string }[] = [
-  { value: NINES_FROM, label: '50' },
-  { value: 1, label: '90' },
-  { value: 2, label: '99' },
-  { value: 3, label: '99.9' },
-  { value: 4, label: '99.99' },
-  { value: 5, label: '99.999' },
-]
+export { NINES_FROM, NINES_TICKS, NINES_TO, percentileAt } from './nines.ts'
 
 /**
  * Where a histogram's curve ends: resolution ends where the count does (1 000 requests say nothing
@@ -37,7 +20,7 @@ export function curveEnd(count: number): number {
 /** The x of every point of a curve that ends at `top`. */
 export function curveXs(top: number): number[] {
   const xs: number[] = []
-  for (let x = NINES_FROM; x < top - 1e-9; x += STEP) xs.push(x)
+  for (let x = NINES_FROM; x < top - 1e-9; x += NINES_STEP) xs.push(x)
   xs.push(top)
   return xs
 }

@@ -20,7 +20,7 @@ import {
   AreaChart,
   ComposedChart,
 } from 'recharts'
-import { NINES_FROM, NINES_TICKS, NINES_TO } from '../../../engine/metrics/distribution.ts'
+import { NINES_FROM, NINES_TICKS, NINES_TO } from '../../../engine/metrics/nines.ts'
 import { duration } from '../lib/format.ts'
 import { bandKey, type BandRow } from '../lib/rounds.ts'
 
