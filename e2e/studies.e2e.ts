@@ -110,6 +110,11 @@ describe('studies, templates, reports', () => {
     expect(await page.getByTestId('wizard-start').textContent()).toContain('2 runs')
     const first = await wizard.start()
     await page.getByTestId('live-study').waitFor()
+    // The live view follows the study to its next value when it starts.
+    await expect
+      .poll(() => page.getByTestId('live').getAttribute('data-run-id'), { timeout: 60_000 })
+      .not.toBe(String(first))
+    await expect.poll(() => page.getByTestId('live-study').textContent()).toMatch(/^Value 2 of 2 /)
     await page.getByTestId('live-study-link').click()
 
     const study = new StudyPage(page)

@@ -166,7 +166,8 @@ describe('web UI', () => {
         { name: 'sleep-2ms', url: `${demo}/slow?ms=2` },
         { name: 'sleep-8ms', url: `${demo}/slow?ms=8` },
       ],
-      load: { connections: 2, duration: 1 },
+      // 2 s a round: enough seconds for the rounds' band in the screenshots artifacts/screens/ keeps.
+      load: { connections: 2, duration: 2 },
       rounds: 3,
       schedule: 'interleaved',
       cooldownSeconds: 0,
@@ -188,7 +189,8 @@ describe('web UI', () => {
       .locator('.recharts-line-curve')
       .first()
       .waitFor()
-    await page.getByTestId('compare-chart-throughput-plot').locator('.recharts-area').first().waitFor()
+    // One legend entry per target, not per round.
+    await page.getByTestId('compare-chart-throughput-plot').locator('.recharts-line-curve').first().waitFor()
     expect(await page.getByTestId('compare-chart-throughput').locator('.recharts-legend-item').count()).toBe(
       2,
     )
@@ -196,8 +198,10 @@ describe('web UI', () => {
     await app.screen('compare')
     await app.open(`#/runs/${run.runId}`)
     await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
-    await page.getByTestId('detail-chart-latency-plot').locator('.recharts-area').first().waitFor()
+    await page.getByTestId('detail-chart-latency-plot').locator('.recharts-line-curve').first().waitFor()
     expect(await page.getByTestId('detail-summary-sleep-8ms').count()).toBe(3)
+    // p50 and p99 of each target: rounds are a band, not legend entries.
+    expect(await page.getByTestId('detail-chart-latency').locator('.recharts-legend-item').count()).toBe(4)
     await app.screen('run-detail')
     await app.open(`#/compare?runs=${run.runId}`)
     // The baseline control turns the comparison around.
@@ -212,6 +216,34 @@ describe('web UI', () => {
       .poll(() => headline.textContent())
       .toMatch(/^These 2 entries are values of one series .* p50 rises from [\d.]+ ms at 2 to [\d.]+ ms at 8/)
     await app.screenshot('10-compare-series')
+  })
+
+  it('keeps the live view moving through a cool-down, saying what comes next and when', async () => {
+    const app = await start()
+    const { page } = app
+    const demo = await demoBase(app)
+    const { runId } = await app.engine.runs.start({
+      version: 1,
+      name: 'e2e: cool-down',
+      targets: [
+        { name: 'first', url: `${demo}/ads?limit=5` },
+        { name: 'second', url: `${demo}/ads?limit=5` },
+      ],
+      load: { connections: 1, duration: 1 },
+      cooldownSeconds: 4,
+    })
+    await app.open(`#/live/${runId}`)
+    // No progress arrives while the runner cools down: the view says what is next and counts on.
+    const next = page.getByTestId('live-up-next')
+    await expect.poll(() => next.textContent(), { timeout: 20_000 }).toMatch(/next second \(segment 2 of 2\)/)
+    const elapsed = async () =>
+      Number(/^0:(\d+)/.exec((await page.getByTestId('live-elapsed').textContent()) ?? '')?.[1])
+    const during = await elapsed()
+    await expect.poll(elapsed, { timeout: 10_000 }).toBeGreaterThan(during)
+    expect(await next.isVisible()).toBe(true)
+    expect(await page.getByTestId('live-current').textContent()).toContain('cooling down')
+    await app.screenshot('08b-live-cooldown')
+    await page.getByTestId('live-done').waitFor({ timeout: 30_000 })
   })
 
   it('validates the wizard inline and will not start an invalid run', async () => {

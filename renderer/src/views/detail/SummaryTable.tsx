@@ -91,7 +91,7 @@ export function SummaryTable({
   const inflight = results.some((r) => (r.errors.inflight ?? 0) > 0)
   return (
     <>
-      <table className="table" data-testid={testId}>
+      <table className="table figures-table" data-testid={testId}>
         <thead>
           <tr>
             <th scope="col">Target</th>
@@ -175,14 +175,14 @@ export function SummaryTable({
               ))}
               {r.serverApp ? (
                 <TimingRow
-                  label="app time (Server-Timing)"
+                  label="app (Server-Timing)"
                   l={r.serverApp}
                   testId={`detail-summary-${r.target}-app`}
                 />
               ) : null}
               {r.serverDb ? (
                 <TimingRow
-                  label="db time (Server-Timing)"
+                  label="db (Server-Timing)"
                   l={r.serverDb}
                   testId={`detail-summary-${r.target}-db`}
                 />

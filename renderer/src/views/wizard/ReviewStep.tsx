@@ -61,9 +61,11 @@ function RunInWords({ config }: { config: RunConfig }) {
       <table className="kv">
         <tbody>
           {rows.map(([label, text]) => (
-            <tr key={label} data-testid={`review-summary-${label.toLowerCase().replace(/ /g, '-')}`}>
+            <tr key={label}>
               <th scope="row">{label}</th>
-              <td>{Array.isArray(text) ? text.map((line) => <div key={line}>{line}</div>) : text}</td>
+              <td data-testid={`review-summary-${label.toLowerCase().replace(/ /g, '-')}`}>
+                {Array.isArray(text) ? text.map((line) => <div key={line}>{line}</div>) : text}
+              </td>
             </tr>
           ))}
         </tbody>
