@@ -53,7 +53,26 @@ interface TimeChartProps {
   integer?: boolean
   /** Shown instead of an empty plot (e.g. "No errors"). */
   emptyText?: string
+  /** The y axis' quantity and unit, when its ticks carry no unit ("responses/s"). */
+  yLabel?: string
 }
+
+/** An axis title in the theme's muted colour (recharts' label prop). */
+function axisLabel(value: string, axis: 'x' | 'y') {
+  return axis === 'x'
+    ? { value, position: 'insideBottom' as const, offset: -6, fontSize: 11, fill: 'var(--muted)' }
+    : {
+        value,
+        angle: -90,
+        position: 'insideLeft' as const,
+        fontSize: 11,
+        fill: 'var(--muted)',
+        style: { textAnchor: 'middle' as const },
+      }
+}
+
+/** The x axis of every chart on the run's timeline. */
+const TIMELINE = 'time since the run started (m:ss)'
 
 /** Axis ticks and tooltips in the theme's colours (styles.css), shared by every chart. */
 export const axisTick = { fontSize: 11, fill: 'var(--muted)' }
@@ -109,6 +128,7 @@ function TimeChartImpl({
   domain,
   integer,
   emptyText,
+  yLabel,
 }: TimeChartProps) {
   const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
   const common = (
@@ -122,6 +142,7 @@ function TimeChartImpl({
         tickFormatter={duration}
         tick={axisTick}
         stroke="var(--muted)"
+        label={axisLabel(TIMELINE, 'x')}
       />
       <YAxis
         tick={axisTick}
@@ -130,6 +151,7 @@ function TimeChartImpl({
         allowDecimals={!integer}
         tickFormatter={(v: number) => fmt(v)}
         domain={domain ?? [0, 'auto']}
+        {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
       />
       <Tooltip
         contentStyle={tooltipStyle}
@@ -157,7 +179,7 @@ function TimeChartImpl({
       emptyText={rows.length > 0 ? emptyText : undefined}
     >
       {stacked ? (
-        <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
           {common}
           {series.map((s) => (
             <Area
@@ -174,7 +196,7 @@ function TimeChartImpl({
           ))}
         </AreaChart>
       ) : (
-        <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
           {common}
           {series.map((s) => (
             <Line
@@ -317,7 +339,8 @@ function BandChartImpl({
   height = 220,
   testId,
   integer,
-  xLabel = 'seconds since the round started',
+  xLabel = 'time since the round started (m:ss)',
+  yLabel,
 }: {
   title: ReactNode
   rows: readonly BandRow[]
@@ -328,6 +351,8 @@ function BandChartImpl({
   testId: string
   integer?: boolean
   xLabel?: string
+  /** The y axis' quantity and unit, when its ticks carry no unit. */
+  yLabel?: string
 }) {
   const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
   const banded = series.filter((s) => rows.some((r) => Array.isArray(r[bandKey(s.key)])))
@@ -338,7 +363,7 @@ function BandChartImpl({
       height={height}
       empty={rows.length === 0 || series.length === 0}
     >
-      <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: 0 }}>
+      <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
         <XAxis
           dataKey="t"
@@ -357,6 +382,7 @@ function BandChartImpl({
           allowDecimals={!integer}
           tickFormatter={(v: number) => fmt(v)}
           domain={[0, 'auto']}
+          {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
         />
         <Tooltip
           contentStyle={tooltipStyle}

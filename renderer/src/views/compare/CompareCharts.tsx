@@ -89,6 +89,7 @@ function CompareChartsImpl({ data }: { data: readonly RunData[] }) {
           testId="compare-chart-throughput"
           format={(v) => String(Math.round(v))}
           integer
+          yLabel="responses/s"
         />
         <BandChart
           title="Latency p50 / p99 of the responses (ms), rounds overlaid"

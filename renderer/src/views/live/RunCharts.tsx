@@ -100,6 +100,7 @@ function RunChartsImpl({
           testId={`${prefix}-chart-throughput`}
           format={count}
           integer
+          yLabel="responses/s"
         />
       ) : (
         <TimeChart
@@ -110,6 +111,7 @@ function RunChartsImpl({
           testId={`${prefix}-chart-throughput`}
           format={count}
           integer
+          yLabel="responses/s"
         />
       )}
       {charts.latencyBands ? (
@@ -137,6 +139,7 @@ function RunChartsImpl({
         series={charts.errors.kinds.map((k, i) => ({ key: k, label: k, colour: colour(-1 - i) }))}
         markers={charts.markers}
         testId={`${prefix}-chart-errors`}
+        yLabel="errors/s"
         stacked
         integer
         emptyText="No errors"
@@ -150,6 +153,7 @@ function RunChartsImpl({
         testId={`${prefix}-chart-connections`}
         format={count}
         integer
+        yLabel="connections"
       />
       {charts.res.cpu.length > 0 ? (
         <TimeChart
@@ -180,6 +184,7 @@ function RunChartsImpl({
           testId={`${prefix}-chart-db-connections`}
           format={count}
           integer
+          yLabel="connections"
         />
       ) : null}
     </div>
