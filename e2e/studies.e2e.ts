@@ -83,7 +83,9 @@ describe('studies, templates, reports', () => {
     await wizard.start()
     expect(await new LivePage(page).waitForEnd()).toBe('done')
     await page.getByTestId('live-open-detail').click()
-    await expect.poll(() => page.getByTestId('detail-summary-java-tomcat-step').count()).toBe(4)
+    // The page loads the run, then its charts: wait for the table's fourth step row, then count.
+    await page.getByTestId('detail-summary-java-tomcat-step').nth(3).waitFor()
+    expect(await page.getByTestId('detail-summary-java-tomcat-step').count()).toBe(4)
     expect(await page.getByTestId('detail-summary').textContent()).toContain('step create ad')
   })
 

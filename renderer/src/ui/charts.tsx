@@ -158,7 +158,7 @@ function TimeChartImpl({
         labelFormatter={(t) => `t = ${duration(Number(t))}`}
         formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
       />
-      <Legend wrapperStyle={{ fontSize: 12 }} />
+      <Legend wrapperStyle={{ fontSize: 12, paddingTop: 10 }} />
       {(markers ?? []).map((m) => (
         <ReferenceLine
           key={`${m.t}-${m.label}`}
