@@ -3,9 +3,11 @@
 // when the window closes are in flight at the end) run by the real `cannonade` command, then read
 // back through `runs show` (text and JSON), the Api, the run's page in the browser, the CSV and
 // JSON exports, PostgreSQL (a throwaway cluster, when there is one), JUnit and the report (HTML
-// and the PDF's text). Each screen must show the count, the throughput (responses per second),
-// the errors and the requests in flight at the end that engine/metrics/figures.ts defines, and no
-// chart may draw a timeout as throughput or a latency of 0 ms.
+// and the PDF's text), and in the app the live view, run detail, compare and the study page (the
+// run is the one value of a study, so it has a study page). Each screen must show the count, the
+// throughput (responses per second), the errors and the requests in flight at the end that
+// engine/metrics/figures.ts defines, and no chart may draw a timeout as throughput or a latency
+// of 0 ms.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,7 +15,7 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import type { RunSummary } from '../engine/api/types.ts'
+import type { RunSummary, StudyResults } from '../engine/api/types.ts'
 import { figuresOf, type Figures } from '../engine/metrics/figures.ts'
 import { fmtInt, fmtRate } from '../engine/report/format.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
@@ -57,7 +59,7 @@ async function lineGeometry(page: Page, testId: string): Promise<{ axis: number;
 }
 
 describe('the same figures on every screen', () => {
-  it('CLI, runs show, Api, run detail, CSV, JSON, PostgreSQL, JUnit and the report agree on one run', async () => {
+  it('CLI, runs show, Api, live view, run detail, compare, study page, CSV, JSON, PostgreSQL, JUnit and the report agree on one run', async () => {
     const target = await startTarget({ delayMs: 3, failEvery: { every: 10, status: 503 }, hangAfterMs: 2000 })
     const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-figures-'))
     const db = join(dataDir, 'cannonade.db')
@@ -73,6 +75,7 @@ load: { connections: 3, duration: 4, timeoutMs: 700 }
 cooldownSeconds: 0
 thresholds:
   - { metric: p99, max: 200000 }
+sweep: { path: load.connections, values: [3] }
 `,
     )
     // 1. The command line: `run` (its table and --json), then `runs show` (text and --json).
@@ -80,10 +83,13 @@ thresholds:
     const ran = await cannonade(['run', config, '--db', db, '--json', jsonOut])
     await target.close()
     expect(ran.code, ran.stderr).toBe(0)
-    const summaryJson = JSON.parse(readFileSync(jsonOut, 'utf8')) as {
-      runId: number
-      targets: Record<string, unknown>[]
+    // A study of one value: `run` writes the study and its one run's summary.
+    const studyJson = JSON.parse(readFileSync(jsonOut, 'utf8')) as {
+      studyId: number
+      results: StudyResults
+      runs: { runId: number; targets: Record<string, unknown>[] }[]
     }
+    const summaryJson = studyJson.runs[0]!
     const runId = summaryJson.runId
     const shown = await cannonade(['runs', 'show', String(runId), '--db', db])
     const shownJson = JSON.parse(
@@ -155,6 +161,29 @@ thresholds:
     expect(Math.min(...thr)).toBeLessThan(throughput.axis - 10)
     await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
     await app.screen('run-detail-stalls')
+
+    // The live view of the ended run, compare (the same table) and the study page.
+    await app.open(`#/live/${runId}`)
+    await page.getByTestId('live-inflight').waitFor()
+    const stat = async (id: string) => firstNumber((await page.getByTestId(id).textContent()) ?? '')
+    expect([await stat('live-requests'), await stat('live-errors'), await stat('live-inflight')]).toEqual([
+      f.requests,
+      f.failed,
+      f.inflight,
+    ])
+    await app.open(`#/compare?runs=${runId}`)
+    const compared = page.getByTestId(`compare-summary-${runId}`).getByTestId('detail-summary-stalls')
+    await compared.waitFor()
+    expect(await compared.locator('td').allTextContents()).toEqual(cells)
+    const point = studyJson.results.targets[0]!.points[0]!
+    expect(point.throughput).toBe(f.throughput)
+    expect(point.errorRate).toBe(f.errorRate)
+    await app.open(`#/studies/${studyJson.studyId}`)
+    await page.getByTestId('study-points-0').locator('tbody tr').first().waitFor()
+    const studyCells = await page.getByTestId('study-points-0').locator('tbody td').allTextContents()
+    // Value, Run, Throughput, p50, p95, p99, Error rate: as run detail prints them.
+    expect(studyCells.slice(2, 6)).toEqual([cells[2], cells[5], cells[6], cells[7]])
+    expect(firstNumber(studyCells[6]!)).toBeCloseTo((100 * f.failed) / f.requests, 1)
 
     // 4. Exports: CSV samples and series, the JSON document, JUnit.
     const samples = readFileSync((await app.engine.exports.csv(runId, { kind: 'samples' })).path!, 'utf8')

@@ -1,11 +1,61 @@
 // The web UI against the real engine: a new user's first run through the wizard, the live view,
 // history, and a comparison of two runs. Each test has its own data directory and server.
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { demoBase, demoRun, runAndWait } from './support/runs.ts'
 
 const { start } = appPerTest()
+
+/**
+ * The colour each of `targets` has in a chart's legend ("sleep-2ms (3 rounds)", "sleep-2ms p99"
+ * are sleep-2ms's entries): every entry of a target is its colour or a lighter tint of it (the
+ * report draws p50 and p95 lighter than p99).
+ */
+async function legendColours(page: Page, testId: string, targets: string[]): Promise<Record<string, string>> {
+  const legend = page.getByTestId(testId).locator('.recharts-legend-item')
+  await legend.first().waitFor()
+  const items: { text: string; colour: string }[] = []
+  for (const item of await legend.all())
+    items.push({
+      text: (await item.locator('.recharts-legend-item-text').textContent()) ?? '',
+      colour: (await item.locator('.recharts-surface [stroke]').first().getAttribute('stroke')) ?? '',
+    })
+  return coloursByTarget(items, targets)
+}
+
+const rgb = (hex: string): number[] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
+
+/** How much white `colour` has over `base` (0: the same), or null when it is another hue. */
+function tintOf(colour: string, base: string): number | null {
+  const [c, b] = [rgb(colour), rgb(base)]
+  const amounts = b.map((v, i) => (v === 255 ? null : (c[i]! - v) / (255 - v))).filter((a) => a !== null)
+  const a = amounts[0] ?? 0
+  return amounts.every((x) => Math.abs(x - a) < 0.02) && a >= 0 && a < 1 ? a : null
+}
+
+function coloursByTarget(
+  items: { text: string; colour: string }[],
+  targets: string[],
+): Record<string, string> {
+  // Longest name first, so that "a-2" is not read as an entry of "a".
+  const names = [...targets].sort((a, b) => b.length - a.length)
+  const entries = items.flatMap(({ text, colour }) => {
+    const name = names.find((n) => text.startsWith(n))
+    return name ? [{ name, text, colour }] : []
+  })
+  const out: Record<string, string> = {}
+  for (const name of targets) {
+    const mine = entries.filter((e) => e.name === name)
+    // The target's own colour is the least tinted of its entries.
+    const base = mine.find((e) => mine.every((o) => tintOf(o.colour, e.colour) !== null))
+    expect(base, `${name}: ${JSON.stringify(mine)}`).toBeDefined()
+    out[name] = base!.colour
+  }
+  return out
+}
 
 describe('web UI', () => {
   it('runs the wizard against the demo target, shows it live, then in history', async () => {
@@ -196,6 +246,12 @@ describe('web UI', () => {
     )
     await app.screenshot('09-compare-rounds')
     await app.screen('compare')
+    // Each target keeps one colour on every chart of every screen, and in the report.
+    const names = ['sleep-2ms', 'sleep-8ms']
+    const colours = await legendColours(page, 'compare-chart-distribution', names)
+    expect(colours['sleep-2ms']).not.toBe(colours['sleep-8ms'])
+    for (const chart of ['compare-chart-throughput', 'compare-chart-latency'])
+      expect(await legendColours(page, chart, names)).toEqual(colours)
     await app.open(`#/runs/${run.runId}`)
     await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
     await page.getByTestId('detail-chart-latency-plot').locator('.recharts-line-curve').first().waitFor()
@@ -203,6 +259,26 @@ describe('web UI', () => {
     // p50 and p99 of each target: rounds are a band, not legend entries.
     expect(await page.getByTestId('detail-chart-latency').locator('.recharts-legend-item').count()).toBe(4)
     await app.screen('run-detail')
+    for (const chart of [
+      'detail-chart-distribution',
+      'detail-chart-throughput',
+      'detail-chart-latency',
+      'detail-chart-connections',
+    ])
+      expect(await legendColours(page, chart, names)).toEqual(colours)
+    await app.open(`#/live/${run.runId}`)
+    for (const chart of ['live-chart-throughput', 'live-chart-latency'])
+      expect(await legendColours(page, chart, names)).toEqual(colours)
+    const html = readFileSync(
+      (await app.engine.reports.create([run.runId], { format: 'html' })).path!,
+      'utf8',
+    )
+    const keys = [
+      ...html.matchAll(
+        /<span class="key"><svg[^>]*>(?:<line[^>]*stroke="([^"]+)"|<circle[^>]*fill="([^"]+)")[^]*?<\/svg>([^<]*)<\/span>/g,
+      ),
+    ].map((m) => ({ text: m[3]!, colour: m[1] ?? m[2]! }))
+    expect(coloursByTarget(keys, names)).toEqual(colours)
     await app.open(`#/compare?runs=${run.runId}`)
     // The baseline control turns the comparison around.
     await page.getByTestId('compare-baseline').selectOption(`${run.runId}:sleep-8ms`)

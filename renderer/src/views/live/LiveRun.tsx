@@ -228,6 +228,9 @@ function Live({ runId }: { runId: number }) {
         <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
         <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />
         <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
+        {view.totals.inflight !== null ? (
+          <Stat label="in flight at end" value={count(view.totals.inflight)} testId="live-inflight" />
+        ) : null}
       </div>
 
       <AgentsLive
