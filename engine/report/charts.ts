@@ -286,7 +286,7 @@ export function resourceCharts(
       scatterChart(cpuSets, {
         title: 'Throughput vs CPU (one point per second of load, CPU averaged in it)',
         x: { label: 'target CPU % (100 = one core)', zero: true },
-        y: { label: 'requests/s' },
+        y: { label: 'responses/s' },
       }),
     )
   }
@@ -294,7 +294,7 @@ export function resourceCharts(
     parts.push(
       scatterChart(memSets, {
         title: 'Memory vs throughput (one point per second of load)',
-        x: { label: 'requests/s', zero: true },
+        x: { label: 'responses/s', zero: true },
         y: { label: 'memory (MiB)', format: compact },
       }),
     )

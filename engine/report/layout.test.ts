@@ -82,6 +82,16 @@ describe.skipIf(unavailable !== null && !required)('report layout in print', () 
     await page.close()
   })
 
+  it('names the quantity and its unit on every chart axis', () => {
+    const axes = [...html.matchAll(/<text class="axis"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!)
+    // Throughput, latency, errors and schedule charts for each run, the distribution on page 1.
+    expect(axes.length).toBeGreaterThanOrEqual(10)
+    for (const label of axes)
+      expect(label).toMatch(/\(ms\)|\(MiB\)|seconds|responses\/s|errors\/s|connections|percentile|%/)
+    expect(axes.some((a) => a === 'responses/s')).toBe(true)
+    expect(axes.some((a) => a === 'latency (ms)')).toBe(true)
+  })
+
   it('says no sentence twice', async () => {
     const page = await browser.newPage({ viewport: { width: PRINT_WIDTH_PX, height: 1100 } })
     await page.setContent(html, { waitUntil: 'load' })

@@ -211,6 +211,8 @@ describe.skipIf(unavailable !== null && !required)('PDF report from two real run
     expect(page1).toMatch(
       /Entry Rounds Throughput req\/s p50 ms p95 ms p99 ms p99.9 ms Errors CPU % mean Memory mean/,
     )
+    // ... and the latency distribution of every entry, on the same page.
+    expect(page1).toContain('Latency distribution of every target in every run')
     let body = within.headline
     for (const note of within.notes) body = body.replace(note, '')
     expect(text).toContain(squash(body.trim()))

@@ -40,7 +40,7 @@ ${t.points
     )
   return `<section class="study"><h2>Study ${s.studyId}: ${esc(s.name)}</h2>
 <p>One run per value of <code>${esc(s.path)}</code> (${s.values.join(', ')}). ${esc(s.kneeRule)}</p>
-${line('throughput', `Throughput against ${name}`, 'requests/s')}
+${line('throughput', `Throughput against ${name}`, 'responses/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
 ${tables}
 ${s.targets.map((t) => scalingSection(t, name)).join('\n')}</section>`

@@ -35,6 +35,7 @@ function Chart({
   xLabel,
   testId,
   unit,
+  yLabel,
 }: {
   title: string
   rows: Record<string, number>[]
@@ -43,6 +44,8 @@ function Chart({
   xLabel: string
   testId: string
   unit: string
+  /** The y axis' quantity and unit. */
+  yLabel: string
 }) {
   const values = rows.map((r) => r.value ?? 0)
   // Doubling sweeps (8, 16, 32, 64…) read better on a log axis; it needs positive values.
@@ -71,7 +74,20 @@ function Chart({
                 fill: 'var(--muted)',
               }}
             />
-            <YAxis tick={axisTick} stroke="var(--muted)" width={64} domain={[0, 'auto']} />
+            <YAxis
+              tick={axisTick}
+              stroke="var(--muted)"
+              width={64}
+              domain={[0, 'auto']}
+              label={{
+                value: yLabel,
+                angle: -90,
+                position: 'insideLeft',
+                fontSize: 11,
+                fill: 'var(--muted)',
+                style: { textAnchor: 'middle' },
+              }}
+            />
             <Tooltip
               contentStyle={tooltipStyle}
               labelFormatter={(v) => `${xLabel} = ${typeof v === 'number' || typeof v === 'string' ? v : ''}`}
@@ -117,13 +133,14 @@ function SweepChartsImpl({ points, knee, xLabel, testId, colour: own }: Props) {
   return (
     <div className="charts">
       <Chart
-        title={`Throughput (requests/s) against ${xLabel}`}
+        title={`Throughput (responses/s) against ${xLabel}`}
         rows={throughput}
         lines={[{ key: 'req/s', colour: c }]}
         knee={knee}
         xLabel={xLabel}
         testId={`${testId}-throughput`}
         unit="req/s"
+        yLabel="responses/s"
       />
       <Chart
         title={`Latency p50 / p95 / p99 (ms) against ${xLabel}`}
@@ -137,6 +154,7 @@ function SweepChartsImpl({ points, knee, xLabel, testId, colour: own }: Props) {
         xLabel={xLabel}
         testId={`${testId}-latency`}
         unit="ms"
+        yLabel="latency (ms)"
       />
     </div>
   )
