@@ -95,7 +95,16 @@ describe('cannonade run', () => {
     // A request due as the window closes while both connections are busy is never sent.
     expect(t.schedule.scheduled).toBe(200)
     expect(t.schedule.sent + t.schedule.unsent).toBe(200)
-    expect(Object.keys(t.schedule.lateness)).toEqual(['mean', 'stddev', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
+    expect(Object.keys(t.schedule.lateness)).toEqual([
+      'mean',
+      'stddev',
+      'p50',
+      'p90',
+      'p95',
+      'p99',
+      'p99.9',
+      'max',
+    ])
     expect(t.connect.count).toBe(2)
     const runId = String(JSON.parse(readFileSync(out, 'utf8')).runId)
     const show = await cli(['runs', 'show', runId, '--db', db])
