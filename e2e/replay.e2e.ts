@@ -35,6 +35,7 @@ function event(
     phase: phaseAt(t),
     connections: phaseAt(t) === 'warmup' ? 8 : phaseAt(t) === 'load' ? 32 : 64,
     requests,
+    responses: requests - errors / 2,
     errors,
     errorsByKind: errors ? { timeout: errors / 2, non2xx: errors / 2 } : {},
     bytes: requests * 2048,

@@ -80,11 +80,21 @@ describe('studies, templates, reports', () => {
     await wizard.setRounds(1)
     await wizard.next()
     await wizard.next()
-    await wizard.start()
+    const runId = await wizard.start()
     expect(await new LivePage(page).waitForEnd()).toBe('done')
     await page.getByTestId('live-open-detail').click()
-    await expect.poll(() => page.getByTestId('detail-summary-java-tomcat-step').count()).toBe(4)
+    // The page loads the run, then its charts: wait for the table's fourth step row, then count.
+    await page.getByTestId('detail-summary-java-tomcat-step').nth(3).waitFor()
+    expect(await page.getByTestId('detail-summary-java-tomcat-step').count()).toBe(4)
     expect(await page.getByTestId('detail-summary').textContent()).toContain('step create ad')
+    const steps = await page.getByTestId('detail-summary-java-tomcat-step').allTextContents()
+    // Compare shows the same per-step rows.
+    await app.open(`#/compare?runs=${runId}`)
+    const compared = page
+      .getByTestId(`compare-summary-${runId}`)
+      .getByTestId('detail-summary-java-tomcat-step')
+    await compared.nth(3).waitFor()
+    expect(await compared.allTextContents()).toEqual(steps)
   })
 
   it('runs a sweep of load.connections over 1 and 2 and shows the study with both points', async () => {
@@ -110,6 +120,11 @@ describe('studies, templates, reports', () => {
     expect(await page.getByTestId('wizard-start').textContent()).toContain('2 runs')
     const first = await wizard.start()
     await page.getByTestId('live-study').waitFor()
+    // The live view follows the study to its next value when it starts.
+    await expect
+      .poll(() => page.getByTestId('live').getAttribute('data-run-id'), { timeout: 60_000 })
+      .not.toBe(String(first))
+    await expect.poll(() => page.getByTestId('live-study').textContent()).toMatch(/^Value 2 of 2 /)
     await page.getByTestId('live-study-link').click()
 
     const study = new StudyPage(page)

@@ -1,11 +1,61 @@
 // The web UI against the real engine: a new user's first run through the wizard, the live view,
 // history, and a comparison of two runs. Each test has its own data directory and server.
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { demoBase, demoRun, runAndWait } from './support/runs.ts'
 
 const { start } = appPerTest()
+
+/**
+ * The colour each of `targets` has in a chart's legend ("sleep-2ms (3 rounds)", "sleep-2ms p99"
+ * are sleep-2ms's entries): every entry of a target is its colour or a lighter tint of it (the
+ * report draws p50 and p95 lighter than p99).
+ */
+async function legendColours(page: Page, testId: string, targets: string[]): Promise<Record<string, string>> {
+  const legend = page.getByTestId(testId).locator('.recharts-legend-item')
+  await legend.first().waitFor()
+  const items: { text: string; colour: string }[] = []
+  for (const item of await legend.all())
+    items.push({
+      text: (await item.locator('.recharts-legend-item-text').textContent()) ?? '',
+      colour: (await item.locator('.recharts-surface [stroke]').first().getAttribute('stroke')) ?? '',
+    })
+  return coloursByTarget(items, targets)
+}
+
+const rgb = (hex: string): number[] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
+
+/** How much white `colour` has over `base` (0: the same), or null when it is another hue. */
+function tintOf(colour: string, base: string): number | null {
+  const [c, b] = [rgb(colour), rgb(base)]
+  const amounts = b.map((v, i) => (v === 255 ? null : (c[i]! - v) / (255 - v))).filter((a) => a !== null)
+  const a = amounts[0] ?? 0
+  return amounts.every((x) => Math.abs(x - a) < 0.02) && a >= 0 && a < 1 ? a : null
+}
+
+function coloursByTarget(
+  items: { text: string; colour: string }[],
+  targets: string[],
+): Record<string, string> {
+  // Longest name first, so that "a-2" is not read as an entry of "a".
+  const names = [...targets].sort((a, b) => b.length - a.length)
+  const entries = items.flatMap(({ text, colour }) => {
+    const name = names.find((n) => text.startsWith(n))
+    return name ? [{ name, text, colour }] : []
+  })
+  const out: Record<string, string> = {}
+  for (const name of targets) {
+    const mine = entries.filter((e) => e.name === name)
+    // The target's own colour is the least tinted of its entries.
+    const base = mine.find((e) => mine.every((o) => tintOf(o.colour, e.colour) !== null))
+    expect(base, `${name}: ${JSON.stringify(mine)}`).toBeDefined()
+    out[name] = base!.colour
+  }
+  return out
+}
 
 describe('web UI', () => {
   it('runs the wizard against the demo target, shows it live, then in history', async () => {
@@ -48,6 +98,20 @@ describe('web UI', () => {
     await wizard.next()
     await wizard.setName('e2e: demo via wizard')
     await expect.poll(() => page.getByTestId('review-yaml').textContent()).toContain('e2e: demo via wizard')
+    // The run in words before its YAML.
+    expect(await page.getByTestId('review-summary-targets').textContent()).toMatch(
+      /demo: GET http:\/\/127\.0\.0\.1:\d+\/ads/,
+    )
+    expect(await page.getByTestId('review-summary-load-shape').textContent()).toContain('2 connections')
+    expect(await page.getByTestId('review-summary-duration').textContent()).toContain(
+      '3 s per target and round',
+    )
+    // A threshold is entered in ms and shown in ms (stored in µs): never "≤ 200000".
+    await page.getByText('Thresholds and correlation header').click()
+    await page.getByTestId('threshold-add').click()
+    await expect
+      .poll(() => page.getByTestId('review-summary-thresholds').textContent())
+      .toBe('p99 ≤ 200 ms on every target')
     await app.screenshot('03-wizard-review')
     expect(await page.getByTestId('review-yaml').textContent()).toContain('kind: process')
     const runId = await wizard.start()
@@ -85,6 +149,9 @@ describe('web UI', () => {
     const rows = await connect.allTextContents()
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) expect(row).toMatch(/^↳ connect\s*2 conn\./)
+    expect(await page.getByTestId('detail-thresholds').textContent()).toMatch(
+      /p99 ≤ 200 ms on demo: [\d.]+ ms/,
+    )
     await page.getByTestId('detail-chart-throughput-plot').waitFor()
     await page.getByTestId('samples-slowest').click()
     await page.getByTestId('samples-table').waitFor()
@@ -125,7 +192,7 @@ describe('web UI', () => {
     await history.compare()
     await page.getByTestId('compare-result').waitFor()
     await page.getByTestId('compare-chart-throughput-plot').waitFor()
-    await page.getByTestId('compare-chart-percentiles-plot').waitFor()
+    await page.getByTestId('compare-chart-distribution-plot').waitFor()
     // Two single-round runs of the same target: paired by name, the difference in their configs
     // named at the top, and what one round each cannot tell, once.
     const headline = (await page.getByTestId('compare-headline').textContent()) ?? ''
@@ -149,7 +216,8 @@ describe('web UI', () => {
         { name: 'sleep-2ms', url: `${demo}/slow?ms=2` },
         { name: 'sleep-8ms', url: `${demo}/slow?ms=8` },
       ],
-      load: { connections: 2, duration: 1 },
+      // 2 s a round: enough seconds for the rounds' band in the screenshots artifacts/screens/ keeps.
+      load: { connections: 2, duration: 2 },
       rounds: 3,
       schedule: 'interleaved',
       cooldownSeconds: 0,
@@ -165,7 +233,53 @@ describe('web UI', () => {
     expect(await page.getByTestId('compare-method').textContent()).toMatch(
       /^Method: each round is one observation/,
     )
+    // Rounds drawn as one line per target with a band, the distribution, each target in its colour.
+    await page
+      .getByTestId('compare-chart-distribution-plot')
+      .locator('.recharts-line-curve')
+      .first()
+      .waitFor()
+    // One legend entry per target, not per round.
+    await page.getByTestId('compare-chart-throughput-plot').locator('.recharts-line-curve').first().waitFor()
+    expect(await page.getByTestId('compare-chart-throughput').locator('.recharts-legend-item').count()).toBe(
+      2,
+    )
     await app.screenshot('09-compare-rounds')
+    await app.screen('compare')
+    // Each target keeps one colour on every chart of every screen, and in the report.
+    const names = ['sleep-2ms', 'sleep-8ms']
+    const colours = await legendColours(page, 'compare-chart-distribution', names)
+    expect(colours['sleep-2ms']).not.toBe(colours['sleep-8ms'])
+    for (const chart of ['compare-chart-throughput', 'compare-chart-latency'])
+      expect(await legendColours(page, chart, names)).toEqual(colours)
+    await app.open(`#/runs/${run.runId}`)
+    await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
+    await page.getByTestId('detail-chart-latency-plot').locator('.recharts-line-curve').first().waitFor()
+    expect(await page.getByTestId('detail-summary-sleep-8ms').count()).toBe(3)
+    // p50 and p99 of each target: rounds are a band, not legend entries.
+    expect(await page.getByTestId('detail-chart-latency').locator('.recharts-legend-item').count()).toBe(4)
+    await app.screen('run-detail')
+    for (const chart of [
+      'detail-chart-distribution',
+      'detail-chart-throughput',
+      'detail-chart-latency',
+      'detail-chart-connections',
+    ])
+      expect(await legendColours(page, chart, names)).toEqual(colours)
+    await app.open(`#/live/${run.runId}`)
+    for (const chart of ['live-chart-throughput', 'live-chart-latency'])
+      expect(await legendColours(page, chart, names)).toEqual(colours)
+    const html = readFileSync(
+      (await app.engine.reports.create([run.runId], { format: 'html' })).path!,
+      'utf8',
+    )
+    const keys = [
+      ...html.matchAll(
+        /<span class="key"><svg[^>]*>(?:<line[^>]*stroke="([^"]+)"|<circle[^>]*fill="([^"]+)")[^]*?<\/svg>([^<]*)<\/span>/g,
+      ),
+    ].map((m) => ({ text: m[3]!, colour: m[1] ?? m[2]! }))
+    expect(coloursByTarget(keys, names)).toEqual(colours)
+    await app.open(`#/compare?runs=${run.runId}`)
     // The baseline control turns the comparison around.
     await page.getByTestId('compare-baseline').selectOption(`${run.runId}:sleep-8ms`)
     await expect
@@ -178,6 +292,34 @@ describe('web UI', () => {
       .poll(() => headline.textContent())
       .toMatch(/^These 2 entries are values of one series .* p50 rises from [\d.]+ ms at 2 to [\d.]+ ms at 8/)
     await app.screenshot('10-compare-series')
+  })
+
+  it('keeps the live view moving through a cool-down, saying what comes next and when', async () => {
+    const app = await start()
+    const { page } = app
+    const demo = await demoBase(app)
+    const { runId } = await app.engine.runs.start({
+      version: 1,
+      name: 'e2e: cool-down',
+      targets: [
+        { name: 'first', url: `${demo}/ads?limit=5` },
+        { name: 'second', url: `${demo}/ads?limit=5` },
+      ],
+      load: { connections: 1, duration: 1 },
+      cooldownSeconds: 4,
+    })
+    await app.open(`#/live/${runId}`)
+    // No progress arrives while the runner cools down: the view says what is next and counts on.
+    const next = page.getByTestId('live-up-next')
+    await expect.poll(() => next.textContent(), { timeout: 20_000 }).toMatch(/next second \(segment 2 of 2\)/)
+    const elapsed = async () =>
+      Number(/^0:(\d+)/.exec((await page.getByTestId('live-elapsed').textContent()) ?? '')?.[1])
+    const during = await elapsed()
+    await expect.poll(elapsed, { timeout: 10_000 }).toBeGreaterThan(during)
+    expect(await next.isVisible()).toBe(true)
+    expect(await page.getByTestId('live-current').textContent()).toContain('cooling down')
+    await app.screenshot('08b-live-cooldown')
+    await page.getByTestId('live-done').waitFor({ timeout: 30_000 })
   })
 
   it('validates the wizard inline and will not start an invalid run', async () => {

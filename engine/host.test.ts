@@ -66,7 +66,7 @@ describe('engine host', () => {
     expect(series.length).toBe(2)
     const slowest = await host.runs.samples(runId, { order: 'slowest', limit: 3 })
     expect(slowest.rows.length).toBe(3)
-    expect(slowest.rows[0]!.latencyUs).toBeGreaterThanOrEqual(slowest.rows[2]!.latencyUs)
+    expect(slowest.rows[0]!.latencyUs).toBeGreaterThanOrEqual(slowest.rows[2]!.latencyUs ?? 0)
     const byId = await host.runs.samples(runId, { correlationId: slowest.rows[0]!.correlationId })
     expect(byId.rows[0]!.seq).toBe(slowest.rows[0]!.seq)
     const csv = await host.exports.csv(runId, { kind: 'samples' })

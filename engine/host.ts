@@ -42,6 +42,7 @@ import { testPgConnection } from './exports/pg-test.ts'
 import { probeTarget } from './config/probe.ts'
 import { studyResults } from './study/results.ts'
 import { compareRuns } from './metrics/compare.ts'
+import { distributions } from './metrics/distribution.ts'
 import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
 import { thisProcess } from './store/owner.ts'
 import { startLedgerUpkeep, type LedgerUpkeep } from './host/upkeep.ts'
@@ -400,6 +401,10 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
       async resources(runId) {
         return history.resources(runId)
+      },
+      async distribution(runId) {
+        const [id] = parseArgs('runs:distribution', [runId])
+        return distributions(history.getRun(id).results).map(({ stats: _, ...curve }) => curve)
       },
       async samples(runId, query) {
         return history.samples(runId, parseArgs('runs:samples', [runId, query])[1])

@@ -1,5 +1,6 @@
 // One web-mode app per test: a fresh data directory, the real engine, the web server on port 0,
-// and a Chromium page with the token URL open. Screenshots go to artifacts/e2e/.
+// and a Chromium page with the token URL open. Screenshots go to artifacts/e2e/; the ones the
+// repository keeps (run detail, compare) to artifacts/screens/ (`screen`).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,8 @@ import { CHROMIUM_ARGS } from '../../engine/report/pdf.ts'
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const STATIC_DIR = join(ROOT, 'dist', 'renderer')
 export const ARTIFACTS = join(ROOT, 'artifacts', 'e2e')
+/** Committed screenshots (see .gitignore): what the main screens look like now. */
+export const SCREENS = join(ROOT, 'artifacts', 'screens')
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export async function launchBrowser(): Promise<Browser> {
@@ -32,6 +35,8 @@ export interface App {
   /** Open the app the way a user does: the printed URL with its token. */
   open(hash?: string): Promise<void>
   screenshot(name: string): Promise<string>
+  /** A screenshot the repository keeps, in artifacts/screens/. */
+  screen(name: string): Promise<string>
   close(): Promise<void>
 }
 
@@ -40,10 +45,12 @@ export interface AppOptions {
   wrap?: (engine: EngineHost) => Api
   viewport?: { width: number; height: number }
   colorScheme?: 'light' | 'dark'
+  /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close. */
+  dataDir?: string
 }
 
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
   const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
   // As `cannonade serve` does: downloads come from this data folder.
   const server = await startServer({
@@ -71,6 +78,12 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
     },
     async screenshot(name) {
       const path = join(ARTIFACTS, `${name}.png`)
+      await page.screenshot({ path, fullPage: true })
+      return path
+    },
+    async screen(name) {
+      mkdirSync(SCREENS, { recursive: true })
+      const path = join(SCREENS, `${name}.png`)
       await page.screenshot({ path, fullPage: true })
       return path
     },

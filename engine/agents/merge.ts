@@ -19,6 +19,7 @@ import {
   newHistogram,
   type Histogram,
 } from '../metrics/hdr.ts'
+import { answeredInSecond } from '../metrics/figures.ts'
 import type { AgentSecondRow, AgentSegmentRow } from './protocol.ts'
 
 export interface MergedSecond {
@@ -48,6 +49,17 @@ export function mergeSecond(
       if (s.generatorCpu !== null) cpu = Math.max(cpu ?? 0, s.generatorCpu)
     }
     const lat = latencyStats(acc.latency, acc.exact.latency)
+    const status = {
+      '1xx': acc.status[0] ?? 0,
+      '2xx': acc.status[1] ?? 0,
+      '3xx': acc.status[2] ?? 0,
+      '4xx': acc.status[3] ?? 0,
+      '5xx': acc.status[4] ?? 0,
+    }
+    // As one process's writer counts a second (engine/runner/writer.ts): throughput is the
+    // responses, and a second without one has no latency.
+    const responses = answeredInSecond(status)
+    const at = (v: number): number | null => (responses > 0 ? v : null)
     const point: SeriesPoint = {
       target: seg.target,
       round: seg.round,
@@ -55,26 +67,20 @@ export function mergeSecond(
       phase: phases[phase] ?? 'main',
       connections,
       requests: acc.requests,
+      responses,
       errors: acc.errorTotal(),
       errorsByKind: acc.errorCounts(),
       bytes: acc.bytes,
-      mean: lat.mean,
-      p50: lat.p50,
-      p90: lat.p90,
-      p95: lat.p95,
-      p99: lat.p99,
-      p999: lat.p999,
-      max: lat.max,
+      mean: at(lat.mean),
+      p50: at(lat.p50),
+      p90: at(lat.p90),
+      p95: at(lat.p95),
+      p99: at(lat.p99),
+      p999: at(lat.p999),
+      max: at(lat.max),
       // The busiest agent's load thread: each agent's saturation is judged on its own.
       generatorCpu: cpu,
       agents: rows.length,
-    }
-    const status = {
-      '1xx': acc.status[0],
-      '2xx': acc.status[1],
-      '3xx': acc.status[2],
-      '4xx': acc.status[3],
-      '5xx': acc.status[4],
     }
     return { point, phase, statusJson: JSON.stringify(status) }
   } finally {

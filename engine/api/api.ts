@@ -5,6 +5,7 @@ import type { RunConfig } from '../config/schema.ts'
 import type { Args, Settings, SettingsPatch } from './schemas.ts'
 import type {
   CompareResult,
+  DistributionCurve,
   ExportProgressEvent,
   ExportResult,
   ProbeResult,
@@ -43,6 +44,8 @@ export interface Api {
     get(runId: number): Promise<RunSummary & { config: RunConfig }>
     series(runId: number, opts?: { maxPoints?: number }): Promise<SeriesPoint[]>
     resources(runId: number): Promise<ResourcePoint[]>
+    /** Per target, the latency distribution of its finished rounds merged (a band over rounds). */
+    distribution(runId: number): Promise<DistributionCurve[]>
     samples(runId: number, query?: Args<'runs:samples'>[1]): Promise<{ rows: SampleRow[]; total: number }>
     compare(query: Args<'runs:compare'>[0]): Promise<CompareResult>
     delete(runId: number): Promise<void>

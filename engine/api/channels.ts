@@ -16,6 +16,7 @@ export const channels = {
     get: 'runs:get',
     series: 'runs:series',
     resources: 'runs:resources',
+    distribution: 'runs:distribution',
     samples: 'runs:samples',
     compare: 'runs:compare',
     delete: 'runs:delete',

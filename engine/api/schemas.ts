@@ -151,6 +151,7 @@ export const argSchemas = {
     z.object({ maxPoints: z.number().int().min(10).max(100_000).optional() }).optional(),
   ]),
   'runs:resources': z.tuple([runId]),
+  'runs:distribution': z.tuple([runId]),
   'runs:samples': z.tuple([runId, SampleQuerySchema.optional()]),
   'runs:compare': z.tuple([CompareQuerySchema]),
   'runs:delete': z.tuple([runId]),

@@ -52,15 +52,19 @@ export interface LatencyStats {
   max: number
 }
 
+/** One block of requests (a target's round, a phase, a step); engine/metrics/figures.ts defines each figure. */
 export interface StatsBlock {
+  /** Requests with an outcome: answered or failed (not those still in flight at the window's end). */
   requests: number
   /** Completed with a 2xx status. */
   ok: number
+  /** By kind; includes `inflight`, which is not an error (failedRequests leaves it out). */
   errors: ErrorCounts
   statusClasses: Record<'1xx' | '2xx' | '3xx' | '4xx' | '5xx', number>
   bytes: number
-  /** Completed requests per second of the window. */
+  /** Responses (any status) per second of the window; requests without an answer do not count. */
   throughput: number
+  /** Wall time of the window (a phase: the phase's own time). */
   seconds: number
   latency: LatencyStats
   /** Rate mode only: latency from the intended send time (coordinated omission corrected). */
@@ -262,20 +266,38 @@ export interface SeriesPoint {
   t: number
   phase: string
   connections: number
+  /** Requests with an outcome in this second (answered or failed; not those in flight at the end). */
   requests: number
+  /** Responses of any status in this second: the throughput (engine/metrics/figures.ts). */
+  responses: number
+  /** Failed requests (every error kind but `inflight`). */
   errors: number
+  /** Errors by kind; `inflight` (in flight when the window closed) is listed but is not an error. */
   errorsByKind: ErrorCounts
   bytes: number
-  mean: number
-  p50: number
-  p90: number
-  p95: number
-  p99: number
-  p999: number
-  max: number
+  /** Latency of this second's responses, µs; null when nothing was answered in it (never 0). */
+  mean: number | null
+  p50: number | null
+  p90: number | null
+  p95: number | null
+  p99: number | null
+  p999: number | null
+  max: number | null
   generatorCpu: number | null
   /** A run of load agents: how many agents' reports this merged second holds. */
   agents?: number
+}
+
+/**
+ * A target's latency distribution (engine/metrics/distribution.ts): points [x, µs] with
+ * x = log10(1 / (1 − q)) — 0.30 is p50, 1 p90, 2 p99 … 5 p99.999 — all its rounds merged.
+ */
+export interface DistributionCurve {
+  target: string
+  rounds: number
+  points: [number, number][]
+  /** With several rounds: per point, the lowest and the highest round's latency there (µs). */
+  band: [number, number][] | null
 }
 
 export interface ProgressEvent {
@@ -336,7 +358,8 @@ export interface SampleRow {
   round: number
   phase: string
   startUs: number
-  latencyUs: number
+  /** µs; null when no response came (an error without an answer, or in flight at the end). */
+  latencyUs: number | null
   correctedUs: number | null
   status: number
   bytes: number

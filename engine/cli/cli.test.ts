@@ -72,7 +72,7 @@ describe('cannonade run', () => {
     const t = s.targets[0]
     expect(t.target).toBe('local')
     expect(t.requests).toBeGreaterThan(0)
-    expect(Object.keys(t.latency)).toEqual(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
+    expect(Object.keys(t.latency)).toEqual(['mean', 'stddev', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
     expect(t.throughput).toBeGreaterThan(0)
     expect(t.phases[0].phase).toBe('main')
     expect(await runCount(db)).toBe(1)
@@ -95,7 +95,16 @@ describe('cannonade run', () => {
     // A request due as the window closes while both connections are busy is never sent.
     expect(t.schedule.scheduled).toBe(200)
     expect(t.schedule.sent + t.schedule.unsent).toBe(200)
-    expect(Object.keys(t.schedule.lateness)).toEqual(['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'])
+    expect(Object.keys(t.schedule.lateness)).toEqual([
+      'mean',
+      'stddev',
+      'p50',
+      'p90',
+      'p95',
+      'p99',
+      'p99.9',
+      'max',
+    ])
     expect(t.connect.count).toBe(2)
     const runId = String(JSON.parse(readFileSync(out, 'utf8')).runId)
     const show = await cli(['runs', 'show', runId, '--db', db])
@@ -119,7 +128,8 @@ describe('cannonade run', () => {
     )
     const r = await cli(['run', cfg, '--db', join(dir, 'th.db')])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/threshold p50 ≤ 1 on local: FAILED/)
+    // Stored in µs, shown in ms with its unit: 1 µs is 0.001 ms.
+    expect(r.stdout).toMatch(/threshold p50 ≤ 0\.001 ms on local: \d+\.\d\d ms, FAILED/)
   })
 
   const bad: [string, string, RegExp][] = [

@@ -13,7 +13,7 @@ import {
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
-import { formatTable } from './runs.ts'
+import { formatTable } from './table.ts'
 
 const COMPARE_FLAGS = {
   baseline: {

@@ -1,5 +1,7 @@
-// One self-rewriting progress line on a terminal: elapsed / total, target, req/s, p99, errors.
+// One self-rewriting progress line on a terminal: elapsed / total, target, responses/s (the
+// throughput, engine/metrics/figures.ts), p99 of the second's responses, errors.
 import type { ProgressEvent } from '../api/types.ts'
+import { msText } from '../metrics/units.ts'
 
 export class ProgressLine {
   private readonly out: NodeJS.WritableStream
@@ -15,7 +17,7 @@ export class ProgressLine {
     const total = e.totalSeconds ? `/${Math.round(e.totalSeconds)}s` : 's'
     const p = e.point
     const warn = e.generatorSaturated ? '  ⚠ generator saturated' : ''
-    this.last = `${bar}${e.elapsedSeconds}${total}  ${e.target}#${e.round} ${p.phase}  ${p.connections} conn  ${p.requests} req/s  p99 ${(p.p99 / 1000).toFixed(2)} ms  errors ${e.totals.errors}${warn}`
+    this.last = `${bar}${e.elapsedSeconds}${total}  ${e.target}#${e.round} ${p.phase}  ${p.connections} conn  ${p.responses} req/s  p99 ${p.p99 === null ? '–' : `${msText(p.p99)} ms`}  errors ${e.totals.errors}${warn}`
     this.out.write(`\r\x1b[2K${this.last}`)
   }
 

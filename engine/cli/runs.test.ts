@@ -65,11 +65,12 @@ describe('cannonade runs', () => {
     const { code, stdout } = await cli(runsCommand, ['show', String(id)])
     expect(code).toBe(0)
     expect(stdout).toMatch(new RegExp(`^run ${id}  fixture run  \\(done\\)`))
-    expect(stdout).toMatch(/TARGET\s+ROUND\s+REQUESTS\s+ERRORS\s+REQ\/S\s+MEAN ms\s+P50 ms/)
-    expect(stdout).toMatch(/java-jetty\s+1\s+1000\s+\d+\s+\d+\.\d\s+\d+\.\d\d\s+\d+\.\d\d/)
     expect(stdout).toMatch(
-      /thresholds: FAILED\n\s+TARGET\s+METRIC\s+LIMIT\s+ACTUAL\nFAIL\s+java-jetty\s+p99\s+≤ 1\.00 ms\s+\d+\.\d\d ms/,
+      /TARGET\s+ROUND\s+TIME s\s+REQUESTS\s+REQ\/S\s+MEAN ms\s+SD ms\s+P50 ms\s+P90 ms\s+P95 ms\s+P99 ms\s+P99\.9 ms\s+MAX ms\s+ERRORS\s+IN FLIGHT/,
     )
+    expect(stdout).toMatch(/java-jetty\s+1\s+\d+\.\d\s+1000\s+\d+\.\d(\s+\d+\.\d\d){8}\s+\d+\s+0/)
+    // The limit as entered (1000 µs = 1 ms), the actual value in the same unit.
+    expect(stdout).toMatch(/thresholds: FAILED\nthreshold p99 ≤ 1 ms on java-jetty: \d+\.\d\d ms, FAILED/)
     const json = JSON.parse((await cli(runsCommand, ['show', String(id), '--json'])).stdout) as {
       runId: number
       targets: unknown[]

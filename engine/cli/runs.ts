@@ -5,7 +5,15 @@ import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from 
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
-import { agentLines, jsonSummary, timingLines, warningLines } from './summary.ts'
+import {
+  agentLines,
+  jsonSummary,
+  resultsTable,
+  thresholdLines,
+  timingLines,
+  warningLines,
+} from './summary.ts'
+import { formatTable } from './table.ts'
 
 type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
 
@@ -39,23 +47,6 @@ export const RUNS_USAGE = helpText(
   LIST_FLAGS,
   SHOW_FLAGS,
 )
-
-/** Columns padded to their widest cell; `right` lists the columns aligned right (numbers). */
-export function formatTable(
-  head: readonly string[],
-  rows: readonly (readonly string[])[],
-  right: readonly number[] = [],
-): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => (right.includes(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd()
-  return [line(head), ...rows.map(line)].join('\n') + '\n'
-}
-
-export const ms = (us: number): string => (us / 1000).toFixed(2)
 
 export function duration(seconds: number | null): string {
   if (seconds === null) return '-'
@@ -108,65 +99,10 @@ function showRun(run: RunSummary): string {
   out.push(...warningLines(run))
   out.push('')
   if (run.results.length === 0) out.push('no results yet')
-  else {
-    const rows = run.results.map((r) => {
-      const errors = Object.values(r.errors).reduce((s, n) => s + (n ?? 0), 0)
-      const l = r.latency
-      return [
-        r.target,
-        String(r.round),
-        String(r.requests),
-        String(errors),
-        r.throughput.toFixed(1),
-        ms(l.mean),
-        ms(l.p50),
-        ms(l.p90),
-        ms(l.p95),
-        ms(l.p99),
-        ms(l.p999),
-        ms(l.max),
-      ]
-    })
-    const head = [
-      'TARGET',
-      'ROUND',
-      'REQUESTS',
-      'ERRORS',
-      'REQ/S',
-      'MEAN ms',
-      'P50 ms',
-      'P90 ms',
-      'P95 ms',
-      'P99 ms',
-      'P99.9 ms',
-      'MAX ms',
-    ]
-    out.push(formatTable(head, rows, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]).trimEnd())
-    out.push(...timingLines(run.results))
-  }
+  else out.push(resultsTable(run.results).trimEnd(), ...timingLines(run.results))
   if (run.distribution) out.push('', ...agentLines(run.distribution))
-  if (run.thresholds.length) {
-    out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`)
-    const unit = (metric: string, v: number): string =>
-      metric === 'throughput'
-        ? `${v.toFixed(1)} req/s`
-        : metric === 'errorRate'
-          ? `${(v * 100).toFixed(2)} %`
-          : `${ms(v)} ms`
-    const rows = run.thresholds.map((t) => [
-      t.passed ? 'pass' : 'FAIL',
-      t.target,
-      t.metric,
-      [
-        t.min !== undefined ? `≥ ${unit(t.metric, t.min)}` : '',
-        t.max !== undefined ? `≤ ${unit(t.metric, t.max)}` : '',
-      ]
-        .filter(Boolean)
-        .join(' and '),
-      t.actual === null ? 'no data' : unit(t.metric, t.actual),
-    ])
-    out.push(formatTable(['', 'TARGET', 'METRIC', 'LIMIT', 'ACTUAL'], rows).trimEnd())
-  }
+  if (run.thresholds.length)
+    out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`, ...thresholdLines(run))
   return out.join('\n') + '\n'
 }
 

@@ -1,18 +1,17 @@
-// The run summary: the `--json` document (`cannonade run --json`, README.md) and the table printed
-// after a run.
-import {
-  failedRequests,
-  type Distribution,
-  type LatencyStats,
-  type RunSummary,
-  type StatsBlock,
-  type TargetRoundSummary,
-} from '../api/types.ts'
+// The run summary: the `--json` document (`cannonade run --json`, `runs show --json`, README.md)
+// and the table `run` and `runs show` both print. Counts and rates are engine/metrics/figures.ts's,
+// units engine/metrics/units.ts's, so the terminal shows what the app, the exports and the report
+// show for the same run.
+import type { Distribution, LatencyStats, RunSummary, StatsBlock, TargetRoundSummary } from '../api/types.ts'
+import { figuresOf } from '../metrics/figures.ts'
+import { errorsText, msText, thresholdSentence } from '../metrics/units.ts'
+import { formatTable } from './table.ts'
 import { warningLine } from '../monitor/warnings.ts'
 
 function latencyJson(l: LatencyStats) {
   return {
     mean: Math.round(l.mean),
+    stddev: Math.round(l.stddev),
     p50: l.p50,
     p90: l.p90,
     p95: l.p95,
@@ -22,13 +21,29 @@ function latencyJson(l: LatencyStats) {
   }
 }
 
+/**
+ * One block's figures. `requests` has an outcome (answered or failed); `errors` are by kind,
+ * without requests still in flight at the end (`inflight`, a count of its own); throughput is
+ * responses per second; latencies are of answered requests, in µs.
+ */
 function blockJson(b: StatsBlock) {
+  const f = figuresOf(b)
   return {
-    requests: b.requests,
-    errors: b.errors,
-    throughput: Math.round(b.throughput * 100) / 100,
+    seconds: Math.round(f.seconds * 1000) / 1000,
+    sent: f.sent,
+    requests: f.requests,
+    answered: f.answered,
+    ok: f.ok,
+    failed: f.failed,
+    errors: f.errors,
+    inflight: f.inflight,
+    errorRate: f.errorRate,
+    throughput: Math.round(f.throughput * 100) / 100,
     latency: latencyJson(b.latency),
     ...(b.corrected ? { correctedLatency: latencyJson(b.corrected) } : {}),
+    // The target's own time from its Server-Timing header: application and database.
+    ...(b.serverApp ? { serverApp: latencyJson(b.serverApp) } : {}),
+    ...(b.serverDb ? { serverDb: latencyJson(b.serverDb) } : {}),
   }
 }
 
@@ -73,11 +88,84 @@ export function jsonSummary(s: RunSummary) {
             },
           }
         : {}),
+      ...(r.steps ? { steps: r.steps.map((st) => ({ step: st.step, ...blockJson(st) })) } : {}),
     })),
   }
 }
 
-const ms = (us: number) => (us / 1000).toFixed(2)
+const HEAD = [
+  'TARGET',
+  'ROUND',
+  'TIME s',
+  'REQUESTS',
+  'REQ/S',
+  'MEAN ms',
+  'SD ms',
+  'P50 ms',
+  'P90 ms',
+  'P95 ms',
+  'P99 ms',
+  'P99.9 ms',
+  'MAX ms',
+  'ERRORS',
+  'IN FLIGHT',
+]
+const RIGHT = HEAD.map((_, i) => i).filter((i) => i >= 1)
+
+function latencyCells(l: LatencyStats | null): string[] {
+  if (!l || l.count === 0) return ['-', '-', '-', '-', '-', '-', '-', '-']
+  return [l.mean, l.stddev, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(msText)
+}
+
+function blockRow(name: string, round: string, b: StatsBlock): string[] {
+  const f = figuresOf(b)
+  return [
+    name,
+    round,
+    f.seconds.toFixed(1),
+    String(f.requests),
+    f.throughput.toFixed(1),
+    ...latencyCells(b.latency),
+    String(f.failed),
+    String(f.inflight),
+  ]
+}
+
+/** Server-Timing durations under a target: how many responses carried one, then their latency. */
+function timingRow(label: string, l: LatencyStats): string[] {
+  return [label, '', '', String(l.count), '', ...latencyCells(l), '', '']
+}
+
+/**
+ * One row per target and round; beneath it its phases (with each phase's own wall time), its
+ * scenario steps, and the application and database time the target reported (Server-Timing).
+ * Then errors by kind, in words, where there were any.
+ */
+export function resultsTable(results: readonly TargetRoundSummary[]): string {
+  const rows: string[][] = []
+  const errorLines: string[] = []
+  for (const r of results) {
+    rows.push(blockRow(r.target, String(r.round), r))
+    if (r.phases.length > 1) for (const p of r.phases) rows.push(blockRow(`  ↳ phase ${p.phase}`, '', p))
+    for (const st of r.steps ?? []) rows.push(blockRow(`  ↳ step ${st.step}`, '', st))
+    if (r.serverApp) rows.push(timingRow('  ↳ app time (Server-Timing)', r.serverApp))
+    if (r.serverDb) rows.push(timingRow('  ↳ db time (Server-Timing)', r.serverDb))
+    const f = figuresOf(r)
+    if (f.failed > 0) errorLines.push(`errors ${r.target} #${r.round}: ${errorsText(f.errors)}`)
+  }
+  const notes = [
+    ...errorLines,
+    ...(results.some((r) => (r.errors.inflight ?? 0) > 0)
+      ? ['in flight: still waiting when the window closed (neither an error nor a latency)']
+      : []),
+  ]
+  return formatTable(HEAD, rows, RIGHT) + notes.map((l) => `${l}\n`).join('')
+}
+
+/** One line per threshold, its limit and actual value in their units. */
+export function thresholdLines(s: Pick<RunSummary, 'thresholds'>): string[] {
+  return s.thresholds.map((t) => `threshold ${thresholdSentence(t)}`)
+}
 
 /**
  * Per target and round: connect times (not part of any latency above them) and, in rate mode,
@@ -90,63 +178,24 @@ export function timingLines(results: readonly TargetRoundSummary[]): string[] {
     const c = r.connect
     if (c)
       out.push(
-        `connect ${who}: ${c.count} connection${c.count === 1 ? '' : 's'} opened in p50 ${ms(c.p50)} / p99 ${ms(c.p99)} / max ${ms(c.max)} ms (TCP connect and TLS handshake, not in latency)`,
+        `connect ${who}: ${c.count} connection${c.count === 1 ? '' : 's'} opened in p50 ${msText(c.p50)} / p99 ${msText(c.p99)} / max ${msText(c.max)} ms (TCP connect and TLS handshake, not in latency)`,
       )
     const s = r.schedule
     if (s)
       out.push(
-        `schedule ${who}: ${s.sent} of ${s.scheduled} sent${s.unsent ? ` (${s.unsent} never sent: every connection busy)` : ''}, ${s.late} late > 1 ms, lateness p99 ${ms(s.lateness.p99)} / max ${ms(s.lateness.max)} ms, up to ${s.peakConnections} connections busy`,
+        `schedule ${who}: ${s.sent} of ${s.scheduled} sent${s.unsent ? ` (${s.unsent} never sent: every connection busy)` : ''}, ${s.late} late > 1 ms, lateness p99 ${msText(s.lateness.p99)} / max ${msText(s.lateness.max)} ms, up to ${s.peakConnections} connections busy`,
       )
   }
   return out
 }
 
 export function formatSummary(s: RunSummary): string {
-  const head = [
-    'target',
-    'round',
-    'requests',
-    'req/s',
-    'errors',
-    'mean',
-    'p50',
-    'p95',
-    'p99',
-    'p99.9',
-    'max (ms)',
-  ]
-  const rows = s.results.map((r) => {
-    const errors = failedRequests(r.errors)
-    const l = r.latency
-    return [
-      r.target,
-      String(r.round),
-      String(r.requests),
-      r.throughput.toFixed(1),
-      String(errors),
-      ms(l.mean),
-      ms(l.p50),
-      ms(l.p95),
-      ms(l.p99),
-      ms(l.p999),
-      ms(l.max),
-    ]
-  })
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
   const out = [
     `\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`,
-    line(head),
-    ...rows.map(line),
+    resultsTable(s.results).trimEnd(),
     ...timingLines(s.results),
+    ...thresholdLines(s),
   ]
-  for (const t of s.thresholds) {
-    const limit = t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`
-    out.push(
-      `threshold ${t.metric} ${limit} on ${t.target}: ${t.passed ? 'passed' : 'FAILED'} (actual ${t.actual === null ? 'none' : Math.round(t.actual * 1000) / 1000})`,
-    )
-  }
   if (s.distribution) out.push(...agentLines(s.distribution))
   if (s.generator.message) out.push(`warning: ${s.generator.message}`)
   out.push(...warningLines(s))
@@ -171,7 +220,7 @@ export function agentLines(d: Distribution): string[] {
   const rows = d.perAgent.map((a) => {
     const skews = a.startSkewMs.filter((x): x is number => x !== null)
     const p = (k: 'p50' | 'p99') =>
-      a.results.length === 1 ? ms(a.results[0]![k]) : a.results.length ? 'per round' : '-'
+      a.results.length === 1 ? msText(a.results[0]![k]) : a.results.length ? 'per round' : '-'
     return [
       String(a.index),
       a.host,

@@ -1,10 +1,16 @@
 // `cannonade export csv`: a run's raw per-request samples, or its per-second series, as CSV for a
 // spreadsheet or pandas. Streamed chunk by chunk from one snapshot of the database (a delete or
 // prune meanwhile does not cut it short); names (target, phase, error kind) spelled out.
+// As on every screen (engine/metrics/figures.ts): a request without a response has no latency (an
+// empty cell, never 0 or -1); a second without a response has no latency percentiles; `responses`
+// is the second's throughput, `requests` also counts errors without an answer, and `errors`
+// leaves out `errors_inflight` (still waiting when the window closed: not an error).
+//
 // The series carries what studies plot against throughput, second by second: the target's own CPU
 // and memory (its monitors), its database's connections, and its app and database time
 // (Server-Timing) of the responses of that second.
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
+import { answeredInSecond } from '../metrics/figures.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -56,6 +62,7 @@ export const SERIES_CSV_HEADER = [
   'phase',
   'connections',
   'requests',
+  'responses',
   'errors',
   ...ERROR_COLUMNS.map((k) => `errors_${k}`),
   ...STATUS_CLASSES.map((c) => `status_${c}`),
@@ -90,7 +97,9 @@ function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number)
       const seq = Number(r[S.seq])
       const target = targets.get(Number(r[S.target])) ?? csvField(targetName(names, Number(r[S.target])))
       const phase = phases[Number(r[S.phase])] ?? csvField(phaseName(names, Number(r[S.phase])))
-      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? ''},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''},${r[S.step] === null ? '' : (steps.get(Number(r[S.target]))?.[Number(r[S.step])] ?? r[S.step])}\n`
+      const latency = Number(r[S.latency]) < 0 ? '' : r[S.latency]
+      const corrected = r[S.corrected] === null || Number(r[S.corrected]) < 0 ? '' : r[S.corrected]
+      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${latency},${corrected},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''},${r[S.step] === null ? '' : (steps.get(Number(r[S.target]))?.[Number(r[S.step])] ?? r[S.step])}\n`
     }
     count(rows.length)
     yield text
@@ -123,6 +132,10 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
         row.slice(0, TABLES.series.columns.length)
       const kinds = parseColumnOr(String(errorsJson), ErrorCountsSchema, {})
       const status: Record<string, number> = parseColumnOr(String(statusJson), StatusCountsSchema, {})
+      const responses = answeredInSecond(status)
+      // bytes, then the latency columns (stored 0 when nothing was answered), then generator_cpu.
+      const [bytes, ...tail] = rest
+      const cpu = tail.pop()
       text += csvLine([
         targetName(names, Number(target)),
         Number(round),
@@ -130,10 +143,13 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
         phaseName(names, Number(phase)),
         Number(connections),
         Number(requests),
+        responses,
         Number(errors),
         ...ERROR_COLUMNS.map((k) => kinds[k as keyof typeof kinds] ?? 0),
         ...STATUS_CLASSES.map((c) => status[c] ?? 0),
-        ...rest.map((v) => (v === null ? null : Number(v))),
+        Number(bytes),
+        ...tail.map((v) => (responses > 0 && v !== null ? Number(v) : null)),
+        cpu === null || cpu === undefined ? null : Number(cpu),
         ...ownFigures(
           resources.get(targetName(names, Number(target)))?.get(Number(t)),
           server.get(`${Number(target)}:${Number(round)}:${Number(t)}`),

@@ -2,7 +2,7 @@
 // GitHub test reporters). One test suite per target, one test case per threshold and target,
 // failures carrying actual vs limit; one more case says whether the run itself completed.
 import type { ExportResult, ThresholdResult } from '../api/types.ts'
-import { isLatencyMetric } from '../config/schema.ts'
+import { formatMetricValue as formatMetric, thresholdLimit } from '../metrics/units.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { finishedRun } from '../store/export-read.ts'
@@ -23,20 +23,9 @@ export function xmlEscape(text: string): string {
   return text.replace(NOT_XML, '').replace(/[<>&"']/g, (c) => SPECIAL[c] ?? c)
 }
 
-/** A threshold value in the unit a person reads: ms for latency (stored µs), req/s, % of requests. */
-export function formatMetric(metric: string, value: number): string {
-  if (isLatencyMetric(metric)) return `${(value / 1000).toFixed(2)} ms`
-  if (metric === 'throughput') return `${value.toFixed(1)} req/s`
-  if (metric === 'errorRate') return `${(value * 100).toFixed(2)} %`
-  return String(value)
-}
-
-function limitText(t: ThresholdResult): string {
-  const parts: string[] = []
-  if (t.min !== undefined) parts.push(`≥ ${formatMetric(t.metric, t.min)}`)
-  if (t.max !== undefined) parts.push(`≤ ${formatMetric(t.metric, t.max)}`)
-  return parts.join(' and ')
-}
+// Values and limits in the units every screen uses (engine/metrics/units.ts): ms for latency
+// (stored in µs), req/s, % of requests.
+const limitText = thresholdLimit
 
 function testcase(
   classname: string,

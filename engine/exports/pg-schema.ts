@@ -143,6 +143,57 @@ ALTER TABLE cannonade.samples ADD COLUMN step int;
 ALTER TABLE cannonade.resource_samples ADD COLUMN connections int;
 `,
   },
+  {
+    version: 4,
+    name: '004_figures',
+    sql: `
+-- The figures of every target and round as the app, the CLI and the report show them
+-- (engine/metrics/figures.ts): sent = requests + in flight at the end; requests have an outcome;
+-- answered = responses of any status; failed = every error kind but inflight; throughput =
+-- responses per second of the window; latency only from answered requests (NULL without any).
+CREATE VIEW cannonade.figures_v AS
+  SELECT rt.run_id, r.local_run_id, r.origin, rt.target, rt.round,
+         (rt.summary ->> 'seconds')::double precision AS seconds,
+         (rt.summary ->> 'requests')::bigint + COALESCE((rt.summary -> 'errors' ->> 'inflight')::bigint, 0) AS sent,
+         (rt.summary ->> 'requests')::bigint AS requests,
+         (SELECT COALESCE(sum(value::bigint), 0) FROM jsonb_each_text(rt.summary -> 'statusClasses'))::bigint AS answered,
+         (rt.summary ->> 'ok')::bigint AS ok,
+         f.failed,
+         COALESCE((rt.summary -> 'errors' ->> 'inflight')::bigint, 0) AS inflight,
+         (rt.summary ->> 'throughput')::double precision AS throughput,
+         f.failed::double precision / NULLIF((rt.summary ->> 'requests')::bigint, 0) AS error_rate,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'mean')::double precision END AS mean_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'stddev')::double precision END AS stddev_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'p50')::bigint END AS p50_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'p90')::bigint END AS p90_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'p95')::bigint END AS p95_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'p99')::bigint END AS p99_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'p999')::bigint END AS p999_us,
+         CASE WHEN l.answered THEN (rt.summary -> 'latency' ->> 'max')::bigint END AS max_us
+  FROM cannonade.run_targets rt
+  JOIN cannonade.runs r ON r.id = rt.run_id
+  CROSS JOIN LATERAL (
+    SELECT COALESCE(sum(value::bigint), 0)::bigint AS failed
+    FROM jsonb_each_text(rt.summary -> 'errors') WHERE key <> 'inflight'
+  ) f
+  CROSS JOIN LATERAL (
+    SELECT COALESCE((rt.summary -> 'latency' ->> 'count')::bigint, 0) > 0 AS answered
+  ) l
+  WHERE rt.summary IS NOT NULL;
+-- A request without a response has no latency: NULL, not the -1 the samples table stores.
+CREATE OR REPLACE VIEW cannonade.samples_v AS
+  SELECT s.run_id, r.local_run_id, r.origin,
+         r.correlation_prefix || '-' || lpad(s.seq::text, 10, '0') AS correlation_id,
+         s.seq, rt.target, s.round, r.phases ->> s.phase AS phase, s.start_us,
+         CASE WHEN s.latency_us < 0 THEN NULL ELSE s.latency_us END AS latency_us,
+         CASE WHEN s.corrected_us < 0 THEN NULL ELSE s.corrected_us END AS corrected_us,
+         s.status, s.bytes, s.error, s.app_us, s.db_us
+  FROM cannonade.samples s
+  JOIN cannonade.runs r ON r.id = s.run_id
+  LEFT JOIN cannonade.run_targets rt
+    ON rt.run_id = s.run_id AND rt.target_index = s.target_index AND rt.round = s.round;
+`,
+  },
 ]
 
 /** Create or update the schema; returns the names of the migrations applied now. */

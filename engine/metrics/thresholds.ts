@@ -1,17 +1,16 @@
 // Thresholds are evaluated once, at the end, per target with its rounds merged (HDR histograms
 // merge losslessly, so a merged p99 is the p99 of all the target's requests).
 import type { Threshold } from '../config/schema.ts'
-import { failedRequests, type TargetRoundSummary, type ThresholdResult } from '../api/types.ts'
+import type { TargetRoundSummary, ThresholdResult } from '../api/types.ts'
+import { roundsFigures } from './figures.ts'
 import { latencyStats, mergeEncoded } from './hdr.ts'
 
 function metricValue(metric: Threshold['metric'], rounds: TargetRoundSummary[]): number | null {
   if (rounds.length === 0) return null
-  if (metric === 'throughput') return rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length
-  if (metric === 'errorRate') {
-    const requests = rounds.reduce((s, r) => s + r.requests, 0)
-    const errors = rounds.reduce((s, r) => s + failedRequests(r.errors), 0)
-    return requests > 0 ? errors / requests : 0
-  }
+  // Over the rounds as every screen counts them (figures.ts): throughput the mean of the rounds'
+  // responses per second, the error rate over all their requests.
+  if (metric === 'throughput') return roundsFigures(rounds).throughput
+  if (metric === 'errorRate') return roundsFigures(rounds).errorRate ?? 0
   const merged = mergeEncoded(rounds.map((r) => r.histogram))
   const stats = latencyStats(merged)
   merged.destroy()

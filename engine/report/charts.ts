@@ -1,33 +1,40 @@
 // The report's charts, built from stored data with the primitives in svg.ts: the load schedule,
-// throughput and latency percentiles over time, the latency distribution (HdrHistogram's
+// throughput, latency percentiles and errors over time, the latency distribution (HdrHistogram's
 // percentile plot) and the targets' resources against their throughput, joined per second.
+// Throughput is responses per second and latency is drawn only where something was answered
+// (engine/metrics/figures.ts): a second of timeouts is a gap in latency and a bar of errors.
 import type { Plan, PreviewPoint } from '../config/compile.ts'
-import type { ResourcePoint, SeriesPoint } from '../api/types.ts'
+import { ERROR_KINDS, type ErrorKind, type ResourcePoint, type SeriesPoint } from '../api/types.ts'
+import { NINES_FROM, NINES_TICKS } from '../metrics/distribution.ts'
+import { kindLabel } from '../metrics/units.ts'
 import { esc } from './format.ts'
-import {
-  compact,
-  lineChart,
-  niceMax,
-  PALETTE,
-  scatterChart,
-  splitAtGaps,
-  tint,
-  type LineSeries,
-  type Tick,
-} from './svg.ts'
+import { colourFor, paletteColour, tint } from './palette.ts'
+import { compact, lineChart, niceMax, scatterChart, splitAtGaps, type LineSeries } from './svg.ts'
 
 const ms = (us: number) => us / 1000
 
-/** A stable colour per target name across every chart of a report. */
-export function colorFor(names: readonly string[]): (name: string) => string {
-  return (name) => PALETTE[Math.max(0, names.indexOf(name)) % PALETTE.length]!
-}
+/** A stable colour per target name across every chart of a report (the app uses the same). */
+export const colorFor = colourFor
 
-/** A target's points as line segments: one per round (rounds are not joined), split at pauses. */
-function segmentsOf(points: readonly SeriesPoint[], y: (p: SeriesPoint) => number): [number, number][][] {
-  const rounds = new Map<number, [number, number][]>()
-  for (const p of points) rounds.set(p.round, [...(rounds.get(p.round) ?? []), [p.t, y(p)]])
-  return [...rounds.values()].flatMap((pts) => splitAtGaps(pts))
+/**
+ * A target's points as line segments: one per round (rounds are not joined), split at pauses and
+ * where a second has no value (no response: no latency).
+ */
+function segmentsOf(
+  points: readonly SeriesPoint[],
+  y: (p: SeriesPoint) => number | null,
+): [number, number][][] {
+  const rounds = new Map<number, [number, number][][]>()
+  for (const p of points) {
+    const segs = rounds.get(p.round) ?? [[]]
+    const v = y(p)
+    if (v === null) segs.push([])
+    else segs[segs.length - 1]!.push([p.t, v])
+    rounds.set(p.round, segs)
+  }
+  return [...rounds.values()].flatMap((segs) =>
+    segs.filter((s) => s.length > 0).flatMap((s) => splitAtGaps(s)),
+  )
 }
 
 function byTarget(series: readonly SeriesPoint[]): Map<string, SeriesPoint[]> {
@@ -60,18 +67,53 @@ export function scheduleChart(points: readonly PreviewPoint[], plan: Plan, segme
   })
 }
 
-export function throughputChart(series: readonly SeriesPoint[], color: (t: string) => string): string {
-  const lines: LineSeries[] = [...byTarget(series)].map(([target, pts]) => ({
+/** The throughput chart's lines: responses per second, per target (rounds as separate segments). */
+export function throughputLines(series: readonly SeriesPoint[], color: (t: string) => string): LineSeries[] {
+  return [...byTarget(series)].map(([target, pts]) => ({
     label: target,
     color: color(target),
-    segments: segmentsOf(pts, (p) => p.requests),
+    segments: segmentsOf(pts, (p) => p.responses),
   }))
+}
+
+export function throughputChart(series: readonly SeriesPoint[], color: (t: string) => string): string {
+  const lines = throughputLines(series, color)
   if (lines.length === 0) return ''
   return lineChart(lines, {
-    title: 'Throughput over time',
+    title: 'Throughput over time (responses per second)',
     x: { label: 'seconds since run start', zero: true },
     bucket: 1,
-    y: { label: 'requests/s' },
+    y: { label: 'responses/s' },
+  })
+}
+
+/** Errors per second by kind, every target together; requests in flight at the end are not errors. */
+export function errorsChart(series: readonly SeriesPoint[]): string {
+  type Kind = Exclude<ErrorKind, 'none' | 'inflight'>
+  const kinds = ERROR_KINDS.filter(
+    (k): k is Kind => k !== 'none' && k !== 'inflight' && series.some((p) => (p.errorsByKind[k] ?? 0) > 0),
+  )
+  if (series.length === 0) return ''
+  if (kinds.length === 0) return '<p class="muted">Errors over time: no second had an error.</p>'
+  const seconds = [...new Set(series.map((p) => p.t))].sort((a, b) => a - b)
+  const sums = new Map<number, Partial<Record<string, number>>>()
+  for (const p of series) {
+    const row = sums.get(p.t) ?? {}
+    for (const k of kinds) row[k] = (row[k] ?? 0) + (p.errorsByKind[k] ?? 0)
+    sums.set(p.t, row)
+  }
+  const lines: LineSeries[] = kinds.map((k, i) => ({
+    label: kindLabel(k),
+    // Not a target: colours from the far end of the palette, so no kind looks like a target.
+    color: paletteColour(-1 - i),
+    segments: splitAtGaps(seconds.map((t): [number, number] => [t, sums.get(t)?.[k] ?? 0])),
+  }))
+  return lineChart(lines, {
+    title: 'Errors over time, by kind (all targets)',
+    x: { label: 'seconds since run start', zero: true },
+    bucket: 1,
+    y: { label: 'errors/s' },
+    height: 170,
   })
 }
 
@@ -84,56 +126,84 @@ const PERCENTILE_SHADES: { key: 'p50' | 'p95' | 'p99'; tint: number }[] = [
   { key: 'p99', tint: 0 },
 ]
 
+/**
+ * The latency charts' lines, per target: p50, p95 and p99 in ms. Only seconds with responses have
+ * a latency: a second of timeouts is a gap in the line, never 0 ms.
+ */
+export function latencyLines(
+  series: readonly SeriesPoint[],
+  color: (t: string) => string,
+): { target: string; lines: LineSeries[] }[] {
+  return [...byTarget(series)]
+    .filter(([, pts]) => pts.some((p) => p.p99 !== null))
+    .map(([target, pts]) => ({
+      target,
+      lines: PERCENTILE_SHADES.map(({ key, tint: amount }) => ({
+        label: `${target} ${key}`,
+        color: tint(color(target), amount),
+        segments: segmentsOf(pts, (p) => (p[key] === null ? null : ms(p[key]))),
+      })),
+    }))
+}
+
 /** Latency percentiles over time: one chart per target, on the same axes so they compare. */
 export function latencyOverTimeChart(series: readonly SeriesPoint[], color: (t: string) => string): string {
-  const targets = [...byTarget(series)].map(([t, pts]) => [t, pts.filter((p) => p.requests > 0)] as const)
-  const all = targets.flatMap(([, pts]) => pts)
-  if (all.length === 0) return ''
+  const targets = latencyLines(series, color)
+  if (targets.length === 0) return ''
   const xMax = Math.max(...series.map((p) => p.t)) + 1
-  const yMax = niceMax(Math.max(...all.map((p) => ms(p.p99))))
+  const yMax = niceMax(Math.max(...series.map((p) => ms(p.p99 ?? 0))))
   return targets
-    .filter(([, pts]) => pts.length > 0)
-    .map(([target, pts]) =>
-      lineChart(
-        PERCENTILE_SHADES.map(({ key, tint: amount }) => ({
-          label: `${target} ${key}`,
-          color: tint(color(target), amount),
-          segments: segmentsOf(pts, (p) => ms(p[key])),
-        })),
-        {
-          title: `Latency percentiles over time: ${target}`,
-          x: { label: 'seconds since run start', min: 0, max: xMax },
-          bucket: 1,
-          y: { label: 'latency (ms)', min: 0, max: yMax },
-          height: 190,
-        },
-      ),
+    .map(({ target, lines }) =>
+      lineChart(lines, {
+        title: `Latency percentiles over time: ${target}`,
+        x: { label: 'seconds since run start', min: 0, max: xMax },
+        bucket: 1,
+        y: { label: 'latency (ms)', min: 0, max: yMax },
+        height: 190,
+      }),
     )
     .join('\n')
 }
 
-const NINES: Tick[] = ['0 %', '90 %', '99 %', '99.9 %', '99.99 %', '99.999 %', '99.9999 %'].map(
-  (label, value) => ({
-    value,
-    label,
-  }),
-)
-
 export function distributionChart(
-  entries: readonly { label: string; color: string; curve: [number, number][] }[],
+  entries: readonly {
+    label: string
+    color: string
+    points: [number, number][]
+    band?: [number, number][] | null
+  }[],
   title = 'Latency distribution (all rounds merged, from the HDR histograms)',
 ): string {
-  const drawn = entries.filter((e) => e.curve.length > 0)
+  const drawn = entries.filter((e) => e.points.length > 0)
   if (drawn.length === 0) return ''
-  const top = Math.max(...drawn.map((e) => e.curve[e.curve.length - 1]![0]))
+  const top = Math.max(...drawn.map((e) => e.points[e.points.length - 1]![0]))
   const max = Math.ceil(top)
+  const bands = drawn.some((e) => e.band)
   return lineChart(
-    drawn.map((e) => ({ label: e.label, color: e.color, segments: [e.curve.map(([x, y]) => [x, ms(y)])] })),
+    drawn.map((e) => ({
+      label: e.label,
+      color: e.color,
+      segments: [e.points.map(([x, y]) => [x, ms(y)])],
+      ...(e.band
+        ? {
+            band: e.points.map(([x], i): [number, number, number] => [
+              x,
+              ms(e.band![i]![0]),
+              ms(e.band![i]![1]),
+            ]),
+          }
+        : {}),
+    })),
     {
       title,
-      x: { label: 'percentile', min: 0, max, ticks: NINES.slice(0, max + 1) },
+      x: {
+        label: 'percentile (log scale of the tail)',
+        min: NINES_FROM,
+        max,
+        ticks: NINES_TICKS.filter((t) => t.value <= max),
+      },
       y: { label: 'latency (ms)' },
-      note: 'Each curve ends at its maximum, at the resolution its request count supports (1 000 requests reach the 99.9th percentile).',
+      note: `Each curve ends at its maximum, at the resolution its request count supports (1 000 requests reach the 99.9th percentile).${bands ? ' Shaded: the fastest and the slowest round at each percentile.' : ''}`,
     },
   )
 }
@@ -182,7 +252,7 @@ export function joinPerSecond(points: readonly SeriesPoint[], resources: readonl
       if (m.length) memory = (memory ?? 0) + avg(m)
     }
     const p = points[index]!
-    out.push({ t: p.t, throughput: p.requests, cpu, memory })
+    out.push({ t: p.t, throughput: p.responses, cpu, memory })
   }
   return out
 }
@@ -216,7 +286,7 @@ export function resourceCharts(
       scatterChart(cpuSets, {
         title: 'Throughput vs CPU (one point per second of load, CPU averaged in it)',
         x: { label: 'target CPU % (100 = one core)', zero: true },
-        y: { label: 'requests/s' },
+        y: { label: 'responses/s' },
       }),
     )
   }
@@ -224,7 +294,7 @@ export function resourceCharts(
     parts.push(
       scatterChart(memSets, {
         title: 'Memory vs throughput (one point per second of load)',
-        x: { label: 'requests/s', zero: true },
+        x: { label: 'responses/s', zero: true },
         y: { label: 'memory (MiB)', format: compact },
       }),
     )

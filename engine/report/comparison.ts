@@ -127,6 +127,6 @@ export function seriesCharts(series: NonNullable<CompareResult['series']>): stri
   return [
     line('p50', `p50 latency against ${series.name}`, 'ms', 1000),
     line('p99', `p99 latency against ${series.name}`, 'ms', 1000),
-    line('throughput', `Throughput against ${series.name}`, 'requests/s'),
+    line('throughput', `Throughput against ${series.name}`, 'responses/s'),
   ].join('\n')
 }

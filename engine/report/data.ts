@@ -2,24 +2,19 @@
 // resources, the compiled load schedule, merged latency histograms and the comparisons. Building
 // the HTML afterwards is pure string work on this.
 import { ApiError } from '../api/errors.ts'
-import type { CompareResult, LatencyStats, ResourcePoint, SeriesPoint, StudyResults } from '../api/types.ts'
+import type { CompareResult, ResourcePoint, SeriesPoint, StudyResults } from '../api/types.ts'
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
 import { compareRuns } from '../metrics/compare.ts'
-import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
+import { distributions, type TargetDistribution } from '../metrics/distribution.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
 import type { TargetLimits } from '../store/resources.ts'
 import { studiesOf } from './study.ts'
 import { redactConfig } from '../config/redact.ts'
 
-/** All rounds of one target merged from their HDR histograms (exact over every request). */
-export interface MergedLatency {
-  target: string
-  rounds: number
-  stats: LatencyStats
-  /** HdrHistogram-style percentile curve: x = log10(1 / (1 - q)) ("nines"), y = latency µs. */
-  curve: [number, number][]
-}
+/** All rounds of one target merged from their HDR histograms (exact over every request), its
+ * percentile curve and the band over rounds (engine/metrics/distribution.ts). */
+export type MergedLatency = TargetDistribution
 
 export interface RunReportData {
   run: RunDetail
@@ -52,44 +47,6 @@ export interface LoadOptions {
   /** Chart points per (target, round) series (default: pointsPerRound). */
   maxPoints?: number
   now?: Date
-}
-
-const MAX_NINES = 6
-
-/** The percentile curve of a histogram, as HdrHistogram's plotter draws it. */
-export function percentileCurve(
-  valueAt: (percentile: number) => number,
-  count: number,
-  max: number,
-): [number, number][] {
-  if (count === 0) return []
-  // Resolution ends where the count does: 1 000 requests say nothing about the 99.99th percentile.
-  const top = Math.min(MAX_NINES, Math.max(1, Math.log10(count)))
-  const out: [number, number][] = []
-  for (let x = 0; x < top - 1e-9; x += 0.05) out.push([x, valueAt(100 * (1 - 10 ** -x))])
-  out.push([top, max])
-  return out
-}
-
-function mergedOf(run: RunDetail): MergedLatency[] {
-  const byTarget = new Map<string, string[]>()
-  for (const r of run.results) {
-    const list = byTarget.get(r.target) ?? []
-    if (r.histogram) list.push(r.histogram)
-    byTarget.set(r.target, list)
-  }
-  const out: MergedLatency[] = []
-  for (const [target, encoded] of byTarget) {
-    const h = mergeEncoded(encoded)
-    try {
-      const stats = latencyStats(h)
-      const curve = percentileCurve((p) => h.getValueAtPercentile(p), h.totalCount, h.maxValue)
-      out.push({ target, rounds: encoded.length, stats, curve })
-    } finally {
-      h.destroy()
-    }
-  }
-  return out
 }
 
 /** compareRuns, with "nothing to compare" turned into a note instead of an error. */
@@ -135,7 +92,7 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
     resources: store.resources(runId),
     limits: store.limits(runId),
     ...planOf(run),
-    merged: mergedOf(run),
+    merged: distributions(run.results),
     comparison: own.result,
     comparisonNote:
       own.note ??

@@ -1,7 +1,6 @@
 // Text helpers of the report: HTML escaping (every user-given string passes through `esc`: run
 // names, target names, tags, notes, URLs) and the number formats the tables print. Tests format
 // the database's figures with these same functions to find them in the PDF's text.
-import { ERROR_KINDS, type ErrorCounts } from '../api/types.ts'
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -63,33 +62,4 @@ export function fmtDate(iso: string | Date | null): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso
   if (Number.isNaN(d.getTime())) return esc(String(iso))
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`
-}
-
-const KIND_LABEL: Record<string, string> = {
-  timeout: 'timeout',
-  refused: 'refused',
-  reset: 'reset',
-  non2xx: 'non-2xx',
-  tls: 'TLS',
-  dns: 'DNS',
-  other: 'other',
-  inflight: 'in flight at end',
-}
-
-/** Errors by kind in words, e.g. "timeout 3 · non-2xx 12"; "none" when there were none. */
-export function fmtErrors(errors: ErrorCounts): string {
-  // In ERROR_KINDS order, so every row lists the kinds the same way.
-  const parts = ERROR_KINDS.map((kind) => [kind, errors[kind as keyof ErrorCounts]] as const)
-    .filter(([, n]) => (n ?? 0) > 0)
-    .map(([kind, n]) => `${KIND_LABEL[kind] ?? kind} ${fmtInt(n ?? 0)}`)
-  return parts.length ? parts.join(' · ') : 'none'
-}
-
-/** Sum error counts (rounds of one target). */
-export function addErrors(into: ErrorCounts, from: ErrorCounts): ErrorCounts {
-  const out: ErrorCounts = { ...into }
-  for (const [k, n] of Object.entries(from) as [keyof ErrorCounts, number | undefined][]) {
-    out[k] = (out[k] ?? 0) + (n ?? 0)
-  }
-  return out
 }

@@ -5,8 +5,8 @@ import type { CompareResult } from '../api/types.ts'
 import { warningLine } from '../monitor/warnings.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import {
-  colorFor,
   distributionChart,
+  errorsChart,
   latencyOverTimeChart,
   resourceCharts,
   scheduleChart,
@@ -17,9 +17,9 @@ import { loadReportData, type LoadOptions, type ReportData, type RunReportData }
 import { esc, fmtDate } from './format.ts'
 import { configurationTable, environmentSection } from './sections.ts'
 import { REPORT_CSS } from './style.ts'
-import { PALETTE } from './svg.ts'
+import { colourFor, targetOrder, tint } from './palette.ts'
 import { studySection } from './study.ts'
-import { phaseTables, resultsByTarget, summaryTable } from './tables.ts'
+import { phaseTables, resultsByTarget, stepTables, summaryTable } from './tables.ts'
 
 export interface ReportOptions extends LoadOptions {
   /** The report's title (default: the run's name, or "Comparison of N runs"). */
@@ -48,7 +48,7 @@ function warnings(d: RunReportData, printed: Set<string>): string {
     )
   if (d.run.status !== 'done') {
     out.push(
-      `<div class="warning"><b>Run ${esc(d.run.status)}.</b> ${d.run.error ? esc(d.run.error) : 'The figures cover what was measured before it ended.'}</div>`,
+      `<div class="warning"><b>Run ${d.run.runId} ${esc(d.run.status)}.</b> ${d.run.error ? esc(d.run.error) : 'Its figures cover what was measured before it ended.'}</div>`,
     )
   }
   return out.join('')
@@ -67,13 +67,43 @@ function headlineOnce(result: CompareResult, printed: Set<string>): string {
   return `<p class="headline">${esc(text.replace(/\s+/g, ' ').trim())}</p>`
 }
 
-/** Page 1: the headline, every entry side by side, the pairs with their verdicts, the method. */
+/** One colour per target name for the whole report, as the app keys them (engine/report/palette.ts). */
+export function reportColours(data: ReportData): (name: string) => string {
+  return colourFor(targetOrder(data.runs.flatMap((d) => d.run.config.targets.map((t) => t.name))))
+}
+
+/**
+ * Page 1's chart: the latency distribution of every target of every run (the one place the report
+ * draws it). A target keeps its colour; the same target in a later run is drawn lighter.
+ */
+export function distributionOverview(data: ReportData): string {
+  const color = reportColours(data)
+  const several = data.runs.length > 1
+  const entries = data.runs.flatMap((d, runIndex) =>
+    d.merged.map((m) => ({
+      label: `${m.target}${several ? ` (run ${d.run.runId})` : ''}${m.rounds > 1 ? `, ${m.rounds} rounds` : ''}`,
+      color: tint(color(m.target), Math.min(0.6, 0.3 * runIndex)),
+      points: m.points,
+      band: m.band,
+    })),
+  )
+  return distributionChart(
+    entries,
+    several ? 'Latency distribution of every target in every run' : 'Latency distribution of every target',
+  )
+}
+
+/**
+ * Page 1: the headline, every entry side by side, the latency distribution, the pairs with their
+ * verdicts, the method.
+ */
 function firstPage(data: ReportData, printed: Set<string>): string {
   const c = data.comparison
   const parts = ['<section class="verdict">']
   if (c) parts.push(headlineOnce(c, printed))
   else parts.push(`<p class="headline">${esc(data.comparisonNote ?? 'Nothing to compare.')}</p>`)
   parts.push(sideBySideTable(entryFigures(data)))
+  parts.push(distributionOverview(data))
   if (c?.series && data.studies.length === 0) parts.push(seriesCharts(c.series))
   if (c && c.pairs.length > 0) parts.push(pairsTable(c), methodNote(c))
   parts.push('</section>')
@@ -94,16 +124,14 @@ function runList(data: ReportData): string {
   return `<table class="figures run-list"><tr><th class="num">Run</th><th>Name</th><th>Status</th><th>Started</th><th>Targets</th></tr>${rows}</table>`
 }
 
-function runSection(d: RunReportData, printed: Set<string>, several: boolean): string {
-  const color = colorFor(d.run.config.targets.map((t) => t.name))
+// The latency distribution of every target is drawn once, on page 1 (distributionOverview).
+function runSection(
+  d: RunReportData,
+  printed: Set<string>,
+  several: boolean,
+  color: (name: string) => string,
+): string {
   const segments = d.run.config.targets.length * d.run.config.rounds
-  const distribution = distributionChart(
-    d.merged.map((m) => ({
-      label: `${m.target}${m.rounds > 1 ? ` (${m.rounds} rounds)` : ''}`,
-      color: color(m.target),
-      curve: m.curve,
-    })),
-  )
   // A one-run report compares its targets on page 1; in a report of several runs each run's own
   // targets are compared here.
   let comparison = ''
@@ -116,24 +144,28 @@ ${warnings(d, printed)}
 ${d.plan ? scheduleChart(d.schedule, d.plan, segments) : ''}
 <h3>Results per target</h3>${summaryTable(d)}
 ${phaseTables(d)}
+${stepTables(d)}
 ${comparison}
 <h3>Charts</h3>
 ${throughputChart(d.series, color)}
 ${latencyOverTimeChart(d.series, color)}
-${distribution}
+${errorsChart(d.series)}
 ${resourceCharts(d.series, d.resources, color)}
 </section>`
 }
 
-function acrossChart(data: ReportData): string {
-  if (data.runs.length < 2) return ''
-  const entries = data.runs.flatMap((d) =>
-    d.merged.map((m) => ({ label: `${m.target} (run ${d.run.runId})`, curve: m.curve })),
-  )
-  return distributionChart(
-    entries.map((e, i) => ({ ...e, color: PALETTE[i % PALETTE.length]! })),
-    'Latency distribution of every target in every run',
-  )
+/**
+ * Every sentence once: a note or remark (`<p class="note">`, `<p class="muted">`) already printed
+ * earlier in the report (the same words under each run's table, say) is left out the next time.
+ */
+export function sayOnce(html: string): string {
+  const seen = new Set<string>()
+  return html.replace(/<p class="(?:note|muted)">([\s\S]*?)<\/p>/g, (whole: string, text: string) => {
+    const key = text.replace(/\s+/g, ' ').trim()
+    if (seen.has(key)) return ''
+    seen.add(key)
+    return whole
+  })
 }
 
 /** The report from already loaded data (pure: the same data gives the same HTML). */
@@ -143,7 +175,8 @@ export function renderReportHtml(data: ReportData, opts: Pick<ReportOptions, 'ti
   const printed = new Set<string>()
   const first = firstPage(data, printed)
   const several = data.runs.length > 1
-  return `<!doctype html>
+  const colours = reportColours(data)
+  return sayOnce(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>${esc(title)}</title><style>${REPORT_CSS}</style></head>
@@ -152,12 +185,11 @@ export function renderReportHtml(data: ReportData, opts: Pick<ReportOptions, 'ti
 <div class="subtitle">Cannonade comparison report · generated ${fmtDate(data.generatedAt)} · ${data.runs.length} run${data.runs.length === 1 ? '' : 's'}</div></header>
 ${runList(data)}
 ${first}
-${acrossChart(data)}
 <h2>Environment</h2>
 ${environmentSection(data)}
-${data.studies.map(studySection).join('\n')}
-${data.runs.map((d) => runSection(d, printed, several)).join('\n')}
-</body></html>`
+${data.studies.map((st) => studySection(st, colours)).join('\n')}
+${data.runs.map((d) => runSection(d, printed, several, colours)).join('\n')}
+</body></html>`)
 }
 
 /** Load the runs from the history and build the report's HTML. */

@@ -26,7 +26,7 @@ import {
   renderPdf,
   reportsCreate,
 } from './index.ts'
-import { percentileCurve } from './data.ts'
+import { percentileCurve } from '../metrics/distribution.ts'
 import { niceTicks } from './svg.ts'
 
 const ARTIFACTS = join(process.cwd(), 'artifacts', 'report')
@@ -78,7 +78,7 @@ describe('report HTML', () => {
     db.prepare('UPDATE run_targets SET summary = NULL, histogram = NULL WHERE run_id = ?').run(running)
     const single = insertFixtureRun(db, { targets: [{ name: 'solo' }] }).runId
     const html = buildReportHtml(new HistoryStore(db), [running, single])
-    expect(html).toContain('This run has no finished results.')
+    expect(html).toContain(`Run ${running} has no finished results.`)
     expect(html).toContain(`run ${running} has no finished results to compare`)
     expect(html).toContain('One target in this run')
     expect(() => buildReportHtml(new HistoryStore(db), [999])).toThrow(/run 999 does not exist/)
@@ -99,8 +99,10 @@ describe('report HTML', () => {
 
   it('draws charts from round ticks and an HdrHistogram-style percentile curve', () => {
     expect(niceTicks(0, 97)).toEqual([0, 20, 40, 60, 80])
+    // From the median to the end of the resolution 1 000 requests have (p99.9), ending at the max.
     const curve = percentileCurve((p) => p * 10, 1000, 2000)
-    expect(curve[0]).toEqual([0, 0])
+    expect(curve[0]![0]).toBeCloseTo(Math.log10(2))
+    expect(curve[0]![1]).toBeCloseTo(500)
     expect(curve.at(-1)).toEqual([3, 2000])
     expect(curve.every((p, i) => i === 0 || p[1] >= curve[i - 1]![1])).toBe(true)
   })
@@ -209,6 +211,8 @@ describe.skipIf(unavailable !== null && !required)('PDF report from two real run
     expect(page1).toMatch(
       /Entry Rounds Throughput req\/s p50 ms p95 ms p99 ms p99.9 ms Errors CPU % mean Memory mean/,
     )
+    // ... and the latency distribution of every entry, on the same page.
+    expect(page1).toContain('Latency distribution of every target in every run')
     let body = within.headline
     for (const note of within.notes) body = body.replace(note, '')
     expect(text).toContain(squash(body.trim()))

@@ -1,8 +1,9 @@
 // Descriptive sections of the report: where the runs ran (environment, target images and limits)
 // and how each was configured (targets, load, profile in words, thresholds).
-import { isLatencyMetric, type RunConfig } from '../config/schema.ts'
+import type { RunConfig } from '../config/schema.ts'
+import { formatMetricValue, thresholdLimit } from '../metrics/units.ts'
 import type { ReportData, RunReportData } from './data.ts'
-import { esc, fmtBytes, fmtDate, fmtInt, fmtMs, fmtSeconds } from './format.ts'
+import { esc, fmtBytes, fmtDate, fmtInt, fmtSeconds } from './format.ts'
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -52,54 +53,75 @@ function thresholdWords(d: RunReportData): string {
   if (d.run.thresholds.length === 0) return 'none'
   return d.run.thresholds
     .map((t) => {
-      const latency = isLatencyMetric(t.metric)
-      const f = (v: number | null | undefined) =>
-        v === null || v === undefined
-          ? '–'
-          : latency
-            ? `${fmtMs(v)} ms`
-            : t.metric === 'errorRate'
-              ? `${(v * 100).toFixed(2)} %`
-              : v.toFixed(1)
-      const bound = [t.max !== undefined ? `≤ ${f(t.max)}` : '', t.min !== undefined ? `≥ ${f(t.min)}` : '']
-        .filter(Boolean)
-        .join(' and ')
-      return `${esc(t.target)} ${esc(t.metric)} ${bound}: ${f(t.actual)} <b class="${t.passed ? 'pass' : 'fail'}">${t.passed ? 'passed' : 'FAILED'}</b>`
+      const actual = t.actual === null ? 'no responses to measure' : formatMetricValue(t.metric, t.actual)
+      return `${esc(t.target)} ${esc(t.metric)} ${esc(thresholdLimit(t))}: ${esc(actual)} <b class="${t.passed ? 'pass' : 'fail'}">${t.passed ? 'passed' : 'FAILED'}</b>`
     })
     .join('<br>')
 }
 
-export function configurationTable(d: RunReportData): string {
-  const c = d.run.config
+/**
+ * What a target sends, in words: `GET url`, or a scenario named by its steps in order
+ * ("register POST /users → login POST /login → me GET /me") against its base URL.
+ */
+export function targetWords(t: RunConfig['targets'][number]): string {
+  if (!t.steps?.length) return `<b>${esc(t.name)}</b> ${esc(t.method)} <span class="url">${esc(t.url)}</span>`
+  const steps = t.steps.map((s) => `${esc(s.name)} <span class="url">${esc(s.method)} ${esc(s.path)}</span>`)
+  return `<b>${esc(t.name)}</b> scenario of ${t.steps.length} step${t.steps.length === 1 ? '' : 's'}: ${steps.join(' → ')} <span class="muted">on</span> <span class="url">${esc(t.url)}</span>`
+}
+
+/** A config in plain words, row by row: the report's configuration table and the wizard's Review. */
+export interface ConfigWords {
+  targets: string[]
+  connections: string
+  window: string
+  profile: string
+  schedule: string
+  connection: string
+  rate: string
+  /** The thresholds' limits with their units ("p99 ≤ 200 ms on every target"). */
+  thresholds: string[]
+}
+
+export function configWords(c: RunConfig): ConfigWords {
   const load = c.load
+  const segments = c.targets.length * c.rounds
   const window =
     load.duration !== undefined
-      ? fmtSeconds(load.duration)
+      ? `${fmtSeconds(load.duration)} per target and round${segments > 1 ? `: ${segments} × ${fmtSeconds(load.duration)} of load, ${fmtSeconds((segments - 1) * c.cooldownSeconds)} of cool-downs` : ''}`
       : load.requests !== undefined
-        ? `${fmtInt(load.requests)} requests`
+        ? `${fmtInt(load.requests)} requests per target and round`
         : 'set by the profile'
-  const targets = c.targets
-    .map((t) => `<b>${esc(t.name)}</b> ${esc(t.method)} <span class="url">${esc(t.url)}</span>`)
-    .join('<br>')
-  const rows: [string, string][] = [
-    ['Targets', targets],
-    ['Connections', String(load.connections)],
-    ['Window', window],
-    ['Load profile', esc(profileWords(load))],
-    [
-      'Schedule',
-      `${esc(c.schedule)}, ${c.rounds} round${c.rounds === 1 ? '' : 's'}, ${fmtSeconds(c.cooldownSeconds)} cooldown`,
-    ],
-    [
-      'Connection',
-      `keep-alive ${load.keepAlive ? 'on' : 'off'}, pipelining ${load.pipelining}, timeout ${fmtInt(load.timeoutMs)} ms`,
-    ],
-    [
-      'Rate',
+  return {
+    targets: c.targets.map((t) =>
+      t.steps?.length
+        ? `${t.name}: scenario of ${t.steps.length} step${t.steps.length === 1 ? '' : 's'} (${t.steps.map((s) => `${s.name} ${s.method} ${s.path}`).join(' → ')}) on ${t.url}`
+        : `${t.name}: ${t.method} ${t.url}`,
+    ),
+    connections: String(load.connections),
+    window,
+    profile: profileWords(load),
+    schedule: `${c.schedule === 'interleaved' ? 'interleaved (A, B, A, B…)' : 'sequential (every round of A, then B)'}, ${c.rounds} round${c.rounds === 1 ? '' : 's'}, ${fmtSeconds(c.cooldownSeconds)} cool-down between segments`,
+    connection: `keep-alive ${load.keepAlive ? 'on' : 'off'}, pipelining ${load.pipelining}, timeout ${fmtInt(load.timeoutMs)} ms`,
+    rate:
       load.rate === null
         ? 'closed loop (as fast as answers come)'
         : `${load.rate} requests/s per target (open loop; latency corrected for coordinated omission)`,
-    ],
+    thresholds: c.thresholds.map(
+      (t) => `${t.metric} ${thresholdLimit(t)} on ${t.target === '*' ? 'every target' : t.target}`,
+    ),
+  }
+}
+
+export function configurationTable(d: RunReportData): string {
+  const w = configWords(d.run.config)
+  const rows: [string, string][] = [
+    ['Targets', d.run.config.targets.map(targetWords).join('<br>')],
+    ['Connections', esc(w.connections)],
+    ['Window', esc(w.window)],
+    ['Load profile', esc(w.profile)],
+    ['Schedule', esc(w.schedule)],
+    ['Connection', esc(w.connection)],
+    ['Rate', esc(w.rate)],
     ['Thresholds', thresholdWords(d)],
   ]
   if (d.run.tags.length)
@@ -125,6 +147,8 @@ function limitWords(t: Record<string, unknown>, d: RunReportData, name: string):
   return parts.length ? parts.join(' · ') : 'none recorded'
 }
 
+const ENV_RUNS_PER_TABLE = 4
+
 export function environmentSection(data: ReportData): string {
   const runs = data.runs
   const fields: [string, (d: RunReportData) => string][] = [
@@ -137,10 +161,18 @@ export function environmentSection(data: ReportData): string {
     ['Started', (d) => fmtDate(d.run.startedAt)],
     ['Ended', (d) => fmtDate(d.run.endedAt)],
   ]
-  const head = `<tr><th></th>${runs.map((d) => `<th>Run ${d.run.runId}</th>`).join('')}</tr>`
-  const body = fields
-    .map(([label, get]) => `<tr><th>${label}</th>${runs.map((d) => `<td>${esc(get(d))}</td>`).join('')}</tr>`)
-    .join('')
+  // Four runs per table at most: a column per run, and A4 is only so wide.
+  const envTables: string[] = []
+  for (let i = 0; i < runs.length; i += ENV_RUNS_PER_TABLE) {
+    const part = runs.slice(i, i + ENV_RUNS_PER_TABLE)
+    const head = `<tr><th></th>${part.map((d) => `<th>Run ${d.run.runId}</th>`).join('')}</tr>`
+    const body = fields
+      .map(
+        ([label, get]) => `<tr><th>${label}</th>${part.map((d) => `<td>${esc(get(d))}</td>`).join('')}</tr>`,
+      )
+      .join('')
+    envTables.push(`<table class="kv env">${head}${body}</table>`)
+  }
   const targetRows: string[] = []
   const extras: string[] = []
   for (const d of runs) {
@@ -162,7 +194,7 @@ export function environmentSection(data: ReportData): string {
       if (k !== 'targets') extras.push(`<li>Run ${d.run.runId}: ${esc(k)} ${esc(describe(v))}</li>`)
     }
   }
-  return `<table class="kv env">${head}${body}</table>
+  return `${envTables.join('\n')}
 <h3>Targets</h3>
 <table class="figures"><tr><th>Run</th><th>Target</th><th>URL</th><th>Image / version</th><th>Limits</th><th>Monitor</th></tr>${targetRows.join('')}</table>
 ${extras.length ? `<ul class="extras">${extras.join('')}</ul>` : ''}`

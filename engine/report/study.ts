@@ -13,7 +13,7 @@ export function studiesOf(store: HistoryStore, runIds: readonly number[]): Study
   return studyIdsOfRuns(store.db, runIds).map((id) => studyResults(store.db, id))
 }
 
-export function studySection(s: StudyResults): string {
+export function studySection(s: StudyResults, color: (target: string) => string): string {
   const [axis, by] = s.axes
   const name = axis?.name ?? s.path
   const ms = (us: number) => (us / 1000).toFixed(2)
@@ -39,9 +39,9 @@ ${t.points
     : { label: name, ticks: (axis?.labels ?? []).map((label, value) => ({ value, label })) }
   const line = (key: 'throughput' | 'p99', title: string, label: string, scale = 1) =>
     lineChart(
-      s.targets.map((t, i) => ({
+      s.targets.map((t) => ({
         label: lineName(t),
-        color: PALETTE[i % PALETTE.length]!,
+        color: color(t.target),
         segments: [t.points.map((p) => [p.value, p[key] / scale] as [number, number])],
       })),
       { title, x, y: { label } },
@@ -51,7 +51,7 @@ ${t.points
     .join(' against ')
   return `<section class="study"><h2>Study ${s.studyId}: ${esc(s.name)}</h2>
 <p>One run per value of ${swept}${by ? ', every pair' : ''}. ${axis?.numeric ? esc(s.kneeRule) : `The values of ${esc(name)} are words, not a scale: no knee is looked for.`}</p>
-${line('throughput', `Throughput against ${name}`, 'requests/s')}
+${line('throughput', `Throughput against ${name}`, 'responses/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
 ${tables}
 ${s.targets.map((t) => scalingSection(t, name)).join('\n')}</section>`
@@ -73,7 +73,7 @@ export function scalingSection(t: StudyResults['targets'][number], name: string)
     })),
     {
       title: `${t.target}: throughput against CPU of all instances, per second`,
-      x: { label: 'requests/s' },
+      x: { label: 'responses/s' },
       y: { label: 'CPU %' },
     },
   )

@@ -19,13 +19,19 @@ p { margin: 3pt 0 6pt; }
 .url { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 7.5pt; word-break: break-all; }
 table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt; break-inside: avoid; page-break-inside: avoid; }
 th, td { padding: 2.5pt 5pt; text-align: left; vertical-align: top; }
-table.figures { font-size: 8.5pt; }
+table.figures { font-size: 8pt; }
+table.figures.long { break-inside: auto; page-break-inside: auto; }
+thead { display: table-header-group; }
+tr { break-inside: avoid; page-break-inside: avoid; }
+td, th { overflow-wrap: anywhere; }
+.name { min-width: 18mm; }
 table.figures th { background: #eef2f7; font-weight: 600; border-bottom: 1px solid #cbd5e1; }
 table.figures th.group { text-align: center; border-bottom: 1px solid #cbd5e1; }
 table.figures td { border-bottom: 1px solid #e2e8f0; }
 table.figures tr.merged td { background: #f8fafc; font-weight: 600; border-bottom: 1px solid #94a3b8; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.errors { font-size: 7.5pt; }
+th.num, td.num.effect, table.pairs .num { white-space: normal; }
+td.errors { font-size: 7pt; min-width: 14mm; }
 table.kv th { width: 30mm; color: #475569; font-weight: 600; white-space: nowrap; }
 table.kv td, table.kv th { border-bottom: 1px solid #e2e8f0; }
 table.env td { font-size: 8.5pt; }
@@ -41,6 +47,7 @@ svg .plot { fill: none; stroke: #94a3b8; stroke-width: 1; }
 svg .tick { font-size: 10px; fill: #475569; font-family: inherit; }
 svg .axis { font-size: 11px; fill: #334155; font-family: inherit; }
 svg .line { fill: none; stroke-width: 1.8; stroke-linejoin: round; stroke-linecap: round; }
+svg .band { stroke: none; fill-opacity: 0.18; }
 svg .dots { fill: none; stroke-width: 5.5; stroke-linecap: round; stroke-opacity: 0.75; }
 .legend { display: flex; flex-wrap: wrap; gap: 2pt 12pt; font-size: 8pt; color: #334155; margin-top: 2pt; }
 .legend .key { display: inline-flex; align-items: center; gap: 4pt; white-space: nowrap; }

@@ -3,26 +3,7 @@
 // printed from them as vectors and they need nothing at print time.
 import { esc } from './format.ts'
 
-export const PALETTE = [
-  '#2563eb',
-  '#dc2626',
-  '#059669',
-  '#d97706',
-  '#7c3aed',
-  '#0891b2',
-  '#db2777',
-  '#4b5563',
-]
-
-/** `color` (#rrggbb) mixed with white: 0 keeps it, 1 is white. */
-export function tint(color: string, amount: number): string {
-  const m = /^#([0-9a-f]{6})$/i.exec(color)
-  if (!m) return color
-  const n = parseInt(m[1]!, 16)
-  const mix = (c: number) => Math.round(c + (255 - c) * amount)
-  const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(mix)
-  return `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`
-}
+export { PALETTE, tint } from './palette.ts'
 
 export interface Tick {
   value: number
@@ -46,6 +27,8 @@ export interface LineSeries {
   dash?: string
   /** Each segment is drawn as one polyline; segments are not joined. */
   segments: [number, number][][]
+  /** A shaded range under the line: [x, low, high] (the spread over rounds, say). */
+  band?: [number, number, number][]
 }
 
 export interface ScatterSet {
@@ -201,13 +184,26 @@ function pathFor(points: [number, number][], f: Frame, step: boolean): string {
 }
 
 export function lineChart(series: LineSeries[], spec: ChartSpec): string {
-  const all = series.flatMap((s) => s.segments.flat())
+  const all = series.flatMap((s) => [
+    ...s.segments.flat(),
+    ...(s.band ?? []).flatMap(([x, lo, hi]): [number, number][] => [
+      [x, lo],
+      [x, hi],
+    ]),
+  ])
   if (spec.bucket !== undefined) for (const p of [...all]) all.push([p[0] + spec.bucket, p[1]])
   const f = frame(
     spec,
     all.map((p) => p[0]),
     all.map((p) => p[1]),
   )
+  // Bands first, under every line: one filled path each, the upper edge out and the lower back.
+  for (const s of series) {
+    if (!s.band || s.band.length < 2) continue
+    const upper = s.band.map(([x, , hi]) => `${f.sx(x).toFixed(1)} ${f.sy(hi).toFixed(1)}`)
+    const lower = [...s.band].reverse().map(([x, lo]) => `${f.sx(x).toFixed(1)} ${f.sy(lo).toFixed(1)}`)
+    f.body.push(`<path class="band" d="M${[...upper, ...lower].join('L')}Z" fill="${s.color}"/>`)
+  }
   for (const s of series) {
     const dash = s.dash ? ` stroke-dasharray="${s.dash}"` : ''
     for (const seg of s.segments) {

@@ -10,6 +10,7 @@
 import { parentPort } from 'node:worker_threads'
 import { openDb, type Db } from '../store/db.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
+import { answeredInSecond } from '../metrics/figures.ts'
 import {
   EMPTY_STATS,
   encodeHistogram,
@@ -139,6 +140,16 @@ function scheduleStats(st: SegmentState, counts: ScheduleCounts | null): Schedul
 
 function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWriter, { type: 'tick' }>) {
   const lat = latencyStats(acc.latency)
+  const status = {
+    '1xx': acc.status[0] ?? 0,
+    '2xx': acc.status[1] ?? 0,
+    '3xx': acc.status[2] ?? 0,
+    '4xx': acc.status[3] ?? 0,
+    '5xx': acc.status[4] ?? 0,
+  }
+  // The same rule as the stored series (engine/store/rows.ts): no response, no latency.
+  const responses = answeredInSecond(status)
+  const at = (v: number): number | null => (responses > 0 ? v : null)
   const point: SeriesPoint = {
     target: st.segment.target,
     round: st.segment.round,
@@ -146,24 +157,18 @@ function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWr
     phase: phaseNames[tick.phase] ?? 'main',
     connections: tick.connections,
     requests: acc.requests,
+    responses,
     errors: acc.errorTotal(),
     errorsByKind: acc.errorCounts(),
     bytes: acc.bytes,
-    mean: lat.mean,
-    p50: lat.p50,
-    p90: lat.p90,
-    p95: lat.p95,
-    p99: lat.p99,
-    p999: lat.p999,
-    max: lat.max,
+    mean: at(lat.mean),
+    p50: at(lat.p50),
+    p90: at(lat.p90),
+    p95: at(lat.p95),
+    p99: at(lat.p99),
+    p999: at(lat.p999),
+    max: at(lat.max),
     generatorCpu: tick.generatorCpu,
-  }
-  const status = {
-    '1xx': acc.status[0],
-    '2xx': acc.status[1],
-    '3xx': acc.status[2],
-    '4xx': acc.status[3],
-    '5xx': acc.status[4],
   }
   return { point, status: JSON.stringify(status) }
 }

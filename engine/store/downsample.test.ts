@@ -17,6 +17,7 @@ function point(
     phase: 'main',
     connections: 10,
     requests,
+    responses: requests - (t % 2),
     errors: t % 2,
     errorsByKind: t % 2 ? { timeout: 1 } : {},
     bytes: requests * 100,
@@ -37,7 +38,7 @@ describe('downsampleSeries', () => {
     expect(downsampleSeries(pts, 10)).toEqual(pts)
   })
 
-  it('averages rates, weights typical values by requests and keeps tail maxima', () => {
+  it('averages rates, weights typical values by responses and keeps tail maxima', () => {
     const pts = [
       point('a', 0, 100, 1000, 5000, 0.2),
       point('a', 1, 300, 2000, 90000, 0.9),
@@ -53,9 +54,28 @@ describe('downsampleSeries', () => {
       p99: 90000,
       max: 180000,
     })
-    expect(one?.p50).toBeCloseTo((100 * 1000 + 300 * 2000 + 200 * 1000) / 600)
+    expect(one?.responses).toBeCloseTo(599 / 3)
+    expect(one?.p50).toBeCloseTo((100 * 1000 + 299 * 2000 + 200 * 1000) / 599)
     expect(one?.errorsByKind.timeout).toBeCloseTo(1 / 3)
     expect(one?.generatorCpu).toBe(0.9)
+  })
+
+  it('has no latency where no second had a response, and takes tails from those that had', () => {
+    const silent = (t: number): SeriesPoint => ({
+      ...point('a', t, 50, 0, 0),
+      responses: 0,
+      mean: null,
+      p50: null,
+      p90: null,
+      p95: null,
+      p99: null,
+      p999: null,
+      max: null,
+    })
+    const [none] = downsampleSeries([silent(0), silent(1)], 1)
+    expect(none).toMatchObject({ requests: 50, responses: 0, p50: null, p99: null, max: null })
+    const [some] = downsampleSeries([silent(0), point('a', 1, 10, 3000, 7000)], 1)
+    expect(some).toMatchObject({ p50: 3000, p99: 7000, max: 14000 })
   })
 
   it('downsamples each target and round on its own', () => {

@@ -3,14 +3,15 @@
 import { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
 import { RunListQuerySchema, SampleQuerySchema } from '../api/schemas.ts'
-import type {
-  GeneratorHealth,
-  ResourcePoint,
-  RunListItem,
-  RunSummary,
-  SampleRow,
-  SeriesPoint,
-  TargetRoundSummary,
+import {
+  ERROR_KINDS,
+  type GeneratorHealth,
+  type ResourcePoint,
+  type RunListItem,
+  type RunSummary,
+  type SampleRow,
+  type SeriesPoint,
+  type TargetRoundSummary,
 } from '../api/types.ts'
 import { issueMessage } from '../config/issue-words.ts'
 import type { RunConfig } from '../config/schema.ts'
@@ -266,7 +267,8 @@ export class HistoryStore {
       where.push('target_index = @target')
       params.target = this.targetIndex(runId, q.target, names)
     }
-    if (q.errorsOnly) where.push('error <> 0')
+    // Failed requests: in flight at the end is not a failure (engine/metrics/figures.ts).
+    if (q.errorsOnly) where.push(`error NOT IN (0, ${ERROR_KINDS.indexOf('inflight')})`)
     // A run that ended moments ago may still have requests in blocks (expander.ts).
     if (hasBlocks(this.db, runId)) {
       const page = pendingSamplesPage(this.db, runId, {

@@ -5,7 +5,8 @@ import { redactConfig } from '../config/redact.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { ERROR_KINDS, type RunStatus, type SampleRow, type SeriesPoint } from '../api/types.ts'
 import { formatCorrelationId } from './correlation.ts'
-import { ErrorCountsSchema, parseColumnOr } from './schemas.ts'
+import { answeredInSecond } from '../metrics/figures.ts'
+import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from './schemas.ts'
 
 export interface RunRow {
   id: number
@@ -133,6 +134,9 @@ export function configOrNull(text: string): StoredConfig | null {
 }
 
 export function toSeriesPoint(row: SeriesRow, names: RunNames): SeriesPoint {
+  const responses = answeredInSecond(parseColumnOr(row.status_json, StatusCountsSchema, {}))
+  // A second without a response has no latency: the stored zeros are "nothing measured".
+  const lat = (v: number): number | null => (responses > 0 ? v : null)
   return {
     target: targetName(names, row.target_index),
     round: row.round,
@@ -140,16 +144,17 @@ export function toSeriesPoint(row: SeriesRow, names: RunNames): SeriesPoint {
     phase: phaseName(names, row.phase),
     connections: row.connections,
     requests: row.requests,
+    responses,
     errors: row.errors,
     errorsByKind: parseColumnOr(row.errors_json, ErrorCountsSchema, {}),
     bytes: row.bytes,
-    mean: row.mean,
-    p50: row.p50,
-    p90: row.p90,
-    p95: row.p95,
-    p99: row.p99,
-    p999: row.p999,
-    max: row.max,
+    mean: lat(row.mean),
+    p50: lat(row.p50),
+    p90: lat(row.p90),
+    p95: lat(row.p95),
+    p99: lat(row.p99),
+    p999: lat(row.p999),
+    max: lat(row.max),
     generatorCpu: row.generator_cpu,
     ...(row.agents !== null && row.agents !== undefined ? { agents: row.agents } : {}),
   }
@@ -167,8 +172,9 @@ export function toSampleRow(row: SampleDbRow, names: RunNames): SampleRow {
     round: row.round,
     phase: phaseName(names, row.phase),
     startUs: row.start_us,
-    latencyUs: row.latency_us,
-    correctedUs: row.corrected_us,
+    // The ledger stores -1 for "no response"; a latency of 0 or below would be a lie.
+    latencyUs: row.latency_us < 0 ? null : row.latency_us,
+    correctedUs: row.corrected_us === null || row.corrected_us < 0 ? null : row.corrected_us,
     status: row.status,
     bytes: row.bytes,
     error: errorKind(row.error),

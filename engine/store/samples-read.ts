@@ -2,9 +2,12 @@
 // ended moments ago, expanded in the background by expander.ts, or one whose expansion failed on
 // a full disk). Every function reads inside one read transaction: an expansion commits a block's
 // rows and its deletion together, so a reader sees each request exactly once.
+import { ERROR_KINDS } from '../api/types.ts'
 import type { Db } from './db.ts'
 import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
 import type { SampleDbRow } from './rows.ts'
+
+const INFLIGHT = ERROR_KINDS.indexOf('inflight')
 
 /** Requests stored for a run: rows plus those still in blocks. */
 export function ledgerRowCount(db: Db, runId: number): number {
@@ -175,7 +178,8 @@ export function pendingSamplesPage(
       where.push('target_index = @target')
       params.target = q.targetIndex
     }
-    if (q.errorsOnly) where.push('error <> 0')
+    // Failed requests: in flight at the end is not a failure (engine/metrics/figures.ts).
+    if (q.errorsOnly) where.push(`error NOT IN (0, ${INFLIGHT})`)
     const clause = where.join(' AND ')
     const order = q.order === 'slowest' ? 'latency_us DESC, seq' : 'seq'
     let total = db.prepare(`SELECT count(*) FROM samples WHERE ${clause}`).pluck().get(params) as number
@@ -189,7 +193,7 @@ export function pendingSamplesPage(
       const c = b.columns
       for (let i = 0; i < c.count; i++) {
         if (q.seq !== undefined && c.seq[i] !== q.seq) continue
-        if (q.errorsOnly && c.error[i] === 0) continue
+        if (q.errorsOnly && (c.error[i] === 0 || c.error[i] === INFLIGHT)) continue
         total++
         first.offer(Math.round(c.latencyUs[i]!), c.seq[i]!, () =>
           toDbRow(blockSample(c, b.targetIndex, b.round, i)),

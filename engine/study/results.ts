@@ -5,8 +5,9 @@
 // values ran several rounds, against the noise between rounds (KNEE_RULE says it in words, and the
 // study page and the report show it). One round per value gives no spread, so a latency jump must
 // also persist at every later value: a noisy flat line jumps up and comes back, a knee does not.
-import { failedRequests, type StudyAxis, type StudyResults, type SweepPoint } from '../api/types.ts'
+import type { StudyAxis, StudyResults, SweepPoint } from '../api/types.ts'
 import { axisPosition, valueLabel } from '../config/sweep.ts'
+import { roundsFigures } from '../metrics/figures.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -105,8 +106,8 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       const merged = mergeEncoded(rounds.map((r) => r.histogram).filter(Boolean))
       const lat = latencyStats(merged)
       merged.destroy()
-      const requests = rounds.reduce((s, r) => s + r.requests, 0)
-      const errors = rounds.reduce((s, r) => s + failedRequests(r.errors), 0)
+      // Throughput and error rate over the rounds as every screen counts them (metrics/figures.ts).
+      const figures = roundsFigures(rounds)
       const answered = rounds.filter((r) => r.latency.count > 0)
       const key = JSON.stringify([target, byValue])
       const line = lines.get(key) ?? {
@@ -119,11 +120,11 @@ export function studyResults(db: Db, studyId: number): StudyResults {
         value: axisPosition(axis, first),
         label: valueLabel(first),
         runId: run.runId,
-        throughput: rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length,
+        throughput: figures.throughput,
         p50: lat.p50,
         p95: lat.p95,
         p99: lat.p99,
-        errorRate: requests ? errors / requests : 0,
+        errorRate: figures.errorRate ?? 0,
         rounds: rounds.length,
         spread: {
           throughput: relativeSpread(rounds.map((r) => r.throughput)),

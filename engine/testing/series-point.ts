@@ -9,6 +9,7 @@ export function testPoint(target: string, t: number, extra: Partial<SeriesPoint>
     phase: 'main',
     connections: 4,
     requests: 100 + t,
+    responses: 100 + t,
     errors: 0,
     errorsByKind: {},
     bytes: 0,

@@ -20,6 +20,10 @@ export interface TargetOptions {
   status?: number
   tls?: { key: string; cert: string }
   serverTiming?: boolean
+  /** Overload: from this many ms after the first request, accept requests and never answer them. */
+  hangAfterMs?: number
+  /** Every `every`-th request (counted from 1) is answered with `status` instead. */
+  failEvery?: { every: number; status: number }
 }
 
 export interface CountingTarget {
@@ -37,6 +41,9 @@ export interface CountingTarget {
   /** Every answered request: its correlation id and how long the server held it (µs, arrival → response end). */
   served: { id: string; us: number }[]
   firstRequestAt: number
+  /** Requests answered, by status; and those held without an answer (hangAfterMs). */
+  answered: Map<number, number>
+  hung: number
   close(): Promise<void>
 }
 
@@ -54,6 +61,8 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     lastBody: null,
     served: [],
     firstRequestAt: 0,
+    answered: new Map(),
+    hung: 0,
     close: async () => {},
   }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -71,9 +80,17 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       const rel = now - state.firstRequestAt
       if (rel >= opts.stall.fromMs && rel < opts.stall.toMs) wait = Math.max(wait, opts.stall.toMs - rel)
     }
+    const n = state.requests
+    if (opts.hangAfterMs !== undefined && now - state.firstRequestAt >= opts.hangAfterMs) {
+      state.hung++
+      return // accepted, read, never answered: the client times out or the window closes
+    }
     const finish = () => {
       state.inFlight--
-      res.statusCode = opts.status ?? 200
+      const status =
+        opts.failEvery && n % opts.failEvery.every === 0 ? opts.failEvery.status : (opts.status ?? 200)
+      state.answered.set(status, (state.answered.get(status) ?? 0) + 1)
+      res.statusCode = status
       if (typeof id === 'string') res.setHeader(header, id)
       if (opts.serverTiming) res.setHeader('server-timing', 'app;dur=1.5, db;dur=0.25')
       res.end('ok')

@@ -60,18 +60,5 @@ export function dateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString()
 }
 
-/** Stable colours per series index, readable on light and dark backgrounds. */
-export const PALETTE = [
-  '#2f7ed8',
-  '#e4572e',
-  '#17a398',
-  '#f2a541',
-  '#8e6bd8',
-  '#d84a8e',
-  '#5c946e',
-  '#a0522d',
-]
-
-export function colour(i: number): string {
-  return PALETTE[i % PALETTE.length] ?? '#888'
-}
+/** Colours come from the one palette the report uses too (engine/report/palette.ts). */
+export { colourFor, paletteColour as colour, targetOrder } from '../../../engine/report/palette.ts'

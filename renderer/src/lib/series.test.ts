@@ -20,9 +20,18 @@ describe('chart rows', () => {
     ])
   })
 
-  it('names series by round when a run has several', () => {
+  it('keeps a target one series on the timeline, whatever its rounds (one legend entry)', () => {
     const rows = pivot([point('a', 0), point('a', 5, { round: 2 })], (p) => p.requests)
-    expect(Object.keys(rows[1] ?? {})).toContain('a · round 2')
+    expect(rows).toEqual([
+      { t: 0, a: 100 },
+      { t: 5, a: 105 },
+    ])
+  })
+
+  it('draws a second without a response as a gap in latency, never 0', () => {
+    const silent = point('a', 1, { responses: 0, p50: null, p99: null })
+    const rows = pivot([point('a', 0), silent, point('a', 2)], (p) => p.p99)
+    expect(rows.map((r) => r.a)).toEqual([1, null, 1])
   })
 
   it('marks target starts and phase changes per series, not per interleaved second', () => {
@@ -40,8 +49,11 @@ describe('chart rows', () => {
     expect(phaseMarkers(many).length).toBe(40)
   })
 
-  it('stacks errors by kind with zeros filled in', () => {
-    const { rows, kinds } = errorRows([point('a', 0, { errorsByKind: { timeout: 2 } }), point('a', 1)])
+  it('stacks errors by kind with zeros filled in; in flight at the end is not an error', () => {
+    const { rows, kinds } = errorRows([
+      point('a', 0, { errorsByKind: { timeout: 2 } }),
+      point('a', 1, { errorsByKind: { inflight: 4 } }),
+    ])
     expect(kinds).toEqual(['timeout'])
     expect(rows).toEqual([
       { t: 0, timeout: 2 },

@@ -1,26 +1,22 @@
 // Turning engine series (one row per second, target and round) into chart rows (one row per
-// second, one column per series). Pure functions, called inside useMemo.
+// second, one column per series). Pure functions, called inside useMemo. On the run's timeline a
+// target is one series: its rounds never overlap in time, so they share its legend entry and
+// colour (rounds.ts overlays them instead, with a band).
 import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
+import { kindLabel } from '../../../engine/metrics/units.ts'
 import type { Marker, Row } from '../ui/charts.tsx'
 
-export function seriesKey(p: { target: string; round: number }, multiRound: boolean): string {
-  return multiRound ? `${p.target} · round ${p.round}` : p.target
+/** The targets of some points, in order of first appearance. */
+export function keysOf(points: readonly { target: string }[]): string[] {
+  return [...new Set(points.map((p) => p.target))]
 }
 
-export function keysOf(points: readonly { target: string; round: number }[]): string[] {
-  const multiRound = points.some((p) => p.round > 1)
-  const seen = new Set<string>()
-  for (const p of points) seen.add(seriesKey(p, multiRound))
-  return [...seen]
-}
-
-/** Rows by second; a series without a value at a second gets null (a gap, not a zero). */
-export function pivot<P extends { target: string; round: number; t: number }>(
+/** Rows by second, a column per target; a second without a value is null (a gap, not a zero). */
+export function pivot<P extends { target: string; t: number }>(
   points: readonly P[],
   value: (p: P) => number | null,
   suffix = '',
 ): Row[] {
-  const multiRound = points.some((p) => p.round > 1)
   const rows = new Map<number, Row>()
   for (const p of points) {
     let row = rows.get(p.t)
@@ -28,7 +24,7 @@ export function pivot<P extends { target: string; round: number; t: number }>(
       row = { t: p.t }
       rows.set(p.t, row)
     }
-    row[seriesKey(p, multiRound) + suffix] = value(p)
+    row[p.target + suffix] = value(p)
   }
   return [...rows.values()].sort((a, b) => a.t - b.t)
 }
@@ -142,23 +138,27 @@ export function throughputVsResources(
     if (p.target !== target) continue
     const r = byT.get(p.t)
     if (!r) continue
-    // Efficiency figures: throughput vs CPU (x = req/s, y = CPU %), memory vs throughput.
-    if (r.cpu !== null) cpu.push({ x: p.requests, y: r.cpu })
-    if (r.mem !== null) memory.push({ x: p.requests, y: r.mem })
+    // Efficiency figures: throughput vs CPU (x = responses/s, y = CPU %), memory vs throughput.
+    if (r.cpu !== null) cpu.push({ x: p.responses, y: r.cpu })
+    if (r.mem !== null) memory.push({ x: p.responses, y: r.mem })
   }
   return { cpu, memory }
 }
 
-/** Errors by kind per second, all targets summed (a stacked chart). */
+/**
+ * Errors by kind per second, all targets summed (a stacked chart), the kinds named as on every
+ * screen. Requests in flight at the end are not errors: not in it.
+ */
 export function errorRows(points: readonly SeriesPoint[]): { rows: Row[]; kinds: string[] } {
   const kinds = new Set<string>()
   const rows = new Map<number, Row>()
   for (const p of points) {
     const row = rows.get(p.t) ?? { t: p.t }
     for (const [kind, n] of Object.entries(p.errorsByKind)) {
-      if (!n) continue
-      kinds.add(kind)
-      row[kind] = (row[kind] ?? 0) + n
+      if (!n || kind === 'inflight') continue
+      const label = kindLabel(kind)
+      kinds.add(label)
+      row[label] = (row[label] ?? 0) + n
     }
     rows.set(p.t, row)
   }

@@ -18,8 +18,11 @@ import {
   BarChart,
   Area,
   AreaChart,
+  ComposedChart,
 } from 'recharts'
+import { NINES_FROM, NINES_TICKS, NINES_TO } from '../../../engine/metrics/nines.ts'
 import { duration } from '../lib/format.ts'
+import { bandKey, type BandRow } from '../lib/rounds.ts'
 
 export interface SeriesDef {
   key: string
@@ -50,7 +53,26 @@ interface TimeChartProps {
   integer?: boolean
   /** Shown instead of an empty plot (e.g. "No errors"). */
   emptyText?: string
+  /** The y axis' quantity and unit, when its ticks carry no unit ("responses/s"). */
+  yLabel?: string
 }
+
+/** An axis title in the theme's muted colour (recharts' label prop). */
+function axisLabel(value: string, axis: 'x' | 'y') {
+  return axis === 'x'
+    ? { value, position: 'insideBottom' as const, offset: -6, fontSize: 11, fill: 'var(--muted)' }
+    : {
+        value,
+        angle: -90,
+        position: 'insideLeft' as const,
+        fontSize: 11,
+        fill: 'var(--muted)',
+        style: { textAnchor: 'middle' as const },
+      }
+}
+
+/** The x axis of every chart on the run's timeline. */
+const TIMELINE = 'time since the run started (m:ss)'
 
 /** Axis ticks and tooltips in the theme's colours (styles.css), shared by every chart. */
 export const axisTick = { fontSize: 11, fill: 'var(--muted)' }
@@ -106,6 +128,7 @@ function TimeChartImpl({
   domain,
   integer,
   emptyText,
+  yLabel,
 }: TimeChartProps) {
   const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
   const common = (
@@ -119,6 +142,7 @@ function TimeChartImpl({
         tickFormatter={duration}
         tick={axisTick}
         stroke="var(--muted)"
+        label={axisLabel(TIMELINE, 'x')}
       />
       <YAxis
         tick={axisTick}
@@ -127,13 +151,14 @@ function TimeChartImpl({
         allowDecimals={!integer}
         tickFormatter={(v: number) => fmt(v)}
         domain={domain ?? [0, 'auto']}
+        {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
       />
       <Tooltip
         contentStyle={tooltipStyle}
         labelFormatter={(t) => `t = ${duration(Number(t))}`}
         formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
       />
-      <Legend wrapperStyle={{ fontSize: 12 }} />
+      <Legend wrapperStyle={{ fontSize: 12, paddingTop: 10 }} />
       {(markers ?? []).map((m) => (
         <ReferenceLine
           key={`${m.t}-${m.label}`}
@@ -154,7 +179,7 @@ function TimeChartImpl({
       emptyText={rows.length > 0 ? emptyText : undefined}
     >
       {stacked ? (
-        <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
           {common}
           {series.map((s) => (
             <Area
@@ -171,7 +196,7 @@ function TimeChartImpl({
           ))}
         </AreaChart>
       ) : (
-        <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
           {common}
           {series.map((s) => (
             <Line
@@ -292,3 +317,218 @@ function BarsImpl(props: {
 }
 
 export const Bars = memo(BarsImpl)
+
+/** A tooltip value: a number in the chart's format, a band as "low – high". */
+function tooltipValue(v: unknown, fmt: (v: number) => string): string {
+  if (typeof v === 'number') return fmt(v)
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number'))
+    return `${fmt(v[0] as number)} – ${fmt(v[1] as number)}`
+  return String(v)
+}
+
+/**
+ * Lines with a shaded band each (rounds overlaid: the line is their mean, the band the lowest to
+ * the highest round). x is seconds since each round's start. A band has no legend entry of its own.
+ */
+function BandChartImpl({
+  title,
+  rows,
+  series,
+  unit,
+  format,
+  height = 220,
+  testId,
+  integer,
+  xLabel = 'time since the round started (m:ss)',
+  yLabel,
+}: {
+  title: ReactNode
+  rows: readonly BandRow[]
+  series: readonly SeriesDef[]
+  unit?: string
+  format?: (v: number) => string
+  height?: number
+  testId: string
+  integer?: boolean
+  xLabel?: string
+  /** The y axis' quantity and unit, when its ticks carry no unit. */
+  yLabel?: string
+}) {
+  const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
+  const banded = series.filter((s) => rows.some((r) => Array.isArray(r[bandKey(s.key)])))
+  return (
+    <ChartFrame
+      title={title}
+      testId={testId}
+      height={height}
+      empty={rows.length === 0 || series.length === 0}
+    >
+      <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={['dataMin', 'dataMax']}
+          allowDecimals={false}
+          tickFormatter={duration}
+          tick={axisTick}
+          stroke="var(--muted)"
+          label={{ value: xLabel, position: 'insideBottom', offset: -6, fontSize: 11, fill: 'var(--muted)' }}
+        />
+        <YAxis
+          tick={axisTick}
+          stroke="var(--muted)"
+          width={64}
+          allowDecimals={!integer}
+          tickFormatter={(v: number) => fmt(v)}
+          domain={[0, 'auto']}
+          {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
+        />
+        <Tooltip
+          contentStyle={tooltipStyle}
+          labelFormatter={(t) => `${duration(Number(t))} into the round`}
+          formatter={(v) => tooltipValue(v, fmt)}
+        />
+        <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+        {banded.map((s) => (
+          <Area
+            key={bandKey(s.key)}
+            dataKey={bandKey(s.key)}
+            name={`${s.label} (rounds' range)`}
+            stroke="none"
+            fill={s.colour}
+            fillOpacity={0.16}
+            isAnimationActive={false}
+            legendType="none"
+            connectNulls={false}
+          />
+        ))}
+        {series.map((s) => (
+          <Line
+            key={s.key}
+            dataKey={s.key}
+            name={s.label}
+            stroke={s.colour}
+            strokeDasharray={s.dashed ? '5 3' : undefined}
+            dot={false}
+            strokeWidth={1.6}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
+        ))}
+      </ComposedChart>
+    </ChartFrame>
+  )
+}
+
+export const BandChart = memo(BandChartImpl)
+
+/** One curve of the latency distribution: points [nines, ms] and an optional band [low, high] ms. */
+export interface DistributionSeries {
+  key: string
+  label: string
+  colour: string
+  dashed?: boolean
+  points: readonly [number, number][]
+  band: readonly [number, number][] | null
+}
+
+/** The curves as chart rows keyed by x (curves share the grid but end at their own x). */
+export function distributionRows(curves: readonly DistributionSeries[]): BandRow[] {
+  const rows = new Map<number, BandRow>()
+  for (const c of curves) {
+    c.points.forEach(([x, y], i) => {
+      const key = Math.round(x * 1000) / 1000
+      const row = rows.get(key) ?? { t: key }
+      row[c.key] = y
+      const b = c.band?.[i]
+      if (b) row[bandKey(c.key)] = [b[0], b[1]]
+      rows.set(key, row)
+    })
+  }
+  return [...rows.values()].sort((a, b) => a.t - b.t)
+}
+
+/**
+ * The latency distribution as HdrHistogram plots it (engine/metrics/distribution.ts): x is the
+ * percentile on a log-scaled tail axis from p50 to p99.999, y the latency; one curve per target,
+ * a band over its rounds.
+ */
+function DistributionChartImpl({
+  title,
+  curves,
+  testId,
+  height = 260,
+}: {
+  title: ReactNode
+  curves: readonly DistributionSeries[]
+  testId: string
+  height?: number
+}) {
+  const rows = distributionRows(curves)
+  const top = Math.min(NINES_TO, Math.ceil(Math.max(1, ...rows.map((r) => r.t))))
+  const ticks = NINES_TICKS.filter((t) => t.value <= top + 1e-9)
+  const label = (x: number) => ticks.find((t) => Math.abs(t.value - x) < 1e-6)?.label ?? ''
+  const pct = (x: number) => `p${Number((100 * (1 - 10 ** -x)).toFixed(x > 3 ? 4 : 2))}`
+  const fmt = (v: number) => `${Math.round(v * 100) / 100} ms`
+  return (
+    <ChartFrame title={title} testId={testId} height={height} empty={rows.length === 0}>
+      <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={[NINES_FROM, top]}
+          ticks={ticks.map((t) => t.value)}
+          tickFormatter={label}
+          tick={axisTick}
+          stroke="var(--muted)"
+          label={{
+            value: 'percentile (log scale of the tail)',
+            position: 'insideBottom',
+            offset: -6,
+            fontSize: 11,
+            fill: 'var(--muted)',
+          }}
+        />
+        <YAxis tick={axisTick} stroke="var(--muted)" width={64} tickFormatter={fmt} domain={[0, 'auto']} />
+        <Tooltip
+          contentStyle={tooltipStyle}
+          labelFormatter={(x) => pct(Number(x))}
+          formatter={(v) => tooltipValue(v, fmt)}
+        />
+        <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+        {curves
+          .filter((c) => c.band)
+          .map((c) => (
+            <Area
+              key={bandKey(c.key)}
+              dataKey={bandKey(c.key)}
+              name={`${c.label} (rounds' range)`}
+              stroke="none"
+              fill={c.colour}
+              fillOpacity={0.16}
+              isAnimationActive={false}
+              legendType="none"
+              connectNulls
+            />
+          ))}
+        {curves.map((c) => (
+          <Line
+            key={c.key}
+            dataKey={c.key}
+            name={c.label}
+            stroke={c.colour}
+            strokeDasharray={c.dashed ? '5 3' : undefined}
+            dot={false}
+            strokeWidth={1.8}
+            isAnimationActive={false}
+            connectNulls
+          />
+        ))}
+      </ComposedChart>
+    </ChartFrame>
+  )
+}
+
+export const DistributionChart = memo(DistributionChartImpl)

@@ -1,11 +1,20 @@
-// Runs or targets overlaid, as in published runtime comparisons: throughput over time (each aligned
-// to its own start), latency percentiles side by side, throughput vs CPU and memory vs throughput.
+// Runs or targets overlaid, as in published runtime comparisons: the latency distribution of every
+// entry, throughput and latency over time (each round aligned to its own start: one line per entry,
+// the mean of its rounds, with a band from the lowest to the highest round), throughput vs CPU and
+// memory vs throughput, and each run's figures per target, round, phase and scenario step as run
+// detail shows them. A target keeps its colour on every screen (engine/report/palette.ts); the same
+// target in a later run is dashed.
 import { memo, useMemo } from 'react'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
 import type { ResourcePoint, RunSummary, SeriesPoint } from '../../../../engine/api/types.ts'
-import { colour, msValue } from '../../lib/format.ts'
+import { useApi, useAsync } from '../../api/context.tsx'
+import { colourFor, msValue, targetOrder } from '../../lib/format.ts'
+import { mergeBandRows, roundBands } from '../../lib/rounds.ts'
 import { throughputVsResources } from '../../lib/series.ts'
-import { Bars, TimeChart, XYChart, type Row, type ScatterSet, type SeriesDef } from '../../ui/charts.tsx'
+import { Card } from '../../ui/Common.tsx'
+import { BandChart, XYChart, type ScatterSet, type SeriesDef } from '../../ui/charts.tsx'
+import { Distribution } from '../detail/Distribution.tsx'
+import { SummaryTable } from '../detail/SummaryTable.tsx'
 
 export interface RunData {
   run: RunSummary & { config: RunConfig }
@@ -13,93 +22,117 @@ export interface RunData {
   resources: ResourcePoint[]
 }
 
+/** Target names across the runs, in run order then config order: the colours of a comparison. */
+export function compareTargets(data: readonly RunData[]): string[] {
+  return targetOrder(data.flatMap((d) => d.run.config.targets.map((t) => t.name)))
+}
+
+/** Every entry's points, keyed "#run target" when several runs are compared. */
+export function entryPoints(data: readonly RunData[]): (SeriesPoint & { key: string; runIndex: number })[] {
+  const multiRun = data.length > 1
+  return data.flatMap((d, runIndex) =>
+    d.series.map((p) => ({ ...p, runIndex, key: `${multiRun ? `#${d.run.runId} ` : ''}${p.target}` })),
+  )
+}
+
 function CompareChartsImpl({ data }: { data: readonly RunData[] }) {
+  const api = useApi()
+  const ids = data.map((d) => d.run.runId).join(',')
+  const distributions = useAsync(
+    () =>
+      Promise.all(
+        data.map(async (d) => ({ runId: d.run.runId, curves: await api.runs.distribution(d.run.runId) })),
+      ),
+    // The runs' ids stand for `data`: the same runs, the same curves.
+    [api, ids],
+  )
+  const targets = useMemo(() => compareTargets(data), [data])
   const charts = useMemo(() => {
-    const multiRun = data.length > 1
-    const label = (runId: number, target: string, round: number, rounds: number) =>
-      `${multiRun ? `#${runId} ` : ''}${target}${rounds > 1 ? ` · r${round}` : ''}`
+    const colourOf = colourFor(targets)
+    const points = entryPoints(data)
+    const keyOf = (p: { key: string }) => p.key
     const defs: SeriesDef[] = []
-    const rows = new Map<number, Row>()
-    const bars: Record<string, string | number>[] = ['p50', 'p95', 'p99', 'p99.9'].map((p) => ({
-      percentile: p,
-    }))
+    for (const p of points)
+      if (!defs.some((d) => d.key === p.key))
+        defs.push({ key: p.key, label: p.key, colour: colourOf(p.target), dashed: p.runIndex > 0 })
+    const throughput = roundBands(points, (p) => p.responses, keyOf)
+    const ms = (us: number | null) => (us === null ? null : msValue(us))
+    const latency = mergeBandRows(
+      roundBands(points, (p) => ms(p.p50), keyOf, ' p50'),
+      roundBands(points, (p) => ms(p.p99), keyOf, ' p99'),
+    )
+    const latencyDefs: SeriesDef[] = defs.flatMap((d) => [
+      { ...d, key: `${d.key} p50`, label: `${d.label} p50`, dashed: true },
+      { ...d, key: `${d.key} p99`, label: `${d.label} p99` },
+    ])
     const cpu: ScatterSet[] = []
     const memory: ScatterSet[] = []
-    let i = 0
-    for (const d of data) {
-      const rounds = Math.max(1, ...d.run.results.map((r) => r.round))
-      for (const result of d.run.results) {
-        const key = label(d.run.runId, result.target, result.round, rounds)
-        const c = colour(i++)
-        defs.push({ key, label: key, colour: c })
-        const own = d.series.filter((p) => p.target === result.target && p.round === result.round)
-        const start = own.reduce((m, p) => Math.min(m, p.t), Number.POSITIVE_INFINITY)
-        for (const p of own) {
-          const t = p.t - start
-          const row = rows.get(t) ?? { t }
-          row[key] = p.requests
-          rows.set(t, row)
-        }
-        const [b50, b95, b99, b999] = bars
-        if (b50 && b95 && b99 && b999) {
-          b50[key] = msValue(result.latency.p50)
-          b95[key] = msValue(result.latency.p95)
-          b99[key] = msValue(result.latency.p99)
-          b999[key] = msValue(result.latency.p999)
-        }
-      }
+    data.forEach((d) => {
       for (const target of new Set(d.run.results.map((r) => r.target))) {
         const xy = throughputVsResources(d.series, d.resources, target)
-        const key = `${multiRun ? `#${d.run.runId} ` : ''}${target}`
-        const c = colour(defs.findIndex((s) => s.key.startsWith(key)))
-        if (xy.cpu.length) cpu.push({ label: key, colour: c, points: xy.cpu })
-        if (xy.memory.length) memory.push({ label: key, colour: c, points: xy.memory })
+        const label = `${data.length > 1 ? `#${d.run.runId} ` : ''}${target}`
+        if (xy.cpu.length) cpu.push({ label, colour: colourOf(target), points: xy.cpu })
+        if (xy.memory.length) memory.push({ label, colour: colourOf(target), points: xy.memory })
       }
-    }
-    return { defs, throughput: [...rows.values()].sort((a, b) => a.t - b.t), bars, cpu, memory }
-  }, [data])
+    })
+    return { defs, throughput, latency, latencyDefs, cpu, memory }
+  }, [data, targets])
 
   return (
-    <div className="charts">
-      <TimeChart
-        title="Throughput over time (requests/s, each from its own start)"
-        rows={charts.throughput}
-        series={charts.defs}
-        testId="compare-chart-throughput"
-        format={(v) => String(Math.round(v))}
-      />
-      <Bars
-        title="Latency percentiles (ms)"
-        rows={charts.bars}
-        category="percentile"
-        series={charts.defs}
-        testId="compare-chart-percentiles"
-      />
-      {charts.cpu.length > 0 ? (
-        <XYChart
-          title="Throughput vs CPU"
-          sets={charts.cpu}
-          xLabel="requests/s"
-          yLabel="CPU %"
-          testId="compare-chart-cpu"
+    <>
+      <Distribution runs={distributions.data ?? []} targets={targets} testId="compare-chart-distribution" />
+      <div className="charts">
+        <BandChart
+          title="Throughput (responses/s), each round from its own start: mean line, lowest–highest round shaded"
+          rows={charts.throughput}
+          series={charts.defs}
+          testId="compare-chart-throughput"
+          format={(v) => String(Math.round(v))}
+          integer
+          yLabel="responses/s"
         />
-      ) : null}
-      {charts.memory.length > 0 ? (
-        <XYChart
-          title="Memory vs throughput"
-          sets={charts.memory}
-          xLabel="requests/s"
-          yLabel="memory MiB"
-          testId="compare-chart-memory"
+        <BandChart
+          title="Latency p50 / p99 of the responses (ms), rounds overlaid"
+          rows={charts.latency}
+          series={charts.latencyDefs}
+          testId="compare-chart-latency"
+          unit="ms"
         />
-      ) : null}
+        {charts.cpu.length > 0 ? (
+          <XYChart
+            title="Throughput vs CPU"
+            sets={charts.cpu}
+            xLabel="responses/s"
+            yLabel="CPU %"
+            testId="compare-chart-cpu"
+          />
+        ) : null}
+        {charts.memory.length > 0 ? (
+          <XYChart
+            title="Memory vs throughput"
+            sets={charts.memory}
+            xLabel="responses/s"
+            yLabel="memory MiB"
+            testId="compare-chart-memory"
+          />
+        ) : null}
+      </div>
       {charts.cpu.length === 0 && charts.memory.length === 0 ? (
         <p className="muted" data-testid="compare-no-resources">
           No CPU or memory was sampled for these runs. Choose a resource source in the wizard's Monitoring
           step to plot throughput against CPU and memory.
         </p>
       ) : null}
-    </div>
+      {data.map((d) => (
+        <Card
+          key={d.run.runId}
+          title={`#${d.run.runId} ${d.run.name}: per target and round`}
+          testId={`compare-figures-${d.run.runId}`}
+        >
+          <SummaryTable results={d.run.results} testId={`compare-summary-${d.run.runId}`} />
+        </Card>
+      ))}
+    </>
   )
 }
 

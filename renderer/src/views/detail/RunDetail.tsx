@@ -7,9 +7,11 @@ import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, Card, StatusBadge } from '../../ui/Common.tsx'
 import { RunWarnings } from '../../ui/RunWarnings.tsx'
+import { thresholdSentence } from '../../../../engine/metrics/units.ts'
 import { dateTime } from '../../lib/format.ts'
 import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { RunCharts } from '../live/RunCharts.tsx'
+import { Distribution } from './Distribution.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
 import { AgentsBreakdown } from './AgentsBreakdown.tsx'
@@ -71,6 +73,7 @@ export default function RunDetail({ runId }: { runId: number }) {
   const run = useAsync(() => api.runs.get(runId), [api, runId])
   const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_CHART_POINTS }), [api, runId])
   const resources = useAsync(() => api.runs.resources(runId), [api, runId])
+  const distribution = useAsync(() => api.runs.distribution(runId), [api, runId])
   const study = useStudyIndex(runId).byRun.get(runId) ?? null
 
   if (run.error)
@@ -82,6 +85,7 @@ export default function RunDetail({ runId }: { runId: number }) {
   const r = run.data
   if (!r) return <div className="loading">Loading run #{runId}…</div>
   const targets = [...new Set(r.results.map((x) => x.target))]
+  const order = r.config.targets.map((t) => t.name)
   return (
     <section data-testid="detail" data-run-id={runId}>
       <header className="view-head">
@@ -146,12 +150,7 @@ export default function RunDetail({ runId }: { runId: number }) {
       {r.thresholds.length > 0 ? (
         <Banner kind={r.thresholdsPassed ? 'success' : 'error'} testId="detail-thresholds">
           Thresholds {r.thresholdsPassed ? 'passed' : 'failed'}:{' '}
-          {r.thresholds
-            .map(
-              (t) =>
-                `${t.metric} ${t.target} ${t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`} (${t.actual ?? '–'}) ${t.passed ? '✓' : '✗'}`,
-            )
-            .join(' · ')}
+          {r.thresholds.map((t) => `${t.passed ? '✓' : '✗'} ${thresholdSentence(t)}`).join(' · ')}
         </Banner>
       ) : null}
 
@@ -164,7 +163,18 @@ export default function RunDetail({ runId }: { runId: number }) {
       </Card>
       {r.distribution ? <AgentsBreakdown distribution={r.distribution} results={r.results} /> : null}
       {series.error ? <Banner kind="error">Could not load the series: {series.error}</Banner> : null}
-      <RunCharts points={series.data ?? []} resources={resources.data ?? []} prefix="detail" />
+      <Distribution
+        runs={distribution.data ? [{ runId, curves: distribution.data }] : []}
+        targets={order}
+        testId="detail-chart-distribution"
+      />
+      <RunCharts
+        points={series.data ?? []}
+        resources={resources.data ?? []}
+        prefix="detail"
+        targets={order}
+        overlay
+      />
       <SampleExplorer runId={runId} prefix={r.correlationPrefix} targets={targets} />
       <div className="grid-2">
         <TagsAndNote

@@ -5,6 +5,7 @@ import type { SampleRow } from '../../../../engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { count, ms } from '../../lib/format.ts'
+import { kindLabel } from '../../../../engine/metrics/units.ts'
 
 export function SampleExplorer({
   runId,
@@ -118,7 +119,13 @@ export function SampleExplorer({
                     <td>{r.phase}</td>
                     <td className="num">{(r.startUs / 1e6).toFixed(3)} s</td>
                     <td className="num">
-                      {ms(r.latencyUs)}
+                      {r.latencyUs === null ? (
+                        <span className="muted">
+                          {r.error === 'inflight' ? 'in flight at end' : 'no response'}
+                        </span>
+                      ) : (
+                        ms(r.latencyUs)
+                      )}
                       {r.correctedUs !== null && r.correctedUs !== r.latencyUs ? (
                         <span className="muted"> ({ms(r.correctedUs)} corrected)</span>
                       ) : null}
@@ -126,7 +133,7 @@ export function SampleExplorer({
                     <td className="num">{ms(r.serverAppUs)}</td>
                     <td className="num">{ms(r.serverDbUs)}</td>
                     <td className="num">{r.status || '–'}</td>
-                    <td>{r.error === 'none' ? '' : r.error}</td>
+                    <td>{r.error === 'none' || r.error === 'inflight' ? '' : kindLabel(r.error)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,8 +1,14 @@
-// The per-second charts of a run, shared by the live view and the run detail: throughput,
-// latency p50/p95/p99, errors by kind, active connections, and CPU/memory when sampled.
+// The per-second charts of a run, shared by the live view and the run detail: throughput
+// (responses per second), latency p50/p99 of the responses, errors by kind, active
+// connections, and CPU/memory when sampled. A target keeps one colour (engine/report/palette.ts).
+// Live, the charts follow the run's timeline; on a finished run (`overlay`) throughput and
+// latency overlay the rounds of each target, aligned at their start: one line (their mean) with a
+// band from the lowest to the highest round. A second without a response has no latency: a gap,
+// never 0 ms.
 import { memo, useMemo } from 'react'
 import type { ResourcePoint, SeriesPoint } from '../../../../engine/api/types.ts'
-import { colour, msValue } from '../../lib/format.ts'
+import { colour, colourFor, msValue } from '../../lib/format.ts'
+import { hasRounds, mergeBandRows, roundBands } from '../../lib/rounds.ts'
 import {
   dbConnectionRows,
   errorRows,
@@ -12,48 +18,67 @@ import {
   pivot,
   resourceRows,
 } from '../../lib/series.ts'
-import { TimeChart, type SeriesDef } from '../../ui/charts.tsx'
+import { BandChart, TimeChart, type SeriesDef } from '../../ui/charts.tsx'
+
+const ms = (us: number | null): number | null => (us === null ? null : msValue(us))
 
 function RunChartsImpl({
   points,
   resources,
   prefix,
+  targets,
+  overlay = false,
 }: {
   points: readonly SeriesPoint[]
   resources: readonly ResourcePoint[]
   prefix: string
+  /** The run's targets in config order: their colours. */
+  targets?: readonly string[]
+  /** Overlay each target's rounds (throughput and latency) instead of the run's timeline. */
+  overlay?: boolean
 }) {
   const charts = useMemo(() => {
     const keys = keysOf(points)
+    const colourOf = colourFor(targets ?? keys)
     const markers = phaseMarkers(points)
-    const throughput = pivot(points, (p) => p.requests)
+    const bands = overlay && hasRounds(points)
+    const throughput = bands ? null : pivot(points, (p) => p.responses)
+    const latency = bands
+      ? null
+      : mergeRows(
+          pivot(points, (p) => ms(p.p50), ' p50'),
+          pivot(points, (p) => ms(p.p99), ' p99'),
+        )
+    const throughputBands = bands ? roundBands(points, (p) => p.responses) : null
+    const latencyBands = bands
+      ? mergeBandRows(
+          roundBands(points, (p) => ms(p.p50), undefined, ' p50'),
+          roundBands(points, (p) => ms(p.p99), undefined, ' p99'),
+        )
+      : null
     const connections = pivot(points, (p) => p.connections)
-    const latency = mergeRows(
-      pivot(points, (p) => msValue(p.p50), ' p50'),
-      pivot(points, (p) => msValue(p.p95), ' p95'),
-      pivot(points, (p) => msValue(p.p99), ' p99'),
-    )
-    const perKey: SeriesDef[] = keys.map((k, i) => ({ key: k, label: k, colour: colour(i) }))
-    const latencySeries: SeriesDef[] = keys.flatMap((k, i) => [
-      { key: `${k} p50`, label: `${k} p50`, colour: colour(i), dashed: true },
-      { key: `${k} p95`, label: `${k} p95`, colour: colour(i) },
-      { key: `${k} p99`, label: `${k} p99`, colour: colour(i + 4) },
+    const perKey: SeriesDef[] = keys.map((k) => ({ key: k, label: k, colour: colourOf(k) }))
+    // In the target's colour: p50 dashed, p99 solid (the tables have every percentile).
+    const latencySeries: SeriesDef[] = keys.flatMap((k) => [
+      { key: `${k} p50`, label: `${k} p50`, colour: colourOf(k), dashed: true },
+      { key: `${k} p99`, label: `${k} p99`, colour: colourOf(k) },
     ])
     const errors = errorRows(points)
     const res = resourceRows(resources)
-    // A target keeps its colour from the other charts; other sources (the generator) get the next ones.
-    let extra = keys.length
+    // Sources that are not a target (the generator) get colours after the targets', dashed.
     const resSeries: SeriesDef[] = res.targets.map((t) => {
-      const i = keys.findIndex((k) => k === t || k.startsWith(`${t} · `))
-      return { key: t, label: t, colour: colour(i >= 0 ? i : extra++), dashed: i < 0 }
+      const known = keys.includes(t) || (targets ?? []).includes(t)
+      return { key: t, label: t, colour: colourOf(t), dashed: !known }
     })
     const db = dbConnectionRows(resources)
     const dbSeries: SeriesDef[] = db.keys.map((k, i) => ({ key: k, label: k, colour: colour(i + 1) }))
     return {
       markers,
       throughput,
+      throughputBands,
       connections,
       latency,
+      latencyBands,
       perKey,
       latencySeries,
       errors,
@@ -62,37 +87,63 @@ function RunChartsImpl({
       db,
       dbSeries,
     }
-  }, [points, resources])
+  }, [points, resources, targets, overlay])
 
+  const count = (v: number) => String(Math.round(v))
   return (
     <div className="charts">
-      <TimeChart
-        title="Throughput (requests/s)"
-        rows={charts.throughput}
-        series={charts.perKey}
-        markers={charts.markers}
-        testId={`${prefix}-chart-throughput`}
-        format={(v) => String(Math.round(v))}
-        integer
-      />
-      <TimeChart
-        title="Latency p50 / p95 / p99 (ms)"
-        rows={charts.latency}
-        series={charts.latencySeries}
-        markers={charts.markers}
-        testId={`${prefix}-chart-latency`}
-        unit="ms"
-      />
+      {charts.throughputBands ? (
+        <BandChart
+          title="Throughput (responses/s), rounds overlaid: mean line, lowest–highest round shaded"
+          rows={charts.throughputBands}
+          series={charts.perKey}
+          testId={`${prefix}-chart-throughput`}
+          format={count}
+          integer
+          yLabel="responses/s"
+        />
+      ) : (
+        <TimeChart
+          title="Throughput (responses/s; errors without an answer not counted)"
+          rows={charts.throughput ?? []}
+          series={charts.perKey}
+          markers={charts.markers}
+          testId={`${prefix}-chart-throughput`}
+          format={count}
+          integer
+          yLabel="responses/s"
+        />
+      )}
+      {charts.latencyBands ? (
+        <BandChart
+          title="Latency p50 / p99 of the responses (ms), rounds overlaid"
+          rows={charts.latencyBands}
+          series={charts.latencySeries}
+          testId={`${prefix}-chart-latency`}
+          unit="ms"
+        />
+      ) : (
+        <TimeChart
+          title="Latency p50 / p99 of the responses (ms)"
+          rows={charts.latency ?? []}
+          series={charts.latencySeries}
+          markers={charts.markers}
+          testId={`${prefix}-chart-latency`}
+          unit="ms"
+          emptyText="No responses yet"
+        />
+      )}
       <TimeChart
         title="Errors by kind (per second)"
         rows={charts.errors.rows}
-        series={charts.errors.kinds.map((k, i) => ({ key: k, label: k, colour: colour(i + 1) }))}
+        series={charts.errors.kinds.map((k, i) => ({ key: k, label: k, colour: colour(-1 - i) }))}
         markers={charts.markers}
         testId={`${prefix}-chart-errors`}
+        yLabel="errors/s"
         stacked
         integer
         emptyText="No errors"
-        format={(v) => String(Math.round(v))}
+        format={count}
       />
       <TimeChart
         title="Active connections"
@@ -100,8 +151,9 @@ function RunChartsImpl({
         series={charts.perKey}
         markers={charts.markers}
         testId={`${prefix}-chart-connections`}
-        format={(v) => String(Math.round(v))}
+        format={count}
         integer
+        yLabel="connections"
       />
       {charts.res.cpu.length > 0 ? (
         <TimeChart
@@ -130,8 +182,9 @@ function RunChartsImpl({
           series={charts.dbSeries}
           markers={charts.markers}
           testId={`${prefix}-chart-db-connections`}
-          format={(v) => String(Math.round(v))}
+          format={count}
           integer
+          yLabel="connections"
         />
       ) : null}
     </div>

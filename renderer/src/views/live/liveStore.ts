@@ -29,7 +29,9 @@ export interface LiveRun {
   /** Per target, source and instance (the generator is target 'generator'). */
   resources: Map<string, Ring<ResourcePoint>>
   last: ProgressEvent | null
-  /** Totals per target (from the latest event of each). */
+  /** When `last` arrived (ms since the epoch): a long quiet is a cool-down between segments. */
+  lastAt: number
+  /** Totals per target and round (from the latest event of each): summed, the run's so far. */
   totals: Map<string, { requests: number; errors: number }>
   saturated: boolean
   /** Monitors that could not read their source, as told by runs:warning. */
@@ -89,6 +91,7 @@ export class LiveStore {
         series: new Map(),
         resources: new Map(),
         last: null,
+        lastAt: 0,
         totals: new Map(),
         saturated: false,
         warnings: [],
@@ -137,7 +140,8 @@ export class LiveStore {
     // Older engines sent no resources in progress events.
     for (const r of event.resources ?? []) this.addResource(run, r)
     run.last = event
-    run.totals.set(event.target, event.totals)
+    run.lastAt = Date.now()
+    run.totals.set(`${event.target}\u0000${event.round}`, event.totals)
     if (event.generatorSaturated) run.saturated = true
     if (event.agents) {
       const joined = new Set(event.agents.map((a) => a.index))

@@ -11,6 +11,7 @@ import type {
   RunWarning,
   SeriesPoint,
 } from '../../../../engine/api/types.ts'
+import { figuresOf } from '../../../../engine/metrics/figures.ts'
 import { useApi, useConnection } from '../../api/context.tsx'
 import { LIVE_CAPACITY, liveStore, mergeWarnings } from './liveStore.ts'
 
@@ -22,9 +23,16 @@ export interface LiveView {
   status: RunStatus | 'unknown'
   error: string | null
   elapsed: number
+  /** When the last second arrived (ms since the epoch; 0 before the first). */
+  lastAt: number
   total: number | null
   current: { target: string; phase: string; round: number } | null
-  totals: { requests: number; errors: number }
+  /**
+   * Requests with an outcome and errors (engine/metrics/figures.ts): from the progress events while
+   * the run goes on, from the stored summary once it has ended (which also knows the requests
+   * still in flight when a window closed, and the last second's slice the events did not carry).
+   */
+  totals: { requests: number; errors: number; inflight: number | null }
   saturated: boolean
   /** Monitors that could not read their source: told live, and stored with the run. */
   warnings: RunWarning[]
@@ -88,12 +96,23 @@ export function useLiveRun(runId: number): LiveView {
   }, [runId, version])
 
   const last = run?.last ?? null
-  let totals = { requests: 0, errors: 0 }
-  for (const t of run?.totals.values() ?? [])
-    totals = { requests: totals.requests + t.requests, errors: totals.errors + t.errors }
   const status: LiveView['status'] = ended
     ? ended.status
     : (summary?.status ?? (last ? 'running' : 'unknown'))
+  let totals: LiveView['totals'] = { requests: 0, errors: 0, inflight: null }
+  if (summary && summary.status !== 'running' && status !== 'running') {
+    totals = { requests: 0, errors: 0, inflight: 0 }
+    for (const r of summary.results) {
+      const f = figuresOf(r)
+      totals = {
+        requests: totals.requests + f.requests,
+        errors: totals.errors + f.failed,
+        inflight: (totals.inflight ?? 0) + f.inflight,
+      }
+    }
+  } else
+    for (const t of run?.totals.values() ?? [])
+      totals = { requests: totals.requests + t.requests, errors: totals.errors + t.errors, inflight: null }
   return {
     summary,
     loadError,
@@ -102,6 +121,7 @@ export function useLiveRun(runId: number): LiveView {
     status,
     error: ended?.error ?? summary?.error ?? null,
     elapsed: last?.elapsedSeconds ?? 0,
+    lastAt: run?.lastAt ?? 0,
     total: last?.totalSeconds ?? null,
     current: last ? { target: last.target, phase: last.phase, round: last.round } : null,
     totals,

@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import type { StudyResults } from '../../../../engine/api/types.ts'
-import { dateTime, ms, percent, rate } from '../../lib/format.ts'
+import { colourFor, dateTime, ms, percent, rate } from '../../lib/format.ts'
 import { Banner, Card } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { StudyCsv } from './StudyCsv.tsx'
@@ -63,6 +63,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
     target,
     lines: r.targets.filter((t) => t.target === target),
   }))
+  const colourOf = colourFor(targets.map((t) => t.target))
   return (
     <section data-testid="study" data-study-id={studyId} data-complete={complete ? 'true' : 'false'}>
       <header className="view-head">
@@ -129,6 +130,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
               xLabel={name}
               categorical={axis ? !axis.numeric : false}
               testId={`study-chart-${i}`}
+              colour={colourOf(target)}
             />
             {lines.length === 1 ? (
               <ScalingChart points={lines[0]!.points} name={name} testId={`study-scaling-${i}`} />
@@ -172,7 +174,7 @@ function PointsTable({
             p99
           </th>
           <th scope="col" className="num">
-            Errors
+            Error rate
           </th>
         </tr>
       </thead>

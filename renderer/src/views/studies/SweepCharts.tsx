@@ -15,6 +15,7 @@ import {
   YAxis,
 } from 'recharts'
 import type { SweepPoint } from '../../../../engine/api/types.ts'
+import { tint } from '../../../../engine/report/palette.ts'
 import { colour, msValue } from '../../lib/format.ts'
 import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
 
@@ -30,6 +31,8 @@ interface Props {
   /** The values are words: evenly spaced categories, labelled as written. */
   categorical?: boolean
   testId: string
+  /** The target's colour (every screen draws a target in one colour); p50 dashed, p99 solid. */
+  colour?: string
 }
 
 type Row = Record<string, number | string>
@@ -43,6 +46,7 @@ function Chart({
   categorical,
   testId,
   unit,
+  yLabel,
 }: {
   title: string
   rows: Row[]
@@ -52,6 +56,8 @@ function Chart({
   categorical: boolean
   testId: string
   unit: string
+  /** The y axis' quantity and unit. */
+  yLabel: string
 }) {
   const values = rows.map((r) => Number(r.value ?? 0))
   // Doubling sweeps (8, 16, 32, 64…) read better on a log axis; it needs positive values.
@@ -101,7 +107,20 @@ function Chart({
                 }}
               />
             )}
-            <YAxis tick={axisTick} stroke="var(--muted)" width={64} domain={[0, 'auto']} />
+            <YAxis
+              tick={axisTick}
+              stroke="var(--muted)"
+              width={64}
+              domain={[0, 'auto']}
+              label={{
+                value: yLabel,
+                angle: -90,
+                position: 'insideLeft',
+                fontSize: 11,
+                fill: 'var(--muted)',
+                style: { textAnchor: 'middle' },
+              }}
+            />
             <Tooltip
               contentStyle={tooltipStyle}
               labelFormatter={(v) => `${xLabel} = ${typeof v === 'number' || typeof v === 'string' ? v : ''}`}
@@ -150,7 +169,9 @@ function rowsOf(
   return [...rows.values()].sort((a, b) => Number(a.value) - Number(b.value))
 }
 
-function SweepChartsImpl({ points, lines, knee, xLabel, categorical = false, testId }: Props) {
+function SweepChartsImpl({ points, lines, knee, xLabel, categorical = false, testId, colour: own }: Props) {
+  // One curve: the target's colour (p50 dashed, p95 a tint, p99 solid); several: one colour each.
+  const c = own ?? colour(0)
   const curves = lines ?? [{ name: '', points: points ?? [] }]
   const many = curves.length > 1
   const key = (name: string, what: string) => (many ? `${what} · ${name}` : what)
@@ -163,28 +184,29 @@ function SweepChartsImpl({ points, lines, knee, xLabel, categorical = false, tes
   return (
     <div className="charts">
       <Chart
-        title={`Throughput (requests/s) against ${xLabel}`}
+        title={`Throughput (responses/s) against ${xLabel}`}
         rows={throughput}
-        lines={curves.map((c, i) => ({ key: key(c.name, 'req/s'), colour: colour(i) }))}
+        lines={curves.map((curve, i) => ({ key: key(curve.name, 'req/s'), colour: many ? colour(i) : c }))}
         knee={knee}
         xLabel={xLabel}
         categorical={categorical}
         testId={`${testId}-throughput`}
         unit="req/s"
+        yLabel="responses/s"
       />
       <Chart
         title={`Latency ${many ? 'p50 (dashed) / p99' : 'p50 / p95 / p99'} (ms) against ${xLabel}`}
         rows={latency}
         lines={
           many
-            ? curves.flatMap((c, i) => [
-                { key: key(c.name, 'p50'), colour: colour(i), dashed: true },
-                { key: key(c.name, 'p99'), colour: colour(i) },
+            ? curves.flatMap((curve, i) => [
+                { key: key(curve.name, 'p50'), colour: colour(i), dashed: true },
+                { key: key(curve.name, 'p99'), colour: colour(i) },
               ])
             : [
-                { key: 'p50', colour: colour(2), dashed: true },
-                { key: 'p95', colour: colour(3) },
-                { key: 'p99', colour: colour(1) },
+                { key: 'p50', colour: c, dashed: true },
+                { key: 'p95', colour: tint(c, 0.45) },
+                { key: 'p99', colour: c },
               ]
         }
         knee={knee}
@@ -192,6 +214,7 @@ function SweepChartsImpl({ points, lines, knee, xLabel, categorical = false, tes
         categorical={categorical}
         testId={`${testId}-latency`}
         unit="ms"
+        yLabel="latency (ms)"
       />
     </div>
   )

@@ -1,9 +1,16 @@
-// Step 4: name and tags, pass/fail thresholds, the config as YAML (the same document the CLI runs),
-// save it as a template or load one, and Start.
+// Step 4: name and tags, pass/fail thresholds, the run in plain words (the report's words for its
+// configuration), the config as YAML (the same document the CLI runs), save it as a template or
+// load one, and Start.
 import { useMemo, useRef, useState } from 'react'
 import { parse as parseYaml, stringify } from 'yaml'
 import { ApiError } from '../../../../engine/api/errors.ts'
-import { isLatencyMetric, THRESHOLD_METRICS, type ThresholdMetric } from '../../../../engine/config/schema.ts'
+import {
+  isLatencyMetric,
+  THRESHOLD_METRICS,
+  type RunConfig,
+  type ThresholdMetric,
+} from '../../../../engine/config/schema.ts'
+import { configWords } from '../../../../engine/report/sections.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { navigate } from '../../app/router.tsx'
 import { Banner, Button, Card } from '../../ui/Common.tsx'
@@ -33,6 +40,39 @@ function download(name: string, text: string, type: string): void {
 
 function unitOf(metric: ThresholdMetric): string {
   return isLatencyMetric(metric) ? 'ms' : metric === 'errorRate' ? '%' : 'req/s'
+}
+
+/** The run in plain words before its YAML: what will be sent where, how hard, how long, judged how. */
+function RunInWords({ config }: { config: RunConfig }) {
+  const w = configWords(config)
+  const rows: [string, string | string[]][] = [
+    ['Targets', w.targets],
+    ['Connections', w.connections],
+    ['Load shape', w.profile],
+    ['Duration', w.window],
+    ['Rounds', w.schedule],
+    ['Rate', w.rate],
+    ['Connection', w.connection],
+    ['Thresholds', w.thresholds.length ? w.thresholds : 'none'],
+  ]
+  if (config.sweep)
+    rows.push(['Study', `one run per value of ${config.sweep.path}: ${config.sweep.values.join(', ')}`])
+  return (
+    <Card title="This run" testId="review-summary">
+      <table className="kv">
+        <tbody>
+          {rows.map(([label, text]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td data-testid={`review-summary-${label.toLowerCase().replace(/ /g, '-')}`}>
+                {Array.isArray(text) ? text.map((line) => <div key={line}>{line}</div>) : text}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  )
 }
 
 interface Props {
@@ -198,6 +238,8 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
           </ul>
         </Banner>
       ) : null}
+
+      {validation.config ? <RunInWords config={validation.config} /> : null}
 
       <Card
         title="Run config (YAML)"

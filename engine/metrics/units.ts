@@ -1,0 +1,73 @@
+// The units figures are shown in, defined once: latency in ms (stored in µs), throughput in
+// requests/s, the error rate in %, and the names of error kinds. Thresholds are stored in the
+// config's units (µs for latencies) and shown with these, on every screen and in every export.
+import { ERROR_KINDS, type ErrorCounts, type ErrorKind, type ThresholdResult } from '../api/types.ts'
+import { isLatencyMetric } from '../config/schema.ts'
+
+const KIND_LABEL: Record<Exclude<ErrorKind, 'none'>, string> = {
+  timeout: 'timeout',
+  refused: 'refused',
+  reset: 'reset',
+  non2xx: 'non-2xx',
+  tls: 'TLS',
+  dns: 'DNS',
+  other: 'other',
+  inflight: 'in flight at end',
+  capture: 'capture failed',
+  parse: 'malformed response',
+}
+
+/** How every screen names an error kind (and "in flight at end", which is not one). */
+export function kindLabel(kind: string): string {
+  return KIND_LABEL[kind as Exclude<ErrorKind, 'none'>] ?? kind
+}
+
+/**
+ * Errors by kind in words, in ERROR_KINDS order: "timeout 3 · non-2xx 12"; "none" without any.
+ * Pass figures' `errors` (no `inflight`): requests in flight at the end are shown on their own.
+ */
+export function errorsText(errors: ErrorCounts, fmt: (n: number) => string = String): string {
+  const parts = ERROR_KINDS.filter((k) => k !== 'none' && (errors[k] ?? 0) > 0).map(
+    (k) => `${kindLabel(k)} ${fmt(errors[k as Exclude<ErrorKind, 'none'>] ?? 0)}`,
+  )
+  return parts.length ? parts.join(' · ') : 'none'
+}
+
+/** Milliseconds from µs, two decimals: the precision every table prints latency with. */
+export function msText(us: number): string {
+  return (us / 1000).toFixed(2)
+}
+
+/**
+ * A threshold metric's value in the unit a person reads: latencies are stored in µs and shown in
+ * ms, throughput in requests/s, the error rate (a fraction) in %.
+ */
+export function formatMetricValue(metric: string, value: number): string {
+  if (isLatencyMetric(metric)) return `${msText(value)} ms`
+  if (metric === 'throughput') return `${value.toFixed(1)} req/s`
+  if (metric === 'errorRate') return `${(value * 100).toFixed(2)} %`
+  return String(value)
+}
+
+/** A limit as the user typed it, in its unit and without padding zeros: 200000 µs → "200 ms". */
+export function formatLimitValue(metric: string, value: number): string {
+  const plain = (x: number) => String(Number(x.toFixed(3)))
+  if (isLatencyMetric(metric)) return `${plain(value / 1000)} ms`
+  if (metric === 'throughput') return `${plain(value)} req/s`
+  if (metric === 'errorRate') return `${plain(value * 100)} %`
+  return plain(value)
+}
+
+/** A threshold's limit with its unit: "≤ 200 ms", "≥ 100 req/s and ≤ 2 %". */
+export function thresholdLimit(t: Pick<ThresholdResult, 'metric' | 'min' | 'max'>): string {
+  const parts: string[] = []
+  if (t.min !== undefined) parts.push(`≥ ${formatLimitValue(t.metric, t.min)}`)
+  if (t.max !== undefined) parts.push(`≤ ${formatLimitValue(t.metric, t.max)}`)
+  return parts.join(' and ')
+}
+
+/** "p99 ≤ 200 ms on api: 12.34 ms, passed" — the same words on every screen. */
+export function thresholdSentence(t: ThresholdResult): string {
+  const actual = t.actual === null ? 'no responses to measure' : formatMetricValue(t.metric, t.actual)
+  return `${t.metric} ${thresholdLimit(t)} on ${t.target}: ${actual}, ${t.passed ? 'passed' : 'FAILED'}`
+}
