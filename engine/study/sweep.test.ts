@@ -194,9 +194,11 @@ describe('sweep expansion', () => {
       [1, { WORKERS: 2 }, 1],
       [3, { WORKERS: 2 }, 3],
     ])
-    expect(fieldOf(() => cfg('http://127.0.0.1:1/', { path: 'targets.0.stack.replicas', values: [2] }))).toBe(
-      'sweep.path',
-    )
+    expect(
+      fieldOf(() =>
+        expandSweep(cfg('http://127.0.0.1:1/', { path: 'targets.0.stack.replicas', values: [2] })),
+      ),
+    ).toBe('sweep.path')
   })
 })
 
