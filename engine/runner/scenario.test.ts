@@ -218,9 +218,10 @@ describe('users: once-steps and think time', () => {
       const gaps = times.slice(1).map((t, i) => t - times[i]!)
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(39.5)
     }
-    // The latency is the server's (it answers at once), not the 40 ms pause.
-    expect(r.latency.p50).toBeLessThan(20_000)
-    expect(r.latency.max).toBeLessThan(40_000)
+    // The latency is the server's (it answers at once), not the 40 ms pause: were the pause part of
+    // it, every request's latency would be at least 40 ms.
+    expect(r.latency.min).toBeLessThan(40_000)
+    expect(r.latency.p50).toBeLessThan(40_000)
   })
 
   it('draws random pauses within bounds, the same ones for the same seed', () => {

@@ -17,6 +17,7 @@ import {
   finishRun,
   generatorHealth,
   setWorkerPid,
+  runSharedWith,
   sharedHealth,
   summarizeMissingSegments,
 } from '../store/runs.ts'
@@ -272,8 +273,7 @@ export async function startRun(
         ? `${error}; the ${rows.toLocaleString('en-US')} requests stored before were kept`
         : error
     const partial = new HistoryStore(db).getRun(runId)
-    const shared = db.prepare('SELECT shared_with FROM runs WHERE id = ?').pluck().get(runId) as string | null
-    const generator = sharedHealth(generatorHealth(doneMsg?.generator.cpu ?? []), shared)
+    const generator = sharedHealth(generatorHealth(doneMsg?.generator.cpu ?? []), runSharedWith(db, runId))
     const thresholds = evaluateThresholds(config.thresholds, partial.results)
     finishRun(db, runId, status, { error: full, generator, thresholds })
     return full

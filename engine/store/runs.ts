@@ -110,6 +110,11 @@ export function createRun(
     .immediate()
 }
 
+/** A run's runs.shared_with as stored (JSON of run ids, or null): for sharedHealth. */
+export function runSharedWith(db: Db, runId: number): string | null {
+  return (db.prepare('SELECT shared_with FROM runs WHERE id = ?').pluck().get(runId) as string | null) ?? null
+}
+
 /** The runs a run shared the generator with (runs.shared_with), tolerant of a broken column. */
 export function sharedIds(text: string | null): number[] {
   if (!text) return []
