@@ -138,6 +138,9 @@ export async function runMainToExit(
   const child = spawn(cmd, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A main process that never exits is ended after a minute (the test then fails on its code).
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
     env: {
       ...process.env,
       ...env,
@@ -148,9 +151,7 @@ export async function runMainToExit(
   let output = ''
   child.stdout.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)))
-  clearTimeout(timer)
   return { code, output }
 }
 
