@@ -93,7 +93,11 @@ describe.skipIf(gate.skip)('thesis scaling template', () => {
     }))
     console.table(table)
 
-    // Generator instances: the same stack (2 instances, no restart), 1 then 2 load agents.
+    for (const { summary } of byInstances.runs) expect(summary.results[0]!.throughput).toBeGreaterThan(0)
+
+    // Generator instances: the stack on 2 instances (the study above put it back as it found it,
+    // down), 1 then 2 load agents; a sweep of the agents restarts nothing.
+    await stacks.up('node-http', { port, replicas: 2 })
     const agents = shortened({ path: 'agents.count', values: [1, 2] })
     const byAgents = await runStudy(
       db,
@@ -113,6 +117,7 @@ describe.skipIf(gate.skip)('thesis scaling template', () => {
       expect(summary.distribution!.perAgent.reduce((a, x) => a + x.requests, 0)).toBe(
         summary.results[0]!.requests,
       )
+    for (const { summary } of byAgents.runs) expect(summary.results[0]!.throughput).toBeGreaterThan(0)
     console.table(
       byAgents.runs.map((r) => ({
         agents: r.point[0],
