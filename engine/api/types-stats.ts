@@ -1,0 +1,142 @@
+// A run's statuses and error kinds, and the statistics of a block of requests (latency, schedule,
+// thresholds, the generator's health): the figures every other shape is built from.
+
+/**
+ * A run's possible ends: it has exactly one of them, once. `partial`: a run of several load agents
+ * lost one (no heartbeat) or one failed, so it holds less load than asked for.
+ */
+export const RUN_ENDS = ['done', 'partial', 'aborted', 'failed'] as const
+export const RUN_STATUSES = ['running', ...RUN_ENDS] as const
+export type RunStatus = (typeof RUN_STATUSES)[number]
+
+/** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
+// Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
+// 'parse': the response broke HTTP/1.1 (a malformed status line, an invalid Content-Length or chunk size).
+export const ERROR_KINDS = [
+  'none',
+  'timeout',
+  'refused',
+  'reset',
+  'non2xx',
+  'tls',
+  'dns',
+  'other',
+  'inflight',
+  'capture',
+  'parse',
+] as const
+export type ErrorKind = (typeof ERROR_KINDS)[number]
+export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>
+
+/**
+ * Requests that failed, as the error rate, thresholds, comparisons and the CLI count them: every
+ * kind but `inflight` (still waiting when the window closed, so not known to have failed).
+ */
+export function failedRequests(errors: ErrorCounts): number {
+  return Object.entries(errors).reduce((a, [k, n]) => a + (k === 'inflight' ? 0 : (n ?? 0)), 0)
+}
+
+/** Latency statistics in microseconds. */
+export interface LatencyStats {
+  count: number
+  min: number
+  mean: number
+  stddev: number
+  p50: number
+  p90: number
+  p95: number
+  p99: number
+  p999: number
+  max: number
+}
+
+/** One block of requests (a target's round, a phase, a step); engine/metrics/figures.ts defines each figure. */
+export interface StatsBlock {
+  /** Requests with an outcome: answered or failed (not those still in flight at the window's end). */
+  requests: number
+  /** Completed with a 2xx status. */
+  ok: number
+  /** By kind; includes `inflight`, which is not an error (failedRequests leaves it out). */
+  errors: ErrorCounts
+  statusClasses: Record<'1xx' | '2xx' | '3xx' | '4xx' | '5xx', number>
+  bytes: number
+  /** Responses (any status) per second of the window; requests without an answer do not count. */
+  throughput: number
+  /** Wall time of the window (a phase: the phase's own time). */
+  seconds: number
+  latency: LatencyStats
+  /** Rate mode only: latency from the intended send time (coordinated omission corrected). */
+  corrected: LatencyStats | null
+  /** Server-Timing durations when the target sends them (µs). */
+  serverApp: LatencyStats | null
+  serverDb: LatencyStats | null
+}
+
+export interface PhaseSummary extends StatsBlock {
+  phase: string
+  /** A warm-up phase: shown, but left out of the target's figures, thresholds and comparisons. */
+  warmup?: boolean
+}
+
+export interface StepSummary extends StatsBlock {
+  step: string
+}
+
+/**
+ * Rate mode: how the sends kept to the open-loop schedule. A request never leaves before its
+ * intended time; it leaves late when the generator's timer fires late or every connection it may
+ * use is busy (then its corrected latency counts from the intended time).
+ */
+export interface ScheduleStats {
+  /** Sends whose intended time fell in the window (rate × the profile's active seconds, or the request count). */
+  scheduled: number
+  sent: number
+  /** Due but never sent: every connection it could use was busy until the window closed. */
+  unsent: number
+  /** Sends that left more than 1 ms after their intended time. */
+  late: number
+  /** How long after its intended time each send left, µs. */
+  lateness: LatencyStats
+  /** Most connections busy at once (above the profile's count only with load.maxConnections). */
+  peakConnections: number
+}
+
+export interface TargetRoundSummary extends StatsBlock {
+  target: string
+  round: number
+  phases: PhaseSummary[]
+  /** Scenario targets: one block per step. */
+  steps?: StepSummary[]
+  /**
+   * Connections opened, µs from the socket's creation until a request can be written (TCP
+   * connect, plus the TLS handshake for https). Not part of any request's latency. Null when
+   * unknown (a run summarized after its runner died, or from an older version).
+   */
+  connect: LatencyStats | null
+  /** Rate mode only (null in closed loop). */
+  schedule: ScheduleStats | null
+  /** Base64 compressed HDR histogram of latency (µs), lossless and mergeable. */
+  histogram: string
+  correctedHistogram: string | null
+}
+
+export interface ThresholdResult {
+  metric: string
+  target: string
+  max?: number
+  min?: number
+  actual: number | null
+  passed: boolean
+}
+
+export interface GeneratorHealth {
+  /** Seconds the load thread was above 90 % CPU, and all seconds observed. */
+  saturatedSeconds: number
+  seconds: number
+  saturated: boolean
+  peakCpu: number
+  /** Another run used the same load generator at the same time (only when allowed explicitly). */
+  shared?: boolean
+  sharedWith?: number[]
+  message: string | null
+}

@@ -1,0 +1,87 @@
+// Studies: the settings a study sweeps, its list item, and its results per point (with scaling).
+
+/** One value of a sweep: a number, a word, true/false, or a set of target names. */
+export type SweepValue = number | string | boolean | string[]
+
+/** One setting a study sweeps (engine/config/sweep.ts). */
+export interface StudyAxis {
+  path: string
+  /** Its name on charts and tables: `connections`, `iterations`, `stack`. */
+  name: string
+  values: SweepValue[]
+  labels: string[]
+  /** Every value a number: a scale, on which a knee can be found; else the values are categories. */
+  numeric: boolean
+}
+
+export interface StudyListItem {
+  studyId: number
+  name: string
+  /** The first setting swept and its values (`axes` lists a grid's second one too). */
+  path: string
+  values: SweepValue[]
+  axes: StudyAxis[]
+  /** How many runs the study makes: one per value, or per pair of values. */
+  size: number
+  runIds: number[]
+  createdAt: string
+}
+
+export interface SweepPoint {
+  /** Where the point sits on the first axis: the value when it is a number, else its index. */
+  value: number
+  /** The value as written: `64`, `node-cluster`, `java-jetty+node-http`. */
+  label: string
+  runId: number
+  /** Throughput: the mean of the rounds; latency: all rounds' histograms merged. */
+  throughput: number
+  p50: number
+  p95: number
+  p99: number
+  errorRate: number
+  rounds: number
+  /** Round-to-round spread: the rounds' relative standard deviation (0 with one round). */
+  spread: { throughput: number; p99: number }
+  /** The target's instances' CPU next to its throughput, when a monitor sampled them. */
+  scaling?: ScalingPoint | null
+}
+
+/**
+ * Throughput against CPU per instance count (engine/study/scaling.ts): what one run's target did
+ * with the CPU of all its instances together. CPU in % of one core.
+ */
+export interface ScalingPoint {
+  /** Instances that reported CPU (app containers of a stack with replicas, processes, CF instances). */
+  instances: number
+  /** The CPU one instance may use (its limit × 100 %), when the monitor knows it. */
+  capacityPerInstance: number | null
+  /** The highest CPU of all instances together in one second. */
+  peakCpu: number
+  /** peakCpu / (instances × capacityPerInstance): the share of the instances' CPU they used. */
+  utilization: number | null
+  /** The highest throughput in one second (requests/s). */
+  peakThroughput: number
+  /** Each second where every instance reported: its throughput and the instances' CPU together. */
+  seconds: { t: number; throughput: number; cpu: number }[]
+}
+
+export interface StudyResults {
+  studyId: number
+  name: string
+  path: string
+  values: SweepValue[]
+  axes: StudyAxis[]
+  /** How the knee is found, in words (engine/study/results.ts). */
+  kneeRule: string
+  /**
+   * One line per target (and, in a grid, per value of the second setting): the figures against
+   * the first setting's values and the knee, in words too. The knee needs a numeric first axis.
+   */
+  targets: {
+    target: string
+    by: { value: SweepValue; label: string } | null
+    points: SweepPoint[]
+    knee: number | null
+    sentence: string
+  }[]
+}
