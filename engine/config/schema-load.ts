@@ -1,0 +1,205 @@
+// What a RunConfig says about the load: connections, length, rate, and the profile's shape over
+// time (constant, ramp, burst, phases, stages), with the checks that tie them together.
+import { z } from 'zod'
+import { LIMITS, planIssues } from './limits.ts'
+import { connectionCount, idleSeconds, positiveSeconds, requestCount } from './schema-fields.ts'
+
+const ConstantProfile = z.object({ kind: z.literal('constant') }).strict()
+
+const RampProfile = z
+  .object({
+    kind: z.literal('ramp'),
+    from: z.number().int().min(0).optional(),
+    to: z.number().int().positive().optional(),
+    /** Linear ramp length; a stepped ramp (stepSize/stepSeconds) takes as long as its steps need. */
+    rampSeconds: positiveSeconds.optional(),
+    holdSeconds: idleSeconds.default(0),
+    /** Stepped ramp: add stepSize connections every stepSeconds, idle pauseSeconds between steps. */
+    stepSize: z.number().int().positive().optional(),
+    stepSeconds: positiveSeconds.optional(),
+    pauseSeconds: idleSeconds.default(0),
+  })
+  .strict()
+
+const BurstProfile = z
+  .object({
+    kind: z.literal('burst'),
+    burstSeconds: positiveSeconds,
+    idleSeconds: idleSeconds,
+    connections: connectionCount.optional(),
+  })
+  .strict()
+
+const Phase = z
+  .object({
+    name: z.string().min(1).max(40),
+    share: z.number().gt(0, 'must be between 0 and 1 (exclusive of 0)').max(1, 'must be between 0 and 1'),
+    duration: positiveSeconds.optional(),
+    requests: requestCount.optional(),
+    /** Recorded and shown, but left out of the summary, the thresholds and comparisons. */
+    warmup: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if ((p.duration === undefined) === (p.requests === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'give either duration or requests', path: ['duration'] })
+    }
+  })
+
+const PhasesProfile = z.object({ kind: z.literal('phases'), phases: z.array(Phase).min(1).max(50) }).strict()
+
+const Stage = z.object({ duration: positiveSeconds, connections: z.number().int().min(0) }).strict()
+const StagesProfile = z.object({ kind: z.literal('stages'), stages: z.array(Stage).min(1).max(500) }).strict()
+
+const PROFILES = [ConstantProfile, RampProfile, BurstProfile, PhasesProfile, StagesProfile] as const
+export const ProfileSchema = z.discriminatedUnion('kind', PROFILES, {
+  error: `must be one of ${PROFILES.map((p) => p.shape.kind.value).join(', ')}`,
+})
+
+export const LoadSchema = z
+  .object({
+    connections: connectionCount,
+    duration: positiveSeconds.optional(),
+    requests: requestCount.optional(),
+    profile: ProfileSchema.default({ kind: 'constant' }),
+    keepAlive: z.boolean().default(true),
+    pipelining: z.number().int().min(1).max(256).default(1),
+    timeoutMs: z.number().int().positive().max(600_000).default(10_000),
+    /** Requests per second per target: turns the run open-loop (latency from the intended send time). */
+    rate: z
+      .number()
+      .positive('must be greater than 0')
+      .min(
+        LIMITS.minRate,
+        `must be at least ${LIMITS.minRate} requests/s (one every ${1 / LIMITS.minRate} s)`,
+      )
+      .max(LIMITS.maxRate, `must be at most ${LIMITS.maxRate.toLocaleString('en')} requests/s`)
+      .nullable()
+      .default(null),
+    /**
+     * Rate mode: when a request is due and every connection is busy (a stalled server), open more
+     * connections, up to this many in all, so the arrival rate holds (k6's maxVUs).
+     */
+    maxConnections: connectionCount.optional(),
+    /**
+     * Seconds of load at `connections` before the profile starts, as a warm-up phase of each
+     * segment: recorded and shown, but left out of the summary, the thresholds and comparisons.
+     */
+    warmupSeconds: z.number().min(0, 'must not be negative').max(3600).default(0),
+    /** Seeds random think times: the same seed gives every connection the same pauses. */
+    seed: z
+      .number()
+      .int('must be a whole number')
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
+  })
+  .strict()
+  .superRefine((load, ctx) => {
+    const ownWindow = load.profile.kind === 'phases' || load.profile.kind === 'stages'
+    const hasDuration = load.duration !== undefined
+    const hasRequests = load.requests !== undefined
+    if (ownWindow) {
+      if (hasDuration || hasRequests) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [hasDuration ? 'duration' : 'requests'],
+          message: `is not used with a ${load.profile.kind} profile: each ${load.profile.kind === 'phases' ? 'phase' : 'stage'} has its own length`,
+        })
+      }
+    } else if (hasDuration && hasRequests) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['duration'],
+        message: 'give either duration or requests, not both',
+      })
+    } else if (!hasDuration && !hasRequests) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['duration'],
+        message: 'give either duration (seconds) or requests (a count)',
+      })
+    }
+    const p = load.profile
+    if (p.kind === 'ramp') {
+      if ((p.to ?? load.connections) > load.connections) {
+        ctx.addIssue({ code: 'custom', path: ['profile', 'to'], message: 'must not exceed load.connections' })
+      }
+      if ((p.from ?? 1) > (p.to ?? load.connections)) {
+        ctx.addIssue({ code: 'custom', path: ['profile', 'from'], message: 'must not exceed profile.to' })
+      }
+      if (p.rampSeconds === undefined && p.stepSize === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile', 'rampSeconds'],
+          message: 'give rampSeconds (linear ramp) or stepSize and stepSeconds (stepped ramp)',
+        })
+      }
+      if ((p.stepSize === undefined) !== (p.stepSeconds === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile', 'stepSize'],
+          message: 'stepSize and stepSeconds go together',
+        })
+      }
+    }
+    if (p.kind === 'burst' && (p.connections ?? 0) > load.connections) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profile', 'connections'],
+        message: 'must not exceed load.connections',
+      })
+    }
+    if (p.kind === 'stages') {
+      p.stages.forEach((s, i) => {
+        if (s.connections > load.connections) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profile', 'stages', i, 'connections'],
+            message: 'must not exceed load.connections',
+          })
+        }
+      })
+    }
+    if (!load.keepAlive && load.pipelining > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pipelining'],
+        message: 'pipelining needs keepAlive: true (one request per socket otherwise)',
+      })
+    }
+    if (load.rate !== null && load.pipelining > 1) {
+      ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
+    }
+    if (load.maxConnections !== undefined) {
+      if (load.rate === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maxConnections'],
+          message: 'is used only with a rate (open loop); without one the connection count is the load',
+        })
+      } else if (load.maxConnections < load.connections) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maxConnections'],
+          message: `must be at least load.connections (${load.connections})`,
+        })
+      }
+    }
+    if (p.kind === 'phases') {
+      if (load.warmupSeconds > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['warmupSeconds'],
+          message: 'a phases profile marks its warm-up phase instead: warmup: true on that phase',
+        })
+      if (p.phases.every((ph) => ph.warmup))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile', 'phases'],
+          message: 'every phase is a warm-up: at least one must be measured',
+        })
+    }
+    // Last, on a load otherwise valid: how much work its profile compiles to.
+    for (const issue of planIssues(load)) ctx.addIssue({ code: 'custom', ...issue })
+  })

@@ -1,0 +1,161 @@
+// What a RunConfig says about one target: its URL, method, headers, body (literal or generated),
+// think time, scenario steps, stack and monitors.
+import { z } from 'zod'
+import { MAX_REPLICAS } from '../api/schemas.ts'
+import { MonitorSpecSchema } from '../monitor/schema.ts'
+import { LIMITS } from './limits.ts'
+import { HTTP_METHODS, headerName } from './schema-fields.ts'
+
+export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `is not a valid URL: "${value}"` })
+    return
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `must start with http:// or https://, got "${url.protocol}"` })
+  }
+  if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'has no host' })
+})
+
+/** The largest request body a config may generate or hold (and the sample servers accept): 10 MiB. */
+export const MAX_BODY_BYTES = LIMITS.bodyBytes
+
+/**
+ * A request body made before the run (engine/config/body.ts), never per request: `size` bytes of
+ * text, or a JSON document of exactly `size` bytes. Sweepable like any number
+ * (`sweep: { path: targets.0.body.size, values: [1024, 65536] }`), as studies of service payloads vary
+ * the request's size, not only the response's.
+ */
+export const GeneratedBodySchema = z
+  .object({
+    size: z
+      .number({ error: 'must be a number of bytes' })
+      // A refinement, not .int(): zod reports .int() as a type mismatch, which the body's union
+      // would turn into a message about the whole body instead of its size.
+      .refine(Number.isInteger, 'must be a whole number of bytes')
+      .min(0, 'must not be negative')
+      .max(MAX_BODY_BYTES, `must be at most ${MAX_BODY_BYTES} bytes (10 MiB)`),
+    // A refinement, not z.enum, for the same reason as size: the message names this field.
+    kind: z
+      .string({ error: "must be 'json' or 'text'" })
+      .refine((v) => v === 'json' || v === 'text', "must be 'json' or 'text'")
+      .default('text'),
+  })
+  .strict()
+  .refine((b) => b.kind !== 'json' || b.size >= 2, {
+    message: 'a JSON body needs at least 2 bytes ({})',
+    path: ['size'],
+  })
+
+/**
+ * Think time: a pause between a response and the connection's next request, as a user reads a page
+ * before clicking on. Milliseconds, fixed, or drawn uniformly from [min, max] with a generator seeded
+ * by `load.seed` (the same seed gives the same pauses). It is never part of a latency: a request's
+ * latency starts when it is sent, after the pause.
+ */
+export const ThinkSchema = z.union(
+  [
+    z.number().min(0, 'must not be negative').max(600_000, 'must be at most 600000 ms (10 minutes)'),
+    z
+      .object({
+        min: z.number().min(0, 'must not be negative').max(600_000),
+        max: z.number().min(0, 'must not be negative').max(600_000, 'must be at most 600000 ms'),
+      })
+      .strict()
+      .refine((t) => t.max >= t.min, { message: 'must not be below min', path: ['max'] }),
+  ],
+  { error: 'must be milliseconds (a number) or { min, max } in milliseconds' },
+)
+export type Think = z.output<typeof ThinkSchema>
+
+/** A value captured from one step's response, for `${name}` in the following steps. */
+const CaptureSchema = z.union([
+  z.object({ json: z.string().min(1) }).strict(),
+  z.object({ header: z.string().min(1) }).strict(),
+])
+
+/**
+ * One request of a scenario (register → login → browse). Path, header values and body may hold
+ * `${var}`: a value an earlier step captured, or a built-in (BUILTIN_VARIABLES in wire.ts); any
+ * other name is refused.
+ */
+export const StepSchema = z
+  .object({
+    name: z.string().min(1).max(40),
+    method: z.enum(HTTP_METHODS).default('GET'),
+    path: z.string().startsWith('/', 'must start with /'),
+    headers: z.record(headerName, z.string()).default({}),
+    body: z.union([z.string(), z.null()]).default(null),
+    capture: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), CaptureSchema)
+      .default({}),
+    /** A response with another status ends the pass (counted as a 'capture' error) and starts over. */
+    expectStatus: z.number().int().min(100).max(599).optional(),
+    /**
+     * Run once per connection, before the loop of the other steps (register and log in once, then
+     * browse): its captures stay for every pass of the loop. Once-steps come first.
+     */
+    once: z.boolean().default(false),
+    /** Think time after this step's response, instead of the target's. */
+    think: ThinkSchema.optional(),
+  })
+  .strict()
+
+/** A bundled stack this target runs on; `env` is what a sweep may change (POOL_SIZE…). */
+export const TargetStackSchema = z
+  .object({
+    name: z.string().min(1),
+    native: z.boolean().default(false),
+    env: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+    /** App instances behind a load balancer (Docker); 1 = the app alone. */
+    replicas: z.number().int('must be a whole number').min(1).max(MAX_REPLICAS).default(1),
+  })
+  .strict()
+  .refine((s) => !(s.native && s.replicas > 1), {
+    message: 'replicas need Docker: a native stack runs one server process',
+    path: ['replicas'],
+  })
+
+export const TargetSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(64)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._:@+-]*$/, 'may hold letters, digits, space and . _ : @ + -'),
+    url: TargetUrlSchema,
+    method: z.enum(HTTP_METHODS).default('GET'),
+    headers: z.record(headerName, z.string()).default({}),
+    /** A literal body, or one generated before the run: `{ size: 65536, kind: json }`. */
+    body: z
+      .union([z.string(), GeneratedBodySchema, z.null()], {
+        error: "must be a string, null, or { size: bytes, kind: 'json' | 'text' }",
+      })
+      .default(null),
+    /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
+    insecure: z.boolean().default(false),
+    /** One resource monitor, or several (say docker for CPU and postgres for connections). */
+    monitor: z
+      .union([MonitorSpecSchema, z.array(MonitorSpecSchema).min(1).max(4)], {
+        error:
+          "must be a monitor ({ kind: 'docker' | 'process' | 'cloudfoundry' | 'postgres', … }) or a list of up to 4",
+      })
+      .optional(),
+    /** A scenario: these requests in order, per connection, instead of `method url`. */
+    steps: z.array(StepSchema).min(1).max(50).optional(),
+    /** Think time after every response of this target (a step's own `think` wins). */
+    think: ThinkSchema.optional(),
+    stack: TargetStackSchema.optional(),
+    /**
+     * This target is one value of a series (a task size, a payload size): comparisons draw such
+     * targets as a curve against `value` instead of ranking them against each other.
+     */
+    series: z
+      .object({ name: z.string().min(1).max(64), value: z.number() })
+      .strict()
+      .optional(),
+  })
+  .strict()
