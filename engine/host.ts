@@ -1,58 +1,28 @@
 // The engine host: the one implementation of `Api` (engine/api/api.ts). Web mode serves it over
-// HTTP/WebSocket, Electron runs it in a utilityProcess behind IPC, tests call it directly.
-import { EventEmitter } from 'node:events'
+// HTTP/WebSocket, Electron runs it in a utilityProcess behind IPC, tests call it directly. This file
+// wires it together; its larger operation groups live in engine/host/ (runs.ts, studies.ts,
+// outputs.ts for exports and reports) and its events on one bus (host/bus.ts).
 import { dirname, join } from 'node:path'
 import type { Api } from './api/api.ts'
-import { ApiError } from './api/errors.ts'
 import { parseArgs, type Settings } from './api/schemas.ts'
-import type {
-  Distribution,
-  ExportProgressEvent,
-  ProgressEvent,
-  ReportProgressEvent,
-  RunEndedEvent,
-  AgentsEvent,
-  StackLogEvent,
-  ValidationResult,
-} from './api/types.ts'
-import { ConfigError } from './config/errors.ts'
-import { parseRunConfig } from './config/load.ts'
-import { connectProblem, preflight } from './config/preflight.ts'
+import type { StackLogEvent } from './api/types.ts'
 import { startDemoServer, type DemoServer } from './demo/server.ts'
-import type { RunHandle, RunHooks } from './runner/supervisor.ts'
-import { launchRun, type LaunchOptions } from './agents/start.ts'
-import { agentsDataDir, removeLocalLedgers } from './agents/ledgers.ts'
-import { runStudy } from './study/sweep.ts'
-import { stackControl } from './study/stack-control.ts'
-import {
-  changesStack,
-  DEFAULT_RESTART_WARMUP_SECONDS,
-  hasWarmup,
-  stackPort,
-  warmedUp,
-  type ExpandOptions,
-} from './config/sweep.ts'
-import type { RunConfig } from './config/schema.ts'
-import { HistoryStore } from './store/queries.ts'
-import { exportCsv, exportJson, exportJunit, exportPg, exportStudyCsv } from './exports/index.ts'
-import { testMonitor } from './monitor/index.ts'
+import type { RunHandle } from './runner/supervisor.ts'
+import type { LaunchOptions } from './agents/start.ts'
 import { Stacks, stackStateDir } from './stacks/stacks.ts'
-import { reportsCreate } from './report/index.ts'
-import { testPgConnection } from './exports/pg-test.ts'
+import { testMonitor } from './monitor/index.ts'
 import { probeTarget } from './config/probe.ts'
-import { studyResults } from './study/results.ts'
-import { compareRuns } from './metrics/compare.ts'
-import { distributions } from './metrics/distribution.ts'
-import { applyRetention, ledgerInfo, pruneLedger } from './store/ledger.ts'
+import { applyRetention } from './store/ledger.ts'
 import { thisProcess } from './store/owner.ts'
+import { HistoryStore } from './store/queries.ts'
 import { startLedgerUpkeep, type LedgerUpkeep } from './host/upkeep.ts'
-import { listStudies } from './store/studies.ts'
-import { listTemplates } from './study/templates.ts'
-import { createLocal, type LocalCapabilities, type RunLogEvent, type StudyEvent } from './host/local.ts'
+import { createLocal, type LocalCapabilities } from './host/local.ts'
 import { openHostHistory, withStorageErrors, writableCheck } from './host/storage.ts'
 import { settingsStore } from './host/settings.ts'
-import { privateDir } from './paths.ts'
-import { redactText } from './config/redact.ts'
+import { createBus } from './host/bus.ts'
+import { createStudies } from './host/studies.ts'
+import { runsApi } from './host/runs.ts'
+import { exportsApi, reportsApi } from './host/outputs.ts'
 
 export interface EngineHost extends Api {
   close(): Promise<void>
@@ -94,25 +64,6 @@ export interface EngineOptions {
 
 type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
 
-/** The targets whose stack a sweep restarts (or moves) for its values. */
-function sweptTargets(config: RunConfig): Set<number> {
-  const out = new Set<number>()
-  const paths = config.sweep ? [config.sweep.path, ...(config.sweep.by ? [config.sweep.by.path] : [])] : []
-  for (const path of paths) {
-    if (!changesStack(path)) continue
-    const which = path.split('.')[1]!
-    if (which === '*') config.targets.forEach((t, i) => t.stack && out.add(i))
-    else out.add(Number(which))
-  }
-  return out
-}
-
-function toApiError(err: unknown): never {
-  if (err instanceof ApiError) throw err
-  if (err instanceof ConfigError) throw new ApiError('bad-input', err.message, err.field)
-  throw err
-}
-
 export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const { db, readOnly } = openHostHistory(opts.dbPath, opts.onNotice)
   const writable = writableCheck(opts.dbPath, readOnly)
@@ -133,11 +84,9 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   }
   const pgPassword = () => opts.secrets?.().PGPASSWORD
   const history = new HistoryStore(db)
-  const bus = new EventEmitter()
-  bus.setMaxListeners(100)
+  const events = createBus()
+  const { bus, subscribe, log } = events
   const active = new Map<number, RunHandle>()
-  const log = (level: RunLogEvent['level'], message: string) =>
-    bus.emit('run-log', { type: 'run-log', level, message: redactText(message) } satisfies RunLogEvent)
 
   let upkeep: LedgerUpkeep
   try {
@@ -181,132 +130,8 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   }
   retention()
 
-  const validate = (config: unknown): ValidationResult => {
-    try {
-      return { ok: true, issues: [], config: parseRunConfig(config) }
-    } catch (err) {
-      if (err instanceof ConfigError) return { ok: false, issues: [...err.issues], config: null }
-      throw err
-    }
-  }
-
-  const subscribe = <T>(event: string, cb: (e: T) => void) => {
-    bus.on(event, cb)
-    return () => void bus.off(event, cb)
-  }
-
-  const study = (e: StudyEvent) => bus.emit('study', e)
-
-  const expandOptions: ExpandOptions = {
-    stackUrl: (name) => stacks.list().find((s) => s.name === name)?.url ?? null,
-  }
-  // Studies still going on: closing the engine waits for them to put their stacks back.
-  const studies = new Set<Promise<unknown>>()
-
-  /** A sweep: one run after another as a study; answers once the first run has started. */
-  const startStudy = (config: RunConfig, hooks: RunHooks, allowConcurrent: boolean) =>
-    new Promise<{ runId: number; studyId: number }>((resolve, reject) => {
-      let studyId: number | null = null
-      const running = runStudy(
-        db,
-        opts.dbPath,
-        config,
-        {
-          ...hooks,
-          onRunStart: ({ runId, handle, index, point, labels, ...s }) => {
-            active.set(runId, handle)
-            study({ type: 'run', studyId: s.studyId, index, point, labels, runId })
-            if (studyId === null) resolve({ runId, studyId: s.studyId })
-            studyId = s.studyId
-          },
-          onStack: (step) => {
-            study(step)
-            const line =
-              step.type === 'restart'
-                ? `restarting for the study with ${JSON.stringify(step.env)}${step.replicas > 1 ? `, ${step.replicas} replicas` : ''}; the run opens with ${step.warmupSeconds} s of warm-up`
-                : step.type === 'restore'
-                  ? step.running
-                    ? `the study is over: restoring the settings it found (${JSON.stringify(step.env)})`
-                    : 'the study is over: stopping it, as it was not running before'
-                  : `could not be restored: ${step.error}`
-            bus.emit('stack-log', { type: 'stack-log', stack: step.stack, line } satisfies StackLogEvent)
-          },
-          stacks: stackControl(stacks),
-        },
-        { ...runOptions(), allowConcurrent },
-        expandOptions,
-      ).then(
-        (r) => study({ type: 'study-ended', studyId: r.studyId, error: null }),
-        (err: unknown) => {
-          const error =
-            err instanceof ConfigError
-              ? new ApiError('bad-input', err.message, err.field)
-              : err instanceof Error
-                ? err
-                : new Error(String(err))
-          if (studyId === null) return reject(error)
-          bus.emit('run-log', {
-            type: 'run-log',
-            level: 'error',
-            message: error.message,
-          } satisfies RunLogEvent)
-          study({ type: 'study-ended', studyId, error: error.message })
-        },
-      )
-      studies.add(running)
-      void running.finally(() => studies.delete(running))
-    })
-
-  /**
-   * A target that names a bundled stack which is not running: start it before the preflight (and
-   * say so), instead of failing with "cannot connect"; one running with other settings than the
-   * target's `stack:` gives (its env, replicas) is restarted with them. Stacks a sweep restarts are
-   * left to it.
-   */
-  const ensureStacks = async (config: RunConfig): Promise<string[]> => {
-    const swept = sweptTargets(config)
-    const started: string[] = []
-    for (const [i, t] of config.targets.entries()) {
-      const s = t.stack
-      if (!s || swept.has(i) || started.includes(s.name)) continue
-      const now = await stacks.snapshot(s.name)
-      const differs = Object.entries(s.env).filter(([k, v]) => now.env[k] !== String(v))
-      let line: string
-      if (now.running) {
-        if (now.native !== s.native || (differs.length === 0 && now.replicas === s.replicas)) continue
-        if (now.native) continue // a native stack's settings are its own: measured as it runs
-        line = `running with ${differs.map(([k]) => `${k}=${now.env[k] ?? '(default)'}`).join(', ') || `${now.replicas} replicas`}: restarting it with ${differs.map(([k, v]) => `${k}=${v}`).join(', ') || `${s.replicas} replicas`} as targets.${i}.stack says`
-      } else {
-        // Not started from here, but something answers at the target's URL (a stack started by
-        // hand, another data folder's): measure that, as the config says.
-        if ((await connectProblem(t.url, 1000)) === null) continue
-        line = `not running: starting it for this run (targets.${i}.stack of "${config.name}")`
-      }
-      bus.emit('stack-log', { type: 'stack-log', stack: s.name, line } satisfies StackLogEvent)
-      bus.emit('run-log', {
-        type: 'run-log',
-        level: 'info',
-        message: `stack ${s.name} is ${line}`,
-      } satisfies RunLogEvent)
-      const port = stackPort(t.url)
-      await stacks.up(s.name, {
-        build: !now.running,
-        native: s.native,
-        env: s.env,
-        replicas: s.replicas,
-        ...(port !== null ? { port } : {}),
-      })
-      started.push(s.name)
-    }
-    return started
-  }
-
-  const exportPath = (name: string) => {
-    const dir = join(dirname(opts.dbPath), 'exports')
-    privateDir(dir)
-    return join(dir, name)
-  }
-
+  const studies = createStudies({ db, dbPath: opts.dbPath, bus: events, active, stacks, runOptions })
+  const outputs = { db, dbPath: opts.dbPath, history, bus: events, pgPassword }
   const local = createLocal({ db, history, stacks, active, subscribe })
   const host: EngineHost = {
     dbPath: opts.dbPath,
@@ -322,144 +147,25 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     async close() {
       for (const run of active.values()) run.stop()
       await Promise.allSettled([...active.values()].map((r) => r.done))
-      await Promise.allSettled([...studies])
+      await Promise.allSettled([...studies.running])
       await upkeep.close()
       await demo?.close()
       await stacks.close()
       db.close()
     },
-    runs: {
-      async validate(config) {
-        return validate(config)
-      },
-      async start(raw, o) {
-        writable()
-        const [, parsed] = parseArgs('runs:start', [raw, o])
-        const allowConcurrent = parsed?.allowConcurrent ?? false
-        let config
-        try {
-          config = parseRunConfig(raw)
-          // A stack just (re)started for this run is cold: the run opens with a stated warm-up,
-          // unless its config has one of its own.
-          if ((await ensureStacks(config)).length > 0 && !hasWarmup(config)) {
-            config = warmedUp(config, DEFAULT_RESTART_WARMUP_SECONDS)
-            bus.emit('run-log', {
-              type: 'run-log',
-              level: 'info',
-              message: `the run opens with ${DEFAULT_RESTART_WARMUP_SECONDS} s of warm-up (recorded, left out of its figures): its stack was just started`,
-            } satisfies RunLogEvent)
-          }
-          // Targets whose stack a sweep restarts are checked when it has (its health check).
-          const swept = sweptTargets(config)
-          await preflight({ targets: config.targets.filter((_, i) => !swept.has(i)) })
-        } catch (err) {
-          toApiError(err)
-        }
-        const hooks: RunHooks = {
-          onProgress: (e: ProgressEvent) => bus.emit('progress', e),
-          onAgents: (e: AgentsEvent) => bus.emit('agents', e),
-          onLog: log,
-          onWarning: (e) => bus.emit('warning', e),
-          onEnded: (e: RunEndedEvent) => {
-            active.delete(e.runId)
-            retention()
-            bus.emit('ended', e)
-          },
-        }
-        if (config.sweep) return startStudy(config, hooks, allowConcurrent)
-        const handle = await launchRun(db, opts.dbPath, config, hooks, { ...runOptions(), allowConcurrent })
-        active.set(handle.runId, handle)
-        // A run whose ending failed still ends once for whoever waits on it.
-        handle.done.catch((err: unknown) => {
-          if (!active.delete(handle.runId)) return
-          const error = err instanceof Error ? err.message : String(err)
-          bus.emit('ended', {
-            type: 'ended',
-            runId: handle.runId,
-            status: 'failed',
-            error,
-          } satisfies RunEndedEvent)
-        })
-        return { runId: handle.runId }
-      },
-      async stop(runId) {
-        const run = active.get(parseArgs('runs:stop', [runId])[0])
-        if (!run) throw new ApiError('not-found', `run ${runId} is not running`)
-        run.stop()
-      },
-      async active() {
-        return [...active.keys()]
-      },
-      async list(query) {
-        return history.listRuns(parseArgs('runs:list', [query])[0])
-      },
-      async get(runId) {
-        return history.getRun(runId)
-      },
-      async series(runId, o) {
-        return history.series(runId, o)
-      },
-      async resources(runId) {
-        return history.resources(runId)
-      },
-      async distribution(runId) {
-        const [id] = parseArgs('runs:distribution', [runId])
-        return distributions(history.getRun(id).results).map(({ stats: _, ...curve }) => curve)
-      },
-      async samples(runId, query) {
-        return history.samples(runId, parseArgs('runs:samples', [runId, query])[1])
-      },
-      async compare(query) {
-        const [q] = parseArgs('runs:compare', [query])
-        const { runIds, ...opts } = q
-        return compareRuns(history.compareRounds(runIds), opts)
-      },
-      async delete(runId) {
-        writable()
-        if (active.has(runId)) throw new ApiError('conflict', `run ${runId} is still running; stop it first`)
-        // A run whose rows no longer parse may still be deleted; its agents' ledgers then stay.
-        let distribution: Distribution | null = null
-        try {
-          distribution = history.getRun(runId).distribution
-        } catch {
-          distribution = null
-        }
-        history.deleteRun(runId)
-        removeLocalLedgers(distribution, agentsDataDir(opts.dbPath))
-      },
-      async tag(runId, tags) {
-        writable()
-        history.tag(runId, tags)
-      },
-      async note(runId, note) {
-        writable()
-        history.note(runId, note)
-      },
-      async ledger(runId) {
-        return ledgerInfo(db, parseArgs('runs:ledger', [runId])[0])
-      },
-      async prune(runId) {
-        const [id] = parseArgs('runs:prune', [runId])
-        writable()
-        if (active.has(id)) throw new ApiError('conflict', `run ${id} is still running`)
-        return pruneLedger(db, id)
-      },
-      onProgress: (cb) => subscribe('progress', cb),
-      onEnded: (cb) => subscribe('ended', cb),
-      onWarning: (cb) => subscribe('warning', cb),
-      onAgents: (cb) => subscribe('agents', cb),
-    },
-    studies: {
-      async list() {
-        return listStudies(db)
-      },
-      async get(studyId) {
-        return studyResults(db, parseArgs('studies:get', [studyId])[0])
-      },
-      async templates() {
-        return listTemplates().map(({ id, name, description, config }) => ({ id, name, description, config }))
-      },
-    },
+    runs: runsApi({
+      db,
+      dbPath: opts.dbPath,
+      history,
+      bus: events,
+      active,
+      stacks,
+      studies,
+      runOptions,
+      writable,
+      retention,
+    }),
+    studies: studies.api,
     targets: {
       async probe(url, o) {
         const [u, parsed] = parseArgs('targets:probe', [url, o])
@@ -489,58 +195,8 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       },
     },
     // Exports land in <data dir>/exports/, named after the run, and report their path.
-    exports: {
-      async pg(runIds, o) {
-        const [ids, { url }] = parseArgs('exports:pg', [runIds, o])
-        return exportPg(
-          db,
-          ids,
-          url,
-          (p) => bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent),
-          { password: pgPassword() },
-        )
-      },
-      async pgTest(o) {
-        return testPgConnection(parseArgs('exports:pgTest', [o])[0].url, { password: pgPassword() })
-      },
-      onProgress: (cb) => subscribe('export-progress', cb),
-      async csv(runId, o) {
-        const [id, { kind }] = parseArgs('exports:csv', [runId, o])
-        return exportCsv(db, id, { kind }, exportPath(`run-${id}-${kind}.csv`))
-      },
-      async json(runIds) {
-        const [ids] = parseArgs('exports:json', [runIds])
-        return exportJson(db, ids, exportPath(`runs-${ids.join('-')}.json`))
-      },
-      async junit(runId) {
-        const [id] = parseArgs('exports:junit', [runId])
-        return exportJunit(db, id, exportPath(`run-${id}-thresholds.xml`))
-      },
-      async studyCsv(studyId) {
-        const [id] = parseArgs('exports:studyCsv', [studyId])
-        return exportStudyCsv(db, id, exportPath(`study-${id}.csv`))
-      },
-    },
-    reports: {
-      async create(runIds, o) {
-        const [ids, parsed] = parseArgs('reports:create', [runIds, o])
-        privateDir(join(dirname(opts.dbPath), 'reports'))
-        const format = parsed?.format ?? 'pdf'
-        return reportsCreate(history, ids, {
-          dir: join(dirname(opts.dbPath), 'reports'),
-          format,
-          onProgress: ({ stage, elapsedMs }) =>
-            bus.emit('report-progress', {
-              type: 'report-progress',
-              runIds: ids,
-              format,
-              stage,
-              elapsedMs,
-            } satisfies ReportProgressEvent),
-        })
-      },
-      onProgress: (cb) => subscribe('report-progress', cb),
-    },
+    exports: exportsApi(outputs),
+    reports: reportsApi(outputs),
     settings: {
       async get(): Promise<SettingsOut> {
         return { ...readSettings(), dataDir: dirname(opts.dbPath), demoUrl: await demoUrl() }
