@@ -2,9 +2,10 @@
 // accounting) with three parts replaced, because the load shape and the ledger need them:
 // - `_doRequest` asks the driver whether to send (a parked connection keeps its socket open
 //   while the schedule does not need it, so keep-alive connections survive ramp steps);
-// - the request is one prebuilt buffer per pipelined slot with the correlation id's digits written
-//   in place (rebuilding each request in autocannon's setupRequest gave 29 200 req/s on one core
-//   against nginx where writing the id in place gave 52 900, measured with autocannon 9.0.0);
+// - the request is one prebuilt buffer per pipelined slot (request-template.ts) with the
+//   correlation id's digits written in place (rebuilding each request in autocannon's setupRequest
+//   gave 29 200 req/s on one core against nginx where writing the id in place gave 52 900,
+//   measured with autocannon 9.0.0);
 // - `_connect` verifies TLS unless the target opts out, reports socket errors by kind, times the
 //   connection (TCP connect + TLS handshake) and keeps that time out of request latency: a request
 //   written while the socket connects leaves when it is ready, and its latency counts from then;
@@ -19,9 +20,8 @@ import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
 import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
 import { parseError, strictChunkHead, validContentLength, type ChunkHeadParser } from './framing.ts'
-import { requestBody } from '../config/body.ts'
-import { basicAuthorization } from '../config/redact.ts'
-import type { Target } from '../config/schema.ts'
+import type { RequestTemplate } from './request-template.ts'
+import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
 
 const require = createRequire(import.meta.url)
@@ -60,49 +60,6 @@ export interface AcClient extends EventEmitter {
   _doRequest(): void
   _destroyConnection(): void
   destroy(): void
-}
-
-export interface RequestTemplate {
-  /** The full request with `digits` zeros where the sequence number goes. */
-  bytes: Buffer
-  /** Offset of the sequence number's first digit. */
-  idOffset: number
-}
-
-export function buildRequestTemplate(opts: {
-  method: string
-  url: URL
-  headers: Record<string, string>
-  /** A literal body, or `{ size, kind }`: generated here, once per segment (engine/config/body.ts). */
-  body: Target['body']
-  keepAlive: boolean
-  correlationHeader: string
-  correlationPrefix: string
-}): RequestTemplate {
-  const { url } = opts
-  const lines = [`${opts.method} ${url.pathname}${url.search} HTTP/1.1`]
-  const has = (name: string) => Object.keys(opts.headers).some((h) => h.toLowerCase() === name)
-  if (!has('host')) lines.push(`Host: ${url.host}`)
-  // A user and password in the URL are Basic auth, as curl sends them (the schema refuses a URL
-  // with credentials and an Authorization header both).
-  const auth = basicAuthorization(url)
-  if (auth !== null && !has('authorization')) lines.push(`Authorization: ${auth}`)
-  lines.push(`Connection: ${opts.keepAlive ? 'keep-alive' : 'close'}`)
-  for (const [k, v] of Object.entries(opts.headers)) {
-    if (k.toLowerCase() === 'connection' || k.toLowerCase() === 'content-length') continue
-    lines.push(`${k}: ${v}`)
-  }
-  const { bytes: body, contentType } = requestBody(opts.body)
-  if (contentType && !has('content-type')) lines.push(`Content-Type: ${contentType}`)
-  if (body) lines.push(`Content-Length: ${body.length}`)
-  const idLine = `${opts.correlationHeader}: ${opts.correlationPrefix}-`
-  const head = lines.join('\r\n') + '\r\n' + idLine
-  const headBytes = Buffer.from(head, 'latin1')
-  const tail = Buffer.from('0'.repeat(SEQ_DIGITS) + '\r\n\r\n', 'latin1')
-  return {
-    bytes: Buffer.concat(body ? [headBytes, tail, body] : [headBytes, tail]),
-    idOffset: headBytes.length,
-  }
 }
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
@@ -426,23 +383,6 @@ export class Connection {
         !validContentLength(headers[i + 1] ?? '')
       )
         throw parseError('HPE_INVALID_CONTENT_LENGTH')
-    }
-  }
-}
-
-/** `app;dur=12.3, db;dur=4.5` → µs into target.appUs / target.dbUs. */
-export function parseServerTiming(value: string, target: { appUs: number; dbUs: number }): void {
-  for (const part of value.split(',')) {
-    const [rawName, ...params] = part.split(';')
-    const name = rawName?.trim().toLowerCase()
-    if (name !== 'app' && name !== 'db') continue
-    for (const p of params) {
-      const [k, v] = p.split('=')
-      if (k?.trim().toLowerCase() !== 'dur' || v === undefined) continue
-      const ms = Number(v.trim().replace(/^"|"$/g, ''))
-      if (!Number.isFinite(ms) || ms < 0) continue
-      if (name === 'app') target.appUs = ms * 1000
-      else target.dbUs = ms * 1000
     }
   }
 }
