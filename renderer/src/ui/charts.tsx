@@ -48,7 +48,7 @@ interface TimeChartProps {
   height?: number
   testId: string
   stacked?: boolean
-  domain?: [number | 'auto' | 'dataMin' | 'dataMax', number | 'auto' | 'dataMin' | 'dataMax']
+  domain?: Domain
   /** Whole numbers only on the y axis (counts). */
   integer?: boolean
   /** Shown instead of an empty plot (e.g. "No errors"). */
@@ -80,6 +80,69 @@ export const tooltipStyle = {
   background: 'var(--panel)',
   border: '1px solid var(--border)',
   color: 'var(--text)',
+}
+
+/** The default value format: two decimals at most, then the unit. */
+function unitFormat(unit: string | undefined): (v: number) => string {
+  return (v) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`
+}
+
+type Domain = [number | 'auto' | 'dataMin' | 'dataMax', number | 'auto' | 'dataMin' | 'dataMax']
+
+// The axes and lines below are functions returning elements, not components: recharts finds its
+// parts among a chart's direct children.
+
+/** The x axis of a chart over time: seconds, shown as m:ss. */
+function timeXAxis(label: string) {
+  return (
+    <XAxis
+      dataKey="t"
+      type="number"
+      domain={['dataMin', 'dataMax']}
+      allowDecimals={false}
+      tickFormatter={duration}
+      tick={axisTick}
+      stroke="var(--muted)"
+      label={axisLabel(label, 'x')}
+    />
+  )
+}
+
+/** The value axis of the time charts. */
+function valueYAxis(
+  fmt: (v: number) => string,
+  integer: boolean | undefined,
+  domain: Domain,
+  yLabel: string | undefined,
+) {
+  return (
+    <YAxis
+      tick={axisTick}
+      stroke="var(--muted)"
+      width={64}
+      allowDecimals={!integer}
+      tickFormatter={(v: number) => fmt(v)}
+      domain={domain}
+      {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
+    />
+  )
+}
+
+/** One line per series, dashed where the series says so. */
+function seriesLines(series: readonly SeriesDef[]) {
+  return series.map((s) => (
+    <Line
+      key={s.key}
+      dataKey={s.key}
+      name={s.label}
+      stroke={s.colour}
+      strokeDasharray={s.dashed ? '5 3' : undefined}
+      dot={false}
+      strokeWidth={1.6}
+      isAnimationActive={false}
+      connectNulls={false}
+    />
+  ))
 }
 
 function ChartFrame({
@@ -130,29 +193,12 @@ function TimeChartImpl({
   emptyText,
   yLabel,
 }: TimeChartProps) {
-  const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
+  const fmt = format ?? unitFormat(unit)
   const common = (
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-      <XAxis
-        dataKey="t"
-        type="number"
-        domain={['dataMin', 'dataMax']}
-        allowDecimals={false}
-        tickFormatter={duration}
-        tick={axisTick}
-        stroke="var(--muted)"
-        label={axisLabel(TIMELINE, 'x')}
-      />
-      <YAxis
-        tick={axisTick}
-        stroke="var(--muted)"
-        width={64}
-        allowDecimals={!integer}
-        tickFormatter={(v: number) => fmt(v)}
-        domain={domain ?? [0, 'auto']}
-        {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
-      />
+      {timeXAxis(TIMELINE)}
+      {valueYAxis(fmt, integer, domain ?? [0, 'auto'], yLabel)}
       <Tooltip
         contentStyle={tooltipStyle}
         labelFormatter={(t) => `t = ${duration(Number(t))}`}
@@ -198,19 +244,7 @@ function TimeChartImpl({
       ) : (
         <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
           {common}
-          {series.map((s) => (
-            <Line
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              stroke={s.colour}
-              strokeDasharray={s.dashed ? '5 3' : undefined}
-              dot={false}
-              strokeWidth={1.6}
-              isAnimationActive={false}
-              connectNulls={false}
-            />
-          ))}
+          {seriesLines(series)}
         </LineChart>
       )}
     </ChartFrame>
@@ -354,7 +388,7 @@ function BandChartImpl({
   /** The y axis' quantity and unit, when its ticks carry no unit. */
   yLabel?: string
 }) {
-  const fmt = format ?? ((v: number) => `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`)
+  const fmt = format ?? unitFormat(unit)
   const banded = series.filter((s) => rows.some((r) => Array.isArray(r[bandKey(s.key)])))
   return (
     <ChartFrame
@@ -365,25 +399,8 @@ function BandChartImpl({
     >
       <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 12, left: yLabel ? 8 : 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={['dataMin', 'dataMax']}
-          allowDecimals={false}
-          tickFormatter={duration}
-          tick={axisTick}
-          stroke="var(--muted)"
-          label={{ value: xLabel, position: 'insideBottom', offset: -6, fontSize: 11, fill: 'var(--muted)' }}
-        />
-        <YAxis
-          tick={axisTick}
-          stroke="var(--muted)"
-          width={64}
-          allowDecimals={!integer}
-          tickFormatter={(v: number) => fmt(v)}
-          domain={[0, 'auto']}
-          {...(yLabel ? { label: axisLabel(yLabel, 'y') } : {})}
-        />
+        {timeXAxis(xLabel)}
+        {valueYAxis(fmt, integer, [0, 'auto'], yLabel)}
         <Tooltip
           contentStyle={tooltipStyle}
           labelFormatter={(t) => `${duration(Number(t))} into the round`}
@@ -403,19 +420,7 @@ function BandChartImpl({
             connectNulls={false}
           />
         ))}
-        {series.map((s) => (
-          <Line
-            key={s.key}
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.colour}
-            strokeDasharray={s.dashed ? '5 3' : undefined}
-            dot={false}
-            strokeWidth={1.6}
-            isAnimationActive={false}
-            connectNulls={false}
-          />
-        ))}
+        {seriesLines(series)}
       </ComposedChart>
     </ChartFrame>
   )
