@@ -103,3 +103,16 @@ export function Stat({ label, value, testId }: { label: string; value: ReactNode
     </div>
   )
 }
+
+/** Header cells of numeric (right-aligned) table columns, one per name. */
+export function NumHeads({ names }: { names: readonly string[] }) {
+  return (
+    <>
+      {names.map((n) => (
+        <th key={n} scope="col" className="num">
+          {n}
+        </th>
+      ))}
+    </>
+  )
+}

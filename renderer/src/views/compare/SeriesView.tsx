@@ -1,9 +1,8 @@
 // Entries that are values of one thing (a sweep, sizes of one target): a curve against the value
 // per line, and the figures behind it, instead of a race between them.
 import type { CompareSeries } from '../../../../engine/api/types.ts'
-import { ms, percent, rate } from '../../lib/format.ts'
-import { Card } from '../../ui/Common.tsx'
-import { SweepCharts } from '../studies/SweepCharts.tsx'
+import { Card, NumHeads } from '../../ui/Common.tsx'
+import { SweepCharts, SweepPointCells } from '../studies/SweepCharts.tsx'
 
 export function SeriesView({ series }: { series: CompareSeries }) {
   return (
@@ -21,21 +20,7 @@ export function SeriesView({ series }: { series: CompareSeries }) {
               <tr>
                 <th scope="col">{series.name}</th>
                 <th scope="col">Entry</th>
-                <th scope="col" className="num">
-                  Throughput
-                </th>
-                <th scope="col" className="num">
-                  p50
-                </th>
-                <th scope="col" className="num">
-                  p95
-                </th>
-                <th scope="col" className="num">
-                  p99
-                </th>
-                <th scope="col" className="num">
-                  Errors
-                </th>
+                <NumHeads names={['Throughput', 'p50', 'p95', 'p99', 'Errors']} />
               </tr>
             </thead>
             <tbody>
@@ -43,11 +28,7 @@ export function SeriesView({ series }: { series: CompareSeries }) {
                 <tr key={`${p.runId}:${p.target}`}>
                   <td>{p.value}</td>
                   <td>{p.label}</td>
-                  <td className="num">{rate(p.throughput)}</td>
-                  <td className="num">{ms(p.p50)}</td>
-                  <td className="num">{ms(p.p95)}</td>
-                  <td className="num">{ms(p.p99)}</td>
-                  <td className="num">{percent(p.errorRate * 100, 2)}</td>
+                  <SweepPointCells point={p} errorDigits={2} />
                 </tr>
               ))}
             </tbody>

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import type { SampleRow } from '../../../../engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card, NumHeads } from '../../ui/Common.tsx'
 import { count, ms } from '../../lib/format.ts'
 import { kindLabel } from '../../../../engine/metrics/units.ts'
 
@@ -88,21 +88,7 @@ export function SampleExplorer({
                   <th scope="col">Correlation id</th>
                   <th scope="col">Target</th>
                   <th scope="col">Phase</th>
-                  <th scope="col" className="num">
-                    Sent at
-                  </th>
-                  <th scope="col" className="num">
-                    Latency
-                  </th>
-                  <th scope="col" className="num">
-                    Server app
-                  </th>
-                  <th scope="col" className="num">
-                    Server db
-                  </th>
-                  <th scope="col" className="num">
-                    Status
-                  </th>
+                  <NumHeads names={['Sent at', 'Latency', 'Server app', 'Server db', 'Status']} />
                   <th scope="col">Error</th>
                 </tr>
               </thead>

@@ -9,6 +9,7 @@ import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../../../../e
 import { figuresOf } from '../../../../engine/metrics/figures.ts'
 import { errorsText } from '../../../../engine/metrics/units.ts'
 import { count, ms, percent, rate } from '../../lib/format.ts'
+import { NumHeads } from '../../ui/Common.tsx'
 
 const LATENCY_COLUMNS = 7
 
@@ -112,30 +113,7 @@ export function SummaryTable({
             >
               Throughput
             </th>
-            <th scope="col" className="num">
-              Mean
-            </th>
-            <th scope="col" className="num">
-              Std dev
-            </th>
-            <th scope="col" className="num">
-              p50
-            </th>
-            <th scope="col" className="num">
-              p95
-            </th>
-            <th scope="col" className="num">
-              p99
-            </th>
-            <th scope="col" className="num">
-              p99.9
-            </th>
-            <th scope="col" className="num">
-              Max
-            </th>
-            <th scope="col" className="num">
-              Errors
-            </th>
+            <NumHeads names={['Mean', 'Std dev', 'p50', 'p95', 'p99', 'p99.9', 'Max', 'Errors']} />
             <th
               scope="col"
               className="num"

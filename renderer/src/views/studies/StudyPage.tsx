@@ -7,11 +7,11 @@ import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import type { StudyResults } from '../../../../engine/api/types.ts'
-import { colourFor, dateTime, ms, percent, rate } from '../../lib/format.ts'
-import { Banner, Card } from '../../ui/Common.tsx'
+import { colourFor, dateTime } from '../../lib/format.ts'
+import { Banner, Card, NumHeads } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { StudyCsv } from './StudyCsv.tsx'
-import { SweepCharts } from './SweepCharts.tsx'
+import { SweepCharts, SweepPointCells } from './SweepCharts.tsx'
 import { ScalingChart } from './ScalingChart.tsx'
 
 export function StudyPage({ studyId }: { studyId: number }) {
@@ -161,21 +161,7 @@ function PointsTable({
           {by ? <th scope="col">{by}</th> : null}
           <th scope="col">{name}</th>
           <th scope="col">Run</th>
-          <th scope="col" className="num">
-            Throughput
-          </th>
-          <th scope="col" className="num">
-            p50
-          </th>
-          <th scope="col" className="num">
-            p95
-          </th>
-          <th scope="col" className="num">
-            p99
-          </th>
-          <th scope="col" className="num">
-            Error rate
-          </th>
+          <NumHeads names={['Throughput', 'p50', 'p95', 'p99', 'Error rate']} />
         </tr>
       </thead>
       <tbody>
@@ -192,11 +178,7 @@ function PointsTable({
                   #{p.runId}
                 </Link>
               </td>
-              <td className="num">{rate(p.throughput)}</td>
-              <td className="num">{ms(p.p50)}</td>
-              <td className="num">{ms(p.p95)}</td>
-              <td className="num">{ms(p.p99)}</td>
-              <td className="num">{percent(p.errorRate * 100)}</td>
+              <SweepPointCells point={p} />
             </tr>
           )),
         )}

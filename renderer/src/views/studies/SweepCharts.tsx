@@ -16,7 +16,7 @@ import {
 } from 'recharts'
 import type { SweepPoint } from '../../../../engine/api/types.ts'
 import { tint } from '../../../../engine/report/palette.ts'
-import { colour, msValue } from '../../lib/format.ts'
+import { colour, ms, msValue, percent, rate } from '../../lib/format.ts'
 import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
 
 type Point = Pick<SweepPoint, 'value' | 'throughput' | 'p50' | 'p95' | 'p99'> & { label?: string }
@@ -66,6 +66,13 @@ function Chart({
     values.length > 2 &&
     Math.min(...values) > 0 &&
     Math.max(...values) / Math.min(...values) >= 8
+  const xAxisLabel = {
+    value: xLabel,
+    position: 'insideBottom' as const,
+    offset: -8,
+    fontSize: 11,
+    fill: 'var(--muted)',
+  }
   return (
     <figure className="chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
@@ -80,13 +87,7 @@ function Chart({
                 padding={{ left: 24, right: 24 }}
                 tick={axisTick}
                 stroke="var(--muted)"
-                label={{
-                  value: xLabel,
-                  position: 'insideBottom',
-                  offset: -8,
-                  fontSize: 11,
-                  fill: 'var(--muted)',
-                }}
+                label={xAxisLabel}
               />
             ) : (
               <XAxis
@@ -98,13 +99,7 @@ function Chart({
                 padding={{ left: 24, right: 24 }}
                 tick={axisTick}
                 stroke="var(--muted)"
-                label={{
-                  value: xLabel,
-                  position: 'insideBottom',
-                  offset: -8,
-                  fontSize: 11,
-                  fill: 'var(--muted)',
-                }}
+                label={xAxisLabel}
               />
             )}
             <YAxis
@@ -221,3 +216,22 @@ function SweepChartsImpl({ points, lines, knee, xLabel, categorical = false, tes
 }
 
 export const SweepCharts = memo(SweepChartsImpl)
+
+/** A sweep point's figures as table cells: throughput, p50, p95, p99 and the error rate. */
+export function SweepPointCells({
+  point,
+  errorDigits,
+}: {
+  point: Pick<SweepPoint, 'throughput' | 'p50' | 'p95' | 'p99' | 'errorRate'>
+  errorDigits?: number
+}) {
+  return (
+    <>
+      <td className="num">{rate(point.throughput)}</td>
+      <td className="num">{ms(point.p50)}</td>
+      <td className="num">{ms(point.p95)}</td>
+      <td className="num">{ms(point.p99)}</td>
+      <td className="num">{percent(point.errorRate * 100, errorDigits)}</td>
+    </>
+  )
+}
