@@ -4,7 +4,7 @@
 // output (a file, a COPY stream), and the SQLite connection is free for other work then (an open
 // iterator would make every other statement on it fail as "busy").
 import { ApiError } from '../api/errors.ts'
-import { blockRows, blockSample, runBlocks } from './blocks.ts'
+import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
 import type { Db } from './db.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'
 import { redactUrl } from '../config/redact.ts'
@@ -126,24 +126,10 @@ export function* chunks(db: Db, spec: TableSpec, runId: number, chunkRows = CHUN
 
 /**
  * A sample row as SQLite returns it: every sample column is a STRICT INTEGER (001_initial.sql),
- * so values are numbers, or null where the column allows it; the cursor follows.
+ * so values are numbers, or null where the column allows it (the columns of a block's sample,
+ * blocks.ts); the cursor follows.
  */
-export type SampleTuple = [
-  seq: number,
-  target: number,
-  round: number,
-  phase: number,
-  start: number,
-  latency: number,
-  corrected: number | null,
-  status: number,
-  bytes: number,
-  error: number,
-  app: number | null,
-  db: number | null,
-  step: number | null,
-  ...cursor: number[],
-]
+export type SampleTuple = [...BlockSample, ...cursor: number[]]
 
 /**
  * Every request of a run: its `samples` rows in seq order, then those still in ledger blocks (a
