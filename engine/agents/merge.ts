@@ -9,7 +9,7 @@ import type {
   TargetRoundSummary,
 } from '../api/types.ts'
 import type { Segment } from '../config/segments.ts'
-import { StatsAccumulator } from '../metrics/accumulate.ts'
+import { secondPoint, StatsAccumulator } from '../metrics/accumulate.ts'
 import { addStats, checkSettings } from '../metrics/encoded.ts'
 import {
   decodeHistogram,
@@ -19,7 +19,6 @@ import {
   newHistogram,
   type Histogram,
 } from '../metrics/hdr.ts'
-import { answeredInSecond } from '../metrics/figures.ts'
 import type { AgentSecondRow, AgentSegmentRow } from './protocol.ts'
 
 export interface MergedSecond {
@@ -48,40 +47,17 @@ export function mergeSecond(
       phase = Math.max(phase, s.phase)
       if (s.generatorCpu !== null) cpu = Math.max(cpu ?? 0, s.generatorCpu)
     }
-    const lat = latencyStats(acc.latency, acc.exact.latency)
-    const status = {
-      '1xx': acc.status[0] ?? 0,
-      '2xx': acc.status[1] ?? 0,
-      '3xx': acc.status[2] ?? 0,
-      '4xx': acc.status[3] ?? 0,
-      '5xx': acc.status[4] ?? 0,
-    }
-    // As one process's writer counts a second (engine/runner/writer.ts): throughput is the
-    // responses, and a second without one has no latency.
-    const responses = answeredInSecond(status)
-    const at = (v: number): number | null => (responses > 0 ? v : null)
-    const point: SeriesPoint = {
+    // As one process's writer counts a second (engine/runner/writer.ts).
+    const { point, status } = secondPoint(acc, latencyStats(acc.latency, acc.exact.latency), {
       target: seg.target,
       round: seg.round,
       t: rows[0]?.second.t ?? 0,
       phase: phases[phase] ?? 'main',
       connections,
-      requests: acc.requests,
-      responses,
-      errors: acc.errorTotal(),
-      errorsByKind: acc.errorCounts(),
-      bytes: acc.bytes,
-      mean: at(lat.mean),
-      p50: at(lat.p50),
-      p90: at(lat.p90),
-      p95: at(lat.p95),
-      p99: at(lat.p99),
-      p999: at(lat.p999),
-      max: at(lat.max),
       // The busiest agent's load thread: each agent's saturation is judged on its own.
       generatorCpu: cpu,
-      agents: rows.length,
-    }
+    })
+    point.agents = rows.length
     return { point, phase, statusJson: JSON.stringify(status) }
   } finally {
     acc.destroy()

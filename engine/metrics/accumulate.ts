@@ -1,6 +1,13 @@
 // Accumulates completed requests into a StatsBlock: counts by status class and error kind, bytes,
 // and HDR histograms of latency (and, when present, corrected latency and Server-Timing durations).
-import { ERROR_KINDS, type ErrorCounts, type StatsBlock } from '../api/types.ts'
+import {
+  ERROR_KINDS,
+  type ErrorCounts,
+  type LatencyStats,
+  type SeriesPoint,
+  type StatsBlock,
+} from '../api/types.ts'
+import { answeredInSecond } from './figures.ts'
 import { extremesOf, latencyStats, newHistogram, record, type Extremes, type Histogram } from './hdr.ts'
 
 export const ERR_NONE = 0
@@ -65,6 +72,17 @@ export class StatsAccumulator {
     return out
   }
 
+  /** Responses by status class. */
+  statusClasses(): StatsBlock['statusClasses'] {
+    return {
+      '1xx': this.status[0] ?? 0,
+      '2xx': this.status[1] ?? 0,
+      '3xx': this.status[2] ?? 0,
+      '4xx': this.status[3] ?? 0,
+      '5xx': this.status[4] ?? 0,
+    }
+  }
+
   /** Errors of every kind but requests still in flight when a time window closed. */
   errorTotal(): number {
     let n = 0
@@ -78,13 +96,7 @@ export class StatsAccumulator {
       requests: this.requests,
       ok: this.ok,
       errors: this.errorCounts(),
-      statusClasses: {
-        '1xx': this.status[0] ?? 0,
-        '2xx': this.status[1] ?? 0,
-        '3xx': this.status[2] ?? 0,
-        '4xx': this.status[3] ?? 0,
-        '5xx': this.status[4] ?? 0,
-      },
+      statusClasses: this.statusClasses(),
       bytes: this.bytes,
       throughput: seconds > 0 ? completed / seconds : 0,
       seconds,
@@ -141,4 +153,46 @@ export function mergeExtremes(a: Extremes | null, b: Extremes | null): Extremes 
   if (!a) return b
   if (!b) return a
   return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }
+}
+
+/** Where a second's point belongs: what the accumulator does not hold. */
+export type SecondPlace = Pick<
+  SeriesPoint,
+  'target' | 'round' | 't' | 'phase' | 'connections' | 'generatorCpu'
+>
+
+/**
+ * One second's series point, as a process's writer counts it and as the coordinator merges the
+ * agents' seconds: throughput is the responses, and a second without one has no latency (the same
+ * rule as the stored series, engine/store/rows.ts). Once a second per segment, not per request.
+ */
+export function secondPoint(
+  acc: StatsAccumulator,
+  lat: LatencyStats,
+  place: SecondPlace,
+): { point: SeriesPoint; status: StatsBlock['statusClasses'] } {
+  const status = acc.statusClasses()
+  const responses = answeredInSecond(status)
+  const at = (v: number): number | null => (responses > 0 ? v : null)
+  const point: SeriesPoint = {
+    target: place.target,
+    round: place.round,
+    t: place.t,
+    phase: place.phase,
+    connections: place.connections,
+    requests: acc.requests,
+    responses,
+    errors: acc.errorTotal(),
+    errorsByKind: acc.errorCounts(),
+    bytes: acc.bytes,
+    mean: at(lat.mean),
+    p50: at(lat.p50),
+    p90: at(lat.p90),
+    p95: at(lat.p95),
+    p99: at(lat.p99),
+    p999: at(lat.p999),
+    max: at(lat.max),
+    generatorCpu: place.generatorCpu,
+  }
+  return { point, status }
 }

@@ -9,8 +9,7 @@
 // and nothing more is written.
 import { parentPort } from 'node:worker_threads'
 import { openDb, type Db } from '../store/db.ts'
-import { StatsAccumulator } from '../metrics/accumulate.ts'
-import { answeredInSecond } from '../metrics/figures.ts'
+import { secondPoint, StatsAccumulator } from '../metrics/accumulate.ts'
 import {
   EMPTY_STATS,
   encodeHistogram,
@@ -21,7 +20,7 @@ import {
   type Histogram,
 } from '../metrics/hdr.ts'
 import { encodeStats } from '../metrics/encoded.ts'
-import type { PhaseSummary, ScheduleStats, SeriesPoint, TargetRoundSummary } from '../api/types.ts'
+import type { PhaseSummary, ScheduleStats, TargetRoundSummary } from '../api/types.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
 import { storageFailure } from '../store/disk.ts'
 import type { EncodedSecond, FromWriter, Segment, ToWriter } from './protocol.ts'
@@ -139,37 +138,14 @@ function scheduleStats(st: SegmentState, counts: ScheduleCounts | null): Schedul
 }
 
 function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWriter, { type: 'tick' }>) {
-  const lat = latencyStats(acc.latency)
-  const status = {
-    '1xx': acc.status[0] ?? 0,
-    '2xx': acc.status[1] ?? 0,
-    '3xx': acc.status[2] ?? 0,
-    '4xx': acc.status[3] ?? 0,
-    '5xx': acc.status[4] ?? 0,
-  }
-  // The same rule as the stored series (engine/store/rows.ts): no response, no latency.
-  const responses = answeredInSecond(status)
-  const at = (v: number): number | null => (responses > 0 ? v : null)
-  const point: SeriesPoint = {
+  const { point, status } = secondPoint(acc, latencyStats(acc.latency), {
     target: st.segment.target,
     round: st.segment.round,
     t: tick.t,
     phase: phaseNames[tick.phase] ?? 'main',
     connections: tick.connections,
-    requests: acc.requests,
-    responses,
-    errors: acc.errorTotal(),
-    errorsByKind: acc.errorCounts(),
-    bytes: acc.bytes,
-    mean: at(lat.mean),
-    p50: at(lat.p50),
-    p90: at(lat.p90),
-    p95: at(lat.p95),
-    p99: at(lat.p99),
-    p999: at(lat.p999),
-    max: at(lat.max),
     generatorCpu: tick.generatorCpu,
-  }
+  })
   return { point, status: JSON.stringify(status) }
 }
 
