@@ -61,6 +61,24 @@ async function marketplace() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, seen }
 }
 
+/** register (201 expected) → login capturing the token, as the user named by `variable`. */
+function signUp(variable: 'iteration' | 'user', extra: { once?: boolean } = {}) {
+  const body = `{"username":"u\${${variable}}","password":"p\${${variable}}"}`
+  const headers = { 'content-type': 'application/json' }
+  return [
+    { name: 'register', method: 'POST', path: '/users', headers, body, expectStatus: 201, ...extra },
+    {
+      name: 'login',
+      method: 'POST',
+      path: '/login',
+      headers,
+      body,
+      capture: { token: { json: 'data.token' } },
+      ...extra,
+    },
+  ]
+}
+
 describe('scenarios', () => {
   it('runs register → login → me with a captured token, per-step statistics kept', async () => {
     const { url, seen } = await marketplace()
@@ -72,22 +90,7 @@ describe('scenarios', () => {
           name: 'market',
           url,
           steps: [
-            {
-              name: 'register',
-              method: 'POST',
-              path: '/users',
-              headers: { 'content-type': 'application/json' },
-              body: '{"username":"u${iteration}","password":"p${iteration}"}',
-              expectStatus: 201,
-            },
-            {
-              name: 'login',
-              method: 'POST',
-              path: '/login',
-              headers: { 'content-type': 'application/json' },
-              body: '{"username":"u${iteration}","password":"p${iteration}"}',
-              capture: { token: { json: 'data.token' } },
-            },
+            ...signUp('iteration'),
             { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}' } },
           ],
         },
@@ -151,24 +154,7 @@ describe('users: once-steps and think time', () => {
           name: 'market',
           url,
           steps: [
-            {
-              name: 'register',
-              method: 'POST',
-              path: '/users',
-              headers: { 'content-type': 'application/json' },
-              body: '{"username":"u${user}","password":"p${user}"}',
-              expectStatus: 201,
-              once: true,
-            },
-            {
-              name: 'login',
-              method: 'POST',
-              path: '/login',
-              headers: { 'content-type': 'application/json' },
-              body: '{"username":"u${user}","password":"p${user}"}',
-              capture: { token: { json: 'data.token' } },
-              once: true,
-            },
+            ...signUp('user', { once: true }),
             { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}', 'x-user': '${user}' } },
           ],
         },
