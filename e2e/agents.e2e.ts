@@ -12,12 +12,7 @@ describe('load agents in the app', () => {
   it('starts a 2-agent local run from the wizard, shows the agents live and per agent in run detail', async () => {
     const app = await start()
     const { page } = app
-    await app.open('#/new')
-    const wizard = new WizardPage(page)
-    await wizard.reset()
-    await wizard.addDemoTarget()
-    await wizard.next()
-    await wizard.setLoad({ connections: 4, duration: 4 })
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 4, duration: 4 })
     await wizard.setRounds(1)
     await wizard.setCooldown(0)
 

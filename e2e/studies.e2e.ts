@@ -100,12 +100,7 @@ describe('studies, templates, reports', () => {
   it('runs a sweep of load.connections over 1 and 2 and shows the study with both points', async () => {
     const app = await start()
     const { page } = app
-    await app.open('#/new')
-    const wizard = new WizardPage(page)
-    await wizard.reset()
-    await wizard.addDemoTarget()
-    await wizard.next()
-    await wizard.setLoad({ connections: 2, duration: 1 })
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 1 })
     await wizard.setCooldown(0)
     await wizard.setSweep('load.nothing', '1, x')
     await expect.poll(() => page.getByTestId('sweep-values-error').textContent()).toContain('"x"')

@@ -67,6 +67,19 @@ export class WizardPage {
       .waitFor({ state: 'detached' })
     await this.page.getByTestId('wizard-next').click()
   }
+  /** A fresh wizard on the demo target, at the Load step with this load. */
+  static async onDemoLoad(
+    app: { page: Page; open(hash?: string): Promise<void> },
+    load: { connections: number; duration: number },
+  ): Promise<WizardPage> {
+    await app.open('#/new')
+    const wizard = new WizardPage(app.page)
+    await wizard.reset()
+    await wizard.addDemoTarget()
+    await wizard.next()
+    await wizard.setLoad(load)
+    return wizard
+  }
   async setLoad(opts: { connections: number; duration: number }): Promise<void> {
     await this.page.getByTestId('load-connections').fill(String(opts.connections))
     await this.page.getByTestId('load-duration').fill(String(opts.duration))
