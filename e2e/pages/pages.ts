@@ -3,21 +3,21 @@ import type { Locator, Page } from 'playwright-core'
 import { RUN_ENDS } from '../../engine/api/types.ts'
 import type { NavName } from '../../renderer/src/app/nav.ts'
 
-export class Nav {
+/** What every page object holds: the page it acts on. */
+abstract class PageObject {
   readonly page: Page
   constructor(page: Page) {
     this.page = page
   }
+}
+
+export class Nav extends PageObject {
   async go(to: NavName): Promise<void> {
     await this.page.getByTestId(`nav-${to}`).click()
   }
 }
 
-export class WizardPage {
-  readonly page: Page
-  constructor(page: Page) {
-    this.page = page
-  }
+export class WizardPage extends PageObject {
   get root(): Locator {
     return this.page.getByTestId('wizard')
   }
@@ -126,11 +126,7 @@ export class WizardPage {
   }
 }
 
-export class LivePage {
-  readonly page: Page
-  constructor(page: Page) {
-    this.page = page
-  }
+export class LivePage extends PageObject {
   get root(): Locator {
     return this.page.getByTestId('live')
   }
@@ -153,11 +149,7 @@ export class LivePage {
   }
 }
 
-export class RunDetailPage {
-  readonly page: Page
-  constructor(page: Page) {
-    this.page = page
-  }
+export class RunDetailPage extends PageObject {
   get root(): Locator {
     return this.page.getByTestId('detail')
   }
@@ -166,11 +158,7 @@ export class RunDetailPage {
   }
 }
 
-export class SettingsPage {
-  readonly page: Page
-  constructor(page: Page) {
-    this.page = page
-  }
+export class SettingsPage extends PageObject {
   field(name: 'docker-host' | 'cf-api' | 'cf-user' | 'retention' | 'pg-url'): Locator {
     return this.page.getByTestId(`settings-${name}`)
   }
@@ -181,11 +169,7 @@ export class SettingsPage {
   }
 }
 
-export class HistoryPage {
-  readonly page: Page
-  constructor(page: Page) {
-    this.page = page
-  }
+export class HistoryPage extends PageObject {
   row(runId: number): Locator {
     return this.page.getByTestId(`history-row-${runId}`)
   }
@@ -203,11 +187,7 @@ export class HistoryPage {
   }
 }
 
-export class StudyPage {
-  readonly page: Page
-  constructor(page: Page) {
-    this.page = page
-  }
+export class StudyPage extends PageObject {
   get root(): Locator {
     return this.page.getByTestId('study')
   }
