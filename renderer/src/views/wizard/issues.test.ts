@@ -10,6 +10,7 @@ import { ApiProvider, type ApiEnv } from '../../api/context.tsx'
 import { defaultDraft, stepOf, validate, type Draft, type Issues, type StepId } from './draft.ts'
 import { fieldName, showIssues, TrackedIssues, unshown } from './issues.ts'
 import { LoadStep } from './LoadStep.tsx'
+import { emptyMonitor } from './monitorDraft.ts'
 import { MonitorStep } from './MonitorStep.tsx'
 import { emptyStep } from './scenarioDraft.ts'
 import { TargetsStep } from './TargetsStep.tsx'
@@ -159,14 +160,7 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
     'monitoring',
     (d) => {
       d.targets[0]!.monitor.kind = 'docker'
-      d.targets[0]!.monitor.docker = {
-        by: 'project',
-        container: '',
-        project: '',
-        stack: '',
-        service: ' ',
-        processes: false,
-      }
+      d.targets[0]!.monitor.docker = { ...emptyMonitor().docker, by: 'project', service: ' ' }
     },
   ],
   [
@@ -195,14 +189,7 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
     'monitoring',
     (d) => {
       d.targets[0]!.monitor.kind = 'docker'
-      d.targets[0]!.monitor.docker = {
-        by: 'stack',
-        container: '',
-        project: '',
-        stack: '',
-        service: '',
-        processes: false,
-      }
+      d.targets[0]!.monitor.docker = { ...emptyMonitor().docker, by: 'stack' }
       d.targets[0]!.monitor.more = [{ kind: 'postgres', stack: 'node-http' }]
     },
   ],
