@@ -262,13 +262,7 @@ export async function startDistributedRun(
 
   // Uploaded raw blocks become samples rows once the run has ended, in the background.
   const expander = opts.expander ?? new LedgerExpander(db)
-  const stored = done.then(
-    () => {
-      expander.kick()
-      return expander.idle()
-    },
-    () => undefined,
-  )
+  const stored = expander.afterEnd(done)
 
   return {
     runId,

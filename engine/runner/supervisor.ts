@@ -330,13 +330,7 @@ export async function startRun(
 
   // The blocks become rows once the run has ended (whatever its end); failures leave them readable.
   const expander = opts.expander ?? new LedgerExpander(db)
-  const stored = done.then(
-    () => {
-      expander.kick()
-      return expander.idle()
-    },
-    () => undefined,
-  )
+  const stored = expander.afterEnd(done)
 
   return {
     runId,

@@ -46,6 +46,20 @@ export class LedgerExpander {
     while (this.running) await this.running
   }
 
+  /**
+   * Expands once `ended` settles, whatever the run's end (a failed run's blocks stay readable as
+   * they are); resolves when nothing is left to expand, never rejects.
+   */
+  afterEnd(ended: Promise<unknown>): Promise<void> {
+    return ended.then(
+      () => {
+        this.kick()
+        return this.idle()
+      },
+      () => undefined,
+    )
+  }
+
   /** Stop after the block in hand; what is left stays in blocks, readable, for the next host. */
   async close(): Promise<void> {
     this.closed = true
