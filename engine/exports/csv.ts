@@ -27,7 +27,7 @@ import {
 } from '../store/export-read.ts'
 import { targetSeconds, type TargetSecond } from '../store/resources.ts'
 import { withSnapshot } from '../store/snapshot.ts'
-import { csvField, csvLine, writeAtomically } from './write.ts'
+import { csvField, csvLine, LATENCY_US_COLUMNS, writeAtomically } from './write.ts'
 
 export interface CsvOptions {
   kind?: 'samples' | 'series'
@@ -67,13 +67,7 @@ export const SERIES_CSV_HEADER = [
   ...ERROR_COLUMNS.map((k) => `errors_${k}`),
   ...STATUS_CLASSES.map((c) => `status_${c}`),
   'bytes',
-  'mean_us',
-  'p50_us',
-  'p90_us',
-  'p95_us',
-  'p99_us',
-  'p999_us',
-  'max_us',
+  ...LATENCY_US_COLUMNS,
   'generator_cpu',
   'target_cpu_percent',
   'target_memory_bytes',

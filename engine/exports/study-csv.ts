@@ -13,7 +13,7 @@ import { HistoryStore } from '../store/queries.ts'
 import { targetSeconds, type TargetSecond } from '../store/resources.ts'
 import { readStudy } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
-import { csvLine, writeAtomically } from './write.ts'
+import { csvLine, LATENCY_US_COLUMNS, writeAtomically } from './write.ts'
 
 export const STUDY_CSV_HEADER = [
   'study_id',
@@ -30,13 +30,7 @@ export const STUDY_CSV_HEADER = [
   'errors',
   'error_rate',
   'throughput',
-  'mean_us',
-  'p50_us',
-  'p90_us',
-  'p95_us',
-  'p99_us',
-  'p999_us',
-  'max_us',
+  ...LATENCY_US_COLUMNS,
   'server_app_mean_us',
   'server_db_mean_us',
   'target_cpu_mean_percent',

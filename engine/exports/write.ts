@@ -36,3 +36,14 @@ export function csvField(v: string | number | bigint | null | undefined): string
 export function csvLine(fields: readonly (string | number | bigint | null | undefined)[]): string {
   return `${fields.map(csvField).join(',')}\n`
 }
+
+/** A latency's columns in the CSV exports, µs: the mean, the percentiles and the max. */
+export const LATENCY_US_COLUMNS = [
+  'mean_us',
+  'p50_us',
+  'p90_us',
+  'p95_us',
+  'p99_us',
+  'p999_us',
+  'max_us',
+] as const
