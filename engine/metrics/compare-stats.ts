@@ -7,18 +7,6 @@
 //   on the difference of the mean log values, Welch–Satterthwaite degrees of freedom.
 // - pairedDifference / welchDifference: the same on raw values, for error rates (often 0).
 
-/** mulberry32: a seeded PRNG in [0, 1) (the synthetic fixtures draw their noise from it). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 coefficients: ~15 significant digits). */
 export function logGamma(x: number): number {
   const c = [

@@ -3,18 +3,7 @@
 // load.seed pauses the same way; the pause comes before the next request is sent, so it is never
 // part of a latency (which starts at the send).
 import type { Think } from '../config/schema.ts'
-
-/** mulberry32: a 32-bit generator, enough for pauses, the same sequence for the same seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from '../metrics/random.ts'
 
 export interface ThinkPlan {
   /** The target's pause after every response. */
@@ -32,7 +21,7 @@ export function hasThink(plan: ThinkPlan): boolean {
 /** One connection's pauses: `next(step)` is the pause in ms after a response of that step (-1: none). */
 export function thinkSampler(plan: ThinkPlan, connection: number): (step: number) => number {
   // A different, fixed stream per connection: connection i of every run with this seed pauses alike.
-  const random = generator(plan.seed ^ Math.imul(connection + 1, 0x9e3779b9))
+  const random = seededRandom(plan.seed ^ Math.imul(connection + 1, 0x9e3779b9))
   return (step) => {
     const t = plan.steps[step] ?? plan.target
     if (t === undefined) return 0

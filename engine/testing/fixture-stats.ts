@@ -9,7 +9,7 @@ import {
 } from '../api/types.ts'
 
 /** The same seeded PRNG the comparison's bootstrap uses. */
-export { seededRandom as prng } from '../metrics/compare-stats.ts'
+export { seededRandom as prng } from '../metrics/random.ts'
 
 export function gauss(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand())

@@ -62,7 +62,7 @@ export function rawExchange(
 }
 
 /** The seeded PRNG the synthetic fixtures use too (mulberry32, uniform in [0, 1)). */
-export { seededRandom as prng } from '../metrics/compare-stats.ts'
+export { seededRandom as prng } from '../metrics/random.ts'
 
 /** Helpers over a PRNG: a whole number below n, one of a list, a string from an alphabet. */
 export function picker(random: () => number) {
