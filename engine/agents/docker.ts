@@ -4,12 +4,11 @@
 // URL reaches the containers through the docker command's environment (`-e NAME` without a
 // value), never its argv: every user of a machine can read the process list.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { runCommand } from '../command.ts'
 import { childEnv } from '../env.ts'
 import { ENV } from './env.ts'
 import { ensureAgentImage } from './image.ts'
-import type { Launcher, LauncherEvent } from './launcher.ts'
+import { watchAgent, type Launcher, type LauncherEvent } from './launcher.ts'
 
 /** Agents reach the target and the store as this machine does, unless told otherwise. */
 export const DEFAULT_AGENT_NETWORK = 'host'
@@ -95,21 +94,9 @@ export class DockerLauncher implements Launcher {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     this.children[index] = child
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => this.emit({ type: 'log', index, line }))
-    }
-    this.exited[index] = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.children[index] = null
-        this.emit({ type: 'exit', index, code, signal })
-        resolve()
-      })
-      child.once('error', (err) => {
-        this.children[index] = null
-        this.emit({ type: 'log', index, line: `could not start docker: ${err.message}` })
-        this.emit({ type: 'exit', index, code: null, signal: null })
-        resolve()
-      })
+    this.exited[index] = watchAgent(child, index, 'could not start docker', (e) => {
+      if (e.type === 'exit') this.children[index] = null
+      this.emit(e)
     })
   }
 

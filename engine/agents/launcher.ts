@@ -34,6 +34,34 @@ export interface Launcher {
   stop(opts?: { kill?: boolean }): Promise<void>
 }
 
+/**
+ * Follows agent `index`'s process (a local agent, or the docker command attached to its
+ * container): its output lines as logs, its end, or its failure to start (`failed`: the line's
+ * start), as one exit. Resolves when it is gone.
+ */
+export function watchAgent(
+  child: ChildProcess,
+  index: number,
+  failed: string,
+  emit: (e: LauncherEvent) => void,
+): Promise<void> {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue
+    createInterface({ input: stream }).on('line', (line) => emit({ type: 'log', index, line }))
+  }
+  return new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      emit({ type: 'exit', index, code, signal })
+      resolve()
+    })
+    child.once('error', (err) => {
+      emit({ type: 'log', index, line: `${failed}: ${err.message}` })
+      emit({ type: 'exit', index, code: null, signal: null })
+      resolve()
+    })
+  })
+}
+
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 
 /** Whether agents can be pinned to cores here (Linux with taskset). */
@@ -105,22 +133,9 @@ export class LocalLauncher implements Launcher {
     })
     this.children[index] = child
     if (this.o.embedded) serveIpc(child, this.o.embedded)
-    for (const stream of [child.stdout, child.stderr]) {
-      if (!stream) continue
-      createInterface({ input: stream }).on('line', (line) => this.emit({ type: 'log', index, line }))
-    }
-    this.exited[index] = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.children[index] = null
-        this.emit({ type: 'exit', index, code, signal })
-        resolve()
-      })
-      child.once('error', (err) => {
-        this.children[index] = null
-        this.emit({ type: 'log', index, line: `could not start: ${err.message}` })
-        this.emit({ type: 'exit', index, code: null, signal: null })
-        resolve()
-      })
+    this.exited[index] = watchAgent(child, index, 'could not start', (e) => {
+      if (e.type === 'exit') this.children[index] = null
+      this.emit(e)
     })
   }
 
