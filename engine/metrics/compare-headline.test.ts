@@ -2,18 +2,8 @@
 // and the tail and how sure, twins called the same, "not enough rounds" once, many pairs grouped,
 // and entries that are values of one thing drawn as a curve instead of compared.
 import { describe, expect, it } from 'vitest'
-import type { CompareMetric, CompareResult } from '../api/types.ts'
-import { run } from '../testing/compare-rounds.ts'
+import { A, B, metric, run } from '../testing/compare-rounds.ts'
 import { compareRuns } from './compare.ts'
-
-const metric = (r: CompareResult, pair: number, name: CompareMetric['metric']): CompareMetric => {
-  const m = r.pairs[pair]?.metrics.find((x) => x.metric === name)
-  if (!m) throw new Error(`no ${name} in pair ${pair}`)
-  return m
-}
-
-const A = [1010, 1030, 995, 1020, 1005]
-const B = [3950, 4010, 3900, 4050, 3980]
 
 describe('the headline', () => {
   it('says who is slower at the median and the tail, by how much and how sure', () => {

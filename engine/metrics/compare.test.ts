@@ -4,21 +4,11 @@
 // database go through compareRounds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
-import type { CompareMetric, CompareResult } from '../api/types.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
-import { rounds, run } from '../testing/compare-rounds.ts'
+import { A, B, metric, rounds, run } from '../testing/compare-rounds.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { compareMetric, compareRuns } from './compare.ts'
-
-const metric = (r: CompareResult, pair: number, name: CompareMetric['metric']): CompareMetric => {
-  const m = r.pairs[pair]?.metrics.find((x) => x.metric === name)
-  if (!m) throw new Error(`no ${name} in pair ${pair}`)
-  return m
-}
-
-const A = [1010, 1030, 995, 1020, 1005]
-const B = [3950, 4010, 3900, 4050, 3980]
 
 describe('compareMetric: the verdict follows the interval and the margin', () => {
   const input = (a: number[], b: number[], paired = true) => ({

@@ -1,6 +1,6 @@
 // Round statistics built from the p50 of each round, for comparison tests whose truth is set
 // here: every other figure follows from it (p99 = 2.5 × p50, throughput = 1 s / p50).
-import type { StatsBlock } from '../api/types.ts'
+import type { CompareMetric, CompareResult, StatsBlock } from '../api/types.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { Round, RunRounds } from '../metrics/compare.ts'
 
@@ -96,3 +96,14 @@ export function run(
     targets: targets.map((t) => ({ target: t.name, rounds: rounds(t.p50s) })),
   }
 }
+
+/** Pair `pair`'s figure for one metric; throws when the comparison has none. */
+export const metric = (r: CompareResult, pair: number, name: CompareMetric['metric']): CompareMetric => {
+  const m = r.pairs[pair]?.metrics.find((x) => x.metric === name)
+  if (!m) throw new Error(`no ${name} in pair ${pair}`)
+  return m
+}
+
+/** Per-round p50s (µs) of two entries about 4× apart, with a little noise each. */
+export const A = [1010, 1030, 995, 1020, 1005]
+export const B = [3950, 4010, 3900, 4050, 3980]
