@@ -17,6 +17,7 @@ import { main } from '../cli/main.ts'
 import { initHdr } from '../metrics/hdr.ts'
 import { runBlocks } from '../store/blocks.ts'
 import { openDb } from '../store/db.ts'
+import { capturedCli } from '../testing/cli.ts'
 import { dockerGate } from '../testing/docker.ts'
 import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
 import { startTarget } from '../testing/target.ts'
@@ -89,14 +90,7 @@ describe.skipIf(gate.skip || !pgHere)('load agents in Docker containers and a Sw
         cooldownSeconds: 0,
       }),
     )
-    let out = ''
-    let err = ''
-    const ctx = {
-      dbPath: join(dir, 'c.db'),
-      stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
-      stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
-      isTTY: false,
-    }
+    const { ctx, out, err } = capturedCli(join(dir, 'c.db'))
     // The store's URL comes from the environment, as a user gives it.
     process.env.CANNONADE_STORE_URL = pg!.url
     const leaked: string[] = []
@@ -120,8 +114,8 @@ describe.skipIf(gate.skip || !pgHere)('load agents in Docker containers and a Sw
       delete process.env.CANNONADE_STORE_URL
       await watch
     }
-    const runKey = /CANNONADE_RUN=([0-9a-f]{16})/.exec(err)?.[1] ?? ''
-    if (code !== 0) return { code, out, err, runKey, leaked } as CliRun
+    const runKey = /CANNONADE_RUN=([0-9a-f]{16})/.exec(err())?.[1] ?? ''
+    if (code !== 0) return { code, out: out(), err: err(), runKey, leaked } as CliRun
     const json = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8')) as CliRun['json']
     const db = openDb(ctx.dbPath)
     // Its requests: rows, and those still in blocks (expanded in the background after the run).
@@ -138,7 +132,7 @@ describe.skipIf(gate.skip || !pgHere)('load agents in Docker containers and a Sw
       .all(json.runId) as CliRun['series']
     db.close()
     const ids = new Set(seqs.map((s) => `${prefix}-${String(s).padStart(10, '0')}`))
-    return { code, out, err, runKey, leaked, json, ids, seqs, series }
+    return { code, out: out(), err: err(), runKey, leaked, json, ids, seqs, series }
   }
 
   /** What both launchers must give: one exact run of two agents, as the target saw it. */

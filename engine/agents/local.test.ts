@@ -12,6 +12,7 @@ import { parseRunConfig } from '../config/load.ts'
 import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { agentLedger } from '../testing/agents.ts'
+import { capturedCli } from '../testing/cli.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { launchRun } from './start.ts'
@@ -280,16 +281,9 @@ describe('two local agents, embedded coordination', () => {
     const file = join(dir, 'run.json')
     const { agents: _agents, ...plain } = config(target.url, { duration: 2 })
     writeFileSync(file, JSON.stringify(plain))
-    let out = ''
-    let err = ''
-    const ctx = {
-      dbPath: join(dir, 'c.db'),
-      stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
-      stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
-      isTTY: false,
-    }
+    const { ctx, out, err } = capturedCli(join(dir, 'c.db'))
     const code = await main(['run', file, '--agents', '2', '--json', join(dir, 's.json')], ctx)
-    expect(err).toMatch(/2 agents \(local\)/)
+    expect(err()).toMatch(/2 agents \(local\)/)
     expect(code).toBe(0)
     const json = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8')) as {
       runId: number
@@ -300,13 +294,13 @@ describe('two local agents, embedded coordination', () => {
     expect(json.agents).toBe(2)
     expect(json.distribution.perAgent.map((a) => a.index)).toEqual([0, 1])
     expect(json.targets[0]!.requests).toBe(json.distribution.perAgent.reduce((n, a) => n + a.requests, 0))
-    expect(out).toMatch(/2 agents \(local, embedded store\): start skew/)
+    expect(out()).toMatch(/2 agents \(local, embedded store\): start skew/)
     // The agents' own ledgers stay in the data folder until their run is deleted.
     const ledgers = json.distribution.perAgent.map((a) => a.ledger.path.slice(a.ledger.path.indexOf(':') + 1))
     expect(ledgers.every((p) => p.startsWith(join(dir, 'agents')) && existsSync(p))).toBe(true)
     expect(await main(['runs', 'delete', String(json.runId)], ctx)).toBe(0)
     expect(ledgers.some((p) => existsSync(dirname(p)))).toBe(false)
     expect(await main(['run', file, '--on', 'docker'], ctx)).toBe(2)
-    expect(err).toMatch(/--on and --raw go with --agents N/)
+    expect(err()).toMatch(/--on and --raw go with --agents N/)
   })
 })

@@ -1,0 +1,15 @@
+// A `cannonade` command's context for tests: a database path and streams that keep what the
+// command prints, read back as text at any point (commands may run one after another on it).
+import type { CliContext } from '../cli/context.ts'
+
+export function capturedCli(dbPath: string): { ctx: CliContext; out: () => string; err: () => string } {
+  let out = ''
+  let err = ''
+  const ctx: CliContext = {
+    dbPath,
+    stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
+    stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
+    isTTY: false,
+  }
+  return { ctx, out: () => out, err: () => err }
+}
