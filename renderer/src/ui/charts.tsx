@@ -129,7 +129,7 @@ function valueYAxis(
 }
 
 /** One line per series, dashed where the series says so. */
-function seriesLines(series: readonly SeriesDef[]) {
+function seriesLines(series: readonly SeriesDef[], strokeWidth = 1.6, connectNulls = false) {
   return series.map((s) => (
     <Line
       key={s.key}
@@ -138,9 +138,9 @@ function seriesLines(series: readonly SeriesDef[]) {
       stroke={s.colour}
       strokeDasharray={s.dashed ? '5 3' : undefined}
       dot={false}
-      strokeWidth={1.6}
+      strokeWidth={strokeWidth}
       isAnimationActive={false}
-      connectNulls={false}
+      connectNulls={connectNulls}
     />
   ))
 }
@@ -518,19 +518,7 @@ function DistributionChartImpl({
               connectNulls
             />
           ))}
-        {curves.map((c) => (
-          <Line
-            key={c.key}
-            dataKey={c.key}
-            name={c.label}
-            stroke={c.colour}
-            strokeDasharray={c.dashed ? '5 3' : undefined}
-            dot={false}
-            strokeWidth={1.8}
-            isAnimationActive={false}
-            connectNulls
-          />
-        ))}
+        {seriesLines(curves, 1.8, true)}
       </ComposedChart>
     </ChartFrame>
   )
