@@ -128,6 +128,23 @@ function valueYAxis(
   )
 }
 
+/** The shaded band (the rounds' lowest to highest) of each series; no legend entry of its own. */
+function seriesBands(series: readonly SeriesDef[], connectNulls: boolean) {
+  return series.map((s) => (
+    <Area
+      key={bandKey(s.key)}
+      dataKey={bandKey(s.key)}
+      name={`${s.label} (rounds' range)`}
+      stroke="none"
+      fill={s.colour}
+      fillOpacity={0.16}
+      isAnimationActive={false}
+      legendType="none"
+      connectNulls={connectNulls}
+    />
+  ))
+}
+
 /** One line per series, dashed where the series says so. */
 function seriesLines(series: readonly SeriesDef[], strokeWidth = 1.6, connectNulls = false) {
   return series.map((s) => (
@@ -407,19 +424,7 @@ function BandChartImpl({
           formatter={(v) => tooltipValue(v, fmt)}
         />
         <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
-        {banded.map((s) => (
-          <Area
-            key={bandKey(s.key)}
-            dataKey={bandKey(s.key)}
-            name={`${s.label} (rounds' range)`}
-            stroke="none"
-            fill={s.colour}
-            fillOpacity={0.16}
-            isAnimationActive={false}
-            legendType="none"
-            connectNulls={false}
-          />
-        ))}
+        {seriesBands(banded, false)}
         {seriesLines(series)}
       </ComposedChart>
     </ChartFrame>
@@ -503,21 +508,10 @@ function DistributionChartImpl({
           formatter={(v) => tooltipValue(v, fmt)}
         />
         <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
-        {curves
-          .filter((c) => c.band)
-          .map((c) => (
-            <Area
-              key={bandKey(c.key)}
-              dataKey={bandKey(c.key)}
-              name={`${c.label} (rounds' range)`}
-              stroke="none"
-              fill={c.colour}
-              fillOpacity={0.16}
-              isAnimationActive={false}
-              legendType="none"
-              connectNulls
-            />
-          ))}
+        {seriesBands(
+          curves.filter((c) => c.band),
+          true,
+        )}
         {seriesLines(curves, 1.8, true)}
       </ComposedChart>
     </ChartFrame>
