@@ -119,7 +119,7 @@ describe('studies, templates, reports', () => {
     await expect
       .poll(() => page.getByTestId('live').getAttribute('data-run-id'), { timeout: 60_000 })
       .not.toBe(String(first))
-    await expect.poll(() => page.getByTestId('live-study').textContent()).toMatch(/^Value 2 of 2 /)
+    await expect.poll(() => page.getByTestId('live-study').textContent()).toMatch(/^Run 2 of 2 of the study/)
     await page.getByTestId('live-study-link').click()
 
     const study = new StudyPage(page)
