@@ -8,7 +8,7 @@ import { runCommand } from '../command.ts'
 import { childEnv } from '../env.ts'
 import { ENV } from './env.ts'
 import { ensureAgentImage } from './image.ts'
-import { watchAgent, type Launcher, type LauncherEvent } from './launcher.ts'
+import { FollowedLauncher, watchAgent, type Launcher } from './launcher.ts'
 
 /** Agents reach the target and the store as this machine does, unless told otherwise. */
 export const DEFAULT_AGENT_NETWORK = 'host'
@@ -37,25 +37,17 @@ export function docker(args: string[], timeoutMs: number, input?: string) {
   return runCommand('docker', args, { timeoutMs, ...(input !== undefined ? { input } : {}) })
 }
 
-export class DockerLauncher implements Launcher {
+export class DockerLauncher extends FollowedLauncher implements Launcher {
   readonly kind = 'docker'
   readonly store = 'postgres' as const
   private readonly o: ContainerLauncherOptions
   private readonly names: string[] = []
   private readonly children: (ChildProcess | null)[] = []
   private readonly exited: Promise<void>[] = []
-  private listeners: ((e: LauncherEvent) => void)[] = []
 
   constructor(o: ContainerLauncherOptions) {
+    super()
     this.o = o
-  }
-
-  follow(onEvent: (e: LauncherEvent) => void): void {
-    this.listeners.push(onEvent)
-  }
-
-  private emit(e: LauncherEvent): void {
-    for (const l of this.listeners) l(e)
   }
 
   async start(env: Readonly<Record<string, string>>, count: number): Promise<void> {

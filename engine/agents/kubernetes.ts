@@ -5,7 +5,7 @@
 import { ENV } from './env.ts'
 import { KubeApiError, KubeClient } from './kubernetes-client.ts'
 import { AGENT_CONTAINER, kubernetesAgents, RUN_LABEL, type KubeObject } from './kubernetes-manifest.ts'
-import type { Launcher, LauncherEvent } from './launcher.ts'
+import { FollowedLauncher, type Launcher } from './launcher.ts'
 
 export interface KubernetesLauncherOptions {
   /** The PostgreSQL store as the agents reach it; it goes into the run's Secret only. */
@@ -72,13 +72,12 @@ export function podView(item: unknown): PodView {
   }
 }
 
-export class KubernetesLauncher implements Launcher {
+export class KubernetesLauncher extends FollowedLauncher implements Launcher {
   readonly kind = 'kubernetes'
   readonly store = 'postgres' as const
   private readonly o: KubernetesLauncherOptions
   private readonly client: KubeClient
   private readonly namespace: string
-  private listeners: ((e: LauncherEvent) => void)[] = []
   /** What start() created, deleted in reverse order by stop(). */
   private readonly created: KubeObject[] = []
   private podsPath = ''
@@ -95,17 +94,10 @@ export class KubernetesLauncher implements Launcher {
   private readonly said = new Set<string>()
 
   constructor(o: KubernetesLauncherOptions) {
+    super()
     this.o = o
     this.client = o.client ?? KubeClient.fromKubeconfig()
     this.namespace = o.namespace ?? this.client.creds.namespace
-  }
-
-  follow(onEvent: (e: LauncherEvent) => void): void {
-    this.listeners.push(onEvent)
-  }
-
-  private emit(e: LauncherEvent): void {
-    for (const l of this.listeners) l(e)
   }
 
   /** A line of the platform's (or about one agent), said once however often a poll finds it. */

@@ -81,32 +81,37 @@ export interface LocalLauncherOptions {
   graceMs?: number
 }
 
+/** What every launcher shares: those who follow its agents' events. */
+export abstract class FollowedLauncher {
+  private readonly listeners: ((e: LauncherEvent) => void)[] = []
+
+  follow(onEvent: (e: LauncherEvent) => void): void {
+    this.listeners.push(onEvent)
+  }
+
+  protected emit(e: LauncherEvent): void {
+    for (const l of this.listeners) l(e)
+  }
+}
+
 /** `cannonade agent` processes on this machine. */
-export class LocalLauncher implements Launcher {
+export class LocalLauncher extends FollowedLauncher implements Launcher {
   readonly kind = 'local'
   readonly store: 'embedded' | 'postgres'
   private readonly o: LocalLauncherOptions
   private readonly children: (ChildProcess | null)[] = []
   private readonly exited: Promise<void>[] = []
-  private listeners: ((e: LauncherEvent) => void)[] = []
 
   constructor(o: LocalLauncherOptions) {
+    super()
     if (!o.embedded && !o.storeUrl)
       throw new Error('a local launcher needs the embedded store or a store URL')
     this.o = o
     this.store = o.embedded ? 'embedded' : 'postgres'
   }
 
-  follow(onEvent: (e: LauncherEvent) => void): void {
-    this.listeners.push(onEvent)
-  }
-
   async start(env: Readonly<Record<string, string>>, count: number): Promise<void> {
     for (let index = 0; index < count; index++) this.startOne(env, index)
-  }
-
-  private emit(e: LauncherEvent): void {
-    for (const l of this.listeners) l(e)
   }
 
   private startOne(env: Readonly<Record<string, string>>, index: number): void {

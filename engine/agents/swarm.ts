@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.ts'
 import { DEFAULT_AGENT_NETWORK, docker, dockerEnv, within, type ContainerLauncherOptions } from './docker.ts'
 import { ENV } from './env.ts'
 import { ensureAgentImage } from './image.ts'
-import type { Launcher, LauncherEvent } from './launcher.ts'
+import { FollowedLauncher, type Launcher } from './launcher.ts'
 
 const SECRET_PATH = '/run/secrets/cannonade-store-url'
 /**
@@ -25,29 +25,21 @@ const POLL_MS = 1000
 /** `docker service logs` prefixes each line with `<service>.<slot>.<task>@<node> | `. */
 const LOG_LINE = /^\S+?\.(\d+)\.[0-9a-z]+@\S+\s+\|\s?(.*)$/
 
-export class SwarmLauncher implements Launcher {
+export class SwarmLauncher extends FollowedLauncher implements Launcher {
   readonly kind = 'swarm'
   readonly store = 'postgres' as const
   private readonly o: ContainerLauncherOptions
   private service: string | null = null
   private secret: string | null = null
   private logs: ChildProcess | null = null
-  private listeners: ((e: LauncherEvent) => void)[] = []
   private readonly ended = new Set<number>()
   private count = 0
   private polling: Promise<void> = Promise.resolve()
   private stopped = false
 
   constructor(o: ContainerLauncherOptions) {
+    super()
     this.o = o
-  }
-
-  follow(onEvent: (e: LauncherEvent) => void): void {
-    this.listeners.push(onEvent)
-  }
-
-  private emit(e: LauncherEvent): void {
-    for (const l of this.listeners) l(e)
   }
 
   async start(env: Readonly<Record<string, string>>, count: number): Promise<void> {
