@@ -60,46 +60,57 @@ async function run(config: RunConfig): Promise<number> {
 
 describe('the studies guide: each template and where its result shows', () => {
   for (const t of templates) {
-    it(t.id, async () => {
-      const config = parseRunConfig(
-        shortenTemplate(
-          t.config,
-          (u) => {
-            const url = new URL(u)
-            return demo + url.pathname + url.search
-          },
-          { stack: true, monitors: false, monitor: { kind: 'process', pid: process.pid } },
-        ),
-      )
-      const { page } = app
-      if (config.sweep) {
-        const { studyId, runs } = await runStudy(db, join(app.dataDir, 'cannonade.db'), config, {
-          stacks: {
-            snapshot: async (name) => ({ name, running: false, native: false, env: {}, replicas: 1, port: 0 }),
-            apply: async () => {},
-            restore: async () => {},
-          },
-        })
-        expect(runs.every((r) => r.summary.status === 'done')).toBe(true)
-        await app.open(`#/studies/${studyId}`)
-        await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
-        await page.getByTestId('study-chart-0-throughput-plot').locator('svg').first().waitFor()
-        await page.getByTestId('study-chart-0-latency-plot').locator('svg').first().waitFor()
+    it(
+      t.id,
+      async () => {
+        const config = parseRunConfig(
+          shortenTemplate(
+            t.config,
+            (u) => {
+              const url = new URL(u)
+              return demo + url.pathname + url.search
+            },
+            { stack: true, monitors: false, monitor: { kind: 'process', pid: process.pid } },
+          ),
+        )
+        const { page } = app
+        if (config.sweep) {
+          const { studyId, runs } = await runStudy(db, join(app.dataDir, 'cannonade.db'), config, {
+            stacks: {
+              snapshot: async (name) => ({
+                name,
+                running: false,
+                native: false,
+                env: {},
+                replicas: 1,
+                port: 0,
+              }),
+              apply: async () => {},
+              restore: async () => {},
+            },
+          })
+          expect(runs.every((r) => r.summary.status === 'done')).toBe(true)
+          await app.open(`#/studies/${studyId}`)
+          await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+          await page.getByTestId('study-chart-0-throughput-plot').locator('svg').first().waitFor()
+          await page.getByTestId('study-chart-0-latency-plot').locator('svg').first().waitFor()
+          await shoot(t.id)
+          return
+        }
+        const runId = await run(config)
+        await app.open(`#/runs/${runId}`)
+        await page.getByTestId('detail').waitFor()
+        await page.getByTestId('detail-chart-throughput').locator('svg').first().waitFor()
+        await page.getByTestId('detail-chart-cpu').locator('svg').first().waitFor()
         await shoot(t.id)
-        return
-      }
-      const runId = await run(config)
-      await app.open(`#/runs/${runId}`)
-      await page.getByTestId('detail').waitFor()
-      await page.getByTestId('detail-chart-throughput').locator('svg').first().waitFor()
-      await page.getByTestId('detail-chart-cpu').locator('svg').first().waitFor()
-      await shoot(t.id)
-      if (config.targets.length > 1) {
-        await app.open(`#/compare?runs=${runId}`)
-        await page.getByTestId('compare').waitFor()
-        await page.getByTestId('compare-runs').waitFor()
-        await shoot(`${t.id}-compare`)
-      }
-    }, 120_000)
+        if (config.targets.length > 1) {
+          await app.open(`#/compare?runs=${runId}`)
+          await page.getByTestId('compare').waitFor()
+          await page.getByTestId('compare-runs').waitFor()
+          await shoot(`${t.id}-compare`)
+        }
+      },
+      120_000,
+    )
   }
 })

@@ -1,7 +1,7 @@
 // Argument tuples of the desktop-only IPC channels (./protocol.ts), parsed in main like the Api's
 // (engine/api/schemas.ts).
 import { z } from 'zod'
-import { SECRET_NAMES } from '../engine/api/bridge.ts'
+import { SECRET_NAMES } from '../engine/config/secrets.ts'
 import { desktopChannels } from './protocol.ts'
 
 const secretName = z.enum(SECRET_NAMES)

@@ -5,7 +5,7 @@
 import { copyFile } from 'node:fs/promises'
 import { dirname, extname, join } from 'node:path'
 import { app, dialog, ipcMain, shell, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
-import type { Envelope } from '../engine/api/client.ts'
+import type { Envelope } from '../engine/api/transport/client.ts'
 import { ApiError, toErrorBody } from '../engine/api/errors.ts'
 import { checkDownloadable } from '../engine/api/files.ts'
 import { desktopArgSchemas, type DesktopChannel } from './desktop-args.ts'

@@ -6,10 +6,10 @@
 // (EngineOptions.secrets), and they never enter process.env, so the runner processes and native
 // stacks the engine starts do not inherit them.
 import { isChannel, type Channel } from '../engine/api/channels.ts'
-import { subscribeAll, type Envelope } from '../engine/api/client.ts'
-import { dispatch } from '../engine/api/dispatch.ts'
+import { subscribeAll, type Envelope } from '../engine/api/transport/client.ts'
+import { dispatch } from '../engine/api/transport/dispatch.ts'
 import { toErrorBody } from '../engine/api/errors.ts'
-import { createEngine, type EngineHost } from '../engine/host.ts'
+import { createEngine, type EngineHost } from '../engine/host/index.ts'
 import { isToEngine, type FromEngine, type ToEngine } from './protocol.ts'
 
 export interface EnginePort {

@@ -4,7 +4,7 @@
 // never travel this way: main sends them by message (engine-process.ts), and the engine hands them
 // only to what uses them (a run's monitors, a PostgreSQL connection), so the runner processes and
 // native stacks it starts do not inherit them. Pure: electron/engine-env.test.ts checks it.
-import { SECRET_NAMES, type SecretName } from '../engine/api/bridge.ts'
+import { SECRET_NAMES, type SecretName } from '../engine/config/secrets.ts'
 
 const NAMES = new Set([
   'PATH',

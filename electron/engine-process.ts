@@ -5,7 +5,7 @@
 // its secrets by message, each time it (re)starts; its output goes to the log file.
 import { utilityProcess, type UtilityProcess } from 'electron'
 import type { Channel, EventName } from '../engine/api/channels.ts'
-import type { Envelope } from '../engine/api/client.ts'
+import type { Envelope } from '../engine/api/transport/client.ts'
 import type { ProgressEvent, RunEndedEvent } from '../engine/api/types.ts'
 import { isFromEngine, type FromEngine, type ToEngine } from './protocol.ts'
 

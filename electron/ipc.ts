@@ -5,7 +5,7 @@
 // The desktop-only channels (secrets, files) are in ./desktop-ipc.ts.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron'
 import { CHANNELS, type EventName } from '../engine/api/channels.ts'
-import type { Envelope } from '../engine/api/client.ts'
+import type { Envelope } from '../engine/api/transport/client.ts'
 import { toErrorBody } from '../engine/api/errors.ts'
 import { parseArgs } from '../engine/api/schemas.ts'
 import type { ReportProgressEvent } from '../engine/api/types.ts'

@@ -4,7 +4,7 @@
 // `window.cannonadeDesktop` adds secrets (set/forget, never read), exported files (open, show,
 // save a copy), and menu navigation.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import type { Bridge, DesktopBridge } from '../engine/api/bridge.ts'
+import type { Bridge, DesktopBridge } from '../engine/api/transport/bridge.ts'
 import {
   mapContract,
   type Channel,
@@ -13,7 +13,7 @@ import {
   type ParamsOf,
   type ResultOf,
 } from '../engine/api/channels.ts'
-import type { Envelope } from '../engine/api/client.ts'
+import type { Envelope } from '../engine/api/transport/client.ts'
 import type { Unsubscribe } from '../engine/api/types.ts'
 import { desktopChannels } from './protocol.ts'
 

@@ -3,7 +3,7 @@
 // desktop-only IPC channels (secrets, files, menu); their argument schemas are in
 // ./desktop-args.ts, so the preload bundle does not carry zod.
 import type { Channel, EventName } from '../engine/api/channels.ts'
-import type { Envelope } from '../engine/api/client.ts'
+import type { Envelope } from '../engine/api/transport/client.ts'
 
 export type ToEngine =
   | { type: 'call'; seq: number; channel: Channel; args: unknown[] }

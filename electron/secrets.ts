@@ -5,7 +5,7 @@
 import { safeStorage } from 'electron'
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SecretName } from '../engine/api/bridge.ts'
+import type { SecretName } from '../engine/config/secrets.ts'
 
 type Stored = Partial<Record<SecretName, string>>
 

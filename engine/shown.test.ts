@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunEndedEvent, RunSummary } from './api/types.ts'
 import { runsCommand } from './cli/runs.ts'
-import { createEngine, type EngineHost } from './host.ts'
+import { createEngine, type EngineHost } from './host/index.ts'
 import { figuresOf } from './metrics/figures.ts'
 import { errorsText } from './metrics/units.ts'
 import { buildReportHtml } from './report/html.ts'

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { Api } from '../../engine/api/api.ts'
-import { createEngine, type EngineHost } from '../../engine/host.ts'
+import { createEngine, type EngineHost } from '../../engine/host/index.ts'
 import { startServer, type RunningServer } from '../../engine/server/http.ts'
 import { CHROMIUM_ARGS } from '../../engine/report/pdf.ts'
 

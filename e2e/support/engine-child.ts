@@ -6,7 +6,7 @@ import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { FromEngine, ToEngine } from '../../electron/protocol.ts'
 import type { Channel } from '../../engine/api/channels.ts'
-import type { Envelope } from '../../engine/api/client.ts'
+import type { Envelope } from '../../engine/api/transport/client.ts'
 
 const PARENT_PORT = fileURLToPath(new URL('./electron-standin/parent-port.cjs', import.meta.url))
 

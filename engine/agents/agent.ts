@@ -10,10 +10,10 @@ import { privateDir } from '../paths.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { readRawBlocks } from '../store/agents.ts'
 import { ledgerRowCount } from '../store/samples-read.ts'
-import { measureOffset } from './clock.ts'
+import { measureOffset } from './coordination/clock.ts'
 import type { AgentEnv } from './env.ts'
-import { wallMs } from './memory.ts'
-import type { AgentEnd, AgentStore, ClockOffset, EncodedSecond, RunSpec } from './protocol.ts'
+import { wallMs } from './coordination/memory.ts'
+import type { AgentEnd, AgentStore, ClockOffset, EncodedSecond, RunSpec } from './coordination/protocol.ts'
 
 export interface AgentOptions {
   env: AgentEnv

@@ -20,14 +20,15 @@ import { HistoryStore } from '../store/queries.ts'
 import { createRun, finishRun } from '../store/runs.ts'
 import { LedgerExpander } from '../store/expander.ts'
 import { thisProcess } from '../store/owner.ts'
-import { measureOffset } from './clock.ts'
-import { Coordinator } from './coordinator.ts'
+import { measureOffset } from './coordination/clock.ts'
+import { Coordinator } from './coordination/coordinator.ts'
 import { agentEnv } from './env.ts'
-import { finishDistributed } from './finish.ts'
-import { canPin, type Launcher } from './launcher.ts'
-import { createLauncher } from './launchers.ts'
-import { MemoryStore, wallMs } from './memory.ts'
-import type { CoordinatorStore, RunSpec } from './protocol.ts'
+import { finishDistributed } from './merge/finish.ts'
+import type { Launcher } from './launchers/launcher.ts'
+import { canPin } from './launchers/local.ts'
+import { createLauncher } from './launchers/index.ts'
+import { MemoryStore, wallMs } from './coordination/memory.ts'
+import type { CoordinatorStore, RunSpec } from './coordination/protocol.ts'
 
 export const HEARTBEAT_MS = 1000
 
@@ -73,7 +74,7 @@ async function coordinationStore(
       'agents.on',
     )
   }
-  const { PgCoordinatorStore } = await import('./pg-coordinator.ts')
+  const { PgCoordinatorStore } = await import('./coordination/pg-coordinator.ts')
   return new PgCoordinatorStore(storeUrl)
 }
 

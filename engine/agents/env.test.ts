@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { measureOffset } from './clock.ts'
+import { measureOffset } from './coordination/clock.ts'
 import { agentEnv, readAgentEnv } from './env.ts'
 
 const RUN = '0123456789abcdef'

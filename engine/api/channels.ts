@@ -1,66 +1,14 @@
-// Every operation and event of the Api, listed once (CONTRIBUTING.md, IPC and API rules). Channel
-// names are `domain:action`; an event is the `onX` subscription of its domain. Everything that has
-// to name each operation (the client, the preload bridge, the dispatcher, event forwarding) is
-// built from these two maps, and the checks at the bottom make the compiler refuse a map that
-// disagrees with the Api interface: a missing or extra operation, or a name that is not
-// `domain:action`.
+// The Api's operations and events by name (names.ts), typed from the Api interface: the method a
+// channel names, what an event carries, and the helpers every transport end is built with. The
+// checks at the bottom make the compiler refuse a map that disagrees with the interface: a missing
+// or extra operation, or a name that is not `domain:action`.
 import type { Api } from './api.ts'
+import { channels, events, type Channel, type Domain, type EventName } from './names.ts'
 
-export const channels = {
-  runs: {
-    validate: 'runs:validate',
-    start: 'runs:start',
-    stop: 'runs:stop',
-    active: 'runs:active',
-    list: 'runs:list',
-    get: 'runs:get',
-    series: 'runs:series',
-    resources: 'runs:resources',
-    distribution: 'runs:distribution',
-    samples: 'runs:samples',
-    compare: 'runs:compare',
-    delete: 'runs:delete',
-    tag: 'runs:tag',
-    note: 'runs:note',
-    ledger: 'runs:ledger',
-    prune: 'runs:prune',
-  },
-  studies: { list: 'studies:list', get: 'studies:get', templates: 'studies:templates' },
-  targets: { probe: 'targets:probe' },
-  stacks: { list: 'stacks:list', up: 'stacks:up', down: 'stacks:down', status: 'stacks:status' },
-  monitor: { test: 'monitor:test' },
-  exports: {
-    pg: 'exports:pg',
-    pgTest: 'exports:pgTest',
-    csv: 'exports:csv',
-    json: 'exports:json',
-    junit: 'exports:junit',
-    studyCsv: 'exports:studyCsv',
-  },
-  reports: { create: 'reports:create' },
-  settings: { get: 'settings:get', set: 'settings:set' },
-} as const
-
-/** Subscriptions: `api.<domain>.<onX>(cb)` receives the events named here. */
-export const events = {
-  runs: {
-    onProgress: 'runs:progress',
-    onEnded: 'runs:ended',
-    onWarning: 'runs:warning',
-    onAgents: 'runs:agents',
-  },
-  stacks: { onLog: 'stacks:log' },
-  exports: { onProgress: 'exports:progress' },
-  reports: { onProgress: 'reports:progress' },
-} as const
+export * from './names.ts'
 
 type Channels = typeof channels
 type Events = typeof events
-type ValueOf<T> = T[keyof T]
-
-export type Domain = keyof Api
-export type Channel = { [D in keyof Channels]: ValueOf<Channels[D]> }[keyof Channels]
-export type EventName = { [D in keyof Events]: ValueOf<Events[D]> }[keyof Events]
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never
 type ActionOf<C extends string> = C extends `${string}:${infer A}` ? A : never
@@ -87,17 +35,6 @@ type Subscription<E extends EventName> = {
 /** What an event carries: the argument of its subscription's callback. */
 export type EventPayloads = {
   [E in EventName]: Subscription<E> extends (cb: (payload: infer P) => void) => unknown ? P : never
-}
-
-export const CHANNELS: readonly Channel[] = Object.values(channels).flatMap((ops) => Object.values(ops))
-export const EVENT_NAMES: readonly EventName[] = Object.values(events).flatMap((evs) => Object.values(evs))
-
-export function isChannel(name: string): name is Channel {
-  return (CHANNELS as readonly string[]).includes(name)
-}
-
-export function isEventName(name: string): name is EventName {
-  return (EVENT_NAMES as readonly string[]).includes(name)
 }
 
 /**
@@ -166,7 +103,7 @@ type EventsAreSubscriptions = {
 }[EventName]
 export type ContractChecks = [
   Assert<NamesOk>,
-  Assert<Equal<keyof Channels, Domain>>,
+  Assert<Equal<keyof Channels, keyof Api>>,
   Assert<ChannelNamesOk>,
   Assert<EventsAreSubscriptions>,
 ]

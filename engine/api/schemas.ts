@@ -1,14 +1,11 @@
 // The argument tuple of every channel, as zod schemas, parsed wherever a call enters the engine
 // (IPC handler, HTTP route, the engine host itself): a call from a page or the network is untrusted.
 import { z } from 'zod'
-import type { Channel } from './channels.ts'
-import { LIMITS } from '../config/limits.ts'
+import type { Channel } from './names.ts'
+import { LIMITS, MAX_REPLICAS } from '../config/limits.ts'
 import { issueMessage } from '../config/issue-words.ts'
 import { ApiError } from './errors.ts'
 import { RUN_STATUSES } from './types.ts'
-
-/** The most app instances a stack runs behind its balancer. */
-export const MAX_REPLICAS = 16
 
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1).max(1000)

@@ -71,13 +71,7 @@ export interface TemplateInfo {
   config: RunConfig
 }
 
-export interface ProbeResult {
-  ok: boolean
-  status: number | null
-  latencyMs: number | null
-  /** Why it did not answer, in words (refused, DNS, TLS, time-out). */
-  error: string | null
-}
+export type { ProbeResult } from '../config/probe.ts'
 
 /** The stages a report goes through, in order (engine/report/index.ts). */
 export type ReportStage = 'loading data' | 'building html' | 'rendering pdf' | 'done'

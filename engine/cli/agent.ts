@@ -7,7 +7,7 @@
 // an index that joined before, an unknown run).
 import { runAgent } from '../agents/agent.ts'
 import { AgentEnvError, IPC_STORE, readAgentEnv } from '../agents/env.ts'
-import { AgentRefused, type AgentStore } from '../agents/protocol.ts'
+import { AgentRefused, type AgentStore } from '../agents/coordination/protocol.ts'
 import { helpText, parseFlags } from './args.ts'
 import { reportError } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -33,10 +33,10 @@ export async function agentCommand(argv: string[], ctx: CliContext): Promise<num
     if (positional.length) throw new AgentEnvError('cannonade agent takes no arguments: set its environment')
     const env = readAgentEnv(process.env)
     if (env.storeUrl === IPC_STORE) {
-      const { IpcAgentStore } = await import('../agents/ipc.ts')
+      const { IpcAgentStore } = await import('../agents/coordination/ipc.ts')
       store = new IpcAgentStore()
     } else {
-      const { PgAgentStore } = await import('../agents/pg-agent.ts')
+      const { PgAgentStore } = await import('../agents/coordination/pg-agent.ts')
       store = new PgAgentStore(env.storeUrl)
     }
     const result = await runAgent({ env, store, log: (line) => ctx.stderr.write(`${line}\n`) })

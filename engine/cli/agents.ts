@@ -14,7 +14,7 @@ import {
   STORE_SECRET_KEY,
   toYaml,
   type KubernetesAgentsOptions,
-} from '../agents/kubernetes-manifest.ts'
+} from '../agents/launchers/kubernetes-manifest.ts'
 import { ConfigError } from '../config/errors.ts'
 import { loadRunConfigFile, parseRunConfig } from '../config/load.ts'
 import { helpText, parseFlags, UsageError } from './args.ts'

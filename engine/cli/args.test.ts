@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest'
-import { parseServeArgs, serveCommand } from '../server/command.ts'
+import { parseServeArgs, serveCommand } from './serve.ts'
 import { helpText, parseFlags, wantsHelp, type FlagSpec } from './args.ts'
 import type { CliContext } from './context.ts'
 import { COMMANDS, MAIN_USAGE, main } from './main.ts'
@@ -154,7 +154,7 @@ describe('every flag a command accepts is in its --help', () => {
     ...readdirSync(new URL('.', import.meta.url))
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .map((f) => new URL(f, import.meta.url)),
-    new URL('../server/command.ts', import.meta.url),
+    new URL('./serve.ts', import.meta.url),
   ]
   const universe = new Set<string>()
   for (const file of sources)

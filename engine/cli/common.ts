@@ -1,7 +1,7 @@
 // What every command shares: the engine it is a client of, run id arguments, and one mapping from
 // what a command throws to its message and exit code (0 ok, 1 failed, 2 bad input).
 import { ApiError } from '../api/errors.ts'
-import { createEngine, type EngineHost, type EngineOptions } from '../host.ts'
+import { createEngine, type EngineHost, type EngineOptions } from '../host/index.ts'
 import { UsageError } from './args.ts'
 import type { CliContext } from './context.ts'
 

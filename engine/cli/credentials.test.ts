@@ -21,7 +21,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { pgAvailableForTests, startPg } from '../testing/pg.ts'
-import { createEngine } from '../host.ts'
+import { createEngine } from '../host/index.ts'
 import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
 import { runConfig } from '../testing/run.ts'
 

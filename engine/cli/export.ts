@@ -6,7 +6,7 @@
 // lost connection), 2 bad input (unknown flag, missing or non-numeric ID, unknown run, wrong
 // password, no permission).
 import type { ExportProgressEvent } from '../api/types.ts'
-import { maskUrl } from '../exports/pg-errors.ts'
+import { maskUrl } from '../pg/errors.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'

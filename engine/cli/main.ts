@@ -1,5 +1,5 @@
 // The `cannonade` command (README.md, "The command line": a contract users' scripts rely on). Every
-// command is a client of the engine (engine/host.ts), like the web server and the desktop app.
+// command is a client of the engine (engine/host/index.ts), like the web server and the desktop app.
 import { defaultDbPath } from '../paths.ts'
 import { wantsHelp } from './args.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -32,7 +32,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   runs: async () => (await import('./runs.ts')).runsCli,
   export: async () => (await import('./export.ts')).exportCli,
   import: async () => (await import('./export.ts')).importCli,
-  serve: async () => (await import('../server/command.ts')).serveCli,
+  serve: async () => (await import('./serve.ts')).serveCli,
   report: async () => (await import('./report.ts')).reportCli,
   compare: async () => (await import('./compare.ts')).compareCli,
   stacks: async () => (await import('./stacks.ts')).stacksCli,

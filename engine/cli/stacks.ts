@@ -1,7 +1,7 @@
 // `cannonade stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] |
 // status [--json]`, through the engine's Api (a port of the user's choosing is one of its local
 // capabilities).
-import { MAX_REPLICAS } from '../api/schemas.ts'
+import { MAX_REPLICAS } from '../config/limits.ts'
 import { helpText, parseFlags, UsageError } from './args.ts'
 import { reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'

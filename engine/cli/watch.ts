@@ -1,6 +1,6 @@
 // Following a run the engine runs: its end, its log lines, and Ctrl-C.
 import type { RunEndedEvent } from '../api/types.ts'
-import type { EngineHost } from '../host.ts'
+import type { EngineHost } from '../host/index.ts'
 import type { CliContext } from './context.ts'
 
 /**

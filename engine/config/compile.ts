@@ -1,8 +1,8 @@
 // The profile compiler: every load shape becomes a list of constant-connection steps, which the
 // runner executes and a UI previews as a per-second connection schedule (profile kinds: ./schema.ts).
 import { ConfigError, fieldOf } from './errors.ts'
-import { planIssues } from './limits.ts'
-import type { Load } from './schema.ts'
+import { planIssues } from './plan-bounds.ts'
+import type { Load } from './schema-load.ts'
 
 export interface Step {
   /** Index into Plan.phases. */

@@ -1,9 +1,17 @@
 // The wizard's "check it answers": one GET to the target, its status and time, or why not.
 import http from 'node:http'
 import https from 'node:https'
-import type { ProbeResult } from '../api/types.ts'
 import { issueMessage } from './issue-words.ts'
 import { TargetUrlSchema } from './schema.ts'
+
+/** What the wizard's target probe found: an answer's status and time, or why none came. */
+export interface ProbeResult {
+  ok: boolean
+  status: number | null
+  latencyMs: number | null
+  /** Why it did not answer, in words (refused, DNS, TLS, time-out). */
+  error: string | null
+}
 
 export function probeTarget(
   url: string,

@@ -1,9 +1,8 @@
 // What a RunConfig says about one target: its URL, method, headers, body (literal or generated),
 // think time, scenario steps, stack and monitors.
 import { z } from 'zod'
-import { MAX_REPLICAS } from '../api/schemas.ts'
-import { MonitorSpecSchema } from '../monitor/schema.ts'
-import { LIMITS } from './limits.ts'
+import { MonitorSpecSchema } from './schema-monitor.ts'
+import { LIMITS, MAX_REPLICAS } from './limits.ts'
 import { HTTP_METHODS, headerName } from './schema-fields.ts'
 
 export const TargetUrlSchema = z.string().superRefine((value, ctx) => {

@@ -2,17 +2,13 @@
 // resources/templates/). The schema is the single source of validation: the CLI, the HTTP
 // transport, the IPC handlers and the renderer's inline form errors all parse with it, so one
 // message names one field.
-// The parts live in sibling modules (schema-fields.ts, schema-target.ts, schema-load.ts,
-// schema-sweep.ts); this file puts them together and re-exports them, so importers need only this one.
-import { z } from 'zod'
-import type { MonitorSpec } from '../monitor/schema.ts'
-import { LIMITS } from './limits.ts'
+// The parts live in sibling modules (schema-fields.ts, schema-target.ts, schema-profile.ts,
+// schema-load.ts, schema-sweep.ts, schema-monitor.ts), assembled with the checks between them in
+// schema-stored.ts; this file adds what new input must pass and re-exports them all, so importers
+// need only this one.
 import { inputIssues } from './wire.ts'
-import { splitProblem } from '../agents/split.ts'
-import { headerName } from './schema-fields.ts'
-import { TargetSchema } from './schema-target.ts'
-import { LoadSchema } from './schema-load.ts'
-import { AgentsSchema, SweepSchema, ThresholdSchema } from './schema-sweep.ts'
+import { splitProblem } from './split.ts'
+import { StoredRunConfigSchema } from './schema-stored.ts'
 
 export {
   TargetUrlSchema,
@@ -23,7 +19,8 @@ export {
   TargetSchema,
   type Think,
 } from './schema-target.ts'
-export { ProfileSchema } from './schema-load.ts'
+export { ProfileSchema, type Profile } from './schema-profile.ts'
+export { type Load } from './schema-load.ts'
 export {
   AGENT_LAUNCHERS,
   LATENCY_THRESHOLD_METRICS,
@@ -37,126 +34,30 @@ export {
   type AgentLauncher,
 } from './schema-sweep.ts'
 
-/** The header each request carries its correlation id in, unless a config names another. */
-export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
-
-/**
- * A config as runs already stored may hold it: what earlier releases accepted. History reads
- * stored configs with it (engine/store/rows.ts), so a rule added to what may be sent never makes
- * a kept run unreadable. New input is checked with RunConfigV1Schema below.
- */
-export const StoredRunConfigSchema = z
-  .object({
-    version: z.literal(1),
-    name: z.string().min(1, 'must not be empty').max(200),
-    targets: z.array(TargetSchema).min(1, 'needs at least one target').max(32),
-    load: LoadSchema,
-    schedule: z.enum(['sequential', 'interleaved']).default('sequential'),
-    rounds: z.number().int().min(1).max(1000).default(1),
-    cooldownSeconds: z.number().min(0).max(3600).default(5),
-    correlationHeader: headerName.default(DEFAULT_CORRELATION_HEADER),
-    thresholds: z.array(ThresholdSchema).default([]),
-    tags: z.array(z.string().min(1, 'must not be empty').max(LIMITS.tagLength)).default([]),
-    agents: AgentsSchema.optional(),
-    /**
-     * A study: one run per value of a config path (load.connections, targets.0.stack.env.POOL_SIZE,
-     * targets.0.stack.name…), or per pair of values of two paths (`by`); engine/config/sweep.ts.
-     */
-    sweep: SweepSchema.optional(),
-  })
-  .strict()
-  .superRefine((cfg, ctx) => {
-    const seen = new Set<string>()
-    cfg.targets.forEach((t, i) => {
-      if (seen.has(t.name))
-        ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is used twice` })
-      seen.add(t.name)
-    })
-    cfg.targets.forEach((t, i) => {
-      if (t.steps && cfg.load.pipelining > 1) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['targets', i, 'steps'],
-          message: 'a scenario needs load.pipelining 1',
-        })
-      }
-      if (cfg.load.rate !== null && (t.think !== undefined || t.steps?.some((s) => s.think !== undefined)))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['targets', i, t.think !== undefined ? 'think' : 'steps'],
-          message:
-            'think time needs a closed loop (load.rate: null): with a rate, the schedule decides when each request leaves',
-        })
-      if (t.think !== undefined && cfg.load.pipelining > 1)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['targets', i, 'think'],
-          message: 'think time needs load.pipelining 1 (one request at a time per connection)',
-        })
-      const firstLoop = t.steps?.findIndex((s) => !s.once) ?? 0
-      if (t.steps && firstLoop < 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['targets', i, 'steps'],
-          message: 'every step is once: at least one step must repeat',
-        })
-      t.steps?.forEach((s, j) => {
-        if (s.once && j > firstLoop)
-          ctx.addIssue({
-            code: 'custom',
-            path: ['targets', i, 'steps', j, 'once'],
-            message: 'once-steps come first, before the steps that repeat',
-          })
-      })
-      const names = new Set<string>()
-      t.steps?.forEach((s, j) => {
-        if (names.has(s.name))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['targets', i, 'steps', j, 'name'],
-            message: `"${s.name}" is used twice`,
-          })
-        names.add(s.name)
-      })
-    })
-    if (cfg.agents) {
-      const problem = splitProblem(cfg.load, cfg.agents.count)
-      if (problem) ctx.addIssue({ code: 'custom', path: ['agents', 'count'], message: problem })
-    }
-    cfg.thresholds.forEach((t, i) => {
-      if (t.target !== '*' && !seen.has(t.target)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['thresholds', i, 'target'],
-          message: `no target named "${t.target}"`,
-        })
-      }
-    })
-  })
+export {
+  DEFAULT_CORRELATION_HEADER,
+  StoredRunConfigSchema,
+  monitorsOf,
+  type RunConfig,
+  type StoredRunConfig,
+  type RunConfigInput,
+  type Target,
+  type ProfileKind,
+  type Threshold,
+  type Step,
+  type Sweep,
+  type AgentsConfig,
+} from './schema-stored.ts'
 
 /**
  * RunConfig v1 as the CLI, the API and the wizard accept it: the stored shape plus what may go on
- * the wire (header names and values, paths, bodies, variables: wire.ts).
+ * the wire (header names and values, paths, bodies, variables: wire.ts) and a load that splits
+ * over its agents (split.ts).
  */
 export const RunConfigV1Schema = StoredRunConfigSchema.superRefine((cfg, ctx) => {
   for (const issue of inputIssues(cfg)) ctx.addIssue({ code: 'custom', ...issue })
+  if (cfg.agents) {
+    const problem = splitProblem(cfg.load, cfg.agents.count)
+    if (problem) ctx.addIssue({ code: 'custom', path: ['agents', 'count'], message: problem })
+  }
 })
-
-export type RunConfig = z.output<typeof RunConfigV1Schema>
-export type StoredRunConfig = z.output<typeof StoredRunConfigSchema>
-export type RunConfigInput = z.input<typeof RunConfigV1Schema>
-export type Target = RunConfig['targets'][number]
-export type Load = RunConfig['load']
-export type Profile = Load['profile']
-/** The load shapes; the wizard keeps a label and an editor per kind (renderer/src/views/wizard/). */
-export type ProfileKind = Profile['kind']
-export type Threshold = RunConfig['thresholds'][number]
-export type Step = NonNullable<Target['steps']>[number]
-export type Sweep = NonNullable<RunConfig['sweep']>
-
-/** A target's monitors as a list, whether it names one or several. */
-export function monitorsOf(target: Pick<Target, 'monitor'>): MonitorSpec[] {
-  const m = target.monitor
-  return m === undefined ? [] : Array.isArray(m) ? m : [m]
-}
-export type AgentsConfig = NonNullable<RunConfig['agents']>

@@ -5,7 +5,7 @@
 // correlation header named so) breaks the request's framing. Checked per RFC 9110 / RFC 3986 on
 // new input only (schema.ts: RunConfigV1Schema); runs already stored are read without these rules.
 import { LIMITS } from './limits.ts'
-import type { StoredRunConfig } from './schema.ts'
+import type { StoredRunConfig } from './schema-stored.ts'
 
 type Path = (string | number)[]
 export interface WireIssue {

@@ -18,7 +18,7 @@ import { pruneLedger } from '../store/ledger.ts'
 import { CLI } from '../testing/process.ts'
 import { exportPg } from './pg.ts'
 import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
-import { testPgConnection } from './pg-test.ts'
+import { testPgConnection } from './pg-check.ts'
 
 const available = pgAvailableForTests()
 

@@ -28,10 +28,10 @@ import {
 } from '../store/export-read.ts'
 import { readConfig, type RunRow } from '../store/rows.ts'
 import { withSnapshot } from '../store/snapshot.ts'
-import { parsePgUrl, type PgTarget } from './pg-errors.ts'
+import { parsePgUrl, type PgTarget } from '../pg/errors.ts'
 import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'
 import { redactConfig } from '../config/redact.ts'
-import { PgSession, type PgSessionOptions } from './pg-session.ts'
+import { PgSession, type PgSessionOptions } from '../pg/session.ts'
 
 export interface ExportProgress {
   runId: number

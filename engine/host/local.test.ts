@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunEndedEvent } from '../api/types.ts'
-import { createEngine, type EngineHost } from '../host.ts'
+import { createEngine, type EngineHost } from './index.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import type { RunLogEvent } from './local.ts'
 

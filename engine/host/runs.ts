@@ -12,21 +12,16 @@ import type {
   ValidationResult,
 } from '../api/types.ts'
 import { agentsDataDir, removeLocalLedgers } from '../agents/ledgers.ts'
-import { launchRun, type LaunchOptions } from '../agents/start.ts'
+import { launchRun, type LaunchOptions } from './launch.ts'
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
-import { connectProblem, preflight } from '../config/preflight.ts'
+import { preflight } from '../config/preflight.ts'
 import type { RunConfig } from '../config/schema.ts'
-import {
-  changesStack,
-  DEFAULT_RESTART_WARMUP_SECONDS,
-  hasWarmup,
-  stackPort,
-  warmedUp,
-} from '../config/sweep.ts'
+import { DEFAULT_RESTART_WARMUP_SECONDS, hasWarmup, warmedUp } from '../config/sweep.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { distributions } from '../metrics/distribution.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
+import { ensureStacks, sweptTargets } from '../stacks/policy.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { ledgerInfo, pruneLedger } from '../store/ledger.ts'
@@ -50,19 +45,6 @@ export interface RunsDeps {
   retention: () => void
 }
 
-/** The targets whose stack a sweep restarts (or moves) for its values. */
-function sweptTargets(config: RunConfig): Set<number> {
-  const out = new Set<number>()
-  const paths = config.sweep ? [config.sweep.path, ...(config.sweep.by ? [config.sweep.by.path] : [])] : []
-  for (const path of paths) {
-    if (!changesStack(path)) continue
-    const which = path.split('.')[1]!
-    if (which === '*') config.targets.forEach((t, i) => t.stack && out.add(i))
-    else out.add(Number(which))
-  }
-  return out
-}
-
 function toApiError(err: unknown): never {
   if (err instanceof ApiError) throw err
   if (err instanceof ConfigError) throw new ApiError('bad-input', err.message, err.field)
@@ -78,108 +60,87 @@ function validate(config: unknown): ValidationResult {
   }
 }
 
-export function runsApi(d: RunsDeps): Api['runs'] {
-  const { db, history, active, stacks, writable, retention } = d
-  const { bus, subscribe, log } = d.bus
-
-  /**
-   * A target that names a bundled stack which is not running: start it before the preflight (and
-   * say so), instead of failing with "cannot connect"; one running with other settings than the
-   * target's `stack:` gives (its env, replicas) is restarted with them. Stacks a sweep restarts are
-   * left to it.
-   */
-  const ensureStacks = async (config: RunConfig): Promise<string[]> => {
-    const swept = sweptTargets(config)
-    const started: string[] = []
-    for (const [i, t] of config.targets.entries()) {
-      const s = t.stack
-      if (!s || swept.has(i) || started.includes(s.name)) continue
-      const now = await stacks.snapshot(s.name)
-      const differs = Object.entries(s.env).filter(([k, v]) => now.env[k] !== String(v))
-      let line: string
-      if (now.running) {
-        if (now.native !== s.native || (differs.length === 0 && now.replicas === s.replicas)) continue
-        if (now.native) continue // a native stack's settings are its own: measured as it runs
-        line = `running with ${differs.map(([k]) => `${k}=${now.env[k] ?? '(default)'}`).join(', ') || `${now.replicas} replicas`}: restarting it with ${differs.map(([k, v]) => `${k}=${v}`).join(', ') || `${s.replicas} replicas`} as targets.${i}.stack says`
-      } else {
-        // Not started from here, but something answers at the target's URL (a stack started by
-        // hand, another data folder's): measure that, as the config says.
-        if ((await connectProblem(t.url, 1000)) === null) continue
-        line = `not running: starting it for this run (targets.${i}.stack of "${config.name}")`
-      }
-      bus.emit('stack-log', { type: 'stack-log', stack: s.name, line } satisfies StackLogEvent)
-      bus.emit('run-log', {
-        type: 'run-log',
-        level: 'info',
-        message: `stack ${s.name} is ${line}`,
-      } satisfies RunLogEvent)
-      const port = stackPort(t.url)
-      await stacks.up(s.name, {
-        build: !now.running,
-        native: s.native,
-        env: s.env,
-        replicas: s.replicas,
-        ...(port !== null ? { port } : {}),
-      })
-      started.push(s.name)
-    }
-    return started
+/** A config as a run starts it: its stacks started first, a warm-up when they were, its preflight. */
+async function prepare(d: RunsDeps, raw: unknown): Promise<RunConfig> {
+  const { bus } = d.bus
+  let config = parseRunConfig(raw)
+  const say = (stack: string, line: string) => {
+    bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent)
+    bus.emit('run-log', {
+      type: 'run-log',
+      level: 'info',
+      message: `stack ${stack} is ${line}`,
+    } satisfies RunLogEvent)
   }
+  // A stack just (re)started for this run is cold: the run opens with a stated warm-up, unless its
+  // config has one of its own.
+  if ((await ensureStacks(d.stacks, config, say)).length > 0 && !hasWarmup(config)) {
+    config = warmedUp(config, DEFAULT_RESTART_WARMUP_SECONDS)
+    bus.emit('run-log', {
+      type: 'run-log',
+      level: 'info',
+      message: `the run opens with ${DEFAULT_RESTART_WARMUP_SECONDS} s of warm-up (recorded, left out of its figures): its stack was just started`,
+    } satisfies RunLogEvent)
+  }
+  // Targets whose stack a sweep restarts are checked when it has (its health check).
+  const swept = sweptTargets(config)
+  await preflight({ targets: config.targets.filter((_, i) => !swept.has(i)) })
+  return config
+}
 
+/** What a run tells the host as it goes: its events on the bus, and its end. */
+function hooksFor(d: RunsDeps): RunHooks {
+  const { bus, log } = d.bus
+  return {
+    onProgress: (e: ProgressEvent) => bus.emit('progress', e),
+    onAgents: (e: AgentsEvent) => bus.emit('agents', e),
+    onLog: log,
+    onWarning: (e) => bus.emit('warning', e),
+    onEnded: (e: RunEndedEvent) => {
+      d.active.delete(e.runId)
+      d.retention()
+      bus.emit('ended', e)
+    },
+  }
+}
+
+/** `runs:start`: a run (or a sweep's study) from a config, once its stacks and preflight are done. */
+async function start(d: RunsDeps, raw: unknown, o: unknown): Promise<{ runId: number; studyId?: number }> {
+  d.writable()
+  const [, parsed] = parseArgs('runs:start', [raw, o])
+  const allowConcurrent = parsed?.allowConcurrent ?? false
+  let config: RunConfig
+  try {
+    config = await prepare(d, raw)
+  } catch (err) {
+    toApiError(err)
+  }
+  const hooks = hooksFor(d)
+  if (config.sweep) return d.studies.start(config, hooks, allowConcurrent)
+  const handle = await launchRun(d.db, d.dbPath, config, hooks, { ...d.runOptions(), allowConcurrent })
+  d.active.set(handle.runId, handle)
+  // A run whose ending failed still ends once for whoever waits on it.
+  handle.done.catch((err: unknown) => {
+    if (!d.active.delete(handle.runId)) return
+    const error = err instanceof Error ? err.message : String(err)
+    d.bus.bus.emit('ended', {
+      type: 'ended',
+      runId: handle.runId,
+      status: 'failed',
+      error,
+    } satisfies RunEndedEvent)
+  })
+  return { runId: handle.runId }
+}
+
+export function runsApi(d: RunsDeps): Api['runs'] {
+  const { db, history, active, writable } = d
+  const { subscribe } = d.bus
   return {
     async validate(config) {
       return validate(config)
     },
-    async start(raw, o) {
-      writable()
-      const [, parsed] = parseArgs('runs:start', [raw, o])
-      const allowConcurrent = parsed?.allowConcurrent ?? false
-      let config
-      try {
-        config = parseRunConfig(raw)
-        // A stack just (re)started for this run is cold: the run opens with a stated warm-up,
-        // unless its config has one of its own.
-        if ((await ensureStacks(config)).length > 0 && !hasWarmup(config)) {
-          config = warmedUp(config, DEFAULT_RESTART_WARMUP_SECONDS)
-          bus.emit('run-log', {
-            type: 'run-log',
-            level: 'info',
-            message: `the run opens with ${DEFAULT_RESTART_WARMUP_SECONDS} s of warm-up (recorded, left out of its figures): its stack was just started`,
-          } satisfies RunLogEvent)
-        }
-        // Targets whose stack a sweep restarts are checked when it has (its health check).
-        const swept = sweptTargets(config)
-        await preflight({ targets: config.targets.filter((_, i) => !swept.has(i)) })
-      } catch (err) {
-        toApiError(err)
-      }
-      const hooks: RunHooks = {
-        onProgress: (e: ProgressEvent) => bus.emit('progress', e),
-        onAgents: (e: AgentsEvent) => bus.emit('agents', e),
-        onLog: log,
-        onWarning: (e) => bus.emit('warning', e),
-        onEnded: (e: RunEndedEvent) => {
-          active.delete(e.runId)
-          retention()
-          bus.emit('ended', e)
-        },
-      }
-      if (config.sweep) return d.studies.start(config, hooks, allowConcurrent)
-      const handle = await launchRun(db, d.dbPath, config, hooks, { ...d.runOptions(), allowConcurrent })
-      active.set(handle.runId, handle)
-      // A run whose ending failed still ends once for whoever waits on it.
-      handle.done.catch((err: unknown) => {
-        if (!active.delete(handle.runId)) return
-        const error = err instanceof Error ? err.message : String(err)
-        bus.emit('ended', {
-          type: 'ended',
-          runId: handle.runId,
-          status: 'failed',
-          error,
-        } satisfies RunEndedEvent)
-      })
-      return { runId: handle.runId }
-    },
+    start: (raw, o) => start(d, raw, o),
     async stop(runId) {
       const run = active.get(parseArgs('runs:stop', [runId])[0])
       if (!run) throw new ApiError('not-found', `run ${runId} is not running`)

@@ -1,5 +1,5 @@
 import { httpRequest } from './cf-http.ts'
-import { isCannonadeSecretName, secureEnough, type CloudFoundryAuth } from './schema.ts'
+import { isCannonadeSecretName, secureEnough, type CloudFoundryAuth } from '../config/schema-monitor.ts'
 import { MonitorError } from './types.ts'
 
 export type Secrets = Readonly<Record<string, string>>

@@ -5,7 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeCloudFoundry } from '../testing/cf-fake.ts'
 import { CloudFoundryMonitor } from './cloudfoundry.ts'
-import { CloudFoundryMonitorSpecSchema, formatSpecIssues, type CloudFoundryMonitorSpec } from './schema.ts'
+import {
+  CloudFoundryMonitorSpecSchema,
+  formatSpecIssues,
+  type CloudFoundryMonitorSpec,
+} from '../config/schema-monitor.ts'
 import { MonitorError } from './types.ts'
 
 const base = {

@@ -3,7 +3,7 @@ import type { Secrets } from './cf-auth.ts'
 import { httpRequest } from './cf-http.ts'
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
-import type { CloudFoundryMonitorSpec } from './schema.ts'
+import type { CloudFoundryMonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
 

@@ -5,7 +5,7 @@ import { cpuLimitOf, cpuPercent, ndjsonSplitter, parseStatsFrame } from './docke
 import type { StatsFrame } from './docker-stats.ts'
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
-import type { DockerMonitorSpec } from './schema.ts'
+import type { DockerMonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
 

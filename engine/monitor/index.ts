@@ -4,13 +4,13 @@ import { GeneratorMonitor } from './generator.ts'
 import { assertInterval } from './loop.ts'
 import { PostgresMonitor } from './postgres.ts'
 import { ProcessMonitor } from './process.ts'
-import { MonitorSpecSchema, formatSpecIssues } from './schema.ts'
-import type { MonitorSpec } from './schema.ts'
+import { MonitorSpecSchema, formatSpecIssues } from '../config/schema-monitor.ts'
+import type { MonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { Monitor, MonitorErrorCode, ResourceSample, StackLocator } from './types.ts'
 
-export { MonitorSpecSchema, formatSpecIssues } from './schema.ts'
-export type { MonitorSpec } from './schema.ts'
+export { MonitorSpecSchema, formatSpecIssues } from '../config/schema-monitor.ts'
+export type { MonitorSpec } from '../config/schema-monitor.ts'
 export { MonitorError } from './types.ts'
 export type {
   ErrorHandler,

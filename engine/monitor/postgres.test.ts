@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
 import { createMonitor, testMonitor } from './index.ts'
 import { PostgresMonitor } from './postgres.ts'
-import { MonitorSpecSchema } from './schema.ts'
+import { MonitorSpecSchema } from '../config/schema-monitor.ts'
 import { collector } from '../testing/monitor.ts'
 import type { ResourceSample } from './types.ts'
 

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
 import { redactUrl } from '../config/redact.ts'
-import { isCannonadeSecretName, type PostgresMonitorSpec } from './schema.ts'
+import { isCannonadeSecretName, type PostgresMonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler, StackLocator } from './types.ts'
 

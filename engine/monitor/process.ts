@@ -1,7 +1,7 @@
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
 import { CLK_TCK, pidsListeningOn, processTree, readRssBytes, readStat } from './procfs.ts'
-import type { ProcessMonitorSpec } from './schema.ts'
+import type { ProcessMonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
 

@@ -1,4 +1,4 @@
-import type { MonitorKind } from './schema.ts'
+import type { MonitorKind } from '../config/schema-monitor.ts'
 
 /** Where a resource sample came from. 'generator' is the load generator's own process. */
 export type SampleSource = MonitorKind | 'generator'

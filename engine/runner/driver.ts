@@ -52,7 +52,7 @@ export interface SegmentOptions {
   counter: { next: number; stride: number }
   /** Run-wide scenario pass counter (`${iteration}`), advanced by its stride like `counter`. */
   iterations: { next: number; stride: number }
-  /** This process's share of a run split over agents (agents/split.ts); {0, 1} alone. */
+  /** This process's share of a run split over agents (config/split.ts); {0, 1} alone. */
   share: { index: number; count: number }
   ledger: Ledger
   onTick(info: TickInfo): void

@@ -46,7 +46,7 @@ export class OpenLoop {
   secondPeak = 0
 
   /**
-   * `share`: this process's part of a run split over load agents (agents/split.ts). The schedule
+   * `share`: this process's part of a run split over load agents (config/split.ts). The schedule
    * is the whole run's; agent i of N sends its slots i, i + N, … so the agents together send it.
    */
   constructor(

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { Pacer } from './pacer.ts'
-import { splitPlan } from '../agents/split.ts'
+import { splitPlan } from '../config/split.ts'
 
 function planOf(load: Record<string, unknown>) {
   const config = parseRunConfig({

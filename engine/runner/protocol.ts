@@ -35,7 +35,7 @@ export type ToRunner =
       /** How often to send a heartbeat: the parent kills a runner silent for 4 of these. */
       heartbeatMs: number
       /**
-       * Set for a load agent: `plan` is its share already (agents/split.ts); each segment waits at
+       * Set for a load agent: `plan` is its share already (config/split.ts); each segment waits at
        * a barrier ('barrier' → 'go'), and seconds and segments carry their encoded statistics.
        */
       agent?: { share: AgentShare }

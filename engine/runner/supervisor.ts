@@ -31,7 +31,7 @@ import type {
   TargetRoundSummary,
 } from '../api/types.ts'
 import type { AgentShare, EncodedSecond, EncodedSegment, FromRunner, ToRunner } from './protocol.ts'
-import { splitPlan } from '../agents/split.ts'
+import { splitPlan } from '../config/split.ts'
 import { gatherEnvironment } from './environment.ts'
 import { ResourceRecorder } from './resources.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { basename, dirname, join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
-import { MAX_REPLICAS } from '../api/schemas.ts'
+import { MAX_REPLICAS } from '../config/limits.ts'
 import type { StackInfo, StackStatus } from '../api/types.ts'
 import { detectCompose, DOCKER_TIMEOUTS, failureText, run } from './compose.ts'
 import {

@@ -1,6 +1,6 @@
 // Runs whose process died: a CLI killed with kill -9, a crash of `cannonade serve` or of the app's
 // engine. Their rows still say 'running' and their last requests may be in ledger blocks. Whatever
-// opens the database next (the engine host, engine/host.ts) finds them by their recorded owner
+// opens the database next (the engine host, engine/host/index.ts) finds them by their recorded owner
 // (owner.ts), rebuilds their summaries from what was stored and marks them aborted, saying what
 // happened. Runs whose owner is alive are left alone, whichever process on this machine it is.
 import type { ThresholdResult } from '../api/types.ts'

@@ -10,8 +10,8 @@ import { openDb } from '../store/db.ts'
 import { dockerGate } from '../testing/docker.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { studyResults } from './results.ts'
-import { runStudy, type StackControl } from './sweep.ts'
-import { stackControl } from './stack-control.ts'
+import { runStudy } from './sweep.ts'
+import { stackControl, type StackControl } from '../stacks/policy.ts'
 import { listTemplates } from './templates.ts'
 
 const gate = dockerGate('the thesis scaling template')

@@ -12,7 +12,8 @@ import { tempDbPath } from '../testing/run.ts'
 import { studyResults } from './results.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { HistoryStore } from '../store/queries.ts'
-import { runStudy, type StackControl, type StackStep } from './sweep.ts'
+import type { StackControl } from '../stacks/policy.ts'
+import { runStudy, type StackStep } from './sweep.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {

@@ -10,12 +10,12 @@ import {
   expandSweep,
   sweepAxes,
   type ExpandOptions,
-  type StackSetting,
   type SweepStep,
   type SweepValue,
 } from '../config/sweep.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
-import { launchRun, type LaunchOptions } from '../agents/start.ts'
+import { launchRun, type LaunchOptions } from '../host/launch.ts'
+import type { StackControl } from '../stacks/policy.ts'
 import type { StackSnapshot } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
@@ -24,15 +24,6 @@ import type { RunSummary } from '../api/types.ts'
 export { expandSweep, type SweepStep }
 
 /** What a study may do to the bundled stacks (the host gives it its Stacks). */
-export interface StackControl {
-  /** How the stack runs now, before the study changes it. */
-  snapshot(name: string): Promise<StackSnapshot>
-  /** Restart (or start) the stack with these settings. */
-  apply(setting: StackSetting): Promise<void>
-  /** Put the stack back as the snapshot found it. */
-  restore(snapshot: StackSnapshot): Promise<void>
-}
-
 /** A study's dealings with a stack, for the CLI and the app to say. */
 export type StackStep =
   | {

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runAgent, type AgentResult } from '../agents/agent.ts'
 import { readAgentEnv } from '../agents/env.ts'
-import type { Launcher, LauncherEvent } from '../agents/launcher.ts'
-import type { AgentStore } from '../agents/protocol.ts'
+import type { Launcher, LauncherEvent } from '../agents/launchers/launcher.ts'
+import type { AgentStore } from '../agents/coordination/protocol.ts'
 import { openDb } from '../store/db.ts'
 
 export interface InProcessAgent {

@@ -9,7 +9,7 @@ import {
   type ParamsOf,
   type ResultOf,
 } from '../../../engine/api/channels.ts'
-import type { Transport } from '../../../engine/api/client.ts'
+import type { Transport } from '../../../engine/api/transport/client.ts'
 import { ApiError, fromErrorBody, isApiErrorCode, type ErrorBody } from '../../../engine/api/errors.ts'
 import type { Unsubscribe } from '../../../engine/api/types.ts'
 

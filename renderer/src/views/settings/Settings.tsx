@@ -1,7 +1,7 @@
 // Settings: where data lives, the Docker host, the PostgreSQL export connection, the Cloud Foundry
 // endpoint, and (desktop) secrets kept encrypted by the OS. Passwords are never saved in settings.
 import { useState } from 'react'
-import type { DesktopBridge } from '../../../../engine/api/bridge.ts'
+import type { DesktopBridge } from '../../../../engine/api/transport/bridge.ts'
 import { SettingsPatchSchema, type Settings as SettingsT } from '../../../../engine/api/schemas.ts'
 import { issueMessage } from '../../../../engine/config/issue-words.ts'
 import { useAction, useApi, useApiEnv, useAsync } from '../../api/context.tsx'

@@ -5,7 +5,7 @@
 import { NumberField } from '../../ui/Field.tsx'
 import { agentLine, agentsIssues, GENERATOR_CHOICES, needsStoreUrl } from './agentsDraft.ts'
 import type { Draft, Issues } from './draft.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 
 const NOTES: Record<Draft['agents']['on'], string> = {
   machine: 'One load process on the machine the engine runs on (about 60 000 requests/s on one core).',

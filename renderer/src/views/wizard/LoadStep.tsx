@@ -3,7 +3,7 @@
 // value, and how targets and rounds are ordered.
 import { CheckboxField, NumberField, optionsOf, SelectField } from '../../ui/Field.tsx'
 import type { Draft, Issues } from './draft.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 import { ProfileEditor } from './ProfileEditor.tsx'
 import { SchedulePreview } from './SchedulePreview.tsx'
 import { SweepEditor } from './SweepEditor.tsx'

@@ -5,9 +5,9 @@ import { useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { CheckboxField, NumberField, optionsOf, SelectField, TextField } from '../../ui/Field.tsx'
 import { monitorSpec, type Draft, type Issues, type MonitorDraft, type MonitorKind } from './draft.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 
-// One label per monitor kind of engine/monitor/schema.ts, plus 'none': a new source is a compile
+// One label per monitor kind of engine/config/schema-monitor.ts, plus 'none': a new source is a compile
 // error here until it has a label (and in monitorDraft.ts and fromConfig.ts).
 const KINDS = optionsOf<MonitorKind>({
   none: 'Not monitored',

@@ -1,7 +1,7 @@
 // The load shape: one editor per profile kind. Values of every kind are kept in the draft, so
 // switching kinds back and forth loses nothing.
 import type { Draft, Issues, ProfileKind } from './draft.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 import { Button } from '../../ui/Common.tsx'
 import { CheckboxField, NumberField, optionsOf, SelectField, TextField } from '../../ui/Field.tsx'
 

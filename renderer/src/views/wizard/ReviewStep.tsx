@@ -17,7 +17,7 @@ import { Banner, Button, Card } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import { stepOf, toConfigInput, type Draft, type StepId, type Validation } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 import { recordStartedStacks } from '../live/startedStacks.ts'
 
 function slug(name: string): string {

@@ -6,7 +6,7 @@ import { duration as fmtDuration } from '../../lib/format.ts'
 import { CheckboxField, Field, TextField } from '../../ui/Field.tsx'
 import type { Draft, Issues } from './draft.ts'
 import { parseSweepValues, SWEEP_SUGGESTIONS, type SweepDraft } from './sweepDraft.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 
 /** The first message about an axis's values, naming the value it is about ("value 3 ("x"): …"). */
 function valuesError(issues: Issues, field: string, text: string): string | undefined {

@@ -11,7 +11,7 @@ import { MonitorQuestionBox } from './MonitorQuestion.tsx'
 import type { StackPlace } from './monitorFollow.ts'
 import { ScenarioEditor } from './ScenarioEditor.tsx'
 import { firstStepFor, METHODS } from './scenarioDraft.ts'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 
 type Check = { state: 'idle' | 'checking' } | { state: 'ok' | 'fail'; message: string }
 type CheckOf = Check & { url: string }

@@ -8,7 +8,7 @@ import { useDemoUrl } from '../../ui/DemoButton.tsx'
 import { emptyTarget, type Draft, type Issues } from './draft.ts'
 import { TargetEditor } from './TargetEditor.tsx'
 import { TemplatePicker } from './TemplatePicker.tsx'
-import type { Patch } from './Wizard.tsx'
+import type { Patch } from './draft.ts'
 
 function StackPicker({
   stacks,

@@ -15,6 +15,7 @@ import {
   toConfigInput,
   validate,
   type Draft,
+  type Patch,
   type StepId,
 } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
@@ -53,8 +54,6 @@ function loadDraft(): Draft {
   }
   return defaultDraft()
 }
-
-export type Patch = (change: (d: Draft) => void) => void
 
 export default function Wizard({ query }: { query: URLSearchParams }) {
   const api = useApi()

@@ -30,6 +30,9 @@ export type { Num } from './clean.ts'
 export type { ProfileKind }
 
 /** The stack a template's target runs on (kept as it is; a sweep may change its env). */
+/** How a wizard step changes the draft: it edits a copy in place, and the wizard keeps the copy. */
+export type Patch = (change: (d: Draft) => void) => void
+
 export interface StackDraft {
   name: string
   native: boolean

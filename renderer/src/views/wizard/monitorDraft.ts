@@ -1,5 +1,5 @@
 // A target's resource monitor as the wizard edits it, and the monitor spec it turns into.
-import type { CloudFoundryAuth, MonitorKind as SpecKind } from '../../../../engine/monitor/schema.ts'
+import type { CloudFoundryAuth, MonitorKind as SpecKind } from '../../../../engine/config/schema-monitor.ts'
 import { clean, type Num } from './clean.ts'
 
 /** A monitor kind of the config, or none. */
