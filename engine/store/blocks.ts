@@ -1,6 +1,7 @@
 // The ledger's block format: the columns of one batch of requests, back to back in one BLOB.
 // Written during a run (cheap), expanded into `samples` rows after the run has ended, in the
 // background (expander.ts; see 006_sample_blocks.sql). Until then readers read both.
+import { blockRowWriter } from './block-rows.ts'
 import type { Db } from './db.ts'
 import type { SampleDbRow } from './rows.ts'
 
@@ -91,9 +92,6 @@ export function decodeBlock(data: Uint8Array, count: number): BlockColumns {
   return out
 }
 
-const COLS = 14
-const CHUNK = 128
-
 /** A sample as stored in a `samples` row: absent values (negative in a block) are null. */
 export type BlockSample = [
   seq: number,
@@ -161,53 +159,19 @@ export interface StoredBlock {
  * Expanding blocks into `samples` rows. Each block is one IMMEDIATE transaction that reads it,
  * inserts its rows and deletes it, so an interrupted expansion leaves every request either in a
  * block or in `samples`, never both, and two processes expanding the same run at once (a host
- * in the background, an export) never expand a block twice: the second finds it gone.
+ * in the background, an export) never expand a block twice: the second finds it gone. The rows
+ * are written by block-rows.ts (how, and why that way: its header).
  */
 export function blockExpander(db: Db): { expand(blockId: number): number } {
-  const sql = (rows: number) =>
-    `INSERT INTO samples (run_id, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step) VALUES ` +
-    Array.from({ length: rows }, () => `(${'?,'.repeat(COLS - 1)}?)`).join(',')
-  const one = db.prepare(sql(1))
-  const many = db.prepare(sql(CHUNK))
-  const args: (number | null)[] = new Array<number | null>(COLS * CHUNK).fill(0)
+  const rows = blockRowWriter(db)
   const block = db.prepare(
     'SELECT id, run_id, target_index, round, count, data FROM sample_blocks WHERE id = ?',
   )
   const drop = db.prepare('DELETE FROM sample_blocks WHERE id = ?')
-  // The hot loop of an expansion (~0.5 M rows/s): blockSample's values, written in place.
-  const fill = (c: BlockColumns, runId: number, t: number, r: number, i: number, at: number) => {
-    const corrected = c.correctedUs[i]!
-    const app = c.appUs[i]!
-    const dbUs = c.dbUs[i]!
-    const step = c.step[i]!
-    args[at] = runId
-    args[at + 1] = c.seq[i]!
-    args[at + 2] = t
-    args[at + 3] = r
-    args[at + 4] = c.phase[i]!
-    args[at + 5] = Math.round(c.startUs[i]!)
-    args[at + 6] = Math.round(c.latencyUs[i]!)
-    args[at + 7] = corrected < 0 ? null : Math.round(corrected)
-    args[at + 8] = c.status[i]!
-    args[at + 9] = c.bytes[i]!
-    args[at + 10] = c.error[i]!
-    args[at + 11] = app < 0 ? null : Math.round(app)
-    args[at + 12] = dbUs < 0 ? null : Math.round(dbUs)
-    args[at + 13] = step === 255 ? null : step
-  }
   const expandOne = db.transaction((id: number): number => {
     const b = block.get(id) as (StoredBlock & { run_id: number }) | undefined
     if (!b) return 0
-    const c = decodeBlock(b.data, b.count)
-    let i = 0
-    for (; i + CHUNK <= c.count; i += CHUNK) {
-      for (let k = 0; k < CHUNK; k++) fill(c, b.run_id, b.target_index, b.round, i + k, k * COLS)
-      many.run(args)
-    }
-    for (; i < c.count; i++) {
-      fill(c, b.run_id, b.target_index, b.round, i, 0)
-      one.run(args.slice(0, COLS))
-    }
+    rows.insert(b.run_id, b.target_index, b.round, decodeBlock(b.data, b.count))
     drop.run(b.id)
     return b.count
   })
