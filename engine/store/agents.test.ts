@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { insertRawBlocks, readRawBlocks } from './agents.ts'
-import { expandBlocks } from './blocks.ts'
+import { expandBlocks } from './block-rows.ts'
 import { migrate, openDb } from './db.ts'
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations')

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../metrics/random.ts'
 import { newColumns } from '../runner/columns.ts'
-import { blockSample, encodeBlock, expandBlocks, type BlockColumns } from './blocks.ts'
+import { expandBlocks } from './block-rows.ts'
+import { blockSample, encodeBlock, type BlockColumns } from './blocks.ts'
 import { openDb, type Db } from './db.ts'
 
 const COLUMNS =

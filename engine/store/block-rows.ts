@@ -10,7 +10,7 @@
 // (~1.2 M rows/s). Optional columns (corrected, Server-Timing app and db) cost a value each only in
 // blocks that have them. A block whose values do not fit the packing (a seq or start spread, a
 // latency or body size beyond its bits) is inserted value by value, as before.
-import type { BlockColumns } from './blocks.ts'
+import { blockIds, decodeBlock, type BlockColumns, type StoredBlock } from './blocks.ts'
 import type { Db, Statement } from './db.ts'
 
 /** Rows per statement: the last chunk of a block is padded with rows the statement skips. */
@@ -177,4 +177,41 @@ export function blockRowWriter(db: Db): {
       }
     },
   }
+}
+
+/**
+ * Expanding blocks into `samples` rows. Each block is one IMMEDIATE transaction that reads it,
+ * inserts its rows and deletes it, so an interrupted expansion leaves every request either in a
+ * block or in `samples`, never both, and two processes expanding the same run at once (a host
+ * in the background, an export) never expand a block twice: the second finds it gone. The rows
+ * are written by block-rows.ts (how, and why that way: its header).
+ */
+export function blockExpander(db: Db): { expand(blockId: number): number } {
+  const rows = blockRowWriter(db)
+  const block = db.prepare(
+    'SELECT id, run_id, target_index, round, count, data FROM sample_blocks WHERE id = ?',
+  )
+  const drop = db.prepare('DELETE FROM sample_blocks WHERE id = ?')
+  const expandOne = db.transaction((id: number): number => {
+    const b = block.get(id) as (StoredBlock & { run_id: number }) | undefined
+    if (!b) return 0
+    rows.insert(b.run_id, b.target_index, b.round, decodeBlock(b.data, b.count))
+    drop.run(b.id)
+    return b.count
+  })
+  return { expand: (id) => expandOne.immediate(id) }
+}
+
+/**
+ * Expand all of a run's blocks now, one transaction per block; memory stays at one block
+ * whatever the run's length. The background expansion (expander.ts) does the same a block at a time.
+ */
+export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) => void): number {
+  const expander = blockExpander(db)
+  let rows = 0
+  for (const id of blockIds(db, runId)) {
+    rows += expander.expand(id)
+    onProgress?.(rows)
+  }
+  return rows
 }

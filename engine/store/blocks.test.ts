@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { newColumns } from '../runner/columns.ts'
-import { decodeBlock, encodeBlock, expandBlocks, ROW_BYTES } from './blocks.ts'
+import { expandBlocks } from './block-rows.ts'
+import { decodeBlock, encodeBlock, ROW_BYTES } from './blocks.ts'
 import { openDb } from './db.ts'
 
 function filled(n: number) {

@@ -1,7 +1,6 @@
 // The ledger's block format: the columns of one batch of requests, back to back in one BLOB.
-// Written during a run (cheap), expanded into `samples` rows after the run has ended, in the
-// background (expander.ts; see 006_sample_blocks.sql). Until then readers read both.
-import { blockRowWriter } from './block-rows.ts'
+// Written during a run (cheap), expanded into `samples` rows after the run has ended (block-rows.ts,
+// in the background: expander.ts; see 006_sample_blocks.sql). Until then readers read both.
 import type { Db } from './db.ts'
 import type { SampleDbRow } from './rows.ts'
 
@@ -155,49 +154,12 @@ export interface StoredBlock {
   data: Buffer
 }
 
-/**
- * Expanding blocks into `samples` rows. Each block is one IMMEDIATE transaction that reads it,
- * inserts its rows and deletes it, so an interrupted expansion leaves every request either in a
- * block or in `samples`, never both, and two processes expanding the same run at once (a host
- * in the background, an export) never expand a block twice: the second finds it gone. The rows
- * are written by block-rows.ts (how, and why that way: its header).
- */
-export function blockExpander(db: Db): { expand(blockId: number): number } {
-  const rows = blockRowWriter(db)
-  const block = db.prepare(
-    'SELECT id, run_id, target_index, round, count, data FROM sample_blocks WHERE id = ?',
-  )
-  const drop = db.prepare('DELETE FROM sample_blocks WHERE id = ?')
-  const expandOne = db.transaction((id: number): number => {
-    const b = block.get(id) as (StoredBlock & { run_id: number }) | undefined
-    if (!b) return 0
-    rows.insert(b.run_id, b.target_index, b.round, decodeBlock(b.data, b.count))
-    drop.run(b.id)
-    return b.count
-  })
-  return { expand: (id) => expandOne.immediate(id) }
-}
-
 /** The ids of a run's blocks still to expand, oldest first. */
 export function blockIds(db: Db, runId: number): number[] {
   return db
     .prepare('SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id')
     .pluck()
     .all(runId) as number[]
-}
-
-/**
- * Expand all of a run's blocks now, one transaction per block; memory stays at one block
- * whatever the run's length. The background expansion (expander.ts) does the same a block at a time.
- */
-export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) => void): number {
-  const expander = blockExpander(db)
-  let rows = 0
-  for (const id of blockIds(db, runId)) {
-    rows += expander.expand(id)
-    onProgress?.(rows)
-  }
-  return rows
 }
 
 /**

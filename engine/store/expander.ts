@@ -5,7 +5,8 @@
 // alike (blocks.ts `runBlocks`, samples-read.ts), so nothing waits for it and nothing is missed.
 // Expansion pauses while a run is going on this database: it would take CPU from the load
 // generator. What is left when the host closes is expanded by the next one to open.
-import { blockExpander, blockIds } from './blocks.ts'
+import { blockExpander } from './block-rows.ts'
+import { blockIds } from './blocks.ts'
 import type { Db } from './db.ts'
 
 export interface ExpanderOptions {
