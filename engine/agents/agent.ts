@@ -10,6 +10,7 @@ import { privateDir } from '../paths.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { readRawBlocks } from '../store/agents.ts'
 import { ledgerRowCount } from '../store/samples-read.ts'
+import { AgentLink } from './agent-link.ts'
 import { measureOffset } from './coordination/clock.ts'
 import type { AgentEnv } from './env.ts'
 import { wallMs } from './coordination/memory.ts'
@@ -30,16 +31,15 @@ export interface AgentResult extends AgentEnd {
   runId: number
 }
 
-/** How many times a row is offered to the store before the agent gives up on it (and says so). */
-const ATTEMPTS = 3
-
-export async function runAgent(o: AgentOptions): Promise<AgentResult> {
+/** Joins the run, measures the clock, and hears the store: what comes before the load. */
+async function joinRun(
+  o: AgentOptions,
+  me: string,
+  ledger: string,
+): Promise<{ spec: RunSpec; link: AgentLink; offset: ClockOffset }> {
   const { env, store } = o
   const clock = o.clock ?? wallMs
   const log = o.log ?? (() => {})
-  const me = `agent ${env.index}/${env.count}`
-  privateDir(env.dataDir)
-  const ledger = join(env.dataDir, 'ledger.db')
   // Join first: a refused agent (its index joined before) touches no ledger and sends no request.
   const spec = await store.join({
     runKey: env.runKey,
@@ -55,121 +55,108 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   log(
     `${me}: clock offset to the store ${offset.offsetMs.toFixed(2)} ms (± ${(offset.delayMs / 2).toFixed(2)} ms)`,
   )
+  return { spec, offset, link: new AgentLink({ store, spec, offset, clock, log, me }) }
+}
 
-  // Store clock ↔ this process's wall clock (what the runner process sleeps on).
-  const toWall = (storeMs: number) => wallMs() + (storeMs - offset.offsetMs - clock())
-  const toStore = (wall: number) => wall - wallMs() + clock() + offset.offsetMs
+/** What runShare works with: the run's spec, the link to the store, the local ledger. */
+interface Share {
+  spec: RunSpec
+  link: AgentLink
+  db: Db
+  ledger: string
+  me: string
+  /** The load thread's CPU per second, as reported. */
+  generatorCpu: number[]
+}
 
-  let stopRequested = false
-  let stopRunner = () => {}
-  let lastContact = wallMs()
-  const heartbeat = setInterval(() => {
-    store.heartbeat().then(
-      ({ stop }) => {
-        lastContact = wallMs()
-        if (stop && !stopRequested) {
-          stopRequested = true
-          log(`${me}: the run was asked to stop`)
-          stopRunner()
-        }
+/** The agent's share of the load in a runner process, each second and segment sent as it comes. */
+function startShare(o: AgentOptions, { spec, link, db, ledger, me, generatorCpu }: Share) {
+  const { env, store } = o
+  const log = o.log ?? (() => {})
+  return startRun(
+    db,
+    ledger,
+    spec.config,
+    {
+      onLog: (level, message) => log(`${me} ${level}: ${message}`),
+      onEncodedSecond: (s: EncodedSecond) => {
+        if (s.generatorCpu !== null) generatorCpu.push(s.generatorCpu)
+        link.send(`second ${s.t} of segment ${s.segment}`, () => store.second(s))
       },
-      (err: unknown) => {
-        // Unreachable for as long as the coordinator waits before calling us lost: stop loading
-        // the target, since our requests would no longer be counted.
-        if (wallMs() - lastContact > spec.lostAfterMs && !stopRequested) {
-          stopRequested = true
-          log(`${me}: the coordination store is unreachable (${String(err)}); stopping`)
-          stopRunner()
-        }
+      onEncodedSegment: (segment, summary) => {
+        link.send(`segment ${segment.segment}`, () => store.segment({ segment, summary: slim(summary) }))
       },
-    )
-  }, spec.heartbeatMs)
-
-  // Rows go out in order, one at a time; a row the store refuses three times is reported, not hidden.
-  let queue = Promise.resolve()
-  const lost: string[] = []
-  const send = (what: string, fn: () => Promise<void>) => {
-    queue = queue.then(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await fn()
-        } catch (err) {
-          if (attempt >= ATTEMPTS) {
-            lost.push(what)
-            log(`${me}: could not send ${what}: ${err instanceof Error ? err.message : String(err)}`)
-            return
+      onSegmentStarted: (segment, atMs) => {
+        link.send(`the start of segment ${segment}`, () =>
+          store.started({ segment, atMs: link.toStore(atMs) }),
+        )
+      },
+    },
+    {
+      agent: {
+        share: { index: env.index, count: env.count },
+        correlationPrefix: spec.correlationPrefix,
+        barrier: async (segment) => {
+          await link.sent() // the previous segment's rows are out before we say we are ready
+          await store.ready(segment)
+          const release = await store.release(segment)
+          if (!release || link.stopped) {
+            link.markStopped() // the run stopped (or could not start) while we waited
+            return null
           }
-          await new Promise((r) => setTimeout(r, 200 * attempt))
-        }
-      }
-    })
-  }
+          return { atMs: link.toWall(release.atMs), startSecond: release.startSecond }
+        },
+      },
+      // An agent that uploads sends its ledger's blocks as they are: expanding them here first
+      // would only delay the run's complete file. One that keeps its ledger makes it rows.
+      keepBlocks: spec.raw === 'upload',
+    },
+  )
+}
 
+/** Run the share to its end; with `raw: upload`, the ledger goes to the store afterwards. */
+async function runShare(o: AgentOptions, share: Share): Promise<{ end: AgentEnd; runId: number }> {
+  const { spec, link, db, me, generatorCpu } = share
+  const log = o.log ?? (() => {})
+  const handle = await startShare(o, share)
+  link.whenStopped(() => handle.stop())
+  const summary = await handle.done
+  await link.sent()
+  // Kept: its requests are rows once the ledger's blocks are expanded (after the end).
+  await handle.stored
+  const state =
+    summary.status === 'done' ? 'done' : summary.status === 'failed' || !link.stopped ? 'failed' : 'stopped'
+  const rows = ledgerRowCount(db, handle.runId)
+  if (spec.raw === 'upload') {
+    for (const block of readRawBlocks(db, handle.runId)) await o.store.upload(block)
+    log(`${me}: uploaded ${rows} raw requests`)
+  }
+  const errors = [summary.error, link.lost.length ? `could not send ${link.lost.join(', ')}` : null].filter(
+    Boolean,
+  )
+  const end: AgentEnd = { state, error: errors.length ? errors.join('; ') : null, generatorCpu, rows }
+  return { end, runId: handle.runId }
+}
+
+export async function runAgent(o: AgentOptions): Promise<AgentResult> {
+  const { env, store } = o
+  const log = o.log ?? (() => {})
+  const me = `agent ${env.index}/${env.count}`
+  privateDir(env.dataDir)
+  const ledger = join(env.dataDir, 'ledger.db')
+  const { spec, link, offset } = await joinRun(o, me, ledger)
   const generatorCpu: number[] = []
   let db: Db | null = null
   let end: AgentEnd
   let runId = 0
   try {
     db = openDb(ledger)
-    const handle = await startRun(
-      db,
-      ledger,
-      spec.config,
-      {
-        onLog: (level, message) => log(`${me} ${level}: ${message}`),
-        onEncodedSecond: (s: EncodedSecond) => {
-          if (s.generatorCpu !== null) generatorCpu.push(s.generatorCpu)
-          send(`second ${s.t} of segment ${s.segment}`, () => store.second(s))
-        },
-        onEncodedSegment: (segment, summary) => {
-          send(`segment ${segment.segment}`, () => store.segment({ segment, summary: slim(summary) }))
-        },
-        onSegmentStarted: (segment, atMs) => {
-          send(`the start of segment ${segment}`, () => store.started({ segment, atMs: toStore(atMs) }))
-        },
-      },
-      {
-        agent: {
-          share: { index: env.index, count: env.count },
-          correlationPrefix: spec.correlationPrefix,
-          barrier: async (segment) => {
-            await queue // the previous segment's rows are out before we say we are ready
-            await store.ready(segment)
-            const release = await store.release(segment)
-            if (!release || stopRequested) {
-              stopRequested = true // the run stopped (or could not start) while we waited
-              return null
-            }
-            return { atMs: toWall(release.atMs), startSecond: release.startSecond }
-          },
-        },
-      },
-    )
-    runId = handle.runId
-    stopRunner = () => handle.stop()
-    if (stopRequested) handle.stop()
-    const summary = await handle.done
-    await queue
-    // Its requests are rows once the ledger's blocks are expanded (a background job after the end).
-    await handle.stored
-    const state =
-      summary.status === 'done'
-        ? 'done'
-        : summary.status === 'failed' || !stopRequested
-          ? 'failed'
-          : 'stopped'
-    const rows = ledgerRowCount(db, runId)
-    if (spec.raw === 'upload') {
-      for (const block of readRawBlocks(db, runId)) await store.upload(block)
-      log(`${me}: uploaded ${rows} raw requests`)
-    }
-    const errors = [summary.error, lost.length ? `could not send ${lost.join(', ')}` : null].filter(Boolean)
-    end = { state, error: errors.length ? errors.join('; ') : null, generatorCpu, rows }
+    ;({ end, runId } = await runShare(o, { spec, link, db, ledger, me, generatorCpu }))
   } catch (err) {
-    await queue
+    await link.sent()
     end = { state: 'failed', error: err instanceof Error ? err.message : String(err), generatorCpu, rows: 0 }
   } finally {
-    clearInterval(heartbeat)
+    link.close()
     db?.close()
   }
   await store.finish(end)

@@ -11,7 +11,7 @@ import { main } from '../cli/main.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
 import { openDb, type Db } from '../store/db.ts'
-import { agentLedger } from '../testing/agents.ts'
+import { agentLedger, openAgentLedger } from '../testing/agents.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
@@ -170,7 +170,7 @@ describe('two local agents, embedded coordination', () => {
     // their slots out of order) sit on one 50 ms grid,
     // agent 0 on its even slots and agent 1 on its odd ones.
     const grids = summary.distribution!.perAgent.map((a) => {
-      const ledger = openDb(a.ledger.path.slice(a.ledger.path.indexOf(':') + 1))
+      const ledger = openAgentLedger(a.ledger.path.slice(a.ledger.path.indexOf(':') + 1))
       const rows = ledger
         .prepare(
           'SELECT start_us - corrected_us + latency_us AS intended FROM samples WHERE corrected_us IS NOT NULL ORDER BY intended',

@@ -52,6 +52,21 @@ export interface Distribution {
   perAgent: AgentReport[]
 }
 
+/**
+ * How a person starts the agents of a run that waits for them (`agents.on: external`): each of
+ * them runs `command` with INDEX replaced by its index, 0 … count − 1.
+ */
+export interface AgentJoin {
+  runKey: string
+  count: number
+  /** A shell command line; the store's password in it is masked (`passwordMasked`). */
+  command: string
+  /** The starter supplies the URL's password, or CANNONADE_STORE_URL_FILE naming a file with the URL. */
+  passwordMasked: boolean
+  /** Agents that have not joined and reached the barrier by then fail the run, named. */
+  timeoutSeconds: number
+}
+
 /** One agent in the live view of a distributed run. */
 export interface AgentLive {
   index: number

@@ -1,7 +1,7 @@
 // A run and its data: summary, warnings, per-second series, samples, resources, the live events a
 // run sends, and the list item and validation result the Api returns.
 import type { RunConfig } from '../config/schema.ts'
-import type { AgentLive, Distribution } from './types-agents.ts'
+import type { AgentJoin, AgentLive, Distribution } from './types-agents.ts'
 import type {
   ErrorCounts,
   ErrorKind,
@@ -135,6 +135,8 @@ export interface AgentsEvent {
   agents: AgentLive[]
   /** Indexes of the run's agents that have not joined yet. */
   waiting: number[]
+  /** Agents a person starts (`agents.on: external`): what each runs to join, while any is awaited. */
+  join?: AgentJoin
 }
 
 export interface RunEndedEvent {

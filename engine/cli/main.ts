@@ -7,7 +7,7 @@ import type { CliCommand, CliContext } from './context.ts'
 const USAGE = `usage: cannonade <command> [options]      cannonade <command> --help explains each option
   run CONFIG.(json|yaml) [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
                                                                run a load test (with sweep: a study)
-  run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw keep|upload]   N load agents, one run
+  run CONFIG --agents N [--on local|docker|swarm|kubernetes|external] [--raw keep|upload]   N load agents, one run
   run --demo [--duration S] [--connections N]                  against the embedded demo target
   agent                                                        one agent's share (its environment says which)
   agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--secret NAME | --secret-from-env] [--agent-cpu CPU] [--agent-memory MEM] [--out FILE]

@@ -18,7 +18,7 @@ import type { CliCommand, CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
 import { runStudy } from './study.ts'
-import { endings, onInterrupt, printLogs } from './watch.ts'
+import { endings, onInterrupt, printJoin, printLogs } from './watch.ts'
 
 const RUN_FLAGS = {
   ...DB_FLAG,
@@ -39,14 +39,15 @@ const RUN_FLAGS = {
     value: 'WHERE',
     help:
       'where the agents run: local (default), docker (N containers), swarm (a replicated job, on a swarm ' +
-      'manager), kubernetes (an Indexed Job through KUBECONFIG; CANNONADE_KUBERNETES_NAMESPACE). docker, ' +
-      'swarm and kubernetes need CANNONADE_STORE_URL, a PostgreSQL the agents reach; CANNONADE_AGENT_IMAGE, ' +
+      'manager), kubernetes (an Indexed Job through KUBECONFIG; CANNONADE_KUBERNETES_NAMESPACE), external ' +
+      '(you start them: the command each runs is printed, and the run waits for N to join). docker, swarm, ' +
+      'kubernetes and external need CANNONADE_STORE_URL, a PostgreSQL the agents reach; CANNONADE_AGENT_IMAGE, ' +
       'CANNONADE_AGENT_NETWORK (default host): engine/agents/README.md',
   },
   raw: {
     type: 'string',
     value: 'keep|upload',
-    help: "with --agents: upload each agent's raw per-request ledger into this run after the load (default keep)",
+    help: "with --agents: upload each agent's raw per-request ledger into this run after the load (default), or keep it with the agent (default for external)",
   },
   demo: { type: 'boolean', help: 'run against the embedded demo target instead of a CONFIG' },
   duration: { type: 'number', value: 'S', help: 'with --demo: seconds of load (default 10)' },
@@ -59,7 +60,7 @@ const RUN_FLAGS = {
 
 export const RUN_USAGE = helpText(
   `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
-       cannonade run CONFIG --agents N [--on local|docker|swarm|kubernetes] [--raw keep|upload]
+       cannonade run CONFIG --agents N [--on local|docker|swarm|kubernetes|external] [--raw keep|upload]
        cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet] [--cpu N]`,
   RUN_FLAGS,
 )
@@ -101,6 +102,7 @@ async function runOne(
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const offProgress = host.runs.onProgress((e) => progress?.update(e))
   const offLogs = printLogs(host, ctx, { quiet: o.quiet })
+  const offJoin = config.agents?.on === 'external' ? printJoin(host, ctx) : () => {}
   // A stack the config names is started first when it is not running: its output, as it comes.
   const offStacks = host.stacks.onLog((e) => !o.quiet && ctx.stderr.write(`  ${e.stack}: ${e.line}\n`))
   const ends = endings(host)
@@ -127,6 +129,7 @@ async function runOne(
     offSignals()
     offProgress()
     offLogs()
+    offJoin()
     offStacks()
     ends.off()
     progress?.clear()

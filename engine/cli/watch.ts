@@ -55,3 +55,34 @@ export function endings(host: EngineHost): { ended(runId: number): Promise<RunEn
     off,
   }
 }
+
+/**
+ * Agents a person starts (`--on external`): what each runs, printed once even with --quiet (the
+ * run waits for them), then who joined as they do.
+ */
+export function printJoin(host: EngineHost, ctx: CliContext): () => void {
+  let shown = false
+  const joined = new Set<number>()
+  return host.runs.onAgents((e) => {
+    if (!e.join && !shown) return
+    if (e.join && !shown) {
+      shown = true
+      const j = e.join
+      ctx.stderr.write(
+        `waiting for ${j.count} agent${j.count === 1 ? '' : 's'} to join (up to ${j.timeoutSeconds} s). ` +
+          `Start each, INDEX 0${j.count > 1 ? ` … ${j.count - 1}` : ''}, where it reaches the targets and the store:\n` +
+          `  ${j.command}\n` +
+          (j.passwordMasked
+            ? "  (the store's password is masked here: give the URL with it, or CANNONADE_STORE_URL_FILE=FILE holding the URL)\n"
+            : ''),
+      )
+    }
+    for (const a of e.agents) {
+      if (joined.has(a.index)) continue
+      joined.add(a.index)
+      ctx.stderr.write(
+        `agent ${a.index} joined from ${a.host} (${joined.size} of ${e.agents.length + e.waiting.length})\n`,
+      )
+    }
+  })
+}

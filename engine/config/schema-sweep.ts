@@ -2,8 +2,11 @@
 // study's sweep (one or two settings and their values).
 import { z } from 'zod'
 
-/** Where a run's load agents run (engine/agents/): launchers by name. */
-export const AGENT_LAUNCHERS = ['local', 'docker', 'swarm', 'kubernetes'] as const
+/**
+ * Where a run's load agents run (engine/agents/): launchers by name. `external`: agents a person
+ * starts wherever they like; the run prints what each runs and waits for them at the barrier.
+ */
+export const AGENT_LAUNCHERS = ['local', 'docker', 'swarm', 'kubernetes', 'external'] as const
 
 /**
  * Scale-out: the load comes from `count` agents, one merged run (engine/agents/README.md). The
@@ -13,14 +16,27 @@ export const AgentsSchema = z
   .object({
     count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000),
     on: z.enum(AGENT_LAUNCHERS, { error: `must be one of ${AGENT_LAUNCHERS.join(', ')}` }).default('local'),
-    /** After the load, bring every agent's raw per-request ledger into this run ('upload') or leave it with the agent. */
-    raw: z.enum(['keep', 'upload']).default('keep'),
-    /** How long every agent has to reach the first barrier before the run fails, naming who is missing. */
-    barrierTimeoutSeconds: z.number().positive().max(3600).default(60),
+    /**
+     * After the load, bring every agent's raw per-request ledger into this run ('upload') or leave
+     * it with the agent ('keep'). Default: upload, as a container's or a pod's ledger goes with it
+     * and local agents' requests belong in the run's file; keep for external agents, whose ledgers
+     * stay on their machines (`cannonade import ledger` brings one in).
+     */
+    raw: z.enum(['keep', 'upload']).optional(),
+    /**
+     * How long every agent has to reach the first barrier before the run fails, naming who is
+     * missing. Default 60 s; 600 s for external agents, which people start.
+     */
+    barrierTimeoutSeconds: z.number().positive().max(3600).optional(),
     /** No heartbeat for this long and an agent is lost: the run becomes partial. */
     lostAfterSeconds: z.number().min(2).max(600).default(10),
   })
   .strict()
+  .transform(({ raw, barrierTimeoutSeconds, ...a }) => ({
+    ...a,
+    raw: raw ?? (a.on === 'external' ? 'keep' : 'upload'),
+    barrierTimeoutSeconds: barrierTimeoutSeconds ?? (a.on === 'external' ? 600 : 60),
+  }))
 
 /** Threshold metrics that are latencies: microseconds in a config, shown in milliseconds. */
 export const LATENCY_THRESHOLD_METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max'] as const

@@ -191,7 +191,7 @@ describe('splitting a load over agents', () => {
       [1, 2, 4].map((count) => ({
         count,
         on: 'local',
-        raw: 'keep',
+        raw: 'upload',
         barrierTimeoutSeconds: 60,
         lostAfterSeconds: 10,
       })),
@@ -205,5 +205,26 @@ describe('splitting a load over agents', () => {
         }),
       ),
     ).toThrow(/sweep.values.1/)
+  })
+
+  it('agents upload their raw ledgers by default, but external ones, which keep them and are waited for 600 s', () => {
+    const agents = (a: Record<string, unknown>) =>
+      parseRunConfig({
+        version: 1,
+        name: 'defaults',
+        targets: [{ name: 't', url: 'http://127.0.0.1:1/' }],
+        load: { connections: 8, duration: 5 },
+        agents: { count: 2, ...a },
+      }).agents
+    for (const on of ['local', 'docker', 'swarm', 'kubernetes'])
+      expect(agents({ on }), on).toMatchObject({ raw: 'upload', barrierTimeoutSeconds: 60 })
+    expect(agents({ on: 'external' })).toMatchObject({ raw: 'keep', barrierTimeoutSeconds: 600 })
+    // What a config says wins.
+    expect(agents({ on: 'external', raw: 'upload', barrierTimeoutSeconds: 30 })).toMatchObject({
+      raw: 'upload',
+      barrierTimeoutSeconds: 30,
+    })
+    expect(agents({ raw: 'keep' })).toMatchObject({ on: 'local', raw: 'keep' })
+    expect(() => agents({ on: 'elsewhere' })).toThrow(/agents.on/)
   })
 })

@@ -54,6 +54,11 @@ export interface RunOptions {
   owner?: ProcessRef
   /** Expands the ended run's ledger blocks in the background (default: one of its own). */
   expander?: LedgerExpander
+  /**
+   * Leave the ledger in blocks (readers read them alike): a load agent that uploads its ledger
+   * sends the blocks as they are, and `stored` resolves at the end.
+   */
+  keepBlocks?: boolean
   /** Run one agent's share of a distributed run (engine/agents/). */
   agent?: AgentRunOptions
   /** The Docker host setting: where docker monitors, stacks and the environment find Docker. */

@@ -26,6 +26,8 @@ import type { RunHandle, RunHooks, RunOptions } from './run-types.ts'
 
 export type { AgentRunOptions, RunHandle, RunHooks, RunOptions } from './run-types.ts'
 
+const noop = (): void => {}
+
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
 /** The run's rows, written in one transaction; a full disk is named as such. */
@@ -131,6 +133,6 @@ export async function startRun(
     stop: () => runner.stop(),
     kill: (signal) => runner.kill(signal),
     done: runner.done,
-    stored: expander.afterEnd(runner.done),
+    stored: opts.keepBlocks ? runner.done.then(noop, noop) : expander.afterEnd(runner.done),
   }
 }

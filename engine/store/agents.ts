@@ -1,7 +1,7 @@
 // The local database's side of a run made by load agents (engine/agents/): an agent reads its raw
 // ledger back as blocks to upload them, and the coordinator stores the blocks it received, so they
 // become `samples` rows of the merged run like any run's (blocks.ts).
-import { encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from './blocks.ts'
+import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from './blocks.ts'
 import type { Db } from './db.ts'
 import type { SampleDbRow } from './rows.ts'
 
@@ -16,8 +16,18 @@ export interface RawBlock {
 /** A `samples` row with its rowid (the page cursor) and scenario step. */
 type SampleTuple = SampleDbRow & { rid: number; step: number | null }
 
-/** A run's samples as blocks of at most `rows` requests, one (target, round) per block. */
+/**
+ * A run's requests as blocks: its ledger blocks as they are (an agent that uploads leaves them
+ * unexpanded), then its `samples` rows in blocks of at most `rows` requests, one (target, round)
+ * per block. Nothing may expand the run meanwhile: each request is read once.
+ */
 export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<RawBlock> {
+  const stored = db.prepare('SELECT target_index, round, count, data FROM sample_blocks WHERE id = ?')
+  for (const id of blockIds(db, runId)) {
+    const b = stored.get(id) as
+      { target_index: number; round: number; count: number; data: Buffer } | undefined
+    if (b) yield { targetIndex: b.target_index, round: b.round, count: b.count, data: b.data }
+  }
   const select = db.prepare(
     `SELECT rowid AS rid, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step
      FROM samples WHERE run_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,

@@ -8,7 +8,8 @@ import { runAgent, type AgentResult } from '../agents/agent.ts'
 import { readAgentEnv } from '../agents/env.ts'
 import type { Launcher, LauncherEvent } from '../agents/launchers/launcher.ts'
 import type { AgentStore } from '../agents/coordination/protocol.ts'
-import { openDb } from '../store/db.ts'
+import { expandBlocks } from '../store/block-rows.ts'
+import { openDb, type Db } from '../store/db.ts'
 
 export interface InProcessAgent {
   store: AgentStore
@@ -80,9 +81,19 @@ export function withoutExits(launcher: Launcher): Launcher {
   }
 }
 
-/** An agent's own ledger (its local SQLite file): requests and correlation seqs of its run. */
-export function agentLedger(path: string): { rows: number; seqs: number[]; histograms: string[] } {
+/**
+ * An agent's own ledger (its local SQLite file), opened with every request a row: an agent that
+ * uploads its ledger leaves it in blocks (engine/agents/agent.ts).
+ */
+export function openAgentLedger(path: string): Db {
   const db = openDb(path)
+  for (const runId of db.prepare('SELECT id FROM runs').pluck().all() as number[]) expandBlocks(db, runId)
+  return db
+}
+
+/** An agent's own ledger: requests and correlation seqs of its run. */
+export function agentLedger(path: string): { rows: number; seqs: number[]; histograms: string[] } {
+  const db = openAgentLedger(path)
   try {
     const seqs = db.prepare('SELECT seq FROM samples ORDER BY seq').pluck().all() as number[]
     const histograms = db

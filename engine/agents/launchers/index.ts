@@ -1,10 +1,11 @@
 // The launcher `agents.on` names. Local processes, Docker containers, a Docker Swarm job and a
-// Kubernetes Indexed Job are built in; a launcher for another platform implements the Launcher
-// interface of launcher.ts and is added here.
+// Kubernetes Indexed Job are built in, and `external` for agents a person starts; a launcher for
+// another platform implements the Launcher interface of launcher.ts and is added here.
 import { ApiError } from '../../api/errors.ts'
 import type { AgentLauncher } from '../../config/schema.ts'
 import { KubernetesLauncher } from './kubernetes.ts'
 import { DockerLauncher, type ContainerLauncherOptions } from './docker.ts'
+import { ExternalLauncher } from './external.ts'
 import type { Launcher } from './launcher.ts'
 import { LocalLauncher } from './local.ts'
 import { MemoryStore } from '../coordination/memory.ts'
@@ -54,6 +55,8 @@ export function createLauncher(on: AgentLauncher, ctx: LauncherContext): Launche
       return new DockerLauncher(containerOptions(ctx, on))
     case 'swarm':
       return new SwarmLauncher(containerOptions(ctx, on))
+    case 'external':
+      return new ExternalLauncher()
     default: {
       // Every launcher the schema accepts is handled: a new one fails the typecheck here.
       const missing: never = on

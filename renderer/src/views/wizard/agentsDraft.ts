@@ -4,7 +4,8 @@
 import type { AGENT_LAUNCHERS, AgentsConfig } from '../../../../engine/config/schema.ts'
 import type { Num } from './clean.ts'
 
-export type GeneratorChoice = 'machine' | (typeof AGENT_LAUNCHERS)[number] | 'other'
+/** `external` (agents a person starts) is the "other" choice. */
+export type GeneratorChoice = 'machine' | Exclude<(typeof AGENT_LAUNCHERS)[number], 'external'> | 'other'
 
 export const GENERATOR_CHOICES: readonly { value: GeneratorChoice; label: string }[] = [
   { value: 'machine', label: 'this machine' },
@@ -34,7 +35,7 @@ export function emptyAgents(): AgentsDraft {
 export function agentsFromConfig(a: AgentsConfig | undefined): AgentsDraft {
   if (!a) return emptyAgents()
   const { count, on, ...rest } = a
-  return { on, count, rest }
+  return { on: on === 'external' ? 'other' : on, count, rest }
 }
 
 export function agentsInput(a: AgentsDraft): Record<string, unknown> | undefined {
