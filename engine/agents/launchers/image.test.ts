@@ -38,8 +38,8 @@ describe('the agent image tag', () => {
       'package.json',
       'package-lock.json',
       'bin/cannonade.mjs',
-      'engine/agents/launchers/Dockerfile',
       'engine/agents/agent.ts',
+      'engine/agents/launchers/Dockerfile',
       'engine/store/migrations/001_initial.sql',
     ])
     for (const f of ['engine/agents/README.md', 'engine/agents/env.test.ts', 'engine/testing/pg.ts']) {
