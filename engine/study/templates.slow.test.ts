@@ -8,7 +8,7 @@ import { ranWell, shortenTemplate as shorten } from '../testing/templates.ts'
 import { startDemoServer, type DemoServer } from '../demo/server.ts'
 import { openDb } from '../store/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
-import { runStudy } from './sweep.ts'
+import { runStudy } from './run.ts'
 import { listTemplates } from './templates.ts'
 
 const templates = listTemplates()
