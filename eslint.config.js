@@ -24,7 +24,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
   'engine/agents/launchers/kubernetes-manifest.ts',
-  'engine/host/index.ts',
   'engine/config/schema-load.ts',
   'engine/config/compile.ts',
   'engine/demo/server.ts',
