@@ -23,7 +23,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/runner/worker.ts',
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
-  'engine/agents/launchers/kubernetes-manifest.ts',
   'engine/config/schema-load.ts',
   'engine/config/compile.ts',
   'engine/demo/server.ts',
