@@ -23,8 +23,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/runner/worker.ts',
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
-  'engine/config/schema-load.ts',
-  'engine/config/compile.ts',
   'engine/demo/server.ts',
   'engine/exports/pg.ts',
   'electron/engine-process.ts',
