@@ -23,7 +23,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/runner/worker.ts',
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
-  'engine/demo/server.ts',
   'engine/exports/pg.ts',
   'electron/engine-process.ts',
   'renderer/src/api/web.ts',
