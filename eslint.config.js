@@ -23,7 +23,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/runner/worker.ts',
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
-  'engine/exports/pg.ts',
   'electron/engine-process.ts',
   'renderer/src/api/web.ts',
   'renderer/src/views/wizard/MonitorStep.tsx',
