@@ -23,8 +23,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/runner/worker.ts',
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
-  'electron/engine-process.ts',
-  'renderer/src/api/web.ts',
   'renderer/src/views/wizard/MonitorStep.tsx',
   'renderer/src/views/wizard/ProfileEditor.tsx',
   'renderer/src/views/wizard/ReviewStep.tsx',
