@@ -13,7 +13,7 @@ import {
   publishedAddress,
   type ContainerInfo,
 } from './containers.ts'
-import { loadManifest, type StackSpec } from './native.ts'
+import { loadManifest, type StackSpec } from './manifest.ts'
 
 /** What the manifest says of a stack, for lists. */
 export function info(s: StackSpec): StackInfo {
