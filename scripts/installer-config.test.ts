@@ -1,6 +1,6 @@
 // What each installer target asks of package.json and electron-builder.yml before it builds
 // anything (the deb target stopped at "Please specify project homepage"; a rebuild of native
-// modules stopped at cpu-features). e2e/package.e2e.ts packs the app itself.
+// modules stopped at cpu-features). e2e/app.package.ts packs the app itself.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

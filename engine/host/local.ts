@@ -13,7 +13,7 @@ import {
 } from '../exports/index.ts'
 import { createReport, type CreatedReport, type ReportProgress } from '../report/index.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
-import type { StackStep } from '../study/sweep.ts'
+import type { StackStep } from '../study/run.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import type { HistoryStore } from '../store/queries.ts'

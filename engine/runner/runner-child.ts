@@ -8,7 +8,7 @@ import type { RunConfig } from '../config/schema.ts'
 import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { Db } from '../store/db.ts'
 import { releaseReserve, storageFailure } from '../store/disk.ts'
-import { recordLedgerRows } from '../store/ledger.ts'
+import { recordLedgerRows } from '../store/retention.ts'
 import { HistoryStore } from '../store/queries.ts'
 import {
   finishRun,

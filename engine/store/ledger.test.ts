@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { openDb } from './db.ts'
 import { HistoryStore } from './queries.ts'
-import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './ledger.ts'
+import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './retention.ts'
 
 describe('the raw ledger', () => {
   it('reports its size, prunes a run to its summaries, and applies a retention in days', () => {

@@ -8,7 +8,7 @@ import type { Db } from './db.ts'
 import { runIsLive, type ProcessRef } from './owner.ts'
 import type { RunRow } from './rows.ts'
 import { finishRun, generatorHealth, sharedHealth, summarizeMissingSegments } from './runs.ts'
-import { recordLedgerRows } from './ledger.ts'
+import { recordLedgerRows } from './retention.ts'
 
 export interface RecoveredRun {
   runId: number

@@ -1,5 +1,5 @@
 // Templates in seconds instead of minutes, for the tests that run every one (engine/study/
-// templates.test.ts) and the end-to-end suite that shows each one's result (e2e/guide.e2e.ts).
+// templates.slow.test.ts, templates.docker.test.ts) and the guide's screenshots (e2e/guide.screens.ts).
 import { expect } from 'vitest'
 import type { RunSummary } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'

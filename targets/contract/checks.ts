@@ -1,6 +1,6 @@
 // The API contract every target stack meets, as one vitest suite to run against a running server
-// (targets/contract.test.ts starts them natively and under Docker). `Target` says how the server
-// was started: through a chain of hops or not, with a pool or not, how many workers or threads
+// (targets/contract.pg.test.ts starts them natively, targets/contract.docker.test.ts under Docker).
+// `Target` says how the server was started: through a chain of hops or not, with a pool or not, how many workers or threads
 // share a split task, and where its database is (to count the connections it opens).
 import crypto from 'node:crypto'
 import pg from 'pg'

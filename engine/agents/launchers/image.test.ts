@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '../../stacks/native.ts'
+import { repoRoot } from '../../stacks/manifest.ts'
 import { agentImage } from './image.ts'
 
 function fixture(): string {
@@ -38,8 +38,8 @@ describe('the agent image tag', () => {
       'package.json',
       'package-lock.json',
       'bin/cannonade.mjs',
-      'engine/agents/launchers/Dockerfile',
       'engine/agents/agent.ts',
+      'engine/agents/launchers/Dockerfile',
       'engine/store/migrations/001_initial.sql',
     ])
     for (const f of ['engine/agents/README.md', 'engine/agents/env.test.ts', 'engine/testing/pg.ts']) {

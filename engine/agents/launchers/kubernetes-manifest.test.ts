@@ -20,7 +20,7 @@ import {
   type KubernetesAgentsOptions,
 } from './kubernetes-manifest.ts'
 
-const SCHEMAS = fileURLToPath(new URL('../test-fixtures/kubernetes-v1.31.0/', import.meta.url))
+const SCHEMAS = fileURLToPath(new URL('./test-fixtures/kubernetes-v1.31.0/', import.meta.url))
 const URL_WITH_PASSWORD = 'postgres://agents:s3cret-pw@db.example:5432/cannonade'
 const KEY = '0123456789abcdef'
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-k8s-manifest-'))

@@ -13,7 +13,7 @@ import { studyResults } from './results.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { HistoryStore } from '../store/queries.ts'
 import type { StackControl } from '../stacks/policy.ts'
-import { runStudy, type StackStep } from './sweep.ts'
+import { runStudy, type StackStep } from './run.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { openDb } from '../store/db.ts'
 import { dockerGate } from '../testing/docker.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { studyResults } from './results.ts'
-import { runStudy } from './sweep.ts'
+import { runStudy } from './run.ts'
 import { stackControl, type StackControl } from '../stacks/policy.ts'
 import { listTemplates } from './templates.ts'
 
