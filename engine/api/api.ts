@@ -11,6 +11,7 @@ import type {
   ProbeResult,
   ProgressEvent,
   ReportProgressEvent,
+  LedgerInfo,
   ResourcePoint,
   RunEndedEvent,
   AgentsEvent,
@@ -51,10 +52,13 @@ export interface Api {
     delete(runId: number): Promise<void>
     tag(runId: number, tags: string[]): Promise<void>
     note(runId: number, note: string): Promise<void>
-    /** The raw ledger's size (requests, ≈ bytes) and whether it was pruned. */
-    ledger(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
+    /**
+     * The raw ledger: its size (requests, ≈ bytes), whether it was pruned, how much is still
+     * being written as rows, and where requests its load agents kept are.
+     */
+    ledger(runId: number): Promise<LedgerInfo>
     /** Drop a run's raw samples, keeping its summaries, series and histograms. */
-    prune(runId: number): Promise<{ rows: number; bytes: number; prunedAt: string | null }>
+    prune(runId: number): Promise<LedgerInfo>
     onProgress(cb: (event: ProgressEvent) => void): Unsubscribe
     onEnded(cb: (event: RunEndedEvent) => void): Unsubscribe
     /** A monitor of a running run could not read its source (also in the run's `warnings`). */

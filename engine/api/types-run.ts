@@ -192,3 +192,31 @@ export interface ValidationResult {
   issues: { field: string; message: string }[]
   config: RunConfig | null
 }
+
+/**
+ * A run's raw per-request ledger (`runs:ledger`): how many requests this database holds, whether
+ * they were pruned, how many are still being written as `samples` rows, and where the rest are
+ * when its load agents kept them.
+ */
+export interface LedgerInfo {
+  /** Requests stored here: `samples` rows and those still in ledger blocks. */
+  rows: number
+  /** ≈ bytes on disk (56 a request). */
+  bytes: number
+  prunedAt: string | null
+  /** Of `rows`, still in ledger blocks: being written as rows (every reader reads both meanwhile). */
+  pending: number
+  /** The run's requests its load agents kept (`--raw keep`), or null when none are elsewhere. */
+  elsewhere: LedgerElsewhere | null
+}
+
+export interface LedgerElsewhere {
+  /** Requests of the run whose raw rows are not in this database. */
+  requests: number
+  /** Each agent that kept its ledger: where it is (its host and file), or that it is gone. */
+  agents: { index: number; host: string; path: string; rows: number; gone: boolean }[]
+  /** What brings them in, in words naming the command (the same on every screen). */
+  advice: string
+  /** One line per agent, as every screen shows it: `agent 0 on HOST: PATH (N requests)`. */
+  where: string[]
+}

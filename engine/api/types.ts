@@ -48,6 +48,18 @@ export interface ExportResult {
   path: string | null
   /** PostgreSQL: per run, what happened to its archived samples (an archive never loses rows). */
   archive?: PgArchiveResult[]
+  /**
+   * Runs whose raw samples this export could not hold, and where they are: pruned (the user's
+   * choice), or kept by the run's load agents (then the export is incomplete: exit 1 in the CLI).
+   */
+  missing?: MissingSamples[]
+}
+
+export interface MissingSamples {
+  runId: number
+  pruned: boolean
+  /** Where the raw rows are and what brings them in, in words. */
+  message: string
 }
 
 export interface PgArchiveResult {

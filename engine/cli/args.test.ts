@@ -117,7 +117,7 @@ describe('--help of every command', () => {
       '--db FILE',
     ],
     export: ['--url postgres://', '--out FILE', '--series', '--study ID', '--db FILE'],
-    import: ['--db FILE'],
+    import: ['--run ID', '--db FILE'],
     report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
     compare: [
       '--baseline RUN:TARGET',
@@ -165,14 +165,17 @@ describe('every flag a command accepts is in its --help', () => {
   // Arguments that make each command (and subcommand) stop right after parsing its flags.
   const probes: Record<string, string[][]> = {
     run: [['missing.yaml']],
-    runs: [['list'], ['show', '999999'], ['delete', '999999'], ['prune', '999999']],
+    runs: [['list'], ['show', '999999'], ['delete', '999999'], ['prune', '999999'], ['complete', 'x']],
     export: [
       ['pg', '999999'],
       ['csv', '999999'],
       ['json', '999999'],
       ['junit', '999999'],
     ],
-    import: [['json', 'missing.json']],
+    import: [
+      ['json', 'missing.json'],
+      ['ledger', 'missing.db'],
+    ],
     report: [['999999']],
     compare: [['999999', '999998']],
     stacks: [['list'], ['up', 'no-such-stack'], ['down', 'no-such-stack']],

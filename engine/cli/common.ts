@@ -3,6 +3,7 @@
 import { ApiError } from '../api/errors.ts'
 import { createEngine, type EngineHost, type EngineOptions } from '../host/index.ts'
 import { UsageError } from './args.ts'
+import { completeLedger } from './complete.ts'
 import type { CliContext } from './context.ts'
 
 /** What the engine wants the user to know (a read-only database), once, on the command's stderr. */
@@ -11,20 +12,30 @@ export function noticeTo(stderr: NodeJS.WritableStream): (message: string) => vo
 }
 
 /**
- * Open the engine on `dbPath`, hand it to `fn`, and close it whatever happens. Notices go to the
- * process's stderr unless `opts.onNotice` takes them (every command's stderr is the process's).
+ * Open the engine on `dbPath`, hand it to `fn`, write the requests of ended runs still in ledger
+ * blocks as `samples` rows (complete.ts: the file is the record; what it could not write it says),
+ * and close it whatever happens. Notices go to the process's stderr unless `opts.onNotice` takes
+ * them; the rows' progress and messages to `opts.ctx` (default: the process's streams).
  */
 export async function withEngine<T>(
   dbPath: string,
   fn: (host: EngineHost) => Promise<T>,
-  opts: Omit<EngineOptions, 'dbPath'> = {},
+  opts: Omit<EngineOptions, 'dbPath'> & { ctx?: CliContext } = {},
 ): Promise<T> {
-  const host = await createEngine({ onNotice: noticeTo(process.stderr), ...opts, dbPath })
+  const { ctx, ...engine } = opts
+  const host = await createEngine({ onNotice: noticeTo(process.stderr), ...engine, dbPath })
   try {
     return await fn(host)
   } finally {
+    // Whatever the command did (or failed to do), the file is left with every request as a row.
+    await completeLedger(host, ctx ?? processCli(dbPath)).catch(() => {})
     await host.close()
   }
+}
+
+/** The process's own streams, for a caller without a command context. */
+function processCli(dbPath: string): CliContext {
+  return { dbPath, stdout: process.stdout, stderr: process.stderr, isTTY: Boolean(process.stderr.isTTY) }
 }
 
 /** A run id argument: a positive whole number, or a usage error naming the argument. */

@@ -1,11 +1,10 @@
 // `cannonade export pg ID... --url postgres://... | export csv ID --out FILE [--series] |
-//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE` and
-//  `cannonade import json FILE`,
+//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE`,
 // through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
 // its local capabilities. Exit codes: 0 ok, 1 the destination failed (PostgreSQL unreachable, a
 // lost connection), 2 bad input (unknown flag, missing or non-numeric ID, unknown run, wrong
 // password, no permission).
-import type { ExportProgressEvent } from '../api/types.ts'
+import type { ExportProgressEvent, ExportResult } from '../api/types.ts'
 import { maskUrl } from '../pg/errors.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
@@ -44,8 +43,6 @@ export const EXPORT_USAGE = helpText(
   PG_FLAGS,
   CSV_FLAGS,
 )
-
-export const IMPORT_USAGE = helpText('usage: cannonade import json FILE [--db FILE]', DB_FLAG)
 
 const count = (n: number): string => n.toLocaleString('en-US')
 
@@ -94,14 +91,18 @@ async function exportPgCommand(argv: string[], ctx: CliContext): Promise<number>
   const progress = progressPrinter(ctx)
   const started = performance.now()
   try {
-    const res = await withEngine(flags.db ?? ctx.dbPath, async (host) => {
-      const off = host.exports.onProgress((p) => progress.update(p))
-      try {
-        return await host.exports.pg(runIds, { url })
-      } finally {
-        off()
-      }
-    })
+    const res = await withEngine(
+      flags.db ?? ctx.dbPath,
+      async (host) => {
+        const off = host.exports.onProgress((p) => progress.update(p))
+        try {
+          return await host.exports.pg(runIds, { url })
+        } finally {
+          off()
+        }
+      },
+      { ctx },
+    )
     progress.done()
     const seconds = (performance.now() - started) / 1000
     ctx.stdout.write(
@@ -110,7 +111,7 @@ async function exportPgCommand(argv: string[], ctx: CliContext): Promise<number>
     )
     // What became of archived samples: a re-export never loses them, and says when it kept them.
     for (const a of res.archive ?? []) if (a.note) ctx.stdout.write(`${a.note}\n`)
-    return 0
+    return sayMissing(res, ctx)
   } finally {
     progress.done()
   }
@@ -126,7 +127,7 @@ async function studyCsv(
   if (!Number.isInteger(study) || study <= 0) throw new UsageError(`--study: "${study}" is not a study id`)
   if (positional.length > 0) throw new UsageError('export csv --study takes no run ID')
   const file = requireOut(out, 'csv')
-  const res = await withEngine(dbPath, ({ local }) => local.exportStudyCsv(study, file))
+  const res = await withEngine(dbPath, ({ local }) => local.exportStudyCsv(study, file), { ctx })
   ctx.stdout.write(
     `wrote study ${study} (${count(res.rows)} rows: values × targets, runs ${res.runIds.join(', ')}) to ${file}\n`,
   )
@@ -146,20 +147,43 @@ async function fileExport(sub: 'csv' | 'json' | 'junit', argv: string[], ctx: Cl
   const out = requireOut(flags.out, sub)
   const id = runIds[0] ?? 0
   const series = 'series' in flags && flags.series === true
-  const line = await withEngine(flags.db ?? ctx.dbPath, async ({ local }) => {
-    if (sub === 'csv') {
-      const res = await local.exportCsv(id, { kind: series ? 'series' : 'samples', out })
-      return `wrote ${count(res.rows)} ${series ? 'per-second rows' : 'samples'} of run ${id} to ${out}`
-    }
-    if (sub === 'json') {
-      const res = await local.exportJson(runIds, out)
-      return `wrote run${runIds.length > 1 ? 's' : ''} ${res.runIds.join(', ')} (${count(res.rows)} samples) to ${out}`
-    }
-    const res = await local.exportJunit(id, out)
-    return `wrote ${res.rows} test case${res.rows === 1 ? '' : 's'} (${res.failures} failing) of run ${id} to ${out}`
-  })
+  const { line, res } = await withEngine(
+    flags.db ?? ctx.dbPath,
+    async ({ local }) => {
+      if (sub === 'csv') {
+        const res = await local.exportCsv(id, { kind: series ? 'series' : 'samples', out })
+        return {
+          res,
+          line: `wrote ${count(res.rows)} ${series ? 'per-second rows' : 'samples'} of run ${id} to ${out}`,
+        }
+      }
+      if (sub === 'json') {
+        const res = await local.exportJson(runIds, out)
+        const samples = res.missing?.length ? 'samples it holds' : 'samples'
+        return {
+          res,
+          line: `wrote run${runIds.length > 1 ? 's' : ''} ${res.runIds.join(', ')} (${count(res.rows)} ${samples}) to ${out}`,
+        }
+      }
+      const res = await local.exportJunit(id, out)
+      return {
+        res,
+        line: `wrote ${res.rows} test case${res.rows === 1 ? '' : 's'} (${res.failures} failing) of run ${id} to ${out}`,
+      }
+    },
+    { ctx },
+  )
   ctx.stdout.write(line + '\n')
-  return 0
+  return sayMissing(res, ctx)
+}
+
+/**
+ * Runs whose raw samples the export lacks, each with where they are; exit 1 when its load agents
+ * kept them (the export is incomplete until they are brought in), 0 when they were pruned.
+ */
+function sayMissing(res: ExportResult, ctx: CliContext): number {
+  for (const m of res.missing ?? []) ctx.stderr.write(`cannonade export: ${m.message}\n`)
+  return (res.missing ?? []).some((m) => !m.pruned) ? 1 : 0
 }
 
 export async function exportCommand(argv: string[], ctx: CliContext): Promise<number> {
@@ -177,26 +201,4 @@ export async function exportCommand(argv: string[], ctx: CliContext): Promise<nu
   }
 }
 
-export async function importCommand(argv: string[], ctx: CliContext): Promise<number> {
-  try {
-    const [sub, ...rest] = argv
-    if (sub !== 'json')
-      throw new UsageError(
-        sub === undefined ? 'import: missing kind (json)' : `import: unknown kind "${sub}" (json)`,
-      )
-    const { flags, positional } = parseFlags(rest, DB_FLAG)
-    const file = positional[0]
-    if (file === undefined)
-      throw new UsageError('import json: missing FILE (a file written by "cannonade export json")')
-    if (positional.length > 1) throw new UsageError(`import json takes one FILE, got ${positional.length}`)
-    const res = await withEngine(flags.db ?? ctx.dbPath, (host) => host.local.importJson(file))
-    const pairs = res.runIds.map((id, i) => `run ${res.sourceRunIds[i]} as run ${id}`).join(', ')
-    ctx.stdout.write(`imported ${pairs || 'no runs'} (${count(res.rows)} samples) from ${file}\n`)
-    return 0
-  } catch (err) {
-    return reportError(err, ctx, IMPORT_USAGE)
-  }
-}
-
 export const exportCli: CliCommand = { help: EXPORT_USAGE, run: exportCommand }
-export const importCli: CliCommand = { help: IMPORT_USAGE, run: importCommand }

@@ -13,10 +13,10 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--secret NAME | --secret-from-env] [--agent-cpu CPU] [--agent-memory MEM] [--out FILE]
                                                                the agents' Indexed Job, for kubectl or GitOps
   runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
-  runs show ID [--json] | runs delete ID | runs prune ID        the history
+  runs show ID [--json] | runs delete ID | runs prune ID | runs complete   the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
-  import json FILE
+  import json FILE | import ledger FILE --run ID                 another database's runs; an agent's kept ledger
   report ID... --out FILE.pdf [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]
   stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] | status [--json]
@@ -31,7 +31,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   agents: async () => (await import('./agents.ts')).agentsCli,
   runs: async () => (await import('./runs.ts')).runsCli,
   export: async () => (await import('./export.ts')).exportCli,
-  import: async () => (await import('./export.ts')).importCli,
+  import: async () => (await import('./import.ts')).importCli,
   serve: async () => (await import('./serve.ts')).serveCli,
   report: async () => (await import('./report.ts')).reportCli,
   compare: async () => (await import('./compare.ts')).compareCli,

@@ -14,6 +14,7 @@ import type { RunConfig } from '../config/schema.ts'
 import { createEngine, type EngineHost } from '../host/index.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { noticeTo, reportError } from './common.ts'
+import { completeLedger } from './complete.ts'
 import type { CliCommand, CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
@@ -199,8 +200,10 @@ function invalidConfig(ctx: CliContext, issues: readonly { field: string; messag
 
 export async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
   let host: EngineHost | null = null
+  let quiet = false
   try {
     const { flags, positional } = parseFlags(argv, RUN_FLAGS)
+    quiet = flags.quiet ?? false
     const { cpu, duration, connections } = flags
     if (cpu !== undefined && (!Number.isInteger(cpu) || cpu < 0))
       throw new UsageError('--cpu must be a CPU number (0, 1, …)')
@@ -245,6 +248,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     }
     return reportError(err, ctx, RUN_USAGE, 'cannonade run')
   } finally {
+    // The file is the record: the run's requests are samples rows before the command returns (a
+    // progress line meanwhile; Ctrl-C leaves the rest readable and says what completes them).
+    if (host) await completeLedger(host, ctx, { quiet }).catch(() => {})
     await host?.close()
   }
 }

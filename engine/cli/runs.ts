@@ -1,9 +1,16 @@
 // `cannonade runs list [--json] | runs show ID [--json] | runs delete ID | runs prune ID`, through
 // the engine's Api. Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message
 // names the argument).
-import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from '../api/types.ts'
+import {
+  RUN_STATUSES,
+  type LedgerInfo,
+  type RunListItem,
+  type RunStatus,
+  type RunSummary,
+} from '../api/types.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
+import { runsComplete } from './complete.ts'
 import type { CliCommand, CliContext } from './context.ts'
 import {
   agentLines,
@@ -15,11 +22,20 @@ import {
 } from './summary.ts'
 import { formatTable } from './table.ts'
 
-type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
-
 function ledgerLine(l: LedgerInfo): string {
   if (l.prunedAt) return `raw samples: pruned ${l.prunedAt} (summaries, series and histograms kept)\n`
-  return `raw samples: ${l.rows.toLocaleString('en-US')} requests, ≈ ${(l.bytes / 1048576).toFixed(1)} MB (cannonade runs prune ID drops them)\n`
+  const n = (x: number) => x.toLocaleString('en-US')
+  const lines = [
+    `raw samples: ${n(l.rows)} requests, ≈ ${(l.bytes / 1048576).toFixed(1)} MB (cannonade runs prune ID drops them)`,
+  ]
+  // Counted before this command wrote them (it does before it exits, and says so).
+  if (l.pending > 0) lines.push(`  ${n(l.pending)} of them were still in ledger blocks, not yet samples rows`)
+  if (l.elsewhere)
+    lines.push(
+      `  ${n(l.elsewhere.requests)} more are not in this database: ${l.elsewhere.advice}`,
+      ...l.elsewhere.where.map((line) => `    ${line}`),
+    )
+  return lines.join('\n') + '\n'
 }
 
 const JSON_FLAG = { json: { type: 'boolean', help: 'print JSON instead of a table' } } as const
@@ -43,7 +59,8 @@ export const RUNS_USAGE = helpText(
   `usage: cannonade runs list [--json] [--search TEXT] [--tag TAG[,TAG]] [--status S] [--target NAME] [--limit N] [--offset N]
        cannonade runs show ID [--json]
        cannonade runs delete ID
-       cannonade runs prune ID      drop the raw samples, keep summaries, series and histograms`,
+       cannonade runs prune ID      drop the raw samples, keep summaries, series and histograms
+       cannonade runs complete      write ended runs' requests still in ledger blocks as samples rows (every command does before it exits)`,
   LIST_FLAGS,
   SHOW_FLAGS,
 )
@@ -121,7 +138,8 @@ function wholeNumber(
   return value
 }
 
-async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream): Promise<number> {
+async function runs(argv: string[], ctx: CliContext): Promise<number> {
+  const { dbPath, stdout: out } = ctx
   const [sub, ...rest] = argv
   if (sub === 'list') {
     const { flags, positional } = parseFlags(rest, LIST_FLAGS)
@@ -141,7 +159,7 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
       limit: wholeNumber('limit', flags.limit, 1, 1000, 50),
       offset: wholeNumber('offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0),
     }
-    const page = await withEngine(flags.db ?? dbPath, (host) => host.runs.list(query))
+    const page = await withEngine(flags.db ?? dbPath, (host) => host.runs.list(query), { ctx })
     out.write(
       flags.json ? `${JSON.stringify(page, null, 2)}\n` : listTable(page.items, page.total, query.offset),
     )
@@ -151,8 +169,10 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
     const { flags, positional } = parseFlags(rest, SHOW_FLAGS)
     if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
     const id = parseRunId(positional[0])
-    const [run, ledger] = await withEngine(flags.db ?? dbPath, (host) =>
-      Promise.all([host.runs.get(id), host.runs.ledger(id)]),
+    const [run, ledger] = await withEngine(
+      flags.db ?? dbPath,
+      (host) => Promise.all([host.runs.get(id), host.runs.ledger(id)]),
+      { ctx },
     )
     const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
     out.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
@@ -162,10 +182,14 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
     const { flags, positional } = parseFlags(rest, DB_FLAG)
     if (positional.length > 1) throw new UsageError(`runs ${sub} takes one ID, got ${positional.length}`)
     const id = parseRunId(positional[0])
-    await withEngine(flags.db ?? dbPath, async (host) => {
-      if (sub === 'prune') await host.runs.prune(id)
-      else await host.runs.delete(id)
-    })
+    await withEngine(
+      flags.db ?? dbPath,
+      async (host) => {
+        if (sub === 'prune') await host.runs.prune(id)
+        else await host.runs.delete(id)
+      },
+      { ctx },
+    )
     out.write(
       sub === 'prune'
         ? `run ${id}: raw samples dropped; summaries, series and histograms kept\n`
@@ -173,16 +197,21 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
     )
     return 0
   }
+  if (sub === 'complete') {
+    const { flags, positional } = parseFlags(rest, DB_FLAG)
+    if (positional.length) throw new UsageError(`runs complete takes no argument "${positional[0]}"`)
+    return withEngine(flags.db ?? dbPath, (host) => runsComplete(host, ctx), { ctx })
+  }
   throw new UsageError(
     sub === undefined
-      ? 'runs: missing subcommand (list, show, delete or prune)'
+      ? 'runs: missing subcommand (list, show, delete, prune or complete)'
       : `runs: unknown subcommand "${sub}"`,
   )
 }
 
 export async function runsCommand(argv: string[], ctx: CliContext): Promise<number> {
   try {
-    return await runs(argv, ctx.dbPath, ctx.stdout)
+    return await runs(argv, ctx)
   } catch (err) {
     return reportError(err, ctx, RUNS_USAGE)
   }

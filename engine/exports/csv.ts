@@ -9,6 +9,7 @@
 // The series carries what studies plot against throughput, second by second: the target's own CPU
 // and memory (its monitors), its database's connections, and its app and database time
 // (Server-Timing) of the responses of that second.
+import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { answeredInSecond } from '../metrics/figures.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
@@ -26,6 +27,7 @@ import {
   type ServerSecond,
 } from '../store/export-read.ts'
 import { targetSeconds, type TargetSecond } from '../store/resources.ts'
+import { missingSamples } from '../store/ledger-elsewhere.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, LATENCY_US_COLUMNS, writeAtomically } from './write.ts'
 
@@ -164,6 +166,9 @@ export async function exportCsv(
 ): Promise<ExportResult> {
   return withSnapshot(db, async (snap) => {
     finishedRun(snap, runId)
+    // A samples file without the run's requests would read as a run without requests.
+    const missing = opts.kind === 'series' ? null : missingSamples(snap, runId)
+    if (missing) throw new ApiError('unavailable', `${missing.message}; nothing was written`)
     const names = new HistoryStore(snap).names(runId)
     let rows = 0
     const count = (n: number): void => {

@@ -16,6 +16,7 @@ import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { environmentRow } from '../store/environment.ts'
+import { missingOf } from '../store/ledger-elsewhere.ts'
 import {
   chunks,
   finishedRun,
@@ -142,6 +143,10 @@ export async function exportJson(
         onRows?.(rows)
       }),
     )
-    return { runIds: runs.map((r) => r.id), rows, path: outPath }
+    const missing = missingOf(
+      snap,
+      runs.map((r) => r.id),
+    )
+    return { runIds: runs.map((r) => r.id), rows, path: outPath, ...(missing.length ? { missing } : {}) }
   })
 }

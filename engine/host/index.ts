@@ -171,7 +171,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     bus: events,
     pgPassword: () => opts.secrets?.().PGPASSWORD,
   }
-  const local = createLocal({ db, history, stacks, active, subscribe: events.subscribe })
+  const local = createLocal({ db, upkeep, writable, history, stacks, active, subscribe: events.subscribe })
   const host: EngineHost = {
     dbPath: opts.dbPath,
     readOnly,

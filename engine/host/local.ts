@@ -16,7 +16,9 @@ import type { RunHandle } from '../runner/supervisor.ts'
 import type { StackStep } from '../study/run.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
+import { importAgentLedger, type LedgerImport } from '../store/ledger-import.ts'
 import type { HistoryStore } from '../store/queries.ts'
+import type { LedgerUpkeep, PendingLedger } from './upkeep.ts'
 
 /** A line the runner logged: a CPU it could not pin, a monitor that failed… */
 export interface RunLogEvent {
@@ -55,10 +57,21 @@ export interface LocalCapabilities {
   ): Promise<CreatedReport>
   /** The Api's stacks.up on a port of the user's choosing. */
   stackUp(name: string, opts: { native?: boolean; port?: number; replicas?: number }): Promise<StackStatus>
+  /** Requests of ended runs still in ledger blocks, not yet `samples` rows, per run. */
+  ledgerPending(): PendingLedger[]
+  /** Why they are not being written now (a run measuring on this database, read-only), or null. */
+  ledgerHeld(): string | null
+  /** Write them as rows now; resolves once none is left that can be written. */
+  completeLedger(): Promise<void>
+  /** An agent's kept raw ledger (its SQLite file) into the run it belongs to. */
+  importLedger(file: string, runId: number): Promise<LedgerImport>
 }
 
 export interface LocalDeps {
   db: Db
+  upkeep: LedgerUpkeep
+  /** Throws when the database was opened read-only. */
+  writable: () => void
   history: HistoryStore
   stacks: Stacks
   active: ReadonlyMap<number, RunHandle>
@@ -79,5 +92,15 @@ export function createLocal(d: LocalDeps): LocalCapabilities {
     importJson: async (file) => importJson(d.db, file),
     report: (runIds, o) => createReport(d.history, runIds, o),
     stackUp: (name, o) => d.stacks.up(name, o),
+    ledgerPending: () => d.upkeep.pending(),
+    ledgerHeld: () => d.upkeep.held(),
+    completeLedger: () => d.upkeep.complete(),
+    importLedger: async (file, runId) => {
+      d.writable()
+      const imported = importAgentLedger(d.db, runId, file)
+      // Its blocks become rows like any run's (the command completes them before it exits).
+      d.upkeep.expander.kick()
+      return imported
+    },
   }
 }

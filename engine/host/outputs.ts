@@ -10,6 +10,7 @@ import { testPgConnection } from '../exports/pg-check.ts'
 import { privateDir } from '../paths.ts'
 import { reportsCreate } from '../report/index.ts'
 import type { Db } from '../store/db.ts'
+import { missingOf } from '../store/ledger-elsewhere.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import type { HostBus } from './bus.ts'
 
@@ -33,13 +34,16 @@ export function exportsApi(d: OutputsDeps): Api['exports'] {
   return {
     async pg(runIds, o) {
       const [ids, { url }] = parseArgs('exports:pg', [runIds, o])
-      return exportPg(
+      const result = await exportPg(
         db,
         ids,
         url,
         (p) => bus.emit('export-progress', { type: 'export-progress', ...p } satisfies ExportProgressEvent),
         { password: pgPassword() },
       )
+      // The archive holds what this database holds: runs whose raw rows are elsewhere say where.
+      const missing = missingOf(db, result.runIds)
+      return missing.length ? { ...result, missing } : result
     },
     async pgTest(o) {
       return testPgConnection(parseArgs('exports:pgTest', [o])[0].url, { password: pgPassword() })

@@ -12,11 +12,22 @@ import type { ProcessRef } from '../store/owner.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import { recoverOrphanedRuns } from '../store/recover.ts'
 import { liveRuns } from '../store/runs.ts'
-import type { RunLogEvent } from './local.ts'
+import { pendingLedgers } from '../store/samples-read.ts'
 
 export interface LedgerUpkeep {
   expander: LedgerExpander
+  /** Requests of ended runs still in ledger blocks, per run, oldest run first. */
+  pending(): PendingLedger[]
+  /** Why they are not being written as rows now (a run measuring on this database…), or null. */
+  held(): string | null
+  /** Write them now; resolves once none is left that can be written (see `held`). */
+  complete(): Promise<void>
   close(): Promise<void>
+}
+
+export interface PendingLedger {
+  runId: number
+  rows: number
 }
 
 export interface UpkeepDeps {
@@ -24,7 +35,7 @@ export interface UpkeepDeps {
   history: HistoryStore
   self: ProcessRef
   active: ReadonlyMap<number, RunHandle>
-  log: (level: RunLogEvent['level'], message: string) => void
+  log: (level: 'info' | 'warn' | 'error', message: string) => void
   /** A database opened read-only is only read: no recovery, no expansion (readers read blocks). */
   readOnly?: boolean
 }
@@ -63,16 +74,19 @@ export async function startLedgerUpkeep(d: UpkeepDeps): Promise<LedgerUpkeep> {
   }
 
   let busyUntil = 0
-  let busyAnswer = false
-  const busy = () => {
-    if (active.size > 0) return true
+  let busyAnswer: string | null = null
+  const held = (): string | null => {
+    if (d.readOnly) return 'the database is read-only here'
+    const going = active.size > 0 ? [...active.keys()] : null
     const now = Date.now()
-    if (now > busyUntil) {
-      busyAnswer = liveRuns(db).length > 0
+    if (!going && now > busyUntil) {
+      const live = liveRuns(db)
+      busyAnswer = live.length > 0 ? describeLive(live.map((r) => r.id)) : null
       busyUntil = now + 1000
     }
-    return busyAnswer
+    return going ? describeLive(going) : busyAnswer
   }
+  const busy = () => held() !== null
   const expander = new LedgerExpander(db, {
     busy,
     onError: (runId, err) =>
@@ -81,10 +95,21 @@ export async function startLedgerUpkeep(d: UpkeepDeps): Promise<LedgerUpkeep> {
   if (!d.readOnly) expander.kick()
   return {
     expander,
+    pending: () => pendingLedgers(db),
+    held,
+    complete: async () => {
+      expander.kick()
+      await expander.idle()
+    },
     async close() {
       for (const timer of timers) clearTimeout(timer)
       // What is left to expand stays readable in blocks, for the next host to expand.
       await expander.close()
     },
   }
+}
+
+/** Why expansion waits while runs measure: it would take their load generator's CPU. */
+function describeLive(runIds: number[]): string {
+  return `run ${runIds.join(', ')} ${runIds.length === 1 ? 'is' : 'are'} measuring on this database (writing rows now would take the load generator's CPU)`
 }

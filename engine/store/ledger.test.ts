@@ -10,7 +10,13 @@ describe('the raw ledger', () => {
     const { runId } = insertFixtureRun(db, { samplesPerRound: 1000 })
     const { runId: other } = insertFixtureRun(db, { samplesPerRound: 500 })
     const rows = db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number
-    expect(ledgerInfo(db, runId)).toEqual({ rows, bytes: rows * BYTES_PER_SAMPLE, prunedAt: null })
+    expect(ledgerInfo(db, runId)).toEqual({
+      rows,
+      bytes: rows * BYTES_PER_SAMPLE,
+      prunedAt: null,
+      pending: 0,
+      elsewhere: null,
+    })
     const before = new HistoryStore(db).getRun(runId)
     const after = pruneLedger(db, runId)
     expect(after.rows).toBe(0)

@@ -8,49 +8,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { exportCsv, exportJson } from '../exports/index.ts'
-import { newColumns } from '../runner/columns.ts'
-import { encodeBlock, putSampleRow } from './blocks.ts'
 import { openDb, type Db } from './db.ts'
 import { LedgerExpander } from './expander.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
+import { toBlocks } from '../testing/blocks.ts'
 import { pruneLedger } from './retention.ts'
 import { HistoryStore, type SampleQuery } from './queries.ts'
 import { summarizeMissingSegments } from './runs.ts'
-import type { SampleDbRow } from './rows.ts'
 import { ledgerRowCount } from './samples-read.ts'
-
-type Row = SampleDbRow & { step: number | null }
-
-/** Move the run's rows matching `where` into blocks of `size` rows, as the runner writes them. */
-function toBlocks(db: Db, runId: number, where: string, size = 500): number {
-  const rows = db
-    .prepare(`SELECT rowid AS id, * FROM samples WHERE run_id = ? AND (${where}) ORDER BY rowid`)
-    .all(runId) as (Row & { id: number })[]
-  const insert = db.prepare(
-    'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
-  )
-  const drop = db.prepare('DELETE FROM samples WHERE rowid = ?')
-  db.transaction(() => {
-    const groups = new Map<string, (Row & { id: number })[]>()
-    for (const r of rows) {
-      const key = `${r.target_index}/${r.round}`
-      groups.set(key, [...(groups.get(key) ?? []), r])
-    }
-    for (const group of groups.values()) {
-      for (let i = 0; i < group.length; i += size) {
-        const part = group.slice(i, i + size)
-        const c = newColumns(part.length)
-        part.forEach((r, k) => {
-          putSampleRow(c, k, r)
-          drop.run(r.id)
-        })
-        c.count = part.length
-        insert.run(runId, part[0]!.target_index, part[0]!.round, part.length, encodeBlock(c))
-      }
-    }
-  })()
-  return rows.length
-}
 
 function fixture(): { db: Db; runId: number; prefix: string } {
   const db = openDb(':memory:')

@@ -2,17 +2,16 @@
 // hour: a user sees each run's ledger size, can drop a run's raw samples, and can
 // set a retention after which old runs keep only their summaries, series and histograms.
 import { ApiError } from '../api/errors.ts'
+import type { LedgerInfo } from '../api/types.ts'
+import { blockRows } from './blocks.ts'
 import type { Db } from './db.ts'
+import { keptElsewhere, runDistribution } from './ledger-elsewhere.ts'
 import { ledgerRowCount } from './samples-read.ts'
 
 /** Bytes per stored request, samples row plus its (run_id, seq) index entry, measured on 1 M rows. */
 export const BYTES_PER_SAMPLE = 56
 
-export interface LedgerInfo {
-  rows: number
-  bytes: number
-  prunedAt: string | null
-}
+export type { LedgerInfo }
 
 /** Count a finished run's samples once and keep the figure (counting 18 M rows takes a while). */
 export function recordLedgerRows(db: Db, runId: number): number {
@@ -26,12 +25,16 @@ export function ledgerInfo(db: Db, runId: number): LedgerInfo {
     { ledger_rows: number | null; ledger_pruned_at: string | null; status: string } | undefined
   if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
   // A read-only database (opened so, engine/store/db.ts) is counted, not written to.
-  const count = () =>
-    db.readonly
-      ? (db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number)
-      : recordLedgerRows(db, runId)
+  const count = () => (db.readonly ? ledgerRowCount(db, runId) : recordLedgerRows(db, runId))
   const rows = row.ledger_pruned_at ? 0 : (row.ledger_rows ?? (row.status === 'running' ? 0 : count()))
-  return { rows, bytes: rows * BYTES_PER_SAMPLE, prunedAt: row.ledger_pruned_at }
+  return {
+    rows,
+    bytes: rows * BYTES_PER_SAMPLE,
+    prunedAt: row.ledger_pruned_at,
+    // Still in blocks: the run ended moments ago, or a command was stopped while writing them.
+    pending: row.ledger_pruned_at || row.status === 'running' ? 0 : blockRows(db, runId),
+    elsewhere: row.ledger_pruned_at ? null : keptElsewhere(runId, runDistribution(db, runId)),
+  }
 }
 
 /** Drop a run's raw samples; its summaries, series, histograms and resources stay. */

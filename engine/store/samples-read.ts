@@ -18,6 +18,16 @@ export function ledgerRowCount(db: Db, runId: number): number {
   )()
 }
 
+/** Requests of ended runs still in blocks (not yet `samples` rows), per run, oldest run first. */
+export function pendingLedgers(db: Db): { runId: number; rows: number }[] {
+  return db
+    .prepare(
+      `SELECT b.run_id AS runId, sum(b.count) AS rows FROM sample_blocks b JOIN runs r ON r.id = b.run_id
+       WHERE r.status <> 'running' GROUP BY b.run_id ORDER BY b.run_id`,
+    )
+    .all() as { runId: number; rows: number }[]
+}
+
 /** Whether some of a run's requests are still in blocks. */
 export function hasBlocks(db: Db, runId: number): boolean {
   return db.prepare('SELECT 1 FROM sample_blocks WHERE run_id = ? LIMIT 1').get(runId) !== undefined

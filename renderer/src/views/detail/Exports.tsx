@@ -36,6 +36,21 @@ function PgProgress({ progress }: { progress: ExportProgressEvent | null }) {
   )
 }
 
+/** Runs whose raw samples an export could not hold, and where they are (pruned, or kept by agents). */
+function MissingSamples({ done }: { done: { kind: Kind; result: ExportResult }[] }) {
+  return (
+    <>
+      {done.flatMap(({ kind, result }) =>
+        (result.missing ?? []).map((m) => (
+          <p key={`${kind}-${m.runId}`} className="field-error" data-testid={`detail-export-${kind}-missing`}>
+            {m.message}
+          </p>
+        )),
+      )}
+    </>
+  )
+}
+
 export function Exports({ runId }: { runId: number }) {
   const api = useApi()
   const settings = useAsync(() => api.settings.get(), [api])
@@ -44,7 +59,6 @@ export function Exports({ runId }: { runId: number }) {
   const [error, setError] = useState<string | null>(null)
   const [done, setDone] = useState<{ kind: Kind; result: ExportResult }[]>([])
   const [progress, setProgress] = useState<ExportProgressEvent | null>(null)
-
   useEffect(() => {
     if (busy !== 'pg') return
     return api.exports.onProgress((e) => {
@@ -133,6 +147,7 @@ export function Exports({ runId }: { runId: number }) {
           </div>
         ),
       )}
+      <MissingSamples done={done} />
     </div>
   )
 }
