@@ -30,9 +30,6 @@ const LONG_FUNCTIONS_LEFT = [
   'renderer/src/views/detail/RunDetail.tsx',
   'renderer/src/views/detail/SummaryTable.tsx',
   'renderer/src/views/detail/SampleExplorer.tsx',
-  'renderer/src/views/stacks/Stacks.tsx',
-  'renderer/src/views/studies/StudyPage.tsx',
-  'renderer/src/views/studies/SweepCharts.tsx',
 ]
 
 /** The folders of engine/, for the layer rules below. */
