@@ -90,7 +90,14 @@ function AdvancedOptions({ root }: { root: Part<Draft> }) {
         ) : null}
       </div>
       <div className="grid-3">
-        <SelectAt part={root} k="schedule" label="Target order" options={ORDERS} testId="load-schedule" />
+        {root.value.targets.length > 1 ? (
+          <SelectAt part={root} k="schedule" label="Target order" options={ORDERS} testId="load-schedule" />
+        ) : (
+          // Interleaving orders targets: one target's rounds simply follow each other.
+          <p className="muted" data-testid="load-schedule-one">
+            One target: its rounds run one after another.
+          </p>
+        )}
         <NumberAt part={root} k="rounds" label="Rounds" min={1} step={1} testId="load-rounds" />
         <NumberAt
           part={root}

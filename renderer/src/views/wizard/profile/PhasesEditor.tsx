@@ -8,7 +8,7 @@ import type { ProfileFieldsProps } from './types.ts'
 function PhaseRow({ phase, i, onRemove }: { phase: Part<PhaseDraft>; i: number; onRemove?: () => void }) {
   const id = `phase-${i}`
   return (
-    <div className="grid-4 row" data-testid={id}>
+    <div className="phase-row row" data-testid={id}>
       <TextAt part={phase} k="name" label="Phase" testId={`${id}-name`} />
       <NumberAt part={phase} k="share" label="Share (0–1)" min={0} step={0.05} testId={`${id}-share`} />
       <SelectAt
@@ -21,35 +21,25 @@ function PhaseRow({ phase, i, onRemove }: { phase: Part<PhaseDraft>; i: number; 
         ]}
         testId={`${id}-by`}
       />
-      <div className="url-row">
-        {phase.value.by === 'duration' ? (
-          <NumberAt
-            className="grow"
-            part={phase}
-            k="duration"
-            label="Seconds"
-            min={0}
-            testId={`${id}-duration`}
-          />
-        ) : (
-          <NumberAt
-            className="grow"
-            part={phase}
-            k="requests"
-            label="Requests"
-            min={1}
-            step={1}
-            error={phase.at('requests') ?? phase.at('duration')}
-            testId={`${id}-requests`}
-          />
-        )}
-        <CheckAt part={phase} k="warmup" label="Warm-up" testId={`${id}-warmup`} />
-        <RemoveRow
-          label={`Remove phase ${phase.value.name}`}
-          disabled={!onRemove}
-          onRemove={() => onRemove?.()}
+      {phase.value.by === 'duration' ? (
+        <NumberAt part={phase} k="duration" label="Seconds" min={0} testId={`${id}-duration`} />
+      ) : (
+        <NumberAt
+          part={phase}
+          k="requests"
+          label="Requests"
+          min={1}
+          step={1}
+          error={phase.at('requests') ?? phase.at('duration')}
+          testId={`${id}-requests`}
         />
-      </div>
+      )}
+      <CheckAt part={phase} k="warmup" label="Warm-up" testId={`${id}-warmup`} />
+      <RemoveRow
+        label={`Remove phase ${phase.value.name}`}
+        disabled={!onRemove}
+        onRemove={() => onRemove?.()}
+      />
     </div>
   )
 }
