@@ -1,5 +1,5 @@
 // History: every run kept, searchable and filterable by status, target and tag; tags edited in
-// place; runs opened, deleted, or picked for comparison.
+// place; runs opened, deleted, or picked for comparison (the oldest picked is the baseline).
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState } from '../../ui/Common.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
@@ -7,6 +7,7 @@ import { ExportReport } from '../../ui/ExportReport.tsx'
 import { useStudyIndex } from '../studies/useStudies.ts'
 import { HistoryFilters } from './HistoryFilters.tsx'
 import { HistoryTable, Pager } from './HistoryTable.tsx'
+import { oldestFirst } from './selection.ts'
 import { useHistory } from './useHistory.ts'
 
 function NoRunsYet() {
@@ -47,7 +48,8 @@ export function History() {
   const h = useHistory()
   // Runs of a sweep link to their study (refreshed with the list).
   const studies = useStudyIndex(h.list.data)
-  const runIds = h.picked.map((p) => p.runId)
+  // The oldest picked is the baseline of the comparison and the report.
+  const runIds = oldestFirst(h.picked)
   if (!h.list.loading && !h.list.error && h.total === 0 && !h.filtered) return <NoRunsYet />
   return (
     <section data-testid="history">
