@@ -30,7 +30,7 @@ async function legendColours(page: Page, testId: string, targets: string[]): Pro
 async function yTicks(page: Page, testId: string): Promise<number[]> {
   const labels = await page
     .getByTestId(testId)
-    .locator('.recharts-yAxis .recharts-cartesian-axis-tick-value')
+    .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
     .allTextContents()
   return labels.map((l) => Number.parseFloat(l)).sort((a, b) => a - b)
 }

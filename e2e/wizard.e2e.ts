@@ -95,6 +95,9 @@ describe('wizard', () => {
     const app = await start()
     const { page } = app
     await app.open('#/new')
+    // The wizard (loaded lazily) keeps its draft once it has mounted: wait for that, or its first
+    // save lands after the draft below and the reload finds a fresh one.
+    await page.waitForFunction(() => globalThis.sessionStorage.getItem('cannonade.draft') !== null)
     const demo = await demoBase(app)
     // A draft kept from an older version of the form: a series value that is no number, which no
     // field of the Targets step edits.
