@@ -27,12 +27,16 @@ describe('load agents in the app', () => {
     await page.keyboard.press('ArrowRight')
     expect(await choice('docker').isChecked()).toBe(true)
     expect(await page.getByTestId('load-agents-store').textContent()).toContain('CANNONADE_STORE_URL')
+    // Agents started by hand: a line for each index to run once the run waits for them.
     await choice('other').check()
-    const line = (await page.getByTestId('load-agents-line').textContent()) ?? ''
-    expect(line).toContain('CANNONADE_AGENT_COUNT=2')
-    expect(line).toMatch(/cannonade agent$/)
-    expect(line).not.toContain('postgres://')
-    await page.getByTestId('load-generators-error').waitFor()
+    const lines = ((await page.getByTestId('load-agents-line').textContent()) ?? '').split('\n')
+    expect(lines).toHaveLength(2)
+    lines.forEach((line, i) => {
+      expect(line).toContain(`CANNONADE_AGENT_INDEX=${i}`)
+      expect(line).toContain('CANNONADE_AGENT_COUNT=2')
+      expect(line).toMatch(/cannonade agent$/)
+      expect(line).not.toContain('postgres://')
+    })
     await app.screenshot('40-wizard-load-generators-other')
     await choice('local').check()
     expect(await page.getByTestId('load-agents-store').count()).toBe(0)

@@ -23,7 +23,7 @@ import {
   type ThinkDraft,
 } from './scenarioDraft.ts'
 import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
-import { agentsInput, agentsIssues, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
+import { agentsInput, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
 
 export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
 export type { Num } from './clean.ts'
@@ -331,7 +331,7 @@ export function validate(d: Draft): Validation {
   const result = RunConfigV1Schema.safeParse(toConfigInput(d))
   if (result.success) {
     // What the schema cannot see: whether the swept path is a setting here and each value fits.
-    const more = [...sweepIssues(result.data), ...agentsIssues(d.agents)]
+    const more = sweepIssues(result.data)
     return more.length ? byField(more) : { config: result.data, issues: new Map(), list: [] }
   }
   // The same words as the CLI and the Api (engine/config/issue-words.ts), never schema text.
