@@ -47,11 +47,17 @@ export interface AppOptions {
   colorScheme?: 'light' | 'dark'
   /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close. */
   dataDir?: string
+  /** The PostgreSQL store that load agents other than local processes coordinate through. */
+  agentStoreUrl?: string
 }
 
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
-  const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
+  const engine = await createEngine({
+    dbPath: join(dataDir, 'cannonade.db'),
+    demo: true,
+    ...(opts.agentStoreUrl ? { agentStoreUrl: opts.agentStoreUrl } : {}),
+  })
   // As `cannonade serve` does: downloads come from this data folder.
   const server = await startServer({
     host: opts.wrap ? opts.wrap(engine) : engine,
