@@ -341,9 +341,14 @@ function commandRequests(command: ShellCommand, index: number): SourceRequest[] 
   return toRequests(parseWords(command.words, fail), fail)
 }
 
-/** Every request of one or more curl commands, in order. */
-export function readCurl(texts: readonly string[]): ReadRequests {
-  const commands = texts.flatMap((t) => splitCommands(t))
+/**
+ * Every request of one or more curl commands, in order: shell texts (a pasted block), or one
+ * command's words already split by a shell (`cannonade import curl curl -H … URL`).
+ */
+export function readCurl(sources: readonly (string | readonly string[])[]): ReadRequests {
+  const commands = sources.flatMap((t) =>
+    typeof t === 'string' ? splitCommands(t) : [{ words: [...t], line: 1, dropped: [] }],
+  )
   if (commands.length === 0)
     throw new ConfigError([
       { field: '', message: 'no curl command given (paste one or more "curl …" commands)' },

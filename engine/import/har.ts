@@ -37,7 +37,7 @@ const HarSchema = z.object({
         { error: 'must be a list of requests and responses' },
       ),
     },
-    { error: 'is missing: a HAR file holds { "log": { "entries": [...] } }' },
+    { error: 'is missing: this is not a HAR file (one holds { "log": { "entries": [...] } })' },
   ),
 })
 type Entry = z.output<typeof HarSchema>['log']['entries'][number]
@@ -133,9 +133,15 @@ function firstPartyOf(entries: readonly Entry[]): URL | null {
 type Reason = 'static' | 'third' | 'socket' | 'scheme' | 'unanswered'
 
 function reasonToLeaveOut(e: Entry, url: URL, site: string, opts: HarOptions): Reason | null {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'scheme'
   const upgrade = e.request.headers.some((h) => h.name.toLowerCase() === 'upgrade')
-  if (e._resourceType === 'websocket' || e.response?.status === 101 || upgrade) return 'socket'
+  if (
+    e._resourceType === 'websocket' ||
+    e.response?.status === 101 ||
+    upgrade ||
+    /^wss?:$/.test(url.protocol)
+  )
+    return 'socket'
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'scheme'
   if (!e.response || e.response.status <= 0) return 'unanswered'
   if (!opts.keepThirdParty && siteOf(url.hostname) !== site) return 'third'
   if (!opts.keepStatic && isStatic(e, url)) return 'static'
@@ -163,7 +169,9 @@ function leftOutNotes(left: Map<Reason, URL[]>): string[] {
       `left out ${n(count('unanswered'), 'request')} the browser got no answer to (blocked or cancelled)`,
     )
   if (count('scheme'))
-    notes.push(`left out ${n(count('scheme'), 'request')} that were not http or https (data:, blob:…)`)
+    notes.push(
+      `left out ${n(count('scheme'), 'request')} that ${count('scheme') === 1 ? 'was' : 'were'} not http or https (data:, blob:…)`,
+    )
   return notes
 }
 

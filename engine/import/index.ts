@@ -20,18 +20,27 @@ export {
   type ImportedScenario,
 } from './types.ts'
 
+const megabytes = (bytes: number): string =>
+  bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.ceil(bytes / 1024 ** 2)} MB`
+
+/** A source's text, or (curl) one command's words as a shell split them. */
+export type ImportText = string | readonly string[]
+
 const KIND_WORDS: Record<ImportKind, string> = {
   har: 'HAR file',
   curl: 'curl commands',
   openapi: 'OpenAPI document',
 }
 
-function read(kind: ImportKind, texts: readonly string[], opts: ImportOptions): ReadRequests {
+function read(kind: ImportKind, texts: readonly ImportText[], opts: ImportOptions): ReadRequests {
   if (kind === 'curl') return readCurl(texts)
   if (texts.length !== 1)
     throw new ConfigError([{ field: '', message: `an import of a ${KIND_WORDS[kind]} takes one` }])
-  if (kind === 'har') return readHar(texts[0]!, opts)
-  return readOpenApi(texts[0]!, opts.base)
+  const text = texts[0]!
+  if (typeof text !== 'string')
+    throw new ConfigError([{ field: '', message: `a ${KIND_WORDS[kind]} is text` }])
+  if (kind === 'har') return readHar(text, opts)
+  return readOpenApi(text, opts.base)
 }
 
 function secretNotes(secrets: readonly ImportedSecret[]): string[] {
@@ -54,15 +63,15 @@ function toYaml(config: Record<string, unknown>, notes: readonly string[], sourc
  */
 export function importScenario(
   kind: ImportKind,
-  texts: readonly string[],
+  texts: readonly ImportText[],
   opts: ImportOptions = {},
 ): ImportedScenario {
-  const size = texts.reduce((n, t) => n + t.length, 0)
+  const size = texts.reduce((n, t) => n + (typeof t === 'string' ? t.length : t.join(' ').length), 0)
   if (size > MAX_IMPORT_BYTES)
     throw new ConfigError([
       {
         field: '',
-        message: `is ${(size / 1024 / 1024).toFixed(0)} MB, more than an import reads (${MAX_IMPORT_BYTES / 1024 / 1024} MB)`,
+        message: `is ${megabytes(size)}, more than an import reads (${megabytes(MAX_IMPORT_BYTES)})`,
       },
     ])
   const source = opts.source ?? `pasted ${KIND_WORDS[kind]}`
@@ -125,7 +134,7 @@ export function readImportFile(path: string, what: string): string {
       throw new ConfigError([
         {
           field: '',
-          message: `${path} is ${(stat.size / 1024 / 1024).toFixed(0)} MB, more than an import reads (${MAX_IMPORT_BYTES / 1024 / 1024} MB): is it the right file?`,
+          message: `${path} is ${megabytes(stat.size)}, more than an import reads (${megabytes(MAX_IMPORT_BYTES)}): is it the right file?`,
         },
       ])
     return readFileSync(fd, 'utf8')
