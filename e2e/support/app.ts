@@ -47,6 +47,8 @@ export interface AppOptions {
   colorScheme?: 'light' | 'dark'
   /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close. */
   dataDir?: string
+  /** Record the page's traffic as a HAR file here (Playwright's recordHar; written when the context closes). */
+  recordHar?: string
 }
 
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
@@ -61,6 +63,7 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1360, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
+    ...(opts.recordHar ? { recordHar: { path: opts.recordHar, content: 'omit' as const } } : {}),
   })
   const page = await context.newPage()
   const errors: string[] = []

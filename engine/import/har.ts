@@ -62,10 +62,17 @@ const STATIC_MIME =
 const STATIC_EXT =
   /\.(m?js|css|map|png|jpe?g|gif|svg|ico|webp|avif|bmp|woff2?|ttf|otf|eot|mp4|webm|mp3|ogg|wav|wasm)$/i
 
-/** A script, style sheet, image, font or media file: by the browser's word, its type, its name. */
+/** Resource types that are a page's own requests whatever they return. */
+const CALL_TYPES = new Set(['document', 'fetch', 'xhr', 'eventsource', 'ping', 'beacon'])
+
+/**
+ * A script, style sheet, image, font or media file: by the browser's word for it, else (no type,
+ * or "other", as Chromium calls a favicon it asks for again) by its content type or its name.
+ */
 function isStatic(entry: Entry, url: URL): boolean {
   const type = entry._resourceType?.toLowerCase()
-  if (type) return STATIC_TYPES.has(type)
+  if (type && STATIC_TYPES.has(type)) return true
+  if (type && CALL_TYPES.has(type)) return false
   const mime = entry.response?.content?.mimeType ?? ''
   return STATIC_MIME.test(mime) || STATIC_EXT.test(url.pathname)
 }
