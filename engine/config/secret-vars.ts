@@ -82,7 +82,6 @@ export function resolveSecrets(config: RunConfig, lookup: SecretLookup): RunConf
   return { ...config, targets }
 }
 
-
 /** The CANNONADE_SECRET_… variables of `env`: what a local load agent needs to run the same steps. */
 export function secretEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {}
