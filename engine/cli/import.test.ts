@@ -120,7 +120,7 @@ describe('cannonade import har|curl|openapi', () => {
       [
         'a 1 GB file',
         ['har', huge],
-        /huge\.har is 1\.0 GB, more than an import reads \(100 MB\): is it the right file\?/,
+        /huge\.har is 1\.0 GB, more than a HAR file may be \(100 MB\): is it the right file\?/,
       ],
       ['a folder', ['har', dir], /is not a file: give the HAR file's path/],
       ['no file', ['har'], /import har: missing FILE \(a HAR file\)/],

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from './errors.ts'
 import { parseRunConfig } from './load.ts'
+import { configIssues } from '../testing/config.ts'
 import { resolveSecrets, secretEnv, secretEnvName, secretLookup } from './secret-vars.ts'
 
 const config = (target: Record<string, unknown>) => ({
@@ -28,15 +29,7 @@ const SECRETS = {
   cookie: 'CANNONADE_SECRET_COOKIE',
 }
 
-function issues(raw: unknown): string[] {
-  try {
-    parseRunConfig(raw)
-    return []
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err
-    return err.issues.map((i) => `${i.field}: ${i.message}`)
-  }
-}
+const issues = configIssues
 
 describe('secrets in a config', () => {
   it('are variables its steps may use, beside captures and built-ins', () => {

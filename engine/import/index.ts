@@ -1,10 +1,9 @@
 // `cannonade import har|curl|openapi` and the Api's scenarios.import: requests a user already has
 // as a RunConfig with one scenario step per request (README.md, "Scenarios from what you have").
 // Pure: text in, config out; reading a file is the caller's (readImportFile below for the CLI).
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { stringify } from 'yaml'
 import { ConfigError } from '../config/errors.ts'
-import { parseRunConfig } from '../config/load.ts'
+import { megabytes, parseRunConfig, readInputFile } from '../config/load.ts'
 import { readCurl } from './curl.ts'
 import { readHar } from './har.ts'
 import { readOpenApi } from './openapi.ts'
@@ -19,9 +18,6 @@ export {
   type ImportOptions,
   type ImportedScenario,
 } from './types.ts'
-
-const megabytes = (bytes: number): string =>
-  bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.ceil(bytes / 1024 ** 2)} MB`
 
 /** A source's text, or (curl) one command's words as a shell split them. */
 export type ImportText = string | readonly string[]
@@ -112,33 +108,5 @@ export function importScenario(
 
 /** A source file's text, refused before reading when it is larger than an import reads. */
 export function readImportFile(path: string, what: string): string {
-  let fd: number
-  try {
-    fd = openSync(path, 'r')
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    throw new ConfigError([
-      {
-        field: '',
-        message:
-          code === 'ENOENT' ? `${what} not found: ${path}` : `cannot read ${path}: ${(err as Error).message}`,
-      },
-    ])
-  }
-  try {
-    const stat = fstatSync(fd)
-    // A device or a pipe has no size to check first (/dev/zero never ends): files only.
-    if (!stat.isFile())
-      throw new ConfigError([{ field: '', message: `${path} is not a file: give the ${what}'s path` }])
-    if (stat.size > MAX_IMPORT_BYTES)
-      throw new ConfigError([
-        {
-          field: '',
-          message: `${path} is ${megabytes(stat.size)}, more than an import reads (${megabytes(MAX_IMPORT_BYTES)}): is it the right file?`,
-        },
-      ])
-    return readFileSync(fd, 'utf8')
-  } finally {
-    closeSync(fd)
-  }
+  return readInputFile(path, what, MAX_IMPORT_BYTES)
 }
