@@ -3,13 +3,15 @@
 // second against the same app with the masked session token given as a CANNONADE_SECRET_…
 // variable, are all answered with 2xx: the import kept what the page sent and nothing it could
 // not replay. With CANNONADE_WRITE_FIXTURES=1 the recording is also kept as
-// e2e/fixtures/web-mode.har (its token replaced), which engine/import/har.test.ts reads.
+// e2e/fixtures/web-mode.har (its token replaced), which engine/import/har.test.ts reads. And the
+// wizard's first step takes the same as pasted text or a file and shows the steps it made.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { curlFixture } from '../engine/import/fixtures/requests.ts'
 import { importScenario } from '../engine/import/index.ts'
-import { Nav } from './pages/pages.ts'
+import { ImportCard, Nav, WizardPage } from './pages/pages.ts'
 import { appPerTest, ROOT, type App } from './support/app.ts'
 import { runAndWait } from './support/runs.ts'
 
@@ -93,5 +95,69 @@ describe('import har', () => {
       writeFileSync(har, text.replaceAll(app.server.token, FIXTURE_TOKEN))
       copyFileSync(har, FIXTURE)
     }
+  })
+})
+
+describe("the wizard's first step", () => {
+  it('makes steps of pasted curl commands, shows them, and fills the targets with them', async () => {
+    const app = await start()
+    await app.open('#/new')
+    const wizard = new WizardPage(app.page)
+    await wizard.reset()
+    const card = new ImportCard(app.page)
+    await card.paste(curlFixture('chromium', 8080))
+    expect(await card.kind.inputValue()).toBe('curl')
+    expect(await card.make()).toBe('preview')
+    expect(await card.steps(0)).toEqual([
+      'GET /api/items?page=2&sort=price',
+      'POST /api/items',
+      'DELETE /api/items/7',
+    ])
+    const secrets = await app.page.getByTestId('import-secrets').innerText()
+    for (const env of [
+      'CANNONADE_SECRET_COOKIE',
+      'CANNONADE_SECRET_X_CSRF_TOKEN',
+      'CANNONADE_SECRET_AUTHORIZATION',
+    ])
+      expect(secrets).toContain(env)
+    expect(await app.page.getByTestId('import-preview').innerText()).not.toContain('3f9a1c0e7b')
+    await card.use()
+    expect(await wizard.targetUrl(0).inputValue()).toBe('http://127.0.0.1:8080')
+    await app.page.getByTestId('target-0-step-2').waitFor()
+    expect(await app.page.getByTestId('target-0-secrets').innerText()).toContain('CANNONADE_SECRET_COOKIE')
+    await app.screenshot('wizard-import-curl')
+    // A valid config: the wizard goes on to the load.
+    await wizard.next()
+    await app.page.getByTestId('load-connections').waitFor()
+  })
+
+  it('takes a HAR file and an OpenAPI document as files, and says what is wrong with text that is neither', async () => {
+    const app = await start()
+    await app.open('#/new')
+    const card = new ImportCard(app.page)
+    await card.chooseFile(FIXTURE)
+    expect(await card.make()).toBe('preview')
+    expect(await card.kind.inputValue()).toBe('har')
+    const truth = importScenario('har', [readFileSync(FIXTURE, 'utf8')])
+    expect(await card.steps(0)).toEqual(truth.config.targets[0]!.steps!.map((s) => `${s.method} ${s.path}`))
+    expect(await app.page.getByTestId('import-notes').innerText()).toMatch(/left out \d+ static assets/)
+
+    await card.chooseFile(join(ROOT, 'targets', 'openapi.yaml'))
+    await card.base('http://127.0.0.1:8082')
+    expect(await card.make()).toBe('preview')
+    expect(await card.kind.inputValue()).toBe('openapi')
+    expect((await card.steps(0)).slice(0, 3)).toEqual([
+      'GET /health',
+      'GET /ads?limit=20&offset=0&format=json',
+      'POST /ads',
+    ])
+    expect(await card.steps(0)).toHaveLength(10)
+
+    // Text that is no kind keeps the kind chosen: here curl commands, which it is not.
+    await card.paste('wget http://127.0.0.1:8082/ads')
+    expect(await card.kind.inputValue()).toBe('openapi')
+    await card.kind.selectOption('curl')
+    expect(await card.make()).toBe('error')
+    expect(await card.error.innerText()).toMatch(/starts with "wget", not curl/)
   })
 })
