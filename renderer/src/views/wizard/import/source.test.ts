@@ -33,7 +33,7 @@ describe('slimHar', () => {
     }
     const slim = JSON.parse(slimHar(JSON.stringify(har))) as typeof har
     expect(slim.log.entries.map((e) => e.request)).toEqual([request, request])
-    expect(slim.log.entries[0].response).toEqual({ status: 200, content: { mimeType: 'text/html' } })
+    expect(slim.log.entries[0]!.response).toEqual({ status: 200, content: { mimeType: 'text/html' } })
     expect(slim.log.entries[1]).not.toHaveProperty('_webSocketMessages')
   })
 
