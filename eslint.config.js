@@ -41,6 +41,7 @@ const ENGINE_FOLDERS = [
   'demo',
   'exports',
   'host',
+  'import',
   'metrics',
   'monitor',
   'pg',
@@ -144,6 +145,13 @@ export default tseslint.config(
     'config',
     [...ENGINE_FOLDERS.filter((f) => f !== 'config').map((f) => `**/${f}/**`), '../*.ts'],
     'engine/config/ is the ground floor: it imports no other folder of engine/',
+  ),
+  // Imports turn what a user has (HAR, curl, OpenAPI) into RunConfigs: they build on the ground
+  // floor only, so the CLI, the host and tests can call them without a database or a runner.
+  layer(
+    'import',
+    [...ENGINE_FOLDERS.filter((f) => f !== 'config' && f !== 'import').map((f) => `**/${f}/**`), '../*.ts'],
+    'engine/import/ makes configs from text: it imports only engine/config/',
   ),
   // The contract's vocabulary (types, errors, channel names, argument schemas) is apart from the
   // transport ends built from it (client, preload bridge, dispatcher in engine/api/transport/).

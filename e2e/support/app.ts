@@ -49,6 +49,8 @@ export interface AppOptions {
   dataDir?: string
   /** The PostgreSQL store that load agents other than local processes coordinate through. */
   agentStoreUrl?: string
+  /** Record the page's traffic as a HAR file here (Playwright's recordHar; written when the context closes). */
+  recordHar?: string
 }
 
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
@@ -67,6 +69,7 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1360, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
+    ...(opts.recordHar ? { recordHar: { path: opts.recordHar, content: 'omit' as const } } : {}),
   })
   const page = await context.newPage()
   const errors: string[] = []

@@ -1,7 +1,6 @@
 // `cannonade export pg ID... --url postgres://... | export csv ID --out FILE [--series] |
-//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE` and
-//  `cannonade import json FILE`,
-// through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
+//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE`
+// (`cannonade import json FILE` is in ./import.ts), through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
 // its local capabilities. Exit codes: 0 ok, 1 the destination failed (PostgreSQL unreachable, a
 // lost connection), 2 bad input (unknown flag, missing or non-numeric ID, unknown run, wrong
 // password, no permission).
@@ -44,8 +43,6 @@ export const EXPORT_USAGE = helpText(
   PG_FLAGS,
   CSV_FLAGS,
 )
-
-export const IMPORT_USAGE = helpText('usage: cannonade import json FILE [--db FILE]', DB_FLAG)
 
 const count = (n: number): string => n.toLocaleString('en-US')
 
@@ -177,26 +174,4 @@ export async function exportCommand(argv: string[], ctx: CliContext): Promise<nu
   }
 }
 
-export async function importCommand(argv: string[], ctx: CliContext): Promise<number> {
-  try {
-    const [sub, ...rest] = argv
-    if (sub !== 'json')
-      throw new UsageError(
-        sub === undefined ? 'import: missing kind (json)' : `import: unknown kind "${sub}" (json)`,
-      )
-    const { flags, positional } = parseFlags(rest, DB_FLAG)
-    const file = positional[0]
-    if (file === undefined)
-      throw new UsageError('import json: missing FILE (a file written by "cannonade export json")')
-    if (positional.length > 1) throw new UsageError(`import json takes one FILE, got ${positional.length}`)
-    const res = await withEngine(flags.db ?? ctx.dbPath, (host) => host.local.importJson(file))
-    const pairs = res.runIds.map((id, i) => `run ${res.sourceRunIds[i]} as run ${id}`).join(', ')
-    ctx.stdout.write(`imported ${pairs || 'no runs'} (${count(res.rows)} samples) from ${file}\n`)
-    return 0
-  } catch (err) {
-    return reportError(err, ctx, IMPORT_USAGE)
-  }
-}
-
 export const exportCli: CliCommand = { help: EXPORT_USAGE, run: exportCommand }
-export const importCli: CliCommand = { help: IMPORT_USAGE, run: importCommand }

@@ -16,7 +16,8 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   runs show ID [--json] | runs delete ID | runs prune ID        the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
-  import json FILE
+  import json FILE | import har FILE [--keep-static] [--keep-third-party] | import curl 'curl …'…
+  import openapi SPEC --base URL        har, curl, openapi: [--name TEXT] [--out CONFIG.yaml]
   report ID... --out FILE.pdf [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]
   stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] | status [--json]
@@ -31,7 +32,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   agents: async () => (await import('./agents.ts')).agentsCli,
   runs: async () => (await import('./runs.ts')).runsCli,
   export: async () => (await import('./export.ts')).exportCli,
-  import: async () => (await import('./export.ts')).importCli,
+  import: async () => (await import('./import.ts')).importCli,
   serve: async () => (await import('./serve.ts')).serveCli,
   report: async () => (await import('./report.ts')).reportCli,
   compare: async () => (await import('./compare.ts')).compareCli,

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDb } from '../store/db.ts'
 import { insertFixtureRun, type FixtureOptions } from '../testing/fixtures.ts'
 import type { CliContext } from './context.ts'
-import { exportCommand, importCommand } from './export.ts'
+import { exportCommand } from './export.ts'
+import { importCommand } from './import.ts'
 import { runsCommand } from './runs.ts'
 
 let dir: string

@@ -10,6 +10,7 @@ import { part } from './part.ts'
 import { ScenarioEditor } from './ScenarioEditor.tsx'
 import { firstStepFor, METHODS } from './scenarioDraft.ts'
 import { RequestDetails } from './target/RequestDetails.tsx'
+import { SecretsNote } from './target/SecretsNote.tsx'
 import { StackNote } from './target/StackNote.tsx'
 import { UrlCheck } from './target/UrlCheck.tsx'
 
@@ -75,6 +76,7 @@ export function TargetEditor({
         />
       ) : null}
       <StackNote target={target} id={id} />
+      <SecretsNote target={target} id={id} />
       {scenario ? (
         <ScenarioEditor target={value} index={index} set={set} issues={issues} />
       ) : (

@@ -58,6 +58,8 @@ export interface TargetDraft {
   stack: StackDraft | null
   /** This target is one value of a series (a template's task size): kept as it is. */
   series: { name: string; value: number } | null
+  /** `${name}` of the steps read from a CANNONADE_SECRET_… variable at the run's start (an import's): kept as it is. */
+  secrets: Record<string, string> | null
 }
 
 export interface PhaseDraft {
@@ -137,6 +139,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     think: noThink(),
     stack: null,
     series: null,
+    secrets: null,
   }
 }
 
@@ -294,6 +297,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
         think: thinkInput(t.think),
         stack: t.stack ?? undefined,
         series: t.series ?? undefined,
+        secrets: t.secrets ?? undefined,
       }),
     ),
     load: loadInput(d.load),

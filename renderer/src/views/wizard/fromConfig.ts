@@ -73,7 +73,8 @@ function monitorFromConfig(monitor: MonitorDraft, m: MonitorSpec): void {
   }
 }
 
-function targetFromConfig(t: TargetConfig): TargetDraft {
+/** A config's target as the wizard edits it (an imported scenario's targets come in this way too). */
+export function targetFromConfig(t: TargetConfig): TargetDraft {
   const td = emptyTarget(t.name, t.url)
   td.method = t.method
   td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
@@ -86,6 +87,7 @@ function targetFromConfig(t: TargetConfig): TargetDraft {
     ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
     : null
   td.series = t.series ? { ...t.series } : null
+  td.secrets = t.secrets ? { ...t.secrets } : null
   // The wizard edits a target's first monitor; any more are kept as they are.
   const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
   td.monitor.more = all.slice(1)
