@@ -109,7 +109,8 @@ async function downAll(host: EngineHost, keep: Set<string>, say: (l: string) => 
   }
 }
 
-async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): Promise<void> {
+/** Runs the plan; returns the experiments that did not complete, with why. */
+async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): Promise<string[]> {
   const templates = listTemplates()
   const { ports, byPort } = await stackPorts()
   const onPort = (u: string) => {
@@ -134,6 +135,7 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
     if (/^(not running|running with)/.test(e.line)) say(`${e.stack}: ${e.line}`)
   })
   let stopping = false
+  const incomplete: string[] = []
   const onSignal = () => {
     stopping = true
     say('interrupted: stopping the run going on; no further experiment starts')
@@ -154,6 +156,7 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
         (err: unknown) => ({ runIds: [], studyId: null, problem: String(err), seconds: 0 }),
       )
       tag(`${out.problem ? `NOT COMPLETE (${out.problem})` : 'complete'} after ${out.seconds} s; ${uptime()}`)
+      if (out.problem) incomplete.push(`${p.exp.id}: ${out.problem}`)
       await downAll(host, stacksFrom(plan, i + 1), tag)
     }
   } finally {
@@ -162,6 +165,8 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
     off()
     await host.close()
   }
+  if (stopping) incomplete.push('interrupted')
+  return incomplete
 }
 
 async function main(): Promise<void> {
@@ -169,9 +174,13 @@ async function main(): Promise<void> {
   const dataDir = dataDirOf(flags)
   const say = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`)
   say(`results: ${dataDir} (${cpus().length} cores); ${uptime()}`)
-  if (!flags.docOnly) await runAll(flags, dataDir, say)
+  const incomplete = flags.docOnly ? [] : await runAll(flags, dataDir, say)
   const doc = await writeDoc(dataDir, flags, say)
   say(`wrote ${doc}; ${uptime()}`)
+  if (incomplete.length) {
+    say(`not complete: ${incomplete.join('; ')}`)
+    process.exitCode = 1
+  }
 }
 
 main().catch((err: unknown) => {

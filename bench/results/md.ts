@@ -109,15 +109,17 @@ export function acrossText(
   label: (runId: number) => string,
 ): string {
   if (!c) return '–'
-  return c.pairs
-    .map((p) => {
-      const m = p.metrics.find((x) => x.metric === name)
-      return m
-        ? `${label(p.other.runId)} against ${label(p.baseline.runId)}: ${fmtEffect(m)}, ${verdictWord(m, c.minEffect)}`
-        : ''
-    })
-    .filter(Boolean)
-    .join('; ')
+  return (
+    c.pairs
+      .map((p) => {
+        const m = p.metrics.find((x) => x.metric === name)
+        return m
+          ? `${label(p.other.runId)} against ${label(p.baseline.runId)}: ${fmtEffect(m)}, ${verdictWord(m, c.minEffect)}`
+          : ''
+      })
+      .filter(Boolean)
+      .join('; ') || 'no pair to compare (a run without responses)'
+  )
 }
 
 /** How the experiment's runs were shaped, from their config: "3 rounds of 30 s after a 5 s warm-up". */
