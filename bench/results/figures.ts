@@ -1,13 +1,17 @@
 // What an experiment's result says, read back from the results database through the engine host
 // as the app reads it: the study page's figures (studies.get), the compare page's (runs.compare),
-// the runs themselves, and the columns of the exports a user would open next (the study CSV, the
-// run's per-second CSV), so every number in docs/results.md is one the app shows or exports.
+// the runs themselves, the study CSV's columns and the PDF report's table of a run, so every number
+// in docs/results.md is one the app, an export or the report shows.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CompareResult, RunSummary, StudyResults } from '../../engine/api/types.ts'
 import type { RunConfig } from '../../engine/config/schema.ts'
 import type { EngineHost } from '../../engine/host/index.ts'
+import { entryFigures } from '../../engine/report/comparison.ts'
+import { loadReportData } from '../../engine/report/data.ts'
+import { openDb } from '../../engine/store/db.ts'
+import { HistoryStore } from '../../engine/store/queries.ts'
 import type { Found } from './experiments.ts'
 
 /** RFC 4180, as engine/exports/write.ts writes it: quoted fields may hold commas and quotes. */
@@ -52,7 +56,7 @@ export interface Result {
   compares: Map<number, CompareResult>
   /** A one-target study's runs compared with its first value's (the compare page of its runs). */
   across: CompareResult | null
-  /** Per target: its CPU % averaged over the measured seconds of the per-second CSV. */
+  /** Per target of the first run: its CPU %, as the PDF report's table of the run gives it. */
   cpuMean: Map<string, number>
   /** The load average each run's note kept: at its start and at its end. */
   load: { start: number; end: number }[]
@@ -61,16 +65,15 @@ export interface Result {
 /** A number from a CSV cell; null for an empty one. */
 export const num = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s))
 
-/** The mean of a target's per-second CPU over the seconds it was measured (warm-up left out). */
-function cpuMeans(rows: readonly Record<string, string>[]): Map<string, number> {
-  const acc = new Map<string, { sum: number; n: number }>()
-  for (const r of rows) {
-    const cpu = num(r.target_cpu_percent)
-    if (cpu === null || r.phase === 'warmup') continue
-    const a = acc.get(r.target!) ?? { sum: 0, n: 0 }
-    acc.set(r.target!, { sum: a.sum + cpu, n: a.n + 1 })
+/** Per target of a run: its CPU % as the PDF report's side-by-side table gives it (mean over its seconds under load). */
+function reportCpu(dbPath: string, runId: number): Map<string, number> {
+  const db = openDb(dbPath, { readonly: true })
+  try {
+    const entries = entryFigures(loadReportData(new HistoryStore(db), [runId]))
+    return new Map(entries.flatMap((e) => (e.cpu === null ? [] : [[e.target, e.cpu] as const])))
+  } finally {
+    db.close()
   }
-  return new Map([...acc].map(([t, a]) => [t, a.sum / a.n]))
 }
 
 const LOAD_NOTE = /load average ([\d.]+) at the start, ([\d.]+) at the end/
@@ -115,8 +118,6 @@ export async function readResult(engine: EngineHost, found: Found, baseline?: st
             pairs: runs.slice(1).map((x) => ({ baseline: ref(first.runId), other: ref(x.runId) })),
           })
         : null
-    const out = join(tmp, 'series.csv')
-    await engine.local.exportCsv(first.runId, { kind: 'series', out })
     const load = runs.flatMap((r) => {
       const m = LOAD_NOTE.exec(r.note)
       return m ? [{ start: Number(m[1]), end: Number(m[2]) }] : []
@@ -128,7 +129,7 @@ export async function readResult(engine: EngineHost, found: Found, baseline?: st
       studyRows,
       compares,
       across,
-      cpuMean: cpuMeans(parseCsv(readFileSync(out, 'utf8'))),
+      cpuMean: reportCpu(engine.dbPath, first.runId),
       load,
     }
   } finally {

@@ -2,18 +2,9 @@
 // with (renderer/src/lib/format.ts: the study page's and the compare page's formatting), so a number
 // in the doc reads as the same number on the page its chart comes from.
 import type { CompareMetric, CompareMetricName, CompareResult, SweepPoint } from '../../engine/api/types.ts'
-import {
-  fmtEffect,
-  fmtAgreeCell,
-  fmtEffectCell,
-  fmtMetricValue,
-  METRIC_LABEL,
-  verdictWord,
-} from '../../engine/metrics/compare-words.ts'
-import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
+import { fmtEffect, metricCells, verdictWord } from '../../engine/metrics/compare-words.ts'
+import { ms } from '../../renderer/src/lib/format.ts'
 import { num, type Result } from './figures.ts'
-
-export { ms, percent, rate }
 
 /** A markdown table; cells may hold `|` (escaped here). */
 export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -84,14 +75,7 @@ export function pairTable(c: CompareResult): string {
   if (!p) return ''
   return table(
     ['metric', p.baseline.label, p.other.label, 'ratio (95 % CI)', 'rounds agreeing', 'verdict'],
-    p.metrics.map((m) => [
-      METRIC_LABEL[m.metric],
-      fmtMetricValue(m.metric, m.baseline),
-      fmtMetricValue(m.metric, m.other),
-      fmtEffectCell(m),
-      m.verdict === 'too-few-rounds' ? '–' : fmtAgreeCell(m.agree),
-      verdictWord(m, c.minEffect),
-    ]),
+    p.metrics.map((m) => metricCells(m, c.minEffect)),
   )
 }
 

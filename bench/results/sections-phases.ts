@@ -4,20 +4,8 @@
 import { fmtEffect } from '../../engine/metrics/compare-words.ts'
 import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
-import {
-  csvMs,
-  direction,
-  lengthWords,
-  metricOf,
-  ms,
-  percent,
-  pointsOf,
-  quote,
-  rate,
-  rowOf,
-  runLine,
-  table,
-} from './md.ts'
+import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
+import { csvMs, direction, lengthWords, metricOf, pointsOf, quote, rowOf, runLine, table } from './md.ts'
 import { compareShot, runShot, studyShot } from './pages.ts'
 
 const PHASES = 'the phased-client assignment'
@@ -82,7 +70,7 @@ const phasesThreads: Section = {
   }),
   body: (r, images) =>
     [
-      `The tables "Throughput Comparison" and "P99 Comparison" of ${PHASES}: a Java client with warmup, load, peak and cooldown phases (10 %, 50 %, 100 % and 25 % of its threads), its peak at 32, 64, 128 and 256 threads; here \`node-http\` under the \`phases\` profile, the peak swept over the same counts.`,
+      `The tables "Throughput Comparison" and "P99 Comparison" of ${PHASES}: a Java client with warmup, load, peak and cooldown phases (10 %, 50 %, 100 % and 25 % of its threads), its peak at 32, 64, 128 and 256 threads; here \`node-http\` under the \`phases\` profile, the peak swept over the same counts, ${lengthWords(r)}.`,
       '**What the study reported** (requests/s over all phases, and p99 in seconds, as its tables print them):',
       table(
         ['deployment', '32', '64', '128', '256', 'p99 32', 'p99 64', 'p99 128', 'p99 256'],

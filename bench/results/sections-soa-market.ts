@@ -4,17 +4,15 @@
 import { fmtEffect } from '../../engine/metrics/compare-words.ts'
 import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
+import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import {
   acrossText,
   csvMs,
   direction,
   lengthWords,
   metricOf,
-  ms,
-  percent,
   pointsOf,
   quote,
-  rate,
   rowOf,
   runLine,
   table,
@@ -102,7 +100,7 @@ const bigBang: Section = {
   }),
   body: (r, images) =>
     [
-      `Tests 1-3 of ${SOA} (tables 4.4-4.6, figures 4.1-4.6): one web service under a big bang (every client at once) of 5, 15 and 30 clients, a 259-byte request each time; here \`java-tomcat\` against \`java-jetty\` in the place of WebLogic, \`POST /payload\` with 259 bytes.`,
+      `Tests 1-3 of ${SOA} (tables 4.4-4.6, figures 4.1-4.6): one web service under a big bang (every client at once) of 5, 15 and 30 clients, a 259-byte request each time; here \`java-tomcat\` against \`java-jetty\` in the place of WebLogic, \`POST /payload\` with 259 bytes, ${lengthWords(r)}.`,
       '**What the study reported** (SoapUI, 120 s per test; the thesis writes decimal commas: 15,150 ms is 15.15 ms, 312,795 transactions/s is 312.8):',
       table(
         [
@@ -183,7 +181,7 @@ const pooling: Section = {
   },
   body: (r, images) =>
     [
-      `The connection pooling section of ${MARKET}: users who register, log in and browse, against Tomcat with PostgreSQL, with a new database connection for every operation ("DefaultPool") and with HikariCP's pool of 10; here \`java-tomcat\` with \`POOL_SIZE\` 0 and 10, 5 s of warm-up after each restart.`,
+      `The connection pooling section of ${MARKET}: users who register, log in and browse, against Tomcat with PostgreSQL, with a new database connection for every operation ("DefaultPool") and with HikariCP's pool of 10; here \`java-tomcat\` with \`POOL_SIZE\` 0 and 10, ${r.runs[0]!.config.load.connections} users (connections), ${lengthWords(r)}.`,
       '**What the study reported:**',
       table(
         ['', 'DefaultPool (no pool)', 'HikariPool (10)'],

@@ -4,18 +4,16 @@
 import { fmtEffect } from '../../engine/metrics/compare-words.ts'
 import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
+import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import {
   acrossText,
   csvMs,
   direction,
   lengthWords,
   metricOf,
-  ms,
   pairTable,
-  percent,
   pointsOf,
   quote,
-  rate,
   rowOf,
   runLine,
   table,
@@ -26,7 +24,8 @@ const THESIS = 'the Java vs Node.js thesis'
 
 const cpuText = (r: Result, target: string): string => {
   const v = r.cpuMean.get(target)
-  return v === undefined ? '–' : percent(v)
+  // As the PDF report's table of the run prints it (engine/report/comparison.ts).
+  return v === undefined ? '–' : `${v.toFixed(0)} %`
 }
 
 function javaVsNodeDiffers(r: Result): string {
@@ -198,7 +197,7 @@ const poolSize: Section = {
   }),
   body: (r, images) =>
     [
-      `Figures 6.2 and 6.3 of ${THESIS}: the Java service restarted with HikariCP pools of 30, 60 and 90 connections, load stepped up to 96 connections; here \`java-jetty\` with \`POOL_SIZE\` 30, 60 and 90, 10 s of warm-up after each restart.`,
+      `Figures 6.2 and 6.3 of ${THESIS}: the Java service restarted with HikariCP pools of 30, 60 and 90 connections, load stepped up to 96 connections; here \`java-jetty\` with \`POOL_SIZE\` 30, 60 and 90, ${lengthWords(r)}.`,
       '**What the study reported** (both figures are charts without values in the text):',
       quote(
         `${THESIS}, 6.2`,
