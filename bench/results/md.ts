@@ -34,9 +34,6 @@ export const csvMs = (row: Record<string, string> | undefined, key: string): str
   return v === null ? '–' : ms(v)
 }
 
-/** A ratio as the compare page writes one: "0.87×". */
-export const times = (x: number): string => `${x >= 9.995 ? x.toFixed(1) : x.toFixed(2)}×`
-
 /** How the run went on this machine: its runs, when, how loaded the machine was, and any caveat. */
 export function runLine(r: Result): string {
   const first = r.runs[0]!

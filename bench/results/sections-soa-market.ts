@@ -1,7 +1,7 @@
 // docs/results.md, the Tomcat vs WebLogic SOA thesis (study 003: big bang, tables 4.4-4.6) and the
 // marketplace report (study 004: pooling on and off). What they reported is quoted from their
 // text; what this run measured is filled in from the results database.
-import { fmtEffect } from '../../engine/metrics/compare-words.ts'
+import { fmtEffect, fmtRatio } from '../../engine/metrics/compare-words.ts'
 import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
 import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
@@ -72,7 +72,7 @@ function bigBangDiffers(r: Result): string {
   return [
     `- **Saturation.** The thesis saw Tomcat's throughput stop at 15 threads (716 → 710 transactions/s at 30) while its mean response time doubled (18.97 → 38.69 ms). Here java-tomcat went from ${rate(p15?.throughput)} at 15 clients to ${rate(p30?.throughput)} at 30 (${rise === null ? '–' : `${rise >= 0 ? '+' : ''}${percent(rise * 100)}`}), its mean latency from ${m15 === null ? '–' : ms(m15)} to ${m30 === null ? '–' : ms(m30)}: ${plateau ? 'the same plateau, reached already at 15 clients' : "not the thesis' plateau between 15 and 30 clients"}${p5 ? ` (at 5 clients: ${rate(p5.throughput)})` : ''}.`,
     `- **The two servers.** The thesis found them within 1-5 % of each other at every load. Here java-tomcat's throughput against java-jetty's is ${dirs.map((d, i) => `${t[i]!.label} clients: ${d === 'above' ? 'higher' : d === 'below' ? 'lower' : 'not told apart'}`).join(', ')} (each value's compare page, rounds paired). WebLogic is not a bundled stack: embedded Jetty stands in for it.`,
-    "- **The service.** The thesis' SoapUI sent a 259-byte SOAP message over the network to a web service that parsed it (about 15 ms at 5 threads); here `POST /payload` receives the same 259 bytes and returns their SHA-256, on the same host: far less work per request, so the absolute figures are an order of magnitude apart and only the shape compares.",
+    `- **The service.** The thesis' SoapUI sent a 259-byte SOAP message over the network to a web service that parsed it (about 15 ms at 5 threads); here \`POST /payload\` receives the same 259 bytes and returns their SHA-256, on the same host: far less work per request (java-tomcat answered ${p5 ? fmtRatio(p5.throughput / 312.795) : '–'} the thesis' transactions/s at 5 clients), so only the shape of the curves compares.`,
     `- **Length and machine.** ${lengthWords(r)} (Tomcat, Jetty, Tomcat…) instead of 120 s; each app at 1 CPU, the generator and both PostgreSQL containers on the same 2 cores. The issue names 5/15/25 clients: the thesis' big bang of the single service (its tests 1-3, the tables quoted here) is 5/15/30; 5/15/25 are its tests 7-9 on the chained services (\`soa-chained\`).`,
   ].join('\n')
 }
@@ -148,11 +148,12 @@ function poolingRun(r: Result): string {
 function poolingDiffers(r: Result): string {
   const [off, on] = pointsOf(r, 'java-tomcat')
   const conns = (label: string | undefined) => rowOf(r, 'java-tomcat', label ?? '')?.db_connections_max || '–'
+  const users = r.runs[0]!.config.load.connections
   return [
     `- **Pooling.** The report's pool took the app from 135 to 500 requests/s at its peak (3.7×). Here, on the compare page of the two runs: ${acrossText(r.across, 'throughput', valueLabel(r, 'POOL_SIZE'))} (the mean of each round, not a peak second); p50 ${ms(off?.p50)} without a pool, ${ms(on?.p50)} with one.`,
-    `- **Connections and failures.** Without a pool the report's app opened connections until PostgreSQL's limit of 100 refused them ("sorry, too many clients already"): 3 % of requests failed, in clusters. Here at most ${conns(off?.label)} database connections were open without a pool and ${conns(on?.label)} with one; 60 users cannot reach PostgreSQL's 100, so the refusals and their failure clusters do not happen (error rate ${percent((off?.errorRate ?? 0) * 100)} without a pool).`,
+    `- **Connections and failures.** Without a pool the report's app opened connections until PostgreSQL's limit of 100 refused them ("sorry, too many clients already"): 3 % of requests failed, in clusters. Here at most ${conns(off?.label)} database connections were open without a pool and ${conns(on?.label)} with one: ${users} users cannot reach PostgreSQL's 100, so there are no refusals${off?.errorRate ? `, and the ${percent(off.errorRate * 100)} of requests that failed without a pool failed otherwise (their kinds are on the run page's errors chart)` : ', and no request failed without a pool'}.`,
     `- **Scale.** 3 000 Locust users spawned at 20/s for 10-12 minutes, against ${r.runs[0]!.config.load.connections} connections (users) here, ${lengthWords(r)}, with think time between a user's requests; the report's seconds-long response times came from thousands of users queueing.`,
-    "- **Machine.** The report's Tomcat and PostgreSQL ran in Docker on a laptop; here each is limited to 1 CPU on the same 2 cores as the load generator. Registration hashes the password with PBKDF2 at 1 000 iterations (the report's Spring Security default was far slower: `marketplace-hashing` reproduces that).",
+    "- **Machine.** The report's Tomcat, PostgreSQL and Locust ran in Docker on one machine; here Tomcat and PostgreSQL are each limited to 1 CPU on the same 2 cores as the load generator. Registration hashes the password with PBKDF2 at 1 000 iterations; the report's Spring Security encoder used 185,000 (later 1,850): `marketplace-hashing` reproduces that.",
   ].join('\n')
 }
 

@@ -33,7 +33,7 @@ function javaVsNodeDiffers(r: Result): string {
   const d = direction(thr)
   const verdict =
     d === 'above'
-      ? `Java is ahead here as well, by ${fmtEffect(thr!)}: less than the thesis' "nearly twice"`
+      ? `Java is ahead here as well, by ${fmtEffect(thr!)}: ${1 + thr!.change! >= 1.8 ? 'close to' : 'less than'} the thesis' "nearly twice"`
       : d === 'below'
         ? `Node.js is ahead here (java-jetty at ${fmtEffect(thr!)} of node-http's throughput), the reverse of the thesis`
         : `the two are not told apart here (java-jetty at ${thr ? fmtEffect(thr) : '–'} of node-http's throughput)`
