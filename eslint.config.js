@@ -185,8 +185,9 @@ export default tseslint.config(
   // No function of product code over 100 lines: a long closure hides the parts a reader needs named
   // (a runner child's watchdog, messages and end; a route table; a wizard editor per kind and row).
   // Tests and test helpers are exempt: a table of cases reads best in one place.
+  // `npm run results` (bench/results/) is held to it too: it writes a committed doc.
   {
-    files: ['engine/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts'],
+    files: ['engine/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts', 'bench/results/**/*.ts'],
     ignores: ['**/*.test.ts', 'engine/testing/**'],
     rules: { 'max-lines-per-function': ['error', { max: 100 }] },
   },

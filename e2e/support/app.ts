@@ -45,12 +45,14 @@ export interface AppOptions {
   wrap?: (engine: EngineHost) => Api
   viewport?: { width: number; height: number }
   colorScheme?: 'light' | 'dark'
-  /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close. */
+  /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close… */
   dataDir?: string
   /** The PostgreSQL store that load agents other than local processes coordinate through. */
   agentStoreUrl?: string
   /** Record the page's traffic as a HAR file here (Playwright's recordHar; written when the context closes). */
   recordHar?: string
+  /** …unless kept: the results database `npm run results` keeps (bench/results/doc.ts). */
+  keep?: boolean
 }
 
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
@@ -100,7 +102,7 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
       await context.close()
       await server.close()
       await engine.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!opts.keep) rmSync(dataDir, { recursive: true, force: true })
       if (errors.length) throw new Error(`uncaught errors in the page:\n${errors.join('\n')}`)
     },
   }
