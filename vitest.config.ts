@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config'
 // scripts/test.mjs runs them as stages (`npm test`: typecheck, lint, unit, load; `npm run test:all`
 // adds slow, pg, docker, end-to-end and packaging); `npx vitest run --project unit` runs one of them. The
 // browser end-to-end tests (e2e/*.e2e.ts) have their own config: they need a built renderer.
-const ROOTS = ['engine', 'targets', 'renderer', 'electron', 'scripts']
+const ROOTS = ['engine', 'targets', 'renderer', 'electron', 'scripts', 'bench']
 const files = (suffix: string) => ROOTS.map((root) => `${root}/**/*${suffix}`)
 const KINDS = ['.load.test.ts', '.slow.test.ts', '.pg.test.ts', '.docker.test.ts']
 

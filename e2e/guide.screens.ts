@@ -1,44 +1,91 @@
-// The screenshots of docs/studies.md: every template, shortened, run against the demo target (a
-// process monitor on this process, where the demo runs, gives the target's CPU and memory), and
-// the page that shows its result: the study page for a sweep, the run's page (and the comparison
-// of its targets) for a run. Written to docs/screens/, committed with the guide, so the guide
-// shows what this version of the app draws. A stack a template sweeps is recorded, not restarted
-// (engine/study/templates.test.ts runs the templates against their stacks under Docker).
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+// The screenshots of docs/studies.md: every template and the page that shows its result (the study
+// page for a sweep, the run's page and the comparison of its targets for a run), written to
+// docs/screens/ and committed with the guide, so the guide shows what this version of the app draws.
+// The six templates `npm run results` runs at full length (bench/results/experiments.ts) are shot
+// from its results database (artifacts/results/), their real runs against their Docker stacks; the
+// others run here, shortened, against the demo target (a process monitor on this process, where the
+// demo runs, gives the target's CPU and memory), a stack a template sweeps recorded, not restarted
+// (engine/study/templates.docker.test.ts runs the templates against their stacks under Docker).
+import { existsSync, mkdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dbPathOf, experimentOf, findResult, RESULTS_DIR } from '../bench/results/experiments.ts'
 import { parseRunConfig } from '../engine/config/load.ts'
 import type { RunConfig } from '../engine/config/schema.ts'
 import { openDb, type Db } from '../engine/store/db.ts'
 import { runStudy } from '../engine/study/run.ts'
-import { listTemplates } from '../engine/study/templates.ts'
+import { listTemplates, type Template } from '../engine/study/templates.ts'
 import { shortenTemplate } from '../engine/testing/templates.ts'
 import { launchBrowser, ROOT, startApp, type App } from './support/app.ts'
 
 const SCREENS = join(ROOT, 'docs', 'screens')
 const templates = listTemplates()
+const VIEWPORT = { width: 1280, height: 860 }
 
 let browser: Browser
 let app: App
+/** The app on the results database, when `npm run results` has made one. */
+let results: App | null = null
 let db: Db
 let demo: string
 
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true })
   browser = await launchBrowser()
-  app = await startApp(browser, { viewport: { width: 1280, height: 860 } })
+  app = await startApp(browser, { viewport: VIEWPORT })
   db = openDb(join(app.dataDir, 'cannonade.db'))
   demo = await app.engine.demoUrl()
+  if (existsSync(dbPathOf(RESULTS_DIR)))
+    results = await startApp(browser, { dataDir: RESULTS_DIR, keep: true, viewport: VIEWPORT })
 })
 afterAll(async () => {
   db?.close()
+  await results?.close()
   await app?.close()
   await browser?.close()
 })
 
-async function shoot(name: string): Promise<void> {
-  await app.page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true })
+async function shoot(on: App, name: string): Promise<void> {
+  await on.page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true })
+}
+
+/** A study's page, once its charts are drawn. */
+async function shootStudy(on: App, studyId: number, name: string): Promise<void> {
+  await on.open(`#/studies/${studyId}`)
+  await on.page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+  await on.page.getByTestId('study-chart-0-throughput-plot').locator('svg').first().waitFor()
+  await on.page.getByTestId('study-chart-0-latency-plot').locator('svg').first().waitFor()
+  await shoot(on, name)
+}
+
+/** A run's page, and the comparison of its targets when it has several. */
+async function shootRun(on: App, runId: number, targets: number, name: string): Promise<void> {
+  await on.open(`#/runs/${runId}`)
+  await on.page.getByTestId('detail').waitFor()
+  await on.page.getByTestId('detail-chart-throughput').locator('svg').first().waitFor()
+  await on.page.getByTestId('detail-chart-cpu').locator('svg').first().waitFor()
+  await shoot(on, name)
+  if (targets > 1) {
+    await on.open(`#/compare?runs=${runId}`)
+    await on.page.getByTestId('compare').waitFor()
+    await on.page.getByTestId('compare-runs').waitFor()
+    await shoot(on, `${name}-compare`)
+  }
+}
+
+/** A template `npm run results` ran at full length: its newest result in the results database. */
+async function fromResults(t: Template, id: string): Promise<void> {
+  const where = relative(ROOT, dbPathOf(RESULTS_DIR))
+  if (!results)
+    throw new Error(`${t.id}: no ${where}: run \`npm run results\` first (its screenshots come from there)`)
+  const found = await findResult(results.engine, experimentOf(id)!)
+  if (!found) throw new Error(`${t.id}: no result in ${where}: run \`npm run results -- --only ${id}\``)
+  console.log(
+    `${t.id}: from the full-length run (${found.studyId !== null ? `study ${found.studyId}` : `run ${found.runIds[0]}`} of ${where})`,
+  )
+  if (found.studyId !== null) await shootStudy(results, found.studyId, t.id)
+  else await shootRun(results, found.runIds[0]!, t.config.targets.length, t.id)
 }
 
 /** Run a single config through the engine, as the wizard does, and wait for its end. */
@@ -60,57 +107,42 @@ async function run(config: RunConfig): Promise<number> {
 
 describe('the studies guide: each template and where its result shows', () => {
   for (const t of templates) {
-    it(
-      t.id,
-      async () => {
-        const config = parseRunConfig(
-          shortenTemplate(
-            t.config,
-            (u) => {
-              const url = new URL(u)
-              return demo + url.pathname + url.search
-            },
-            { stack: true, monitors: false, monitor: { kind: 'process', pid: process.pid } },
-          ),
-        )
-        const { page } = app
-        if (config.sweep) {
-          const { studyId, runs } = await runStudy(db, join(app.dataDir, 'cannonade.db'), config, {
-            stacks: {
-              snapshot: async (name) => ({
-                name,
-                running: false,
-                native: false,
-                env: {},
-                replicas: 1,
-                port: 0,
-              }),
-              apply: async () => {},
-              restore: async () => {},
-            },
-          })
-          expect(runs.every((r) => r.summary.status === 'done')).toBe(true)
-          await app.open(`#/studies/${studyId}`)
-          await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
-          await page.getByTestId('study-chart-0-throughput-plot').locator('svg').first().waitFor()
-          await page.getByTestId('study-chart-0-latency-plot').locator('svg').first().waitFor()
-          await shoot(t.id)
-          return
-        }
-        const runId = await run(config)
-        await app.open(`#/runs/${runId}`)
-        await page.getByTestId('detail').waitFor()
-        await page.getByTestId('detail-chart-throughput').locator('svg').first().waitFor()
-        await page.getByTestId('detail-chart-cpu').locator('svg').first().waitFor()
-        await shoot(t.id)
-        if (config.targets.length > 1) {
-          await app.open(`#/compare?runs=${runId}`)
-          await page.getByTestId('compare').waitFor()
-          await page.getByTestId('compare-runs').waitFor()
-          await shoot(`${t.id}-compare`)
-        }
-      },
-      120_000,
-    )
+    const exp = experimentOf(t.id)
+    if (exp) {
+      it(`${t.id} (from the full-length run of npm run results)`, () => fromResults(t, exp.id), 120_000)
+      continue
+    }
+    it(`${t.id} (shortened, against the demo target)`, async () => {
+      const config = parseRunConfig(
+        shortenTemplate(
+          t.config,
+          (u) => {
+            const url = new URL(u)
+            return demo + url.pathname + url.search
+          },
+          { stack: true, monitors: false, monitor: { kind: 'process', pid: process.pid } },
+        ),
+      )
+      if (config.sweep) {
+        const { studyId, runs } = await runStudy(db, join(app.dataDir, 'cannonade.db'), config, {
+          stacks: {
+            snapshot: async (name) => ({
+              name,
+              running: false,
+              native: false,
+              env: {},
+              replicas: 1,
+              port: 0,
+            }),
+            apply: async () => {},
+            restore: async () => {},
+          },
+        })
+        expect(runs.every((r) => r.summary.status === 'done')).toBe(true)
+        await shootStudy(app, studyId, t.id)
+        return
+      }
+      await shootRun(app, await run(config), config.targets.length, t.id)
+    }, 120_000)
   }
 })

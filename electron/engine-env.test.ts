@@ -55,4 +55,14 @@ describe('secretsFromEnv', () => {
       PGPASSWORD: 'p',
     })
   })
+
+  it("takes an imported scenario's CANNONADE_SECRET_… values, which engineEnv leaves out", () => {
+    const env = {
+      CANNONADE_SECRET_COOKIE: 'sid=1',
+      CANNONADE_DATA_DIR: '/data',
+      CANNONADE_PG_URL: 'postgres://u:p@h/d',
+    }
+    expect(secretsFromEnv(env)).toEqual({ CANNONADE_SECRET_COOKIE: 'sid=1' })
+    expect(engineEnv(env)).not.toHaveProperty('CANNONADE_SECRET_COOKIE')
+  })
 })

@@ -5,6 +5,7 @@
 // only to what uses them (a run's monitors, a PostgreSQL connection), so the runner processes and
 // native stacks it starts do not inherit them. Pure: electron/engine-env.test.ts checks it.
 import { SECRET_NAMES, type SecretName } from '../engine/config/secrets.ts'
+import { secretEnv } from '../engine/config/secret-vars.ts'
 
 const NAMES = new Set([
   'PATH',
@@ -67,10 +68,13 @@ export function engineEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /**
  * Secrets the user gave main through its own environment (the app started from a shell with
- * PGPASSWORD set): sent to the engine by message like stored ones, which take precedence.
+ * PGPASSWORD set, or a CANNONADE_SECRET_… value for an imported scenario's `${variable}`,
+ * engine/config/secret-vars.ts): sent to the engine by message like stored ones, which take precedence.
  */
-export function secretsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<SecretName, string>> {
-  const out: Partial<Record<SecretName, string>> = {}
+export function secretsFromEnv(
+  env: NodeJS.ProcessEnv,
+): Partial<Record<SecretName, string>> & Record<string, string> {
+  const out: Record<string, string> = secretEnv(env)
   for (const name of SECRET_NAMES) {
     const value = env[name]
     if (value) out[name] = value

@@ -45,13 +45,23 @@ export interface AppOptions {
   wrap?: (engine: EngineHost) => Api
   viewport?: { width: number; height: number }
   colorScheme?: 'light' | 'dark'
-  /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close. */
+  /** A data folder prepared before (say by the CLI); a fresh one by default. Removed at close… */
   dataDir?: string
+  /** The PostgreSQL store that load agents other than local processes coordinate through. */
+  agentStoreUrl?: string
+  /** Record the page's traffic as a HAR file here (Playwright's recordHar; written when the context closes). */
+  recordHar?: string
+  /** …unless kept: the results database `npm run results` keeps (bench/results/doc.ts). */
+  keep?: boolean
 }
 
 export async function startApp(browser: Browser, opts: AppOptions = {}): Promise<App> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cannonade-e2e-'))
-  const engine = await createEngine({ dbPath: join(dataDir, 'cannonade.db'), demo: true })
+  const engine = await createEngine({
+    dbPath: join(dataDir, 'cannonade.db'),
+    demo: true,
+    ...(opts.agentStoreUrl ? { agentStoreUrl: opts.agentStoreUrl } : {}),
+  })
   // As `cannonade serve` does: downloads come from this data folder.
   const server = await startServer({
     host: opts.wrap ? opts.wrap(engine) : engine,
@@ -61,6 +71,7 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1360, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
+    ...(opts.recordHar ? { recordHar: { path: opts.recordHar, content: 'omit' as const } } : {}),
   })
   const page = await context.newPage()
   const errors: string[] = []
@@ -91,7 +102,7 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
       await context.close()
       await server.close()
       await engine.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!opts.keep) rmSync(dataDir, { recursive: true, force: true })
       if (errors.length) throw new Error(`uncaught errors in the page:\n${errors.join('\n')}`)
     },
   }

@@ -8,6 +8,7 @@ import type {
   DistributionCurve,
   ExportProgressEvent,
   ExportResult,
+  ImportedScenario,
   ProbeResult,
   ProgressEvent,
   ReportProgressEvent,
@@ -75,6 +76,13 @@ export interface Api {
   targets: {
     /** Does this URL answer? One GET, with its status and time (the wizard's check). */
     probe(url: string, opts?: { insecure?: boolean }): Promise<ProbeResult>
+  }
+  scenarios: {
+    /**
+     * A RunConfig with one scenario step per request of a HAR file, curl commands or an OpenAPI 3
+     * document (the text itself: the wizard reads the file), secrets masked as `${variable}`s.
+     */
+    import(source: Args<'scenarios:import'>[0]): Promise<ImportedScenario>
   }
   stacks: {
     list(): Promise<StackInfo[]>

@@ -24,6 +24,7 @@ export const channels = {
   },
   studies: { list: 'studies:list', get: 'studies:get', templates: 'studies:templates' },
   targets: { probe: 'targets:probe' },
+  scenarios: { import: 'scenarios:import' },
   stacks: { list: 'stacks:list', up: 'stacks:up', down: 'stacks:down', status: 'stacks:status' },
   monitor: { test: 'monitor:test' },
   exports: {

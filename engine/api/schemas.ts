@@ -6,6 +6,7 @@ import { LIMITS, MAX_REPLICAS } from '../config/limits.ts'
 import { issueMessage } from '../config/issue-words.ts'
 import { ApiError } from './errors.ts'
 import { RUN_STATUSES } from './types.ts'
+import { IMPORT_KINDS, MAX_IMPORT_BYTES } from '../import/types.ts'
 
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1).max(1000)
@@ -53,6 +54,23 @@ export const CompareQuerySchema = z
     minEffect: z.number().gt(0, 'must be greater than 0').max(100).default(5),
     /** Show the entries as sizes of one thing (a curve against the value), not as rivals. */
     asSeries: z.boolean().default(false),
+  })
+  .strict()
+
+/** What `scenarios:import` reads: the source's text and how (engine/import/types.ts ImportOptions). */
+export const ImportSourceSchema = z
+  .object({
+    kind: z.enum(IMPORT_KINDS),
+    text: z
+      .string()
+      .min(1, 'is empty')
+      .max(MAX_IMPORT_BYTES, `is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB`),
+    base: z.string().max(2000).optional(),
+    keepStatic: z.boolean().optional(),
+    keepThirdParty: z.boolean().optional(),
+    name: z.string().max(200).optional(),
+    /** What to call the source in notes: a file's name. */
+    source: z.string().max(200).optional(),
   })
   .strict()
 
@@ -163,6 +181,7 @@ export const argSchemas = {
     z.string().min(1).max(2000),
     z.object({ insecure: z.boolean().default(false) }).optional(),
   ]),
+  'scenarios:import': z.tuple([ImportSourceSchema]),
   'stacks:list': z.tuple([]),
   'stacks:up': z.tuple([
     z.string().min(1),

@@ -10,6 +10,7 @@ export * from './types-agents.ts'
 export * from './types-run.ts'
 export * from './types-compare.ts'
 export * from './types-study.ts'
+export type { ImportedScenario, ImportedSecret, ImportKind } from '../import/types.ts'
 
 export interface StackInfo {
   name: string

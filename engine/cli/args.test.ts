@@ -117,7 +117,15 @@ describe('--help of every command', () => {
       '--db FILE',
     ],
     export: ['--url postgres://', '--out FILE', '--series', '--study ID', '--db FILE'],
-    import: ['--run ID', '--db FILE'],
+    import: [
+      '--db FILE',
+      '--run ID',
+      '--keep-static',
+      '--keep-third-party',
+      '--base URL',
+      '--out CONFIG.yaml',
+      '--name TEXT',
+    ],
     report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
     compare: [
       '--baseline RUN:TARGET',
@@ -175,6 +183,9 @@ describe('every flag a command accepts is in its --help', () => {
     import: [
       ['json', 'missing.json'],
       ['ledger', 'missing.db'],
+      ['har', 'missing.har'],
+      ['curl', 'curl http://127.0.0.1:1/'],
+      ['openapi', 'missing.yaml'],
     ],
     report: [['999999']],
     compare: [['999999', '999998']],

@@ -3,13 +3,7 @@
 // engine host (runs.compare). Exit 0 when compared (whatever the verdict), 2 on bad input.
 import { writeFileSync } from 'node:fs'
 import type { CompareMetric, CompareResult } from '../api/types.ts'
-import {
-  fmtAgreeCell,
-  fmtEffectCell,
-  fmtMetricValue,
-  METRIC_LABEL,
-  verdictWord,
-} from '../metrics/compare-words.ts'
+import { fmtMetricValue, metricCells } from '../metrics/compare-words.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -141,12 +135,7 @@ function pairsTable(r: CompareResult): string {
   const rows = r.pairs.flatMap((p) =>
     p.metrics.map((m, i) => [
       i === 0 ? `${p.other.label} / ${p.baseline.label}` : '',
-      METRIC_LABEL[m.metric],
-      fmtMetricValue(m.metric, m.baseline),
-      fmtMetricValue(m.metric, m.other),
-      fmtEffectCell(m),
-      m.verdict === 'too-few-rounds' ? '–' : fmtAgreeCell(m.agree),
-      verdictWord(m, r.minEffect),
+      ...metricCells(m, r.minEffect),
     ]),
   )
   return formatTable(

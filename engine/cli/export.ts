@@ -1,6 +1,6 @@
 // `cannonade export pg ID... --url postgres://... | export csv ID --out FILE [--series] |
-//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE`,
-// through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
+//  export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE`
+// (`cannonade import json FILE` is in ./import.ts), through the engine: PostgreSQL through its Api, files at a path of the user's choosing through
 // its local capabilities. Exit codes: 0 ok, 1 the destination failed (PostgreSQL unreachable, a
 // lost connection), 2 bad input (unknown flag, missing or non-numeric ID, unknown run, wrong
 // password, no permission).

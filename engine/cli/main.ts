@@ -16,7 +16,8 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   runs show ID [--json] | runs delete ID | runs prune ID | runs complete   the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
-  import json FILE | import ledger FILE --run ID                 another database's runs; an agent's kept ledger
+  import json FILE | import ledger FILE --run ID | import har FILE [--keep-static] [--keep-third-party] | import curl 'curl …'…
+  import openapi SPEC --base URL        har, curl, openapi: [--name TEXT] [--out CONFIG.yaml]
   report ID... --out FILE.pdf [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]
   stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] | status [--json]

@@ -4,7 +4,7 @@ import { runConfig, tempDbPath } from '../testing/run.ts'
 import { openDb } from '../store/db.ts'
 import { runStudy } from '../study/run.ts'
 import { requestBody } from './body.ts'
-import { ConfigError } from './errors.ts'
+import { configIssues } from '../testing/config.ts'
 import { parseRunConfig } from './load.ts'
 import { MAX_BODY_BYTES } from './schema.ts'
 
@@ -15,15 +15,7 @@ const target = (body: unknown, method = 'POST') => ({
   load: { connections: 1, duration: 1 },
 })
 
-function fieldsOf(raw: unknown): string[] {
-  try {
-    parseRunConfig(raw)
-    return []
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err
-    return err.issues.map((i) => `${i.field}: ${i.message}`)
-  }
-}
+const fieldsOf = configIssues
 
 describe('generated request bodies', () => {
   it('are exactly size bytes: valid JSON from 2 bytes, text from 0, the same bytes every time', () => {

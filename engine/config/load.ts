@@ -1,5 +1,5 @@
 // Reading run configs from files or objects: JSON or YAML, versioned, migrated, validated.
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { RunConfigV1Schema, StoredRunConfigSchema, type RunConfig } from './schema.ts'
@@ -119,19 +119,43 @@ export function parseRunConfigText(text: string, format: 'json' | 'yaml', source
   return parseRunConfig(raw)
 }
 
-export function loadRunConfigFile(path: string): RunConfig {
-  let text: string
+/** A config file's most bytes: a 10 MB body written as text, and room around it. */
+const MAX_CONFIG_BYTES = 64 * 1024 * 1024
+
+/** A size in words: 100 MB, 1.0 GB. */
+export const megabytes = (bytes: number): string =>
+  bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.ceil(bytes / 1024 ** 2)} MB`
+
+/**
+ * The text of a file the user named (`what`: "config file", "HAR file"), refused before it is read
+ * when it is no regular file (a device such as /dev/zero never ends) or larger than `maxBytes`.
+ */
+export function readInputFile(path: string, what: string, maxBytes: number): string {
+  const refuse = (message: string): never => {
+    throw new ConfigError([{ field: '', message }])
+  }
+  let fd: number
   try {
-    text = readFileSync(path, 'utf8')
+    fd = openSync(path, 'r')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    throw new ConfigError([
-      {
-        field: '',
-        message: code === 'ENOENT' ? `config file not found: ${path}` : `cannot read ${path}: ${String(err)}`,
-      },
-    ])
+    return refuse(code === 'ENOENT' ? `${what} not found: ${path}` : `cannot read ${path}: ${String(err)}`)
   }
+  try {
+    const stat = fstatSync(fd)
+    if (!stat.isFile()) refuse(`${path} is not a file: give the ${what}'s path`)
+    if (stat.size > maxBytes)
+      refuse(
+        `${path} is ${megabytes(stat.size)}, more than a ${what} may be (${megabytes(maxBytes)}): is it the right file?`,
+      )
+    return readFileSync(fd, 'utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export function loadRunConfigFile(path: string): RunConfig {
+  const text = readInputFile(path, 'config file', MAX_CONFIG_BYTES)
   const ext = extname(path).toLowerCase()
   const format =
     ext === '.json'

@@ -27,3 +27,23 @@ export const connectionCount = z
   .int('must be a whole number')
   .positive('must be greater than 0')
   .max(100_000)
+
+/** The prefix of the environment variables a target's `secrets` are read from (secret-vars.ts). */
+export const SECRET_ENV_PREFIX = 'CANNONADE_SECRET_'
+
+/**
+ * A target's secret variables: `${name}` in its steps → the environment variable holding the value.
+ * Only CANNONADE_SECRET_… names: a shared config must not be able to send CANNONADE_PG_URL, a cloud
+ * token or any other variable of the engine's environment to a server it names.
+ */
+export const secretVariables = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name (letters, digits, _)'),
+    z
+      .string({ error: `must name an environment variable ${SECRET_ENV_PREFIX}…` })
+      .regex(
+        new RegExp(`^${SECRET_ENV_PREFIX}[A-Z0-9_]+$`),
+        `must be an environment variable named ${SECRET_ENV_PREFIX}… (capitals, digits, _)`,
+      ),
+  )
+  .refine((r) => Object.keys(r).length <= LIMITS.headers, `at most ${LIMITS.headers} secrets`)

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { MonitorSpecSchema } from './schema-monitor.ts'
 import { LIMITS, MAX_REPLICAS } from './limits.ts'
-import { HTTP_METHODS, headerName } from './schema-fields.ts'
+import { HTTP_METHODS, headerName, secretVariables } from './schema-fields.ts'
 
 export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   let url: URL
@@ -78,8 +78,8 @@ const CaptureSchema = z.union([
 
 /**
  * One request of a scenario (register → login → browse). Path, header values and body may hold
- * `${var}`: a value an earlier step captured, or a built-in (BUILTIN_VARIABLES in wire.ts); any
- * other name is refused.
+ * `${var}`: a value an earlier step captured, a built-in (BUILTIN_VARIABLES in wire.ts) or one of
+ * the target's `secrets`; any other name is refused.
  */
 export const StepSchema = z
   .object({
@@ -145,6 +145,11 @@ export const TargetSchema = z
       .optional(),
     /** A scenario: these requests in order, per connection, instead of `method url`. */
     steps: z.array(StepSchema).min(1).max(50).optional(),
+    /**
+     * `${name}` in the steps whose value is read from an environment variable when the run starts,
+     * never written in the config (a cookie or token an import left out): `{ cookie: CANNONADE_SECRET_COOKIE }`.
+     */
+    secrets: secretVariables.optional(),
     /** Think time after every response of this target (a step's own `think` wins). */
     think: ThinkSchema.optional(),
     stack: TargetStackSchema.optional(),

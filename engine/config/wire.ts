@@ -72,7 +72,7 @@ const PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*$/
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/
 
 /** A step path (variables stripped first): what may stand in a request line's target. */
-function pathProblem(path: string): string | null {
+export function pathProblem(path: string): string | null {
   const literal = path.replace(VAR, '')
   if (!PATH_CHARS.test(literal)) {
     const bad = [...literal].find((ch) => !PATH_CHARS.test(ch)) ?? ''
@@ -174,16 +174,31 @@ function stepIssues(
   correlationHeader: string,
 ): WireIssue[] {
   const issues: WireIssue[] = []
-  const known = new Set<string>(BUILTIN_VARIABLES)
+  const secrets = Object.keys(target.secrets ?? {})
+  for (const name of secrets)
+    if ((BUILTIN_VARIABLES as readonly string[]).includes(name))
+      issues.push({ path: ['targets', i, 'secrets', name], message: `${name} is a built-in variable` })
+  if (secrets.length > 0 && !target.steps)
+    issues.push({
+      path: ['targets', i, 'secrets'],
+      message: "are for the ${…} of a target's steps, and this target has none",
+    })
+  const known = new Set<string>([...BUILTIN_VARIABLES, ...secrets])
   target.steps?.forEach((step, j) => {
     const at: Path = ['targets', i, 'steps', j]
     const variables = (text: string, path: Path) => {
       for (const name of unknownVariables(text, known))
         issues.push({
           path,
-          message: `step ${JSON.stringify(step.name)} uses \${${name}}, which no earlier step captures (built in: ${BUILTIN_VARIABLES.join(', ')})`,
+          message: `step ${JSON.stringify(step.name)} uses \${${name}}, which no earlier step captures (built in: ${BUILTIN_VARIABLES.join(', ')}${secrets.length ? `; secrets: ${secrets.join(', ')}` : ''})`,
         })
     }
+    for (const name of Object.keys(step.capture))
+      if (secrets.includes(name))
+        issues.push({
+          path: [...at, 'capture', name],
+          message: `${name} is one of the target's secrets: capture it under another name`,
+        })
     if (hasControl(step.name)) issues.push({ path: [...at, 'name'], message: 'holds a control character' })
     const problem = pathProblem(step.path)
     if (problem) issues.push({ path: [...at, 'path'], message: problem })

@@ -16,7 +16,14 @@ import { startLedgerUpkeep, type LedgerUpkeep } from './upkeep.ts'
 import { createLocal, type LocalCapabilities } from './local.ts'
 import { openHostHistory, withStorageErrors, writableCheck } from './storage.ts'
 import { settingsApi, settingsStore, type SettingsStore } from './settings.ts'
-import { hostStacks, monitorApi, stacksApi, targetsApi, type DockerHostOption } from './targets.ts'
+import {
+  hostStacks,
+  monitorApi,
+  scenariosApi,
+  stacksApi,
+  targetsApi,
+  type DockerHostOption,
+} from './targets.ts'
 import { createBus } from './bus.ts'
 import { createStudies } from './studies.ts'
 import { runsApi } from './runs.ts'
@@ -206,6 +213,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     }),
     studies: studies.api,
     targets: targetsApi(),
+    scenarios: scenariosApi(),
     stacks: stacksApi(stacks, events),
     monitor: monitorApi(stacks, dockerHost),
     // Exports land in <data dir>/exports/, named after the run, and report their path.

@@ -16,6 +16,7 @@ import { launchRun, type LaunchOptions } from './launch.ts'
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { preflight } from '../config/preflight.ts'
+import { resolveSecrets, secretLookup } from '../config/secret-vars.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { DEFAULT_RESTART_WARMUP_SECONDS, hasWarmup, warmedUp } from '../config/sweep.ts'
 import { compareRuns } from '../metrics/compare.ts'
@@ -64,6 +65,8 @@ function validate(config: unknown): ValidationResult {
 async function prepare(d: RunsDeps, raw: unknown): Promise<RunConfig> {
   const { bus } = d.bus
   let config = parseRunConfig(raw)
+  // A secret the steps use but the environment lacks is bad input now, before a stack or run starts.
+  resolveSecrets(config, secretLookup(d.runOptions().secrets))
   const say = (stack: string, line: string) => {
     bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent)
     bus.emit('run-log', {

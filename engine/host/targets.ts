@@ -1,10 +1,14 @@
-// The engine host's operations on what is measured: probing a target URL, the bundled target
-// stacks (engine/stacks/stacks.ts, on this data folder and the Docker host setting) with their log
-// lines on the bus, and testing a monitor before a run uses it.
+// The engine host's operations on what is measured: probing a target URL, importing the requests
+// a user has as scenario steps (engine/import/), the bundled target stacks (engine/stacks/stacks.ts,
+// on this data folder and the Docker host setting) with their log lines on the bus, and testing a
+// monitor before a run uses it.
 import type { Api } from '../api/api.ts'
 import { parseArgs } from '../api/schemas.ts'
 import type { StackLogEvent } from '../api/types.ts'
 import { probeTarget } from '../config/probe.ts'
+import { ConfigError } from '../config/errors.ts'
+import { ApiError } from '../api/errors.ts'
+import { importScenario } from '../import/index.ts'
 import { testMonitor } from '../monitor/index.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import type { HostBus } from './bus.ts'
@@ -34,6 +38,20 @@ export function targetsApi(): Api['targets'] {
     async probe(url, o) {
       const [u, parsed] = parseArgs('targets:probe', [url, o])
       return probeTarget(u, { insecure: parsed?.insecure ?? false })
+    },
+  }
+}
+
+export function scenariosApi(): Api['scenarios'] {
+  return {
+    async import(source) {
+      const [{ kind, text, ...opts }] = parseArgs('scenarios:import', [source])
+      try {
+        return importScenario(kind, [text], opts)
+      } catch (err) {
+        if (err instanceof ConfigError) throw new ApiError('bad-input', err.message, err.field)
+        throw err
+      }
     },
   }
 }

@@ -84,6 +84,21 @@ export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEff
   return v === 'higher' ? 'slower' : 'faster'
 }
 
+/**
+ * A compared metric as a text table's row: metric, baseline, other, ratio (95 % CI), rounds agreeing,
+ * verdict (the CLI's table and the Markdown of docs/results.md; the app and the PDF lay out the same).
+ */
+export function metricCells(m: CompareMetric, minEffect: number): string[] {
+  return [
+    METRIC_LABEL[m.metric],
+    fmtMetricValue(m.metric, m.baseline),
+    fmtMetricValue(m.metric, m.other),
+    fmtEffectCell(m),
+    m.verdict === 'too-few-rounds' ? '–' : fmtAgreeCell(m.agree),
+    verdictWord(m, minEffect),
+  ]
+}
+
 export function fmtMargin(minEffect: number): string {
   return `${Number.isInteger(minEffect) ? minEffect : minEffect.toFixed(1)} %`
 }

@@ -9,6 +9,7 @@ import { fork, execFileSync, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../api/errors.ts'
 import { compilePlan } from '../config/compile.ts'
+import { resolveSecrets, secretLookup } from '../config/secret-vars.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { splitPlan } from '../config/split.ts'
 import { childEnv } from '../env.ts'
@@ -87,6 +88,8 @@ export async function startRun(
   hooks: RunHooks = {},
   opts: RunOptions = {},
 ): Promise<RunHandle> {
+  // The runner's copy has the targets' secret values in it; what is stored keeps the `${name}`s.
+  const sendable = resolveSecrets(config, secretLookup(opts.secrets))
   const whole = compilePlan(config.load)
   const plan = opts.agent ? splitPlan(whole, config.load, opts.agent.share) : whole
   // Monitors and the environment record find a `stack:` in this data folder's stacks.
@@ -118,7 +121,7 @@ export async function startRun(
     type: 'start',
     runId,
     dbPath,
-    config,
+    config: sendable,
     plan,
     correlationPrefix: prefix,
     heartbeatMs: runner.tickMs,

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { childEnv } from '../../env.ts'
+import { secretEnv } from '../../config/secret-vars.ts'
 import { privateDir } from '../../paths.ts'
 import { ENV, IPC_STORE } from '../env.ts'
 import { serveIpc } from '../coordination/ipc.ts'
@@ -51,9 +52,11 @@ export class LocalLauncher extends FollowedLauncher implements Launcher {
   private startOne(env: Readonly<Record<string, string>>, index: number): void {
     const dataDir = join(this.o.dataDir, `agent-${index}`)
     privateDir(dataDir) // its raw ledger: the data folder's files are the user's alone
-    // What any child gets (engine/env.ts), and the agent's contract: no index or secret of ours.
+    // What any child gets (engine/env.ts), and the agent's contract: no index or secret of ours but
+    // the steps' secret variables, which the agent's runner writes into its requests.
     const agentEnv = childEnv({
       ...env,
+      ...secretEnv(),
       CANNONADE_AGENT_INDEX: String(index),
       [ENV.data]: dataDir,
       [ENV.storeUrl]: this.o.embedded ? IPC_STORE : this.o.storeUrl,

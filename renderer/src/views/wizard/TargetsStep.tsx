@@ -1,11 +1,14 @@
-// Step 1: what to load. A template, URLs typed in, taken from a running stack, or the built-in
-// demo target; each target's Check asks the engine whether it answers.
+// Step 1: what to load. A template, requests the user has (a HAR file, curl commands, an OpenAPI
+// document: ./import/), URLs typed in, taken from a running stack, or the built-in demo target;
+// each target's Check asks the engine whether it answers.
 import type { StackStatus } from '../../../../engine/api/types.ts'
 import type { RunConfig } from '../../../../engine/config/schema.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Button } from '../../ui/Common.tsx'
 import { useDemoUrl } from '../../ui/DemoButton.tsx'
-import { emptyTarget, type Draft, type Issues } from './draft.ts'
+import { defaultDraft, emptyTarget, type Draft, type Issues } from './draft.ts'
+import { targetFromConfig } from './fromConfig.ts'
+import { ScenarioImport } from './import/ScenarioImport.tsx'
 import { TargetEditor } from './TargetEditor.tsx'
 import { TemplatePicker } from './TemplatePicker.tsx'
 import type { Patch } from './draft.ts'
@@ -76,6 +79,15 @@ export function TargetsStep({
   return (
     <div data-testid="step-targets" data-stacks={stackStatus.loading ? 'loading' : 'ready'}>
       <TemplatePicker onPick={onTemplate} loaded={loadedTemplate} />
+      <ScenarioImport
+        onUse={(config) =>
+          patch((d) => {
+            // The imported targets replace the ones here; the load and the rest stay as set.
+            d.targets = config.targets.map(targetFromConfig)
+            if (d.name === defaultDraft().name) d.name = config.name
+          })
+        }
+      />
       <p className="lead">
         The servers to compare. Each target gets the same load, one after another (or interleaved, set in the
         next step).

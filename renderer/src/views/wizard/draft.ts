@@ -11,6 +11,7 @@ import {
   type ThresholdMetric,
 } from '../../../../engine/config/schema.ts'
 import { issuesOf } from '../../../../engine/config/issue-words.ts'
+import { parseTags } from '../../lib/tags.ts'
 import { clean, type Num } from './clean.ts'
 import { emptyMonitor, monitorInput, type MonitorDraft } from './monitorDraft.ts'
 import {
@@ -22,7 +23,7 @@ import {
   type ThinkDraft,
 } from './scenarioDraft.ts'
 import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
-import { agentsInput, agentsIssues, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
+import { agentsInput, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
 
 export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
 export type { Num } from './clean.ts'
@@ -57,6 +58,8 @@ export interface TargetDraft {
   stack: StackDraft | null
   /** This target is one value of a series (a template's task size): kept as it is. */
   series: { name: string; value: number } | null
+  /** `${name}` of the steps read from a CANNONADE_SECRET_… variable at the run's start (an import's): kept as it is. */
+  secrets: Record<string, string> | null
 }
 
 export interface PhaseDraft {
@@ -136,6 +139,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     think: noThink(),
     stack: null,
     series: null,
+    secrets: null,
   }
 }
 
@@ -270,17 +274,6 @@ export function loadInput(l: Draft['load']): Record<string, unknown> {
   })
 }
 
-export function parseTagList(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-  ]
-}
-
 export function toConfigInput(d: Draft): RunConfigInput {
   const doc = {
     version: 1,
@@ -304,6 +297,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
         think: thinkInput(t.think),
         stack: t.stack ?? undefined,
         series: t.series ?? undefined,
+        secrets: t.secrets ?? undefined,
       }),
     ),
     load: loadInput(d.load),
@@ -314,7 +308,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
     thresholds: d.thresholds.length
       ? d.thresholds.map((t) => ({ metric: t.metric, target: t.target, [t.bound]: thresholdValue(t) }))
       : undefined,
-    tags: parseTagList(d.tags),
+    tags: parseTags(d.tags),
     sweep: sweepInput(d.sweep),
     agents: agentsInput(d.agents),
   }
@@ -341,7 +335,7 @@ export function validate(d: Draft): Validation {
   const result = RunConfigV1Schema.safeParse(toConfigInput(d))
   if (result.success) {
     // What the schema cannot see: whether the swept path is a setting here and each value fits.
-    const more = [...sweepIssues(result.data), ...agentsIssues(d.agents)]
+    const more = sweepIssues(result.data)
     return more.length ? byField(more) : { config: result.data, issues: new Map(), list: [] }
   }
   // The same words as the CLI and the Api (engine/config/issue-words.ts), never schema text.

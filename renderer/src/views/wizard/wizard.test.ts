@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
-import { defaultDraft, stepOf, validate } from './draft.ts'
+import { defaultDraft, stepOf, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import { emptyStep } from './scenarioDraft.ts'
 import { emptySweep, parseSweepValues } from './sweepDraft.ts'
-import { describeProbe } from './TargetEditor.tsx'
+import { describeProbe } from './target/UrlCheck.tsx'
 
 declare global {
   interface ImportMeta {
@@ -118,10 +118,9 @@ describe('wizard: templates, scenarios, sweeps', () => {
     d.load.rateLimited = true
     expect(validate(d).issues.get('agents.count')).toBeTruthy()
     d.load.rateLimited = false
-    // "other": no launcher waits for hand-started agents in this build, so the run cannot start.
+    // "other": agents a person starts, which the run waits for at its barrier (on: external).
     d.agents.on = 'other'
-    expect(validate(d).config).toBeNull()
-    expect(validate(d).issues.get('agents.on')).toContain('launcher')
+    expect(toConfigInput(d).agents).toEqual({ count: 8, on: 'external' })
     // What the form does not edit (raw upload, loss limit) survives a round trip.
     const config = RunConfigV1Schema.parse({
       version: 1,
