@@ -140,7 +140,7 @@ describe('cannonade import har|curl|openapi', () => {
       [
         'an unknown kind',
         ['postman', 'x.json'],
-        /import: unknown kind "postman" \(json, har, curl or openapi\)/,
+        /import: unknown kind "postman" \(json, ledger, har, curl or openapi\)/,
       ],
     ])('%s', async (_name, argv, message) => {
       const r = await cli('import', ...argv)
