@@ -8,10 +8,11 @@
 // - end of window → done: how long a run takes to read `done` after its window closed, in the
 //   same short and long runs (target < 5 s at any length; its ledger blocks become rows after).
 // Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
-// Then bench/agents.ts (load agents: N against one, merge cost) and bench/history.ts (stored-run
-// load, compare and PostgreSQL export figures).
+// Then bench/ledger.ts (end of window → a complete `samples` table, per million requests),
+// bench/agents.ts (load agents: N against one, merge cost) and bench/history.ts (stored-run load,
+// compare and PostgreSQL export figures).
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300),
-// BENCH_SKIP_MEMORY=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
+// BENCH_SKIP_MEMORY=1, BENCH_SKIP_LEDGER=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -197,6 +198,12 @@ try {
   }
 } finally {
   nginx.stop()
+}
+
+// The file is the record (bench/ledger.ts): `cannonade run`'s window end to a complete samples table.
+if (process.env.BENCH_SKIP_LEDGER !== '1') {
+  const { spawnSync } = await import('node:child_process')
+  spawnSync(process.execPath, [fileURLToPath(new URL('./ledger.ts', import.meta.url))], { stdio: 'inherit' })
 }
 
 // Load agents (bench/agents.ts): N agents against one, and what merging costs.

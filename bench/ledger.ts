@@ -1,0 +1,60 @@
+// The file is the record (issue 19, item 1), measured: `cannonade run` at full speed against nginx
+// (nginx on CPU 1, the command and its runner on CPU 0), and the time from the result the command
+// prints at its window's end to its exit, when `samples` holds one row per request. Reported per
+// million requests (target ≤ 1 s per million), with the rows checked against the run's requests.
+// Runnable alone (`node bench/ledger.ts`) or from `npm run bench` (bench/run.ts).
+// Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50).
+import Database from 'better-sqlite3'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnCli } from '../engine/testing/process.ts'
+import { startNginx } from './nginx.ts'
+
+const SECONDS = Number(process.env.BENCH_LEDGER_SECONDS ?? 30)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-ledger-'))
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+
+interface Summary {
+  runId: number
+  targets: { sent: number }[]
+}
+
+const nginx = await startNginx(dir, 1)
+try {
+  const config = join(dir, 'ledger.yaml')
+  writeFileSync(
+    config,
+    `version: 1\nname: ledger bench\ntargets:\n  - name: nginx\n    url: ${nginx.url}\n` +
+      `load:\n  connections: ${CONNECTIONS}\n  duration: ${SECONDS}\ncooldownSeconds: 0\n`,
+  )
+  const dbPath = join(dir, 'ledger.db')
+  const out = join(dir, 'summary.json')
+  const started = performance.now()
+  const cli = spawnCli(['run', config, '--db', dbPath, '--json', out, '--cpu', '0'])
+  // The result is the command's first output on stdout (no progress line off a terminal).
+  let printed = 0
+  cli.child.stdout?.once('data', () => (printed = performance.now()))
+  const result = await cli.result
+  const exited = performance.now()
+  if (result.code !== 0) throw new Error(`cannonade run exited ${result.code}: ${result.stderr}`)
+  const summary = JSON.parse(readFileSync(out, 'utf8')) as Summary
+  const requests = summary.targets.reduce((n, t) => n + t.sent, 0)
+  const db = new Database(dbPath, { readonly: true })
+  const rows = db
+    .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+    .pluck()
+    .get(summary.runId) as number
+  const blocks = db.prepare('SELECT count(*) FROM sample_blocks').pluck().get() as number
+  db.close()
+  if (rows !== requests || blocks !== 0)
+    throw new Error(`the file is not complete: ${rows} rows, ${blocks} blocks left, ${requests} requests`)
+  const toFile = (exited - printed) / 1000
+  console.log(
+    `end of window → complete file: ${toFile.toFixed(2)} s for ${fmt(requests)} requests of a ${SECONDS} s run at ${fmt(requests / SECONDS)} req/s ` +
+      `(${((toFile * 1e6) / requests).toFixed(2)} s per million, target ≤ 1) · command ${((exited - started) / 1000).toFixed(1)} s in all`,
+  )
+} finally {
+  nginx.stop()
+}
