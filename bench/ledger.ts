@@ -6,7 +6,7 @@
 // Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50).
 import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnCli } from '../engine/testing/process.ts'
 import { startNginx } from './nginx.ts'
@@ -51,9 +51,12 @@ try {
   if (rows !== requests || blocks !== 0)
     throw new Error(`the file is not complete: ${rows} rows, ${blocks} blocks left, ${requests} requests`)
   const toFile = (exited - printed) / 1000
+  // Of that, writing the rows (the command says how long it took); the rest is closing and exiting.
+  const writing = /as samples rows in ([\d.]+) s/.exec(result.stderr)?.[1]
   console.log(
     `end of window → complete file: ${toFile.toFixed(2)} s for ${fmt(requests)} requests of a ${SECONDS} s run at ${fmt(requests / SECONDS)} req/s ` +
-      `(${((toFile * 1e6) / requests).toFixed(2)} s per million, target ≤ 1) · command ${((exited - started) / 1000).toFixed(1)} s in all`,
+      `(${((toFile * 1e6) / requests).toFixed(2)} s per million, target ≤ 1; writing rows ${writing ?? '0'} s of it) · ` +
+      `command ${((exited - started) / 1000).toFixed(1)} s in all · load average ${loadavg()[0]!.toFixed(1)} (a shared machine slows all of it)`,
   )
 } finally {
   nginx.stop()
