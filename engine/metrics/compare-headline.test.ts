@@ -79,7 +79,7 @@ describe('a sweep over targets or variants is a curve, not a race', () => {
       [300_000, 155_000],
     ])
     expect(r.headline).toMatch(/^These 2 entries are values of one series \(iterations\), not rivals/)
-    expect(r.headline).toMatch(/p50 rises from 1\.20 ms at 1000 to 155\.0 ms at 300000 \(129×\)/)
+    expect(r.headline).toMatch(/p50 rises from 1\.20 ms at 1000 to 155\.00 ms at 300000 \(129×\)/)
     expect(r.headline).not.toMatch(/%/)
   })
 

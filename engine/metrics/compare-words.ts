@@ -1,6 +1,7 @@
 // How a comparison is put in words and figures, shared by the CLI, the app and the PDF so the same
 // result reads the same everywhere. Pure functions, no Node modules (the renderer imports them).
 import type { CompareMetric, CompareMetricName, CompareVerdict } from '../api/types.ts'
+import { msText } from './units.ts'
 
 export const METRIC_LABEL: Record<CompareMetricName, string> = {
   throughput: 'throughput',
@@ -27,7 +28,7 @@ export function fmtRatioRange(lo: number, hi: number): string {
 export function fmtMetricValue(metric: CompareMetricName, v: number): string {
   if (metric === 'throughput') return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} req/s`
   if (metric === 'errorRate') return `${(v * 100).toFixed(2)} %`
-  return `${(v / 1000).toFixed(v >= 100_000 ? 1 : 2)} ms`
+  return `${msText(v)} ms`
 }
 
 /** Error rates differ in percentage points: "+1.50 points". */
