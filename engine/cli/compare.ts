@@ -7,7 +7,9 @@ import {
   fmtAgreeCell,
   fmtEffectCell,
   fmtMetricValue,
+  CENTRE_NAME,
   METRIC_LABEL,
+  verdictName,
   verdictWord,
 } from '../metrics/compare-words.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
@@ -97,6 +99,8 @@ export function compareJson(r: CompareResult) {
     headline: r.headline,
     method: r.method,
     minEffect: r.minEffect,
+    // What `baseline` and `other` under each metric are: the comparison's own statistic.
+    values: `${CENTRE_NAME} (error rate: mean of rounds)`,
     notes: r.notes,
     pairs: r.pairs.map((p) => ({
       baseline: { run: p.baseline.runId, target: p.baseline.target },
@@ -110,8 +114,10 @@ export function compareJson(r: CompareResult) {
             other: value(m, m.other),
             change: m.change === null ? null : round(m.change, 4),
             ci: m.ci ? [round(m.ci[0], 4), round(m.ci[1], 4)] : null,
-            significant: m.significant,
+            excludesNoChange: m.excludesNoChange,
             verdict: m.verdict,
+            // The word the table, the headline and the PDF show for this verdict.
+            word: verdictName(m),
             agree: m.agree,
             sentence: m.sentence,
           },
@@ -136,6 +142,9 @@ function wrap(text: string, width = 100): string {
   if (line) out.push(line)
   return out.join('\n')
 }
+
+/** What the BASELINE and OTHER columns hold: the comparison's statistic, named apart from a target's figures. */
+const CENTRE_NOTE = `BASELINE, OTHER: each side's ${CENTRE_NAME} (error rate: the mean of its rounds), not the target's figures over its rounds (runs show: the "all" rows).`
 
 function pairsTable(r: CompareResult): string {
   const rows = r.pairs.flatMap((p) =>
@@ -179,7 +188,7 @@ function seriesTable(s: NonNullable<CompareResult['series']>): string {
     ]),
   )
   return formatTable(
-    ['LINE', s.name.toUpperCase(), 'ENTRY', 'ROUNDS AGREEING', 'THROUGHPUT', 'P50', 'P95', 'P99', 'ERRORS'],
+    ['LINE', s.name.toUpperCase(), 'ENTRY', 'ROUNDS', 'THROUGHPUT', 'P50', 'P95', 'P99', 'ERRORS'],
     rows,
     [1, 3, 4, 5, 6, 7, 8],
   )
@@ -189,7 +198,7 @@ function seriesTable(s: NonNullable<CompareResult['series']>): string {
 export function formatComparison(r: CompareResult): string {
   const parts = [wrap(r.headline), '']
   if (r.series) parts.push(seriesTable(r.series))
-  else if (r.pairs.length) parts.push(pairsTable(r), wrap(r.method))
+  else if (r.pairs.length) parts.push(pairsTable(r), wrap(CENTRE_NOTE), '', wrap(r.method))
   return parts.join('\n').trimEnd() + '\n'
 }
 

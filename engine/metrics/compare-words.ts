@@ -74,16 +74,35 @@ export function fmtAgree(a: CompareMetric['agree']): string {
   return `${a.rounds} of ${a.of} rounds agree`
 }
 
-/** The verdict as a short word for a table cell, from the point of view of the other entry. */
-export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEffect: number): string {
+/**
+ * The word of a verdict, from the other entry's point of view: defined here once, and the same in
+ * the table's cell, the headline, the JSON (`word`) and the PDF. A latency higher than the
+ * baseline's beyond the margin is "slower", lower "faster"; throughput "more req/s" or "fewer
+ * req/s"; the error rate "more errors" or "fewer errors"; inside the margin "same"; an interval
+ * across the margin "inconclusive" (even when it excludes no change: the direction is sure, not
+ * whether it matters); no interval "no interval".
+ */
+export function verdictName(m: Pick<CompareMetric, 'metric' | 'verdict'>): string {
   const v: CompareVerdict = m.verdict
-  if (v === 'same') return m.metric === 'errorRate' ? 'same' : `same (within ±${fmtMargin(minEffect)})`
+  if (v === 'same') return 'same'
   if (v === 'inconclusive') return 'inconclusive'
   if (v === 'too-few-rounds') return 'no interval'
   if (m.metric === 'throughput') return v === 'higher' ? 'more req/s' : 'fewer req/s'
   if (m.metric === 'errorRate') return v === 'higher' ? 'more errors' : 'fewer errors'
   return v === 'higher' ? 'slower' : 'faster'
 }
+
+/** The verdict for a table cell: its word, and the margin where it says "same". */
+export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEffect: number): string {
+  const word = verdictName(m)
+  return m.verdict === 'same' && m.metric !== 'errorRate' ? `${word} (within ±${fmtMargin(minEffect)})` : word
+}
+
+/**
+ * The name of the comparison's per-side figure (CompareMetric.baseline/other), beside each side's
+ * label in every pairs table: a second statistic, never to be read as the target's own figure.
+ */
+export const CENTRE_NAME = 'geometric mean of rounds'
 
 export function fmtMargin(minEffect: number): string {
   return `${Number.isInteger(minEffect) ? minEffect : minEffect.toFixed(1)} %`
