@@ -86,12 +86,16 @@ describe('cannonade run', () => {
     const r = await cli(['run', cfg, '--db', db, '--json', out])
     expect(r.code).toBe(0)
     const schedule =
-      /^schedule local #1: \d+ of 200 sent(?: \(\d+ never sent: every connection busy\))?, \d+ late > 1 ms, lateness p99 [\d.]+ \/ max [\d.]+ ms, up to \d+ connections busy$/m
+      /^schedule local #1: 200 scheduled, (\d+) sent, (\d+) never sent(?: \(every connection busy\))?, \d+ late > 1 ms, lateness p50 [\d.]+ \/ p90 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms, peak \d+ connections busy$/m
+    // Plain http: the connect time is a TCP connect, no TLS handshake.
     const connect =
-      /^connect local #1: 2 connections opened in p50 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms \(TCP connect and TLS handshake, not in latency\)$/m
+      /^connect local #1: 2 connections opened in p50 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms \(TCP connect, not in latency\)$/m
     expect(r.stdout).toMatch(schedule)
     expect(r.stdout).toMatch(connect)
+    expect(r.stdout).not.toMatch(/TLS/)
     const t = JSON.parse(readFileSync(out, 'utf8')).targets[0]
+    const [, sent, unsent] = schedule.exec(r.stdout)!
+    expect([Number(sent), Number(unsent)]).toEqual([t.schedule.sent, t.schedule.unsent])
     // A request due as the window closes while both connections are busy is never sent.
     expect(t.schedule.scheduled).toBe(200)
     expect(t.schedule.sent + t.schedule.unsent).toBe(200)

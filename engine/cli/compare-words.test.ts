@@ -50,7 +50,9 @@ describe('one word per verdict', () => {
     const r = against(CASES[3]![1])
     const m = r.pairs[0]!.metrics.find((x) => x.metric === 'p50')!
     expect(m).toMatchObject({ verdict: 'inconclusive', excludesNoChange: true })
-    expect(r.headline).toMatch(/^other is inconclusive against base \(the interval crosses ±10 %\) at the median/)
+    expect(r.headline).toMatch(
+      /^other is inconclusive against base \(the interval crosses ±10 %\) at the median/,
+    )
     expect(r.headline).not.toMatch(/faster|slower|perhaps/)
     expect(compareJson(r).pairs[0]!.metrics.p50).not.toHaveProperty('significant')
   })

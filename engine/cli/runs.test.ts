@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { figuresOf } from '../metrics/figures.ts'
+import { msText } from '../metrics/units.ts'
 import { openDb } from '../store/db.ts'
+import { HistoryStore } from '../store/queries.ts'
 import { insertFixtureRun, type FixtureOptions } from '../testing/fixtures.ts'
 import type { CliContext } from './context.ts'
 import { exportCommand, importCommand } from './export.ts'
@@ -58,6 +61,48 @@ describe('cannonade runs', () => {
     expect(lines[0]?.indexOf('STATUS')).toBe(lines[1]?.indexOf('done'))
     const json = await cli(runsCommand, ['list', '--json', '--tag', 'thesis'])
     expect(JSON.parse(json.stdout)).toMatchObject({ total: 1, items: [{ runId: a, name: 'jetty vs node' }] })
+  })
+
+  it('shows each target over its rounds: an "all" row and overRounds in --json, the same figures', async () => {
+    const id = seed({ rounds: 3, roundNoise: 0.2 })
+    const db = openDb(dbPath)
+    const run = new HistoryStore(db).getRun(id)
+    db.close()
+    const { stdout } = await cli(runsCommand, ['show', String(id)])
+    const json = JSON.parse((await cli(runsCommand, ['show', String(id), '--json'])).stdout) as {
+      overRounds: {
+        target: string
+        rounds: number
+        requests: number
+        throughput: number
+        latency: { p50: number }
+      }[]
+    }
+    expect(json.overRounds.map((o) => [o.target, o.rounds])).toEqual([
+      ['java-jetty', 3],
+      ['node-http', 3],
+    ])
+    for (const over of run.overRounds) {
+      const f = figuresOf(over)
+      const l = over.latency
+      // TARGET all TIME REQUESTS REQ/S MEAN SD P50 P90 P95 P99 P99.9 MAX ERRORS IN-FLIGHT
+      const row = stdout.split('\n').find((line) => line.startsWith(`${over.target} `) && / all /.test(line))
+      expect(row?.trim().split(/\s+/).slice(1), stdout).toEqual([
+        'all',
+        f.seconds.toFixed(1),
+        String(f.requests),
+        f.throughput.toFixed(1),
+        ...[l.mean, l.stddev, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(msText),
+        String(f.failed),
+        String(f.inflight),
+      ])
+      expect(json.overRounds.find((o) => o.target === over.target)).toMatchObject({
+        requests: f.requests,
+        throughput: Math.round(f.throughput * 100) / 100,
+        latency: { p50: l.p50 },
+      })
+    }
+    expect(stdout).toMatch(/^all: the target over its rounds: .* latency of every request of every round/m)
   })
 
   it('shows a run with latencies in ms (2 decimals) and thresholds', async () => {

@@ -2,6 +2,7 @@
 // the engine's Api. Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message
 // names the argument).
 import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from '../api/types.ts'
+import type { RunConfig } from '../config/schema.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -11,6 +12,7 @@ import {
   resultsTable,
   thresholdLines,
   timingLines,
+  tlsTargets,
   warningLines,
 } from './summary.ts'
 import { formatTable } from './table.ts'
@@ -87,7 +89,7 @@ function listTable(items: readonly RunListItem[], total: number, offset: number)
   return table + more
 }
 
-function showRun(run: RunSummary): string {
+function showRun(run: RunSummary & { config: RunConfig }): string {
   const out = [
     `run ${run.runId}  ${run.name}  (${run.status})`,
     `started ${when(run.startedAt)}${run.endedAt ? `, ended ${when(run.endedAt)}` : ''}, correlation ids ${run.correlationPrefix}-…`,
@@ -99,7 +101,11 @@ function showRun(run: RunSummary): string {
   out.push(...warningLines(run))
   out.push('')
   if (run.results.length === 0) out.push('no results yet')
-  else out.push(resultsTable(run.results).trimEnd(), ...timingLines(run.results))
+  else
+    out.push(
+      resultsTable(run.results, run.overRounds).trimEnd(),
+      ...timingLines(run.results, tlsTargets(run.config)),
+    )
   if (run.distribution) out.push('', ...agentLines(run.distribution))
   if (run.thresholds.length)
     out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`, ...thresholdLines(run))

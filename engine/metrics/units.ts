@@ -44,8 +44,8 @@ export function msRounded(us: number, digits = 2): number {
 }
 
 /** Milliseconds from µs, two decimals: the precision every table prints latency with. */
-export function msText(us: number, digits = 2): string {
-  return msRounded(us, digits).toFixed(digits)
+export function msText(us: number): string {
+  return msRounded(us).toFixed(2)
 }
 
 /**

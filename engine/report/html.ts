@@ -81,8 +81,8 @@ export function distributionOverview(data: ReportData): string {
   const several = data.runs.length > 1
   const entries = data.runs.flatMap((d, runIndex) =>
     d.merged.map((m) => ({
-      label: `${m.target}${several ? ` (run ${d.run.runId})` : ''}${m.rounds > 1 ? `, ${m.rounds} rounds` : ''}`,
-      color: tint(color(m.target), Math.min(0.6, 0.3 * runIndex)),
+      label: `${m.target}${m.corrected ? ' from intended send (corrected)' : ''}${several ? ` (run ${d.run.runId})` : ''}${m.rounds > 1 ? `, ${m.rounds} rounds` : ''}`,
+      color: tint(color(m.target), Math.min(0.6, 0.3 * runIndex + (m.corrected ? 0.35 : 0))),
       points: m.points,
       band: m.band,
     })),
