@@ -14,25 +14,12 @@ import {
 } from '../metrics/compare-words.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
+import { checkMinEffect, COMPARE_CHOICE_FLAGS, compareChoice } from './compare-choice.ts'
 import type { CliCommand, CliContext } from './context.ts'
 import { formatTable } from './table.ts'
 
 const COMPARE_FLAGS = {
-  baseline: {
-    type: 'string',
-    value: 'RUN:TARGET',
-    help: 'within a run: the target the others are held against; across runs: the baseline run (default: the first)',
-  },
-  pair: {
-    type: 'string',
-    value: 'A=B[,C=D]',
-    help: 'explicit pairs baseline=other, each RUN:TARGET or a TARGET name found in one run only',
-  },
-  'min-effect': {
-    type: 'number',
-    value: 'PCT',
-    help: 'the smallest difference that matters, ± % (default 5): inside it is "the same"',
-  },
+  ...COMPARE_CHOICE_FLAGS,
   series: {
     type: 'boolean',
     help: 'the entries are sizes of one thing: show a curve against the value, not a race',
@@ -45,39 +32,6 @@ export const COMPARE_USAGE = helpText(
   'usage: cannonade compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT] [--db FILE]',
   COMPARE_FLAGS,
 )
-
-interface Ref {
-  runId: number
-  target: string
-}
-
-/** "3:node-http", or "node-http" when exactly one compared run has a target of that name. */
-function resolveRef(text: string, flag: string, targets: ReadonlyMap<number, readonly string[]>): Ref {
-  const m = /^#?(\d+):(.+)$/.exec(text.trim())
-  if (m) {
-    const runId = parseRunId(m[1], flag)
-    const target = m[2]!
-    const names = targets.get(runId)
-    if (!names) throw new UsageError(`${flag}: run ${runId} is not one of the compared runs`)
-    if (!names.includes(target))
-      throw new UsageError(`${flag}: run ${runId} has no target "${target}" (it has ${names.join(', ')})`)
-    return { runId, target }
-  }
-  const name = text.trim()
-  const runs = [...targets].filter(([, names]) => names.includes(name)).map(([id]) => id)
-  if (runs.length === 1) return { runId: runs[0]!, target: name }
-  if (runs.length === 0) throw new UsageError(`${flag}: no compared run has a target "${name}"`)
-  throw new UsageError(`${flag}: "${name}" is in runs ${runs.join(' and ')}; write RUN:TARGET`)
-}
-
-function parsePairs(text: string, targets: ReadonlyMap<number, readonly string[]>) {
-  return text.split(',').map((part, i) => {
-    const [a, b, ...rest] = part.split('=')
-    if (!a?.trim() || !b?.trim() || rest.length)
-      throw new UsageError(`--pair: "${part}" is not BASELINE=OTHER (pair ${i + 1})`)
-    return { baseline: resolveRef(a, '--pair', targets), other: resolveRef(b, '--pair', targets) }
-  })
-}
 
 const JSON_METRIC: Record<CompareMetric['metric'], string> = {
   throughput: 'throughput',
@@ -209,25 +163,14 @@ async function compare(argv: string[], ctx: CliContext): Promise<number> {
       'ID: missing; give one run with several targets, or two or more runs (see `cannonade runs list`)',
     )
   const ids = positional.map((p) => parseRunId(p))
-  const minEffect = flags['min-effect']
-  if (minEffect !== undefined && !(minEffect > 0 && minEffect <= 100))
-    throw new UsageError(`--min-effect must be a percentage above 0 and at most 100, got ${minEffect}`)
-  const result = await withEngine(flags.db ?? ctx.dbPath, async (host) => {
-    const targets = new Map<number, string[]>()
-    for (const id of ids) {
-      const run = await host.runs.get(id)
-      targets.set(id, [...new Set(run.results.map((r) => r.target))])
-    }
-    return host.runs.compare({
+  checkMinEffect(flags['min-effect'])
+  const result = await withEngine(flags.db ?? ctx.dbPath, async (host) =>
+    host.runs.compare({
       runIds: ids,
-      ...(flags.baseline !== undefined
-        ? { baseline: resolveRef(flags.baseline, '--baseline', targets) }
-        : {}),
-      ...(flags.pair !== undefined ? { pairs: parsePairs(flags.pair, targets) } : {}),
-      ...(minEffect !== undefined ? { minEffect } : {}),
+      ...(await compareChoice(host, ids, flags)),
       ...(flags.series ? { asSeries: true } : {}),
-    })
-  })
+    }),
+  )
   ctx.stdout.write(formatComparison(result))
   if (flags.json) {
     try {

@@ -8,6 +8,7 @@ import {
   CENTRE_NAME,
   fmtAgreeCell,
   fmtEffectCell,
+  fmtMargin,
   fmtMetricValue,
   METRIC_LABEL,
   verdictWord,
@@ -113,6 +114,21 @@ export function pairsTable(result: CompareResult): string {
 ${rows}</table>`
   })
   return blocks.join('\n')
+}
+
+/**
+ * The comparison as the user made it, stated on page 1: the baseline (or the explicit pairs, or a
+ * curve) and the smallest difference that matters, so a reader knows what "faster" was held to.
+ */
+export function choiceLine(c: CompareResult): string {
+  const entry = (e: { label: string; runId: number }) =>
+    `${esc(e.label)}${e.label.includes(`(run ${e.runId})`) ? '' : ` (run ${e.runId})`}`
+  const how = c.series
+    ? `as values of ${esc(c.series.name)}`
+    : c.baseline
+      ? `against the baseline ${entry(c.baseline)}`
+      : `in the pairs ${c.pairs.map((p) => `${entry(p.other)} against ${entry(p.baseline)}`).join(', ')}`
+  return `<p class="choice" data-choice="compare">Compared ${how}; smallest difference that matters ±${esc(fmtMargin(c.minEffect))}.</p>`
 }
 
 export function methodNote(result: CompareResult): string {

@@ -12,7 +12,14 @@ import {
   scheduleChart,
   throughputChart,
 } from './charts.ts'
-import { entryFigures, methodNote, pairsTable, seriesCharts, sideBySideTable } from './comparison.ts'
+import {
+  choiceLine,
+  entryFigures,
+  methodNote,
+  pairsTable,
+  seriesCharts,
+  sideBySideTable,
+} from './comparison.ts'
 import { loadReportData, type LoadOptions, type ReportData, type RunReportData } from './data.ts'
 import { esc, fmtDate } from './format.ts'
 import { configurationTable, environmentSection } from './sections.ts'
@@ -100,7 +107,7 @@ export function distributionOverview(data: ReportData): string {
 function firstPage(data: ReportData, printed: Set<string>): string {
   const c = data.comparison
   const parts = ['<section class="verdict">']
-  if (c) parts.push(headlineOnce(c, printed))
+  if (c) parts.push(headlineOnce(c, printed), choiceLine(c))
   else parts.push(`<p class="headline">${esc(data.comparisonNote ?? 'Nothing to compare.')}</p>`)
   parts.push(sideBySideTable(entryFigures(data)))
   parts.push(distributionOverview(data))
