@@ -67,4 +67,4 @@ export function dateTime(iso: string | null | undefined): string {
 }
 
 /** Colours come from the one palette the report uses too (engine/report/palette.ts). */
-export { colourFor, paletteColour as colour, targetOrder } from '../../../engine/report/palette.ts'
+export { colourFor, paletteColour as colour, targetOrder, tint } from '../../../engine/report/palette.ts'
