@@ -118,7 +118,15 @@ describe('--help of every command', () => {
     ],
     export: ['--url postgres://', '--out FILE', '--series', '--study ID', '--db FILE'],
     import: ['--db FILE'],
-    report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
+    report: [
+      '--out FILE.pdf',
+      '--baseline RUN:TARGET',
+      '--pair A=B[,C=D]',
+      '--min-effect PCT',
+      '--html FILE.html',
+      '--title TEXT',
+      '--db FILE',
+    ],
     compare: [
       '--baseline RUN:TARGET',
       '--pair A=B[,C=D]',

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { figuresOf } from '../metrics/figures.ts'
+import { resourceSummary } from '../metrics/resources.ts'
 import { msText } from '../metrics/units.ts'
 import { openDb } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -103,6 +104,56 @@ describe('cannonade runs', () => {
       })
     }
     expect(stdout).toMatch(/^all: the target over its rounds: .* latency of every request of every round/m)
+  })
+
+  it('shows the resources per target and instance (text and --json), as stored', async () => {
+    const id = seed({ rounds: 2, targets: [{ name: 'cluster', instances: 2 }, { name: 'single' }] })
+    const db = openDb(dbPath)
+    const store = new HistoryStore(db)
+    const truth = resourceSummary(store.resources(id), store.series(id))
+    db.close()
+    const cluster = truth.find((t) => t.target === 'cluster')!
+    expect(cluster.instances.map((i) => i.instance)).toEqual(['pid 4242', 'pid 4243'])
+    const { stdout } = await cli(runsCommand, ['show', String(id)])
+    const block = stdout.slice(stdout.indexOf('resources ('))
+    const line = (first: string) =>
+      block
+        .split('\n')
+        .find((l) => l.startsWith(first))
+        ?.trim()
+        .split(/\s{2,}/)
+    expect(stdout).toContain("resources (mean / peak over each target's seconds under load):")
+    expect(line('cluster ')).toEqual([
+      'cluster',
+      'sum of 2',
+      cluster.sum.cpu!.mean.toFixed(1),
+      cluster.sum.cpu!.peak.toFixed(1),
+      (cluster.sum.memory!.mean / 2 ** 20).toFixed(1),
+      (cluster.sum.memory!.peak / 2 ** 20).toFixed(1),
+    ])
+    const instanceRow = (name: string) =>
+      block
+        .split('\n')
+        .find((l) => l.trim().startsWith(name))
+        ?.trim()
+        .split(/\s{2,}/)
+    for (const i of cluster.instances)
+      expect(instanceRow(i.instance)?.slice(1, 3), stdout).toEqual([
+        i.cpu!.mean.toFixed(1),
+        i.cpu!.peak.toFixed(1),
+      ])
+    const json = JSON.parse((await cli(runsCommand, ['show', String(id), '--json'])).stdout) as {
+      resources: {
+        target: string
+        cpuPercent: { mean: number }
+        instances: { instance: string; cpuPercent: { peak: number } }[]
+      }[]
+    }
+    const shown = json.resources.find((t) => t.target === 'cluster')!
+    expect(shown.cpuPercent.mean).toBe(Number(cluster.sum.cpu!.mean.toFixed(1)))
+    expect(shown.instances.map((i) => [i.instance, i.cpuPercent.peak])).toEqual(
+      cluster.instances.map((i) => [i.instance, Number(i.cpu!.peak.toFixed(1))]),
+    )
   })
 
   it('shows a run with latencies in ms (2 decimals) and thresholds', async () => {

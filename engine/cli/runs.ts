@@ -16,6 +16,8 @@ import {
   warningLines,
 } from './summary.ts'
 import { formatTable } from './table.ts'
+import { resourceLines, resourcesJson } from './resources.ts'
+import { resourceSummary } from '../metrics/resources.ts'
 
 type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
 
@@ -157,11 +159,23 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
     const { flags, positional } = parseFlags(rest, SHOW_FLAGS)
     if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
     const id = parseRunId(positional[0])
-    const [run, ledger] = await withEngine(flags.db ?? dbPath, (host) =>
-      Promise.all([host.runs.get(id), host.runs.ledger(id)]),
+    const [run, ledger, resources, series] = await withEngine(flags.db ?? dbPath, (host) =>
+      Promise.all([host.runs.get(id), host.runs.ledger(id), host.runs.resources(id), host.runs.series(id)]),
     )
-    const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
-    out.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
+    const used = resourceSummary(resources, series)
+    const json = {
+      ...jsonSummary(run),
+      tags: run.tags,
+      note: run.note,
+      config: run.config,
+      ledger,
+      resources: resourcesJson(used),
+    }
+    out.write(
+      flags.json
+        ? `${JSON.stringify(json, null, 2)}\n`
+        : showRun(run) + `\n${resourceLines(used).join('\n')}\n` + ledgerLine(ledger),
+    )
     return 0
   }
   if (sub === 'prune' || sub === 'delete') {

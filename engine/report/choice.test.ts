@@ -1,5 +1,6 @@
-// The report follows the comparison the user made (issue 19 item 5) and page 1 gives every target
-// the figure every other screen gives it (item 4): a stored run of three targets × three rounds
+// The report follows the comparison the user made (issue 19 item 5), page 1 gives every target the
+// figure every other screen gives it (item 4), and what is stored per instance is shown per
+// instance (item 8): a stored run of three targets × three rounds, one of two processes
 // (engine/testing/fixtures.ts writes every request and summaries that agree with them), reported
 // by `cannonade report` with --baseline, --min-effect and --pair, its page 1 read back with
 // pdftotext. Without Chromium or poppler-utils the PDF tests skip with the reason printed
@@ -18,7 +19,8 @@ import { HistoryStore, type RunDetail } from '../store/queries.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { tempDbPath } from '../testing/run.ts'
-import { chromiumProblem, fmtInt, fmtMs, fmtRate, reportsCreate } from './index.ts'
+import { resourceSummary } from '../metrics/resources.ts'
+import { buildReportHtml, chromiumProblem, fmtInt, fmtMs, fmtRate, reportsCreate } from './index.ts'
 
 const ARTIFACTS = join(process.cwd(), 'artifacts', 'report-choice')
 const required = process.env.CANNONADE_REQUIRE_DOCKER === '1'
@@ -51,7 +53,7 @@ beforeAll(() => {
     roundNoise: 0.15,
     samplesPerRound: 2000,
     targets: [
-      { name: 'alpha', latencyUs: 2000, throughput: 4000 },
+      { name: 'alpha', latencyUs: 2000, throughput: 4000, instances: 2 },
       { name: 'beta', latencyUs: 2600, throughput: 3500 },
       { name: 'gamma', latencyUs: 1500, throughput: 4500, errorRate: 0.01 },
     ],
@@ -67,6 +69,32 @@ async function report(args: string[]): Promise<{ code: number; out: string; err:
 }
 
 const expected = (o: CompareOptions) => compareRuns(new HistoryStore(db).compareRounds([run.runId]), o)
+
+describe('the report shows what is stored per instance', () => {
+  it('a resources table with each instance and the sum, charts per instance, page 1 from the same figures', () => {
+    const store = new HistoryStore(db)
+    const html = buildReportHtml(store, [run.runId])
+    const alpha = resourceSummary(store.resources(run.runId), store.series(run.runId)).find(
+      (t) => t.target === 'alpha',
+    )!
+    expect(alpha.instances).toHaveLength(2)
+    const table = html.slice(
+      html.indexOf('<h3>Resources</h3>'),
+      html.indexOf('</table>', html.indexOf('<h3>Resources</h3>')),
+    )
+    expect(table).toContain(
+      `<td>sum of 2</td><td class="num">${alpha.sum.cpu!.mean.toFixed(1)}</td><td class="num">${alpha.sum.cpu!.peak.toFixed(1)}</td>`,
+    )
+    for (const i of alpha.instances)
+      expect(table).toContain(`<td>${i.instance}</td><td class="num">${i.cpu!.mean.toFixed(1)}</td>`)
+    expect(html).toContain('CPU per instance over time: alpha')
+    expect(html).toContain('Memory per instance over time: alpha')
+    expect(html).not.toContain('CPU per instance over time: beta')
+    // Page 1's CPU column: the same sum's mean.
+    const entry = /<tr><td><b>alpha<\/b><\/td>[\s\S]*?<\/tr>/.exec(html)?.[0] ?? ''
+    expect(entry).toContain(`<td class="num">${alpha.sum.cpu!.mean.toFixed(0)}</td>`)
+  })
+})
 
 describe.skipIf(unavailable !== null && !required)('the report follows the comparison the user made', () => {
   it('--baseline and --min-effect: page 1 compares so, says so, and gives each target its figure over rounds', async () => {
@@ -149,7 +177,7 @@ describe.skipIf(unavailable !== null && !required)('the report follows the compa
       format: 'html',
       compare: { baseline: { runId: run.runId, target: 'gamma' }, minEffect: 2.5 },
     })
-    const html = readFileSync(created.path, 'utf8')
+    const html = readFileSync(created.path!, 'utf8')
     expect(html).toContain(
       `Compared against the baseline gamma (run ${run.runId}); smallest difference that matters ±2.5 %.`,
     )

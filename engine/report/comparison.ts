@@ -13,7 +13,6 @@ import {
   METRIC_LABEL,
   verdictWord,
 } from '../metrics/compare-words.ts'
-import { joinPerSecond } from './charts.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtInt, fmtMs, fmtRate } from './format.ts'
 import { lineChart, PALETTE } from './svg.ts'
@@ -36,10 +35,6 @@ export interface EntryFigures {
   memory: number | null
 }
 
-function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null
-}
-
 /** Every target of every run, with the run's id in the label where names repeat. */
 export function entryFigures(data: ReportData): EntryFigures[] {
   const names = data.runs.flatMap((d) => resultsByTarget(d).map(([t]) => t))
@@ -50,10 +45,7 @@ export function entryFigures(data: ReportData): EntryFigures[] {
       if (!over) return []
       const f = figuresOf(over)
       const stats = over.latency.count > 0 ? over.latency : null
-      const joined = joinPerSecond(
-        d.series.filter((p) => p.target === target),
-        d.resources.filter((r) => r.target === target && r.source !== 'generator'),
-      )
+      const used = d.resourceSummary.find((r) => r.target === target)
       return [
         {
           label: unique ? target : `${target} (run ${d.run.runId})`,
@@ -67,8 +59,8 @@ export function entryFigures(data: ReportData): EntryFigures[] {
           p99: stats?.p99 ?? null,
           p999: stats?.p999 ?? null,
           failed: f.failed,
-          cpu: mean(joined.filter((j) => j.cpu !== null).map((j) => j.cpu!)),
-          memory: mean(joined.filter((j) => j.memory !== null).map((j) => j.memory!)),
+          cpu: used?.sum.cpu?.mean ?? null,
+          memory: used?.sum.memory?.mean ?? null,
         },
       ]
     }),
@@ -93,7 +85,7 @@ export function sideBySideTable(entries: readonly EntryFigures[]): string {
 ${cpu ? `<td class="num">${e.cpu === null ? '–' : e.cpu.toFixed(0)}</td>` : ''}${memory ? `<td class="num">${fmtBytes(e.memory)}</td>` : ''}</tr>`,
   )
   return `<table class="figures side-by-side">${head}${rows.join('\n')}</table>
-<p class="note">Each entry is the target over its rounds, the figure every table, the app and <code>runs show</code> give it (“all N” rows): throughput the mean of the rounds' throughputs, latency every answered request of every round (the rounds' histograms merged), errors the failed requests of all rounds (requests still in flight at the end are not counted). The pairs below compare another statistic, the ${CENTRE_NAME}.${cpu || memory ? ' CPU and memory: the monitored target, averaged over its seconds under load.' : ''}</p>`
+<p class="note">Each entry is the target over its rounds, the figure every table, the app and <code>runs show</code> give it (“all N” rows): throughput the mean of the rounds' throughputs, latency every answered request of every round (the rounds' histograms merged), errors the failed requests of all rounds (requests still in flight at the end are not counted). The pairs below compare another statistic, the ${CENTRE_NAME}.${cpu || memory ? ' CPU and memory: the monitored target (its instances summed), averaged over its seconds under load, as each run’s resources table gives them.' : ''}</p>`
 }
 
 function metricRow(m: CompareMetric, minEffect: number): string {

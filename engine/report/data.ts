@@ -6,6 +6,7 @@ import type { CompareResult, ResourcePoint, SeriesPoint, StudyResults } from '..
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
 import { compareRuns, type CompareOptions } from '../metrics/compare.ts'
 import { distributions, type TargetDistribution } from '../metrics/distribution.ts'
+import { resourceSummary, type TargetResources } from '../metrics/resources.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
 import type { TargetLimits } from '../store/resources.ts'
@@ -21,6 +22,8 @@ export interface RunReportData {
   environment: EnvironmentInfo | null
   series: SeriesPoint[]
   resources: ResourcePoint[]
+  /** CPU, memory and connections per target and instance (engine/metrics/resources.ts), as `runs show` gives them. */
+  resourceSummary: TargetResources[]
   limits: TargetLimits[]
   plan: Plan | null
   schedule: PreviewPoint[]
@@ -108,11 +111,14 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
     targets.size >= 2
       ? tryCompare(store, [runId], ownCompare(runId, opts.compare))
       : { result: null, note: null }
+  const resources = store.resources(runId)
   return {
     run,
     environment: store.environment(runId),
     series: store.series(runId, { maxPoints: opts.maxPoints ?? pointsPerRound(run.config.rounds) }),
-    resources: store.resources(runId),
+    resources,
+    // Over every second under load (the full series, not the charts' downsampled one).
+    resourceSummary: resourceSummary(resources, store.series(runId)),
     limits: store.limits(runId),
     ...planOf(run),
     merged: distributions(run.results),

@@ -24,6 +24,7 @@ import { loadReportData, type LoadOptions, type ReportData, type RunReportData }
 import { esc, fmtDate } from './format.ts'
 import { configurationTable, environmentSection } from './sections.ts'
 import { REPORT_CSS } from './style.ts'
+import { instanceCharts, resourcesTable } from './resources.ts'
 import { colourFor, targetOrder, tint } from './palette.ts'
 import { studySection } from './study.ts'
 import { phaseTables, resultsByTarget, stepTables, summaryTable } from './tables.ts'
@@ -152,12 +153,18 @@ ${d.plan ? scheduleChart(d.schedule, d.plan, segments) : ''}
 <h3>Results per target</h3>${summaryTable(d)}
 ${phaseTables(d)}
 ${stepTables(d)}
+${resourcesTable(d.resourceSummary)}
 ${comparison}
 <h3>Charts</h3>
 ${throughputChart(d.series, color)}
 ${latencyOverTimeChart(d.series, color)}
 ${errorsChart(d.series)}
 ${resourceCharts(d.series, d.resources, color)}
+${instanceCharts(
+  d.resources,
+  resultsByTarget(d).map(([t]) => t),
+  color,
+)}
 </section>`
 }
 
