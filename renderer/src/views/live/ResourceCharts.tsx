@@ -9,7 +9,8 @@ import type { ResourcePoint } from '../../../../engine/api/types.ts'
 import { colour, colourFor, tint } from '../../lib/format.ts'
 import { resourceRows } from '../../lib/resources.ts'
 import { dbConnectionRows } from '../../lib/series.ts'
-import { TimeChart, type Marker, type SeriesDef } from '../../ui/charts.tsx'
+import { TimeChart } from '../../ui/charts/TimeChart.tsx'
+import type { Marker, SeriesDef } from '../../ui/charts/types.ts'
 
 function useResourceCharts(
   resources: readonly ResourcePoint[],

@@ -10,7 +10,9 @@ import type { ResourcePoint, SeriesPoint } from '../../../../engine/api/types.ts
 import { colour, colourFor, msValue } from '../../lib/format.ts'
 import { hasRounds, mergeBandRows, roundBands, type BandRow } from '../../lib/rounds.ts'
 import { errorRows, keysOf, mergeRows, phaseMarkers, pivot } from '../../lib/series.ts'
-import { BandChart, TimeChart, type Marker, type Row, type SeriesDef } from '../../ui/charts.tsx'
+import { BandChart } from '../../ui/charts/BandChart.tsx'
+import { TimeChart } from '../../ui/charts/TimeChart.tsx'
+import type { Marker, Row, SeriesDef } from '../../ui/charts/types.ts'
 import { ResourceCharts } from './ResourceCharts.tsx'
 
 const ms = (us: number | null): number | null => (us === null ? null : msValue(us))
