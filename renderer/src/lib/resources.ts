@@ -32,7 +32,8 @@ function bySecond(points: readonly ResourcePoint[]) {
   const cells = new Map<string, Map<string, Map<number, Acc>>>()
   for (const p of points) {
     if (p.cpuPercent === null && p.memoryBytes === null) continue // a connection count (postgres)
-    const t = Math.round(p.t)
+    // Second k holds the samples of [k, k + 1), as the series, the CSV and runs show count them.
+    const t = Math.floor(p.t)
     const instances = cells.get(p.target) ?? new Map<string, Map<number, Acc>>()
     const seconds = instances.get(p.instance) ?? new Map<number, Acc>()
     const acc = seconds.get(t) ?? { cpu: [], mem: [] }
