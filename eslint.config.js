@@ -23,13 +23,6 @@ const LONG_FUNCTIONS_LEFT = [
   'engine/runner/worker.ts',
   'engine/agents/distributed.ts',
   'engine/agents/agent.ts',
-  'renderer/src/views/live/LiveRun.tsx',
-  'renderer/src/views/live/RunCharts.tsx',
-  'renderer/src/views/compare/Compare.tsx',
-  'renderer/src/views/detail/AgentsBreakdown.tsx',
-  'renderer/src/views/detail/RunDetail.tsx',
-  'renderer/src/views/detail/SummaryTable.tsx',
-  'renderer/src/views/detail/SampleExplorer.tsx',
 ]
 
 /** The folders of engine/, for the layer rules below. */

@@ -7,6 +7,7 @@ import type {
   ErrorKind,
   GeneratorHealth,
   RunStatus,
+  TargetOverRounds,
   TargetRoundSummary,
   ThresholdResult,
 } from './types-stats.ts'
@@ -54,6 +55,8 @@ export interface RunSummary {
   note: string
   /** Per target and round, never merged: a figure always says which target and round it is from. */
   results: TargetRoundSummary[]
+  /** Each target over its rounds (one entry per target, in config order): the target's figure. */
+  overRounds: TargetOverRounds[]
   thresholds: ThresholdResult[]
   thresholdsPassed: boolean
   generator: GeneratorHealth
@@ -103,6 +106,8 @@ export interface DistributionCurve {
   points: [number, number][]
   /** With several rounds: per point, the lowest and the highest round's latency there (µs). */
   band: [number, number][] | null
+  /** Rate mode: latency from each request's intended send time (coordinated omission corrected). */
+  corrected?: boolean
 }
 
 export interface ProgressEvent {

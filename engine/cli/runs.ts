@@ -2,6 +2,7 @@
 // the engine's Api. Exit codes: 0 ok, 1 the database could not be used, 2 bad input (a message
 // names the argument).
 import { RUN_STATUSES, type RunListItem, type RunStatus, type RunSummary } from '../api/types.ts'
+import type { RunConfig } from '../config/schema.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -11,9 +12,12 @@ import {
   resultsTable,
   thresholdLines,
   timingLines,
+  tlsTargets,
   warningLines,
 } from './summary.ts'
 import { formatTable } from './table.ts'
+import { resourceLines, resourcesJson } from './resources.ts'
+import { resourceSummary } from '../metrics/resources.ts'
 
 type LedgerInfo = { rows: number; bytes: number; prunedAt: string | null }
 
@@ -87,7 +91,7 @@ function listTable(items: readonly RunListItem[], total: number, offset: number)
   return table + more
 }
 
-function showRun(run: RunSummary): string {
+function showRun(run: RunSummary & { config: RunConfig }): string {
   const out = [
     `run ${run.runId}  ${run.name}  (${run.status})`,
     `started ${when(run.startedAt)}${run.endedAt ? `, ended ${when(run.endedAt)}` : ''}, correlation ids ${run.correlationPrefix}-…`,
@@ -99,7 +103,11 @@ function showRun(run: RunSummary): string {
   out.push(...warningLines(run))
   out.push('')
   if (run.results.length === 0) out.push('no results yet')
-  else out.push(resultsTable(run.results).trimEnd(), ...timingLines(run.results))
+  else
+    out.push(
+      resultsTable(run.results, run.overRounds).trimEnd(),
+      ...timingLines(run.results, tlsTargets(run.config)),
+    )
   if (run.distribution) out.push('', ...agentLines(run.distribution))
   if (run.thresholds.length)
     out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`, ...thresholdLines(run))
@@ -151,11 +159,23 @@ async function runs(argv: string[], dbPath: string, out: NodeJS.WritableStream):
     const { flags, positional } = parseFlags(rest, SHOW_FLAGS)
     if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
     const id = parseRunId(positional[0])
-    const [run, ledger] = await withEngine(flags.db ?? dbPath, (host) =>
-      Promise.all([host.runs.get(id), host.runs.ledger(id)]),
+    const [run, ledger, resources, series] = await withEngine(flags.db ?? dbPath, (host) =>
+      Promise.all([host.runs.get(id), host.runs.ledger(id), host.runs.resources(id), host.runs.series(id)]),
     )
-    const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
-    out.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
+    const used = resourceSummary(resources, series)
+    const json = {
+      ...jsonSummary(run),
+      tags: run.tags,
+      note: run.note,
+      config: run.config,
+      ledger,
+      resources: resourcesJson(used),
+    }
+    out.write(
+      flags.json
+        ? `${JSON.stringify(json, null, 2)}\n`
+        : showRun(run) + `\n${resourceLines(used).join('\n')}\n` + ledgerLine(ledger),
+    )
     return 0
   }
   if (sub === 'prune' || sub === 'delete') {

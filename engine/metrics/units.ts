@@ -33,9 +33,19 @@ export function errorsText(errors: ErrorCounts, fmt: (n: number) => string = Str
   return parts.length ? parts.join(' · ') : 'none'
 }
 
+/**
+ * µs as ms with `digits` decimals (2 unless said), rounded half up on the µs themselves: 4005 µs is
+ * 4.01 ms on every screen. (`(4.005).toFixed(2)` gives "4.00" where `Intl.NumberFormat` gives
+ * "4.01": a binary fraction rounded two ways. Rounding here first, once, leaves nothing to differ.)
+ */
+export function msRounded(us: number, digits = 2): number {
+  const scale = 10 ** (3 - digits)
+  return Math.round(us / scale) / 10 ** digits
+}
+
 /** Milliseconds from µs, two decimals: the precision every table prints latency with. */
 export function msText(us: number): string {
-  return (us / 1000).toFixed(2)
+  return msRounded(us).toFixed(2)
 }
 
 /**

@@ -5,6 +5,7 @@ import type { HistoryStore } from '../store/queries.ts'
 import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
 import type { StudyResults } from '../api/types.ts'
+import { msText } from '../metrics/units.ts'
 import { esc } from './format.ts'
 import { lineChart, PALETTE, scatterChart } from './svg.ts'
 
@@ -16,7 +17,7 @@ export function studiesOf(store: HistoryStore, runIds: readonly number[]): Study
 export function studySection(s: StudyResults, color: (target: string) => string): string {
   const [axis, by] = s.axes
   const name = axis?.name ?? s.path
-  const ms = (us: number) => (us / 1000).toFixed(2)
+  const ms = (us: number) => msText(us)
   // A grid's lines are its targets at each value of the second setting.
   const lineName = (t: StudyResults['targets'][number]) =>
     t.by && by ? `${t.target}, ${by.name}=${t.by.label}` : t.target

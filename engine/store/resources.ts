@@ -105,3 +105,41 @@ export function targetSeconds(db: Db, runId: number): Map<string, Map<number, Ta
   }
   return out
 }
+
+/** One instance's own CPU and memory in one second (its mean there). */
+export interface InstanceSecond {
+  instance: string
+  cpuPercent: number | null
+  memoryBytes: number | null
+}
+
+/**
+ * Per target with two or more instances (a process tree's processes, a replicated stack's
+ * containers, Cloud Foundry's instances) and whole second: each instance's own figures, which
+ * targetSeconds sums. A target of one instance is its own sum and is left out.
+ */
+export function instanceSeconds(db: Db, runId: number): Map<string, Map<number, InstanceSecond[]>> {
+  const rows = db
+    .prepare(
+      `SELECT target, CAST(floor(t) AS INTEGER) AS t, instance, avg(cpu_percent) AS cpu, avg(memory_bytes) AS mem
+       FROM resource_samples WHERE run_id = ? AND source NOT IN ('generator', 'postgres')
+       GROUP BY target, CAST(floor(t) AS INTEGER), instance ORDER BY target, t, instance`,
+    )
+    .all(runId) as { target: string; t: number; instance: string; cpu: number | null; mem: number | null }[]
+  const instances = new Map<string, Set<string>>()
+  for (const r of rows) instances.set(r.target, (instances.get(r.target) ?? new Set()).add(r.instance))
+  const out = new Map<string, Map<number, InstanceSecond[]>>()
+  for (const r of rows) {
+    if ((instances.get(r.target)?.size ?? 0) < 2) continue
+    const byT = out.get(r.target) ?? new Map<number, InstanceSecond[]>()
+    const list = byT.get(r.t) ?? []
+    list.push({
+      instance: r.instance,
+      cpuPercent: r.cpu,
+      memoryBytes: r.mem === null ? null : Math.round(r.mem),
+    })
+    byT.set(r.t, list)
+    out.set(r.target, byT)
+  }
+  return out
+}

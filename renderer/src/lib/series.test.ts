@@ -115,7 +115,8 @@ describe('chart rows', () => {
         connections: null,
       },
     ]
-    expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75 }])
+    // The sum per target, and each of its two instances as a line of its own.
+    expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75, 'a · 1': 50, 'a · 2': 25 }])
     expect(throughputVsResources([point('a', 0)], res, 'a')).toEqual({
       cpu: [{ x: 100, y: 75 }],
       memory: [{ x: 100, y: 2 }],

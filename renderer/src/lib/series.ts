@@ -71,32 +71,7 @@ export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
   return chosen.sort((a, b) => a.t - b.t)
 }
 
-/** CPU % and memory per target and second, instances summed (a target's total footprint). */
-export function resourceRows(points: readonly ResourcePoint[]): {
-  cpu: Row[]
-  memory: Row[]
-  targets: string[]
-} {
-  const cpu = new Map<number, Row>()
-  const memory = new Map<number, Row>()
-  const targets = new Set<string>()
-  for (const p of points) {
-    const t = Math.round(p.t)
-    targets.add(p.target)
-    if (p.cpuPercent !== null) {
-      const row = cpu.get(t) ?? { t }
-      row[p.target] = (row[p.target] ?? 0) + p.cpuPercent
-      cpu.set(t, row)
-    }
-    if (p.memoryBytes !== null) {
-      const row = memory.get(t) ?? { t }
-      row[p.target] = (row[p.target] ?? 0) + p.memoryBytes / (1024 * 1024)
-      memory.set(t, row)
-    }
-  }
-  const sort = (m: Map<number, Row>) => [...m.values()].sort((a, b) => a.t - b.t)
-  return { cpu: sort(cpu), memory: sort(memory), targets: [...targets] }
-}
+export { resourceRows } from './resources.ts'
 
 /**
  * Database connections per target, state and second (the postgres monitor). Each sample is a
