@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import pg from 'pg'
 import { expect, it } from 'vitest'
+import { metricsChecks } from './metrics.ts'
 
 export interface Target {
   base: string
@@ -16,6 +17,8 @@ export interface Target {
   lanes: number
   /** The server's database, reachable from the test (to count sessions). */
   databaseUrl: string
+  /** What /metrics reports beside requests: Node.js's or the JVM's own figures. */
+  runtime: 'node' | 'java'
 }
 
 export const SEEDED_ADS = 10_000
@@ -360,6 +363,8 @@ export function contract(target: () => Target): void {
     const a = await call(t, '/ads/1', { headers: { 'x-cannonade-hop': t.hops > 0 ? '99' : '0' } }, 0)
     expect(a.status, a.text).toBe(t.hops > 0 ? 400 : 200)
   })
+
+  metricsChecks(target, (path, init, hops) => call(target(), path, init, hops))
 }
 
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
