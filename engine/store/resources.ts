@@ -1,5 +1,5 @@
-// resource_samples: the targets' and the generator's CPU and memory on the run's timeline, and
-// database connections per state (the postgres monitor)
+// resource_samples: the targets' and the generator's CPU and memory on the run's timeline,
+// database connections per state (the postgres monitor) and named series (the prometheus monitor)
 // (t = seconds since the run's start, negative before it: the idle baseline).
 import type { ResourcePoint } from '../api/types.ts'
 import type { ResourceSample } from '../monitor/types.ts'
@@ -15,8 +15,8 @@ export interface TargetLimits {
 /** One prepared insert for a run: the recorder calls it once a second per instance. */
 export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSample) => void {
   const stmt = db.prepare(
-    `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections, metric, value)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   return (t, s) => {
     stmt.run(
@@ -31,6 +31,8 @@ export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSa
       s.cpuLimit,
       s.state,
       s.connections ?? null,
+      s.metric ?? null,
+      s.value ?? null,
     )
   }
 }
@@ -39,8 +41,8 @@ export function resourcePoints(db: Db, runId: number): ResourcePoint[] {
   return db
     .prepare(
       `SELECT t, target, source, instance, cpu_percent AS cpuPercent, memory_bytes AS memoryBytes,
-         connections
-       FROM resource_samples WHERE run_id = ? ORDER BY t, target, instance`,
+         connections, metric, value
+       FROM resource_samples WHERE run_id = ? ORDER BY t, target, instance, metric`,
     )
     .all(runId) as ResourcePoint[]
 }

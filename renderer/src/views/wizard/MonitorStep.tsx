@@ -15,6 +15,8 @@ const KINDS = optionsOf<MonitorKind>({
   process: 'Local process (PID or port)',
   cloudfoundry: 'Cloud Foundry app',
   postgres: 'PostgreSQL connections (pg_stat_activity)',
+  prometheus: 'Prometheus (cAdvisor, node_exporter, JVM, Node.js, any PromQL)',
+  kubernetes: 'Kubernetes pods (metrics.k8s.io)',
 })
 
 type TestState = { state: 'idle' | 'busy' } | { state: 'done'; ok: boolean; message: string }

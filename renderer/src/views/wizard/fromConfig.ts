@@ -1,6 +1,7 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
 import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { defaultDraft, emptyTarget, type Draft } from './draft.ts'
+import { prometheusFromConfig } from './monitorDraft.ts'
 import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
 import { sweepDraftOf } from './sweepDraft.ts'
 import { agentsFromConfig } from './agentsDraft.ts'
@@ -76,6 +77,12 @@ export function fromConfig(c: RunConfig): Draft {
         refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : td.monitor.cf.refreshTokenEnv,
         tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : td.monitor.cf.tokenEnv,
       }
+    } else if (m?.kind === 'prometheus') {
+      td.monitor.kind = 'prometheus'
+      td.monitor.prometheus = prometheusFromConfig(td.monitor.prometheus, m)
+    } else if (m?.kind === 'kubernetes') {
+      td.monitor.kind = 'kubernetes'
+      td.monitor.kubernetes = { namespace: m.namespace ?? '', selector: m.selector }
     } else if (m !== undefined) {
       // Every monitor kind above: a new one is a compile error here until the draft reads it.
       const _unread: never = m

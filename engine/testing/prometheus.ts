@@ -1,0 +1,250 @@
+// A real Prometheus for tests (Debian's `prometheus` package): started on a loopback port with a
+// config this helper writes (a scrape every second), scraping what the test names: Debian's
+// `prometheus-node-exporter` started here too, a target stack's /metrics, or an exporter in the
+// test's own process whose values the test sets. `range` reads Prometheus' HTTP API directly (not
+// through the product's client), so a test can hold the monitor's timeline against it.
+// Without the binaries the tests skip with the reason printed; with CANNONADE_REQUIRE_DOCKER=1
+// (CI, whose .ci/run installs both packages) they fail instead.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { childEnv } from '../env.ts'
+import { freePort } from '../stacks/postgres.ts'
+
+const PROMETHEUS = 'prometheus'
+const NODE_EXPORTER = 'prometheus-node-exporter'
+
+function onPath(bin: string): boolean {
+  return spawnSync(bin, ['--version'], { stdio: 'ignore', timeout: 10_000 }).status === 0
+}
+
+/** Why Prometheus tests cannot run here (null when they can). */
+export function prometheusUnavailable(): string | null {
+  const missing = [PROMETHEUS, NODE_EXPORTER].filter((b) => !onPath(b))
+  return missing.length
+    ? `${missing.join(' and ')} not found (Debian: apt-get install prometheus prometheus-node-exporter)`
+    : null
+}
+
+/** Skip (with the reason printed) unless Prometheus is here or required; `reason` fails beforeAll when required. */
+export function prometheusGate(what: string): { skip: boolean; reason: string | null } {
+  const reason = prometheusUnavailable()
+  const required = process.env.CANNONADE_REQUIRE_DOCKER === '1'
+  if (reason && !required) console.warn(`skipping ${what}: ${reason}`)
+  return { skip: reason !== null && !required, reason }
+}
+
+async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (await check().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000)
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+function spawnLogged(
+  bin: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): { child: ChildProcess; log: () => string } {
+  const child = spawn(bin, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] })
+  let log = ''
+  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-4000))
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  return { child, log: () => log }
+}
+
+export interface Exporter {
+  /** host:port, for a scrape config. */
+  address: string
+  scrapes: number
+  stop(): Promise<void>
+}
+
+/** Debian's node_exporter on a loopback port: the CPU and memory collectors only. */
+export async function startNodeExporter(): Promise<Exporter> {
+  const port = await freePort()
+  const address = `127.0.0.1:${port}`
+  const { child, log } = spawnLogged(NODE_EXPORTER, [
+    `--web.listen-address=${address}`,
+    '--collector.disable-defaults',
+    '--collector.cpu',
+    '--collector.meminfo',
+  ])
+  await until(`node_exporter at ${address} (${log()})`, 20_000, async () => {
+    const res = await fetch(`http://${address}/metrics`)
+    return res.ok
+  })
+  return { address, scrapes: 0, stop: () => stopChild(child) }
+}
+
+/** An exporter in this process: each scrape serves what `render` returns now (text format 0.0.4). */
+export async function startExporter(render: () => string): Promise<Exporter> {
+  const exporter: Exporter = { address: '', scrapes: 0, stop: async () => {} }
+  const server = createServer((req, res) => {
+    exporter.scrapes++
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' })
+    res.end(render())
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  exporter.address = `127.0.0.1:${(server.address() as AddressInfo).port}`
+  exporter.stop = () => {
+    server.closeAllConnections()
+    return new Promise<void>((r) => server.close(() => r()))
+  }
+  return exporter
+}
+
+const NODE_APP = fileURLToPath(new URL('../../targets/_node/', import.meta.url))
+
+/**
+ * The node-http target stack as a local process with no database: its /metrics and its CPU-bound
+ * /compute need none (the pool connects on a first query only).
+ */
+export async function startNodeHttp(): Promise<Exporter & { port: number; pid: number }> {
+  const port = await freePort()
+  const { child, log } = spawnLogged(process.execPath, ['server.ts'], {
+    cwd: NODE_APP,
+    env: {
+      ...childEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://none@127.0.0.1:1/none',
+    },
+  })
+  const address = `127.0.0.1:${port}`
+  try {
+    await until(
+      `node-http at ${address} (${log()})`,
+      30_000,
+      async () => (await fetch(`http://${address}/metrics`)).ok,
+    )
+  } catch (error) {
+    await stopChild(child)
+    throw error
+  }
+  return { address, port, pid: child.pid!, scrapes: 0, stop: () => stopChild(child) }
+}
+
+export interface ScrapeTarget {
+  job: string
+  /** host:port */
+  address: string
+  /** Default /metrics. */
+  path?: string
+}
+
+export interface LocalPrometheus {
+  url: string
+  /** Prometheus' own answer to a range query: series by their labels, points [epoch s, value]. */
+  range(
+    query: string,
+    start: number,
+    end: number,
+    step: number,
+  ): Promise<{ labels: Record<string, string>; points: [number, number][] }[]>
+  /** Waits until every target has been scraped `n` more times (Prometheus' own count). */
+  scraped(n: number): Promise<void>
+  stop(): Promise<void>
+}
+
+/** Prometheus on a loopback port scraping `targets` every second, with a throwaway data folder. */
+export async function startPrometheus(targets: ScrapeTarget[]): Promise<LocalPrometheus> {
+  const dir = mkdtempSync(join(tmpdir(), 'cannonade-prometheus-'))
+  const jobs = targets.map(
+    (t) => `  - job_name: ${JSON.stringify(t.job)}
+    metrics_path: ${JSON.stringify(t.path ?? '/metrics')}
+    static_configs:
+      - targets: [${JSON.stringify(t.address)}]`,
+  )
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n${jobs.join('\n')}\n`,
+  )
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const { child, log } = spawnLogged(PROMETHEUS, [
+    `--config.file=${join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ])
+  const stop = async () => {
+    await stopChild(child)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const api = async (path: string, params: Record<string, string> = {}) => {
+    const res = await fetch(`${url}${path}?${new URLSearchParams(params).toString()}`)
+    const json = (await res.json()) as { status: string; data: unknown; error?: string }
+    if (json.status !== 'success') throw new Error(`${path}: ${json.error ?? res.status}`)
+    return json.data
+  }
+  type Target = { health: string; lastScrape: string }
+  const scrapeTimes = async () =>
+    ((await api('/api/v1/targets')) as { activeTargets: Target[] }).activeTargets.map((t) => ({
+      up: t.health === 'up',
+      at: Date.parse(t.lastScrape),
+    }))
+  try {
+    await until(
+      `Prometheus at ${url} to be ready (${log()})`,
+      60_000,
+      async () => (await fetch(`${url}/-/ready`)).ok,
+    )
+    await until(
+      `Prometheus to scrape ${targets.map((t) => t.address).join(', ')} (${log()})`,
+      30_000,
+      async () => {
+        const all = await scrapeTimes()
+        return all.length === targets.length && all.every((t) => t.up)
+      },
+    )
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return {
+    url,
+    async range(query, start, end, step) {
+      const data = (await api('/api/v1/query_range', {
+        query,
+        start: String(start),
+        end: String(end),
+        step: String(step),
+      })) as { result: { metric: Record<string, string>; values: [number, string][] }[] }
+      return data.result.map((r) => ({ labels: r.metric, points: r.values.map(([t, v]) => [t, Number(v)]) }))
+    },
+    async scraped(n) {
+      const from = await scrapeTimes()
+      let seen = 0
+      let last = from.map((t) => t.at)
+      await until(`${n} more scrapes`, 30_000 + n * 2000, async () => {
+        const now = (await scrapeTimes()).map((t) => t.at)
+        if (now.every((t, i) => t > (last[i] ?? 0))) {
+          seen++
+          last = now
+        }
+        return seen >= n
+      })
+    },
+    stop,
+  }
+}
