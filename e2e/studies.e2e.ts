@@ -119,7 +119,11 @@ describe('studies, templates, reports', () => {
     await expect
       .poll(() => page.getByTestId('live').getAttribute('data-run-id'), { timeout: 60_000 })
       .not.toBe(String(first))
-    await expect.poll(() => page.getByTestId('live-study').textContent()).toMatch(/^Run 2 of 2 of the study/)
+    // The banner names the run's place once the study index has it (it is read again when the run's
+    // status changes), which on a busy machine can take longer than the poll's default 5 s.
+    await expect
+      .poll(() => page.getByTestId('live-study').textContent(), { timeout: 60_000 })
+      .toMatch(/^Run 2 of 2 of the study/)
     await page.getByTestId('live-study-link').click()
 
     const study = new StudyPage(page)

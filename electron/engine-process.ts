@@ -31,25 +31,99 @@ interface Options {
 const CALL_TIMEOUT_MS = 5 * 60_000
 const RESTART_DELAYS_MS = [500, 2000, 10_000]
 
-export function startEngineProcess(opts: Options): EngineProcess {
-  let child: UtilityProcess | null = null
-  let ready: Promise<void> = Promise.resolve()
+/** Calls by sequence number: each is answered by its result, its timeout, or the process's exit. */
+function callTable() {
   let seq = 0
-  let stopping = false
-  let crashes = 0
   const pending = new Map<
     number,
     { resolve: (e: Envelope<unknown>) => void; timer: ReturnType<typeof setTimeout> }
   >()
+  return {
+    /** A new call, handed to `send` with its sequence number. */
+    call(channel: Channel, send: (seq: number) => void): Promise<Envelope<unknown>> {
+      const id = ++seq
+      return new Promise<Envelope<unknown>>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(id)
+          resolve({
+            ok: false,
+            error: {
+              code: 'unavailable',
+              message: `${channel}: no answer from the engine within ${CALL_TIMEOUT_MS / 1000} s`,
+            },
+          })
+        }, CALL_TIMEOUT_MS)
+        pending.set(id, { resolve, timer })
+        send(id)
+      })
+    },
+    answer(id: number, envelope: Envelope<unknown>): void {
+      const p = pending.get(id)
+      if (!p) return
+      clearTimeout(p.timer)
+      pending.delete(id)
+      p.resolve(envelope)
+    },
+    failAll(message: string): void {
+      for (const [id, p] of pending) {
+        clearTimeout(p.timer)
+        p.resolve({ ok: false, error: { code: 'unavailable', message } })
+        pending.delete(id)
+      }
+    },
+  }
+}
+
+/** The runs the engine reported going (progress, no end yet): they end `failed` if it dies. */
+function runTracker(onEvent: Options['onEvent']) {
   const running = new Set<number>()
+  return {
+    saw(event: EventName, payload: unknown): void {
+      if (event === 'runs:progress') running.add((payload as ProgressEvent).runId)
+      if (event === 'runs:ended') running.delete((payload as RunEndedEvent).runId)
+    },
+    failAll(message: string): void {
+      for (const runId of running) {
+        const ended: RunEndedEvent = {
+          type: 'ended',
+          runId,
+          status: 'failed',
+          error: `${message} during the run`,
+        }
+        onEvent('runs:ended', ended)
+      }
+      running.clear()
+    },
+  }
+}
+
+export function startEngineProcess(opts: Options): EngineProcess {
+  let child: UtilityProcess | null = null
+  let ready: Promise<void> = Promise.resolve()
+  let stopping = false
+  let crashes = 0
+  const calls = callTable()
+  const runs = runTracker(opts.onEvent)
 
   const send = (msg: ToEngine) => child?.postMessage(msg)
 
-  const failPending = (message: string) => {
-    for (const [id, p] of pending) {
-      clearTimeout(p.timer)
-      p.resolve({ ok: false, error: { code: 'unavailable', message } })
-      pending.delete(id)
+  const handle = (msg: FromEngine, markReady: () => void) => {
+    switch (msg.type) {
+      case 'ready':
+        crashes = 0
+        send({ type: 'secrets', values: opts.secrets() })
+        markReady()
+        return
+      case 'result':
+        calls.answer(msg.seq, msg.envelope)
+        return
+      case 'event':
+        runs.saw(msg.event, msg.payload)
+        opts.onEvent(msg.event, msg.payload)
+        return
+      case 'fatal':
+        opts.log(`engine: ${msg.message}`)
+        return
     }
   }
 
@@ -72,48 +146,13 @@ export function startEngineProcess(opts: Options): EngineProcess {
       if (child === proc) child = null
       markReady()
       const message = `the engine process exited (code ${code})`
-      failPending(message)
-      for (const runId of running) {
-        const ended: RunEndedEvent = {
-          type: 'ended',
-          runId,
-          status: 'failed',
-          error: `${message} during the run`,
-        }
-        opts.onEvent('runs:ended', ended)
-      }
-      running.clear()
+      calls.failAll(message)
+      runs.failAll(message)
       if (stopping) return
       const delay = RESTART_DELAYS_MS[Math.min(crashes++, RESTART_DELAYS_MS.length - 1)] ?? 10_000
       opts.log(`${message}; restarting in ${delay} ms`)
       setTimeout(spawn, delay)
     })
-  }
-
-  const handle = (msg: FromEngine, markReady: () => void) => {
-    switch (msg.type) {
-      case 'ready':
-        crashes = 0
-        send({ type: 'secrets', values: opts.secrets() })
-        markReady()
-        return
-      case 'result': {
-        const p = pending.get(msg.seq)
-        if (!p) return
-        clearTimeout(p.timer)
-        pending.delete(msg.seq)
-        p.resolve(msg.envelope)
-        return
-      }
-      case 'event':
-        if (msg.event === 'runs:progress') running.add((msg.payload as ProgressEvent).runId)
-        if (msg.event === 'runs:ended') running.delete((msg.payload as RunEndedEvent).runId)
-        opts.onEvent(msg.event, msg.payload)
-        return
-      case 'fatal':
-        opts.log(`engine: ${msg.message}`)
-        return
-    }
   }
 
   spawn()
@@ -126,21 +165,7 @@ export function startEngineProcess(opts: Options): EngineProcess {
           ok: false,
           error: { code: 'unavailable', message: 'the engine is restarting; try again in a moment' },
         }
-      const id = ++seq
-      return new Promise<Envelope<unknown>>((resolve) => {
-        const timer = setTimeout(() => {
-          pending.delete(id)
-          resolve({
-            ok: false,
-            error: {
-              code: 'unavailable',
-              message: `${channel}: no answer from the engine within ${CALL_TIMEOUT_MS / 1000} s`,
-            },
-          })
-        }, CALL_TIMEOUT_MS)
-        pending.set(id, { resolve, timer })
-        send({ type: 'call', seq: id, channel, args })
-      })
+      return calls.call(channel, (seq) => send({ type: 'call', seq, channel, args }))
     },
     setSecrets(values) {
       send({ type: 'secrets', values })

@@ -70,6 +70,97 @@ function fitToWindow(steps: Step[], window: number | null, fill: number): Step[]
   return out
 }
 
+type Profile = Load['profile']
+type ProfileOf<K extends Profile['kind']> = Extract<Profile, { kind: K }>
+
+/** A linear ramp (one step a second) or a stepped one (with pauses), then the hold, in the window. */
+function rampSteps(p: ProfileOf<'ramp'>, C: number, window: number | null): Step[] {
+  const from = p.from ?? 1
+  const to = p.to ?? C
+  const shape: Step[] = []
+  if (p.stepSize !== undefined && p.stepSeconds !== undefined) {
+    for (let c = from; ; c = Math.min(to, c + p.stepSize)) {
+      push(shape, { phase: 0, connections: c, seconds: p.stepSeconds, requests: null })
+      if (c >= to) break
+      if (p.pauseSeconds > 0)
+        push(shape, { phase: 0, connections: 0, seconds: p.pauseSeconds, requests: null })
+    }
+  } else {
+    const ramp = p.rampSeconds ?? 1
+    const whole = Math.ceil(ramp)
+    for (let s = 0; s < whole; s++) {
+      const c = Math.round(from + ((to - from) * s) / ramp)
+      push(shape, { phase: 0, connections: c, seconds: Math.min(1, ramp - s), requests: null })
+    }
+  }
+  push(shape, { phase: 0, connections: to, seconds: p.holdSeconds, requests: null })
+  return fitToWindow(shape, window, to)
+}
+
+/** Bursts and idle gaps repeated over the window (a day at most when requests bound the run). */
+function burstSteps(p: ProfileOf<'burst'>, C: number, window: number | null): Step[] {
+  const c = p.connections ?? C
+  const shape: Step[] = []
+  const limit = window ?? OPEN_ENDED_LIMIT_SECONDS
+  for (let t = 0; t < limit; t += p.burstSeconds + p.idleSeconds) {
+    shape.push({ phase: 0, connections: c, seconds: p.burstSeconds, requests: null })
+    if (p.idleSeconds > 0) shape.push({ phase: 0, connections: 0, seconds: p.idleSeconds, requests: null })
+  }
+  return fitToWindow(shape, limit, 0)
+}
+
+/** One step per phase, at its share of the connections, bound by its own duration or requests. */
+function phasesSteps(p: ProfileOf<'phases'>, C: number): Step[] {
+  return p.phases.map((ph, i) => ({
+    phase: i,
+    connections: Math.max(1, Math.round(ph.share * C)),
+    seconds: ph.duration ?? null,
+    requests: ph.requests ?? null,
+  }))
+}
+
+/** Each stage moves linearly, second by second, from the previous stage's connections to its own. */
+function stagesSteps(p: ProfileOf<'stages'>): Step[] {
+  const steps: Step[] = []
+  let prev = 0
+  for (const stage of p.stages) {
+    const whole = Math.ceil(stage.duration)
+    for (let s = 0; s < whole; s++) {
+      const c = Math.round(
+        prev + ((stage.connections - prev) * Math.min(s + 1, stage.duration)) / stage.duration,
+      )
+      push(steps, { phase: 0, connections: c, seconds: Math.min(1, stage.duration - s), requests: null })
+    }
+    prev = stage.connections
+  }
+  return steps
+}
+
+/** The profile's phases and steps, before any warm-up. */
+function profileSteps(load: Load): { phases: string[]; steps: Step[] } {
+  const p = load.profile
+  const C = load.connections
+  const window = load.duration ?? null
+  const main = [DEFAULT_PHASE]
+  switch (p.kind) {
+    case 'constant':
+      return { phases: main, steps: [{ phase: 0, connections: C, seconds: window, requests: null }] }
+    case 'ramp':
+      return { phases: main, steps: rampSteps(p, C, window) }
+    case 'burst':
+      return { phases: main, steps: burstSteps(p, C, window) }
+    case 'phases':
+      return { phases: p.phases.map((ph) => ph.name), steps: phasesSteps(p, C) }
+    case 'stages':
+      return { phases: main, steps: stagesSteps(p) }
+    default: {
+      // Every kind of the schema above: a new kind is a compile error here until it has steps.
+      const _unplanned: never = p
+      throw new Error(`no steps for profile ${JSON.stringify(_unplanned)}`)
+    }
+  }
+}
+
 export function compilePlan(load: Load): Plan {
   // The schema refuses these already; a load that skipped it (a stored or hand-built one) must
   // still not make the loops below allocate without bound.
@@ -77,87 +168,14 @@ export function compilePlan(load: Load): Plan {
   if (issues.length > 0)
     throw new ConfigError(issues.map((i) => ({ field: fieldOf(['load', ...i.path]), message: i.message })))
   const p = load.profile
-  const C = load.connections
-  const window = load.duration ?? null
-  let phases = [DEFAULT_PHASE]
-  let steps: Step[] = []
-
-  switch (p.kind) {
-    case 'constant':
-      steps = [{ phase: 0, connections: C, seconds: window, requests: null }]
-      break
-    case 'ramp': {
-      const from = p.from ?? 1
-      const to = p.to ?? C
-      const shape: Step[] = []
-      if (p.stepSize !== undefined && p.stepSeconds !== undefined) {
-        for (let c = from; ; c = Math.min(to, c + p.stepSize)) {
-          push(shape, { phase: 0, connections: c, seconds: p.stepSeconds, requests: null })
-          if (c >= to) break
-          if (p.pauseSeconds > 0)
-            push(shape, { phase: 0, connections: 0, seconds: p.pauseSeconds, requests: null })
-        }
-      } else {
-        const ramp = p.rampSeconds ?? 1
-        const whole = Math.ceil(ramp)
-        for (let s = 0; s < whole; s++) {
-          const c = Math.round(from + ((to - from) * s) / ramp)
-          push(shape, { phase: 0, connections: c, seconds: Math.min(1, ramp - s), requests: null })
-        }
-      }
-      push(shape, { phase: 0, connections: to, seconds: p.holdSeconds, requests: null })
-      steps = fitToWindow(shape, window, to)
-      break
-    }
-    case 'burst': {
-      const c = p.connections ?? C
-      const shape: Step[] = []
-      const limit = window ?? OPEN_ENDED_LIMIT_SECONDS
-      for (let t = 0; t < limit; t += p.burstSeconds + p.idleSeconds) {
-        shape.push({ phase: 0, connections: c, seconds: p.burstSeconds, requests: null })
-        if (p.idleSeconds > 0)
-          shape.push({ phase: 0, connections: 0, seconds: p.idleSeconds, requests: null })
-      }
-      steps = fitToWindow(shape, limit, 0)
-      break
-    }
-    case 'phases':
-      phases = p.phases.map((ph) => ph.name)
-      steps = p.phases.map((ph, i) => ({
-        phase: i,
-        connections: Math.max(1, Math.round(ph.share * C)),
-        seconds: ph.duration ?? null,
-        requests: ph.requests ?? null,
-      }))
-      break
-    case 'stages': {
-      let prev = 0
-      for (const stage of p.stages) {
-        const whole = Math.ceil(stage.duration)
-        for (let s = 0; s < whole; s++) {
-          const c = Math.round(
-            prev + ((stage.connections - prev) * Math.min(s + 1, stage.duration)) / stage.duration,
-          )
-          push(steps, { phase: 0, connections: c, seconds: Math.min(1, stage.duration - s), requests: null })
-        }
-        prev = stage.connections
-      }
-      break
-    }
-    default: {
-      // Every kind of the schema above: a new kind is a compile error here until it has steps.
-      const _unplanned: never = p
-      throw new Error(`no steps for profile ${JSON.stringify(_unplanned)}`)
-    }
-  }
-
+  let { phases, steps } = profileSteps(load)
   let warmup = p.kind === 'phases' ? p.phases.map((ph) => ph.warmup) : phases.map(() => false)
   if (load.warmupSeconds > 0 && p.kind !== 'phases') {
     // Warm-up before the profile, at the run's connections; the profile's phases move up by one.
     phases = [WARMUP_PHASE, ...phases]
     warmup = [true, ...warmup]
     steps = [
-      { phase: 0, connections: C, seconds: load.warmupSeconds, requests: null },
+      { phase: 0, connections: load.connections, seconds: load.warmupSeconds, requests: null },
       ...steps.map((s) => ({ ...s, phase: s.phase + 1 })),
     ]
   }

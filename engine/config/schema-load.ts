@@ -2,11 +2,11 @@
 // time (constant, ramp, burst, phases, stages), with the checks that tie them together.
 import { z } from 'zod'
 import { LIMITS } from './limits.ts'
-import { planIssues } from './plan-bounds.ts'
+import { planIssues, type LoadIssue } from './plan-bounds.ts'
 import { ProfileSchema } from './schema-profile.ts'
 import { connectionCount, positiveSeconds, requestCount } from './schema-fields.ts'
 
-export const LoadSchema = z
+const LoadFields = z
   .object({
     connections: connectionCount,
     duration: positiveSeconds.optional(),
@@ -45,113 +45,110 @@ export const LoadSchema = z
       .default(1),
   })
   .strict()
-  .superRefine((load, ctx) => {
-    const ownWindow = load.profile.kind === 'phases' || load.profile.kind === 'stages'
-    const hasDuration = load.duration !== undefined
-    const hasRequests = load.requests !== undefined
-    if (ownWindow) {
-      if (hasDuration || hasRequests) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [hasDuration ? 'duration' : 'requests'],
-          message: `is not used with a ${load.profile.kind} profile: each ${load.profile.kind === 'phases' ? 'phase' : 'stage'} has its own length`,
-        })
-      }
-    } else if (hasDuration && hasRequests) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['duration'],
-        message: 'give either duration or requests, not both',
+
+type LoadFields = z.output<typeof LoadFields>
+
+/** Duration or requests, exactly one, unless the profile's phases or stages carry their own lengths. */
+function windowIssues(load: LoadFields): LoadIssue[] {
+  const hasDuration = load.duration !== undefined
+  const hasRequests = load.requests !== undefined
+  if (load.profile.kind === 'phases' || load.profile.kind === 'stages') {
+    if (!hasDuration && !hasRequests) return []
+    return [
+      {
+        path: [hasDuration ? 'duration' : 'requests'],
+        message: `is not used with a ${load.profile.kind} profile: each ${load.profile.kind === 'phases' ? 'phase' : 'stage'} has its own length`,
+      },
+    ]
+  }
+  if (hasDuration && hasRequests)
+    return [{ path: ['duration'], message: 'give either duration or requests, not both' }]
+  if (!hasDuration && !hasRequests)
+    return [{ path: ['duration'], message: 'give either duration (seconds) or requests (a count)' }]
+  return []
+}
+
+/** A ramp's ends and steps, within load.connections like a burst's and every stage's connections. */
+function profileIssues(load: LoadFields): LoadIssue[] {
+  const p = load.profile
+  const issues: LoadIssue[] = []
+  const over = 'must not exceed load.connections'
+  if (p.kind === 'ramp') {
+    if ((p.to ?? load.connections) > load.connections) issues.push({ path: ['profile', 'to'], message: over })
+    if ((p.from ?? 1) > (p.to ?? load.connections))
+      issues.push({ path: ['profile', 'from'], message: 'must not exceed profile.to' })
+    if (p.rampSeconds === undefined && p.stepSize === undefined)
+      issues.push({
+        path: ['profile', 'rampSeconds'],
+        message: 'give rampSeconds (linear ramp) or stepSize and stepSeconds (stepped ramp)',
       })
-    } else if (!hasDuration && !hasRequests) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['duration'],
-        message: 'give either duration (seconds) or requests (a count)',
+    if ((p.stepSize === undefined) !== (p.stepSeconds === undefined))
+      issues.push({ path: ['profile', 'stepSize'], message: 'stepSize and stepSeconds go together' })
+  }
+  if (p.kind === 'burst' && (p.connections ?? 0) > load.connections)
+    issues.push({ path: ['profile', 'connections'], message: over })
+  if (p.kind === 'stages') {
+    p.stages.forEach((s, i) => {
+      if (s.connections > load.connections)
+        issues.push({ path: ['profile', 'stages', i, 'connections'], message: over })
+    })
+  }
+  return issues
+}
+
+/** Pipelining, rate and maxConnections: which need which. */
+function sendingIssues(load: LoadFields): LoadIssue[] {
+  const issues: LoadIssue[] = []
+  if (!load.keepAlive && load.pipelining > 1)
+    issues.push({
+      path: ['pipelining'],
+      message: 'pipelining needs keepAlive: true (one request per socket otherwise)',
+    })
+  if (load.rate !== null && load.pipelining > 1)
+    issues.push({ path: ['rate'], message: 'rate mode needs pipelining 1' })
+  if (load.maxConnections !== undefined) {
+    if (load.rate === null)
+      issues.push({
+        path: ['maxConnections'],
+        message: 'is used only with a rate (open loop); without one the connection count is the load',
       })
-    }
-    const p = load.profile
-    if (p.kind === 'ramp') {
-      if ((p.to ?? load.connections) > load.connections) {
-        ctx.addIssue({ code: 'custom', path: ['profile', 'to'], message: 'must not exceed load.connections' })
-      }
-      if ((p.from ?? 1) > (p.to ?? load.connections)) {
-        ctx.addIssue({ code: 'custom', path: ['profile', 'from'], message: 'must not exceed profile.to' })
-      }
-      if (p.rampSeconds === undefined && p.stepSize === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profile', 'rampSeconds'],
-          message: 'give rampSeconds (linear ramp) or stepSize and stepSeconds (stepped ramp)',
-        })
-      }
-      if ((p.stepSize === undefined) !== (p.stepSeconds === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profile', 'stepSize'],
-          message: 'stepSize and stepSeconds go together',
-        })
-      }
-    }
-    if (p.kind === 'burst' && (p.connections ?? 0) > load.connections) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['profile', 'connections'],
-        message: 'must not exceed load.connections',
+    else if (load.maxConnections < load.connections)
+      issues.push({
+        path: ['maxConnections'],
+        message: `must be at least load.connections (${load.connections})`,
       })
-    }
-    if (p.kind === 'stages') {
-      p.stages.forEach((s, i) => {
-        if (s.connections > load.connections) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profile', 'stages', i, 'connections'],
-            message: 'must not exceed load.connections',
-          })
-        }
-      })
-    }
-    if (!load.keepAlive && load.pipelining > 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['pipelining'],
-        message: 'pipelining needs keepAlive: true (one request per socket otherwise)',
-      })
-    }
-    if (load.rate !== null && load.pipelining > 1) {
-      ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rate mode needs pipelining 1' })
-    }
-    if (load.maxConnections !== undefined) {
-      if (load.rate === null) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['maxConnections'],
-          message: 'is used only with a rate (open loop); without one the connection count is the load',
-        })
-      } else if (load.maxConnections < load.connections) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['maxConnections'],
-          message: `must be at least load.connections (${load.connections})`,
-        })
-      }
-    }
-    if (p.kind === 'phases') {
-      if (load.warmupSeconds > 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['warmupSeconds'],
-          message: 'a phases profile marks its warm-up phase instead: warmup: true on that phase',
-        })
-      if (p.phases.every((ph) => ph.warmup))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profile', 'phases'],
-          message: 'every phase is a warm-up: at least one must be measured',
-        })
-    }
-    // Last, on a load otherwise valid: how much work its profile compiles to.
-    for (const issue of planIssues(load)) ctx.addIssue({ code: 'custom', ...issue })
-  })
+  }
+  return issues
+}
+
+/** A phases profile marks its own warm-up, and must measure something. */
+function warmupIssues(load: LoadFields): LoadIssue[] {
+  const p = load.profile
+  if (p.kind !== 'phases') return []
+  const issues: LoadIssue[] = []
+  if (load.warmupSeconds > 0)
+    issues.push({
+      path: ['warmupSeconds'],
+      message: 'a phases profile marks its warm-up phase instead: warmup: true on that phase',
+    })
+  if (p.phases.every((ph) => ph.warmup))
+    issues.push({
+      path: ['profile', 'phases'],
+      message: 'every phase is a warm-up: at least one must be measured',
+    })
+  return issues
+}
+
+export const LoadSchema = LoadFields.superRefine((load, ctx) => {
+  const issues = [
+    ...windowIssues(load),
+    ...profileIssues(load),
+    ...sendingIssues(load),
+    ...warmupIssues(load),
+    // Last: how much work its profile compiles to.
+    ...planIssues(load),
+  ]
+  for (const issue of issues) ctx.addIssue({ code: 'custom', ...issue })
+})
 
 export type Load = z.output<typeof LoadSchema>

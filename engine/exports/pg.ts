@@ -234,15 +234,10 @@ export async function exportPg(
   return withSnapshot(db, (snap) => exportRuns(snap, runIds, url, target, onProgress, opts))
 }
 
-async function exportRuns(
-  db: Db,
-  runIds: readonly number[],
-  url: string,
-  target: PgTarget,
-  onProgress: (p: ExportProgress) => void,
-  opts: PgExportOptions,
-): Promise<ExportResult> {
-  // Every run is checked before anything is written: an unknown id is bad input, not half an export.
+const COPIED = [TABLES.series, TABLES.resource_samples, TABLES.samples]
+
+/** The runs, each checked before anything is written: an unknown id is bad input, not half an export. */
+function checkedRuns(db: Db, runIds: readonly number[]): RunRow[] {
   const runs = [...new Set(runIds)].map((id) => finishedRun(db, id))
   for (const run of runs) {
     checkJsonColumns(db, run)
@@ -255,9 +250,74 @@ async function exportRuns(
       )
     }
   }
-  const specs = [TABLES.series, TABLES.resource_samples, TABLES.samples]
+  return runs
+}
+
+async function createSchema(session: PgSession): Promise<void> {
+  try {
+    session.busy('creating the cannonade schema')
+    await ensurePgSchema(session.client)
+  } catch (err) {
+    throw session.describe(err, 'creating the cannonade schema')
+  } finally {
+    session.idle()
+  }
+}
+
+/**
+ * One run in one transaction, under an advisory lock on its origin: its row upserted, its children
+ * replaced, its samples replaced or kept (archivePlan), the rows COPYed with progress. Errors are
+ * PostgreSQL's; the caller rolls back.
+ */
+async function exportRun(
+  session: PgSession,
+  db: Db,
+  run: RunRow,
+  progress: ExportProgress,
+  onProgress: (p: ExportProgress) => void,
+): Promise<PgArchiveResult> {
+  const what = `exporting run ${run.id}`
+  await session.query(what, 'BEGIN')
+  const origin = originOf(run)
+  await session.query(what, 'SELECT pg_advisory_xact_lock(hashtext($1))', [origin])
+  // Under the lock: what the archive holds of this run now.
+  const prior = await session.query<{ id: string; samples: string }>(
+    what,
+    `SELECT r.id, (SELECT count(*) FROM ${PG_SCHEMA}.samples s WHERE s.run_id = r.id) AS samples
+     FROM ${PG_SCHEMA}.runs r WHERE r.origin = $1`,
+    [origin],
+  )
+  const existing = prior.rows[0] ?? null
+  const archived = existing ? Number(existing.samples) : null
+  const local = countRows(db, 'samples', run.id)
+  const plan = archivePlan(run, local, archived)
+  if (plan.samples === 'kept') progress.rowsTotal -= local
+  const pgRunId = await upsertRun(session, run, existing?.id ?? null)
+  await writeChildren(session, db, run, pgRunId)
+  if (plan.samples === 'replaced')
+    await session.query(what, `DELETE FROM ${PG_SCHEMA}.samples WHERE run_id = $1`, [pgRunId])
+  const copied = plan.samples === 'kept' ? COPIED.filter((x) => x.table !== 'samples') : COPIED
+  for (const spec of copied) {
+    await copyTable(session, db, spec, run.id, pgRunId, (n) => {
+      progress.rowsDone += n
+      onProgress({ ...progress })
+    })
+  }
+  await session.query(what, 'COMMIT')
+  return { ...plan, archivedSamples: plan.samples === 'kept' ? (archived ?? 0) : local }
+}
+
+async function exportRuns(
+  db: Db,
+  runIds: readonly number[],
+  url: string,
+  target: PgTarget,
+  onProgress: (p: ExportProgress) => void,
+  opts: PgExportOptions,
+): Promise<ExportResult> {
+  const runs = checkedRuns(db, runIds)
   const rowsTotal = runs.reduce(
-    (s, r) => s + specs.reduce((t, spec) => t + countRows(db, spec.table, r.id), 0),
+    (s, r) => s + COPIED.reduce((t, spec) => t + countRows(db, spec.table, r.id), 0),
     0,
   )
   const progress: ExportProgress = {
@@ -273,51 +333,17 @@ async function exportRuns(
   const exported: number[] = []
   const archive: PgArchiveResult[] = []
   try {
-    try {
-      session.busy('creating the cannonade schema')
-      await ensurePgSchema(session.client)
-    } catch (err) {
-      throw session.describe(err, 'creating the cannonade schema')
-    } finally {
-      session.idle()
-    }
+    await createSchema(session)
     for (const run of runs) {
       progress.runId = run.id
       const rowsBefore = progress.rowsDone
-      const what = `exporting run ${run.id}`
       try {
-        await session.query(what, 'BEGIN')
-        const origin = originOf(run)
-        await session.query(what, 'SELECT pg_advisory_xact_lock(hashtext($1))', [origin])
-        // Under the lock: what the archive holds of this run now.
-        const prior = await session.query<{ id: string; samples: string }>(
-          what,
-          `SELECT r.id, (SELECT count(*) FROM ${PG_SCHEMA}.samples s WHERE s.run_id = r.id) AS samples
-           FROM ${PG_SCHEMA}.runs r WHERE r.origin = $1`,
-          [origin],
-        )
-        const existing = prior.rows[0] ?? null
-        const archived = existing ? Number(existing.samples) : null
-        const local = countRows(db, 'samples', run.id)
-        const plan = archivePlan(run, local, archived)
-        if (plan.samples === 'kept') progress.rowsTotal -= local
-        const pgRunId = await upsertRun(session, run, existing?.id ?? null)
-        await writeChildren(session, db, run, pgRunId)
-        if (plan.samples === 'replaced')
-          await session.query(what, `DELETE FROM ${PG_SCHEMA}.samples WHERE run_id = $1`, [pgRunId])
-        const copied = plan.samples === 'kept' ? specs.filter((x) => x.table !== 'samples') : specs
-        for (const spec of copied) {
-          await copyTable(session, db, spec, run.id, pgRunId, (n) => {
-            progress.rowsDone += n
-            onProgress({ ...progress })
-          })
-        }
-        await session.query(what, 'COMMIT')
-        archive.push({ ...plan, archivedSamples: plan.samples === 'kept' ? (archived ?? 0) : local })
+        archive.push(await exportRun(session, db, run, progress, onProgress))
       } catch (err) {
         progress.rowsDone = rowsBefore
         progress.rowsTotal = rowsTotal
-        if (!session.connectionLost) await session.query(what, 'ROLLBACK').catch(() => undefined)
+        if (!session.connectionLost)
+          await session.query(`exporting run ${run.id}`, 'ROLLBACK').catch(() => undefined)
         const done = exported.length ? ` (runs ${exported.join(', ')} were exported before)` : ''
         const e = session.describe(err, `exporting run ${run.id}`)
         throw new ApiError(

@@ -1,24 +1,21 @@
 // The engine host: the one implementation of `Api` (engine/api/api.ts). Web mode serves it over
 // HTTP/WebSocket, Electron runs it in a utilityProcess behind IPC, tests call it directly. This file
-// wires it together; its larger operation groups live in engine/host/ (runs.ts, studies.ts,
-// outputs.ts for exports and reports) and its events on one bus (host/bus.ts).
+// wires it together; its operation groups live in engine/host/ (runs.ts, studies.ts, outputs.ts for
+// exports and reports, targets.ts for targets, stacks and monitors, settings.ts) and its events on
+// one bus (host/bus.ts).
 import { dirname, join } from 'node:path'
 import type { Api } from '../api/api.ts'
-import { parseArgs, type Settings } from '../api/schemas.ts'
-import type { StackLogEvent } from '../api/types.ts'
 import { startDemoServer, type DemoServer } from '../demo/server.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
 import type { LaunchOptions } from './launch.ts'
-import { Stacks, stackStateDir } from '../stacks/stacks.ts'
-import { testMonitor } from '../monitor/index.ts'
-import { probeTarget } from '../config/probe.ts'
 import { applyRetention } from '../store/retention.ts'
 import { thisProcess } from '../store/owner.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { startLedgerUpkeep, type LedgerUpkeep } from './upkeep.ts'
 import { createLocal, type LocalCapabilities } from './local.ts'
 import { openHostHistory, withStorageErrors, writableCheck } from './storage.ts'
-import { settingsStore } from './settings.ts'
+import { settingsApi, settingsStore } from './settings.ts'
+import { hostStacks, monitorApi, stacksApi, targetsApi, type DockerHostOption } from './targets.ts'
 import { createBus } from './bus.ts'
 import { createStudies } from './studies.ts'
 import { runsApi } from './runs.ts'
@@ -62,81 +59,103 @@ export interface EngineOptions {
   agentStoreUrl?: string
 }
 
-type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
+/** The embedded demo target, started on first use (or at once, for web mode). */
+function lazyDemo(): { url: () => Promise<string>; close: () => Promise<void> } {
+  let demo: DemoServer | null = null
+  let starting: Promise<DemoServer> | null = null
+  return {
+    url: async () => {
+      starting ??= startDemoServer().then((d) => (demo = d))
+      return (await starting).url
+    },
+    close: async () => {
+      await demo?.close()
+    },
+  }
+}
+
+/**
+ * What each run this host starts is given, read at its start. Secrets given explicitly
+ * (EngineOptions.secrets): Cloud Foundry monitors find theirs by variable name among a run's
+ * secrets. The load agents' coordination store carries a password: an option of the CLI's, or a
+ * secret.
+ */
+function launchOptions(
+  opts: EngineOptions,
+  owner: LaunchOptions['owner'],
+  expander: LaunchOptions['expander'],
+  dockerHost: DockerHostOption,
+): LaunchOptions {
+  const storeUrl = opts.agentStoreUrl ?? opts.secrets?.().CANNONADE_STORE_URL
+  return {
+    ...(opts.cpu !== undefined ? { cpu: opts.cpu } : {}),
+    ...(opts.secrets ? { secrets: { ...opts.secrets() } } : {}),
+    owner,
+    expander,
+    ...(storeUrl ? { agentStoreUrl: storeUrl } : {}),
+    ...dockerHost(),
+  }
+}
 
 export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const { db, readOnly } = openHostHistory(opts.dbPath, opts.onNotice)
   const writable = writableCheck(opts.dbPath, readOnly)
-  // Secrets given explicitly (EngineOptions.secrets): Cloud Foundry monitors find theirs by variable
-  // name among a run's secrets; PostgreSQL gets PGPASSWORD when its URL carries no password.
-  // The load agents' coordination store carries a password: an option of the CLI's, or a secret.
   const self = thisProcess()
-  const runOptions = (): LaunchOptions => {
-    const storeUrl = opts.agentStoreUrl ?? opts.secrets?.().CANNONADE_STORE_URL
-    return {
-      ...(opts.cpu !== undefined ? { cpu: opts.cpu } : {}),
-      ...(opts.secrets ? { secrets: { ...opts.secrets() } } : {}),
-      owner: self,
-      expander,
-      ...(storeUrl ? { agentStoreUrl: storeUrl } : {}),
-      ...dockerHost(),
-    }
-  }
-  const pgPassword = () => opts.secrets?.().PGPASSWORD
   const history = new HistoryStore(db)
   const events = createBus()
-  const { bus, subscribe, log } = events
   const active = new Map<number, RunHandle>()
 
   let upkeep: LedgerUpkeep
   try {
-    upkeep = await startLedgerUpkeep({ db, history, self, active, log, readOnly: readOnly !== null })
+    upkeep = await startLedgerUpkeep({
+      db,
+      history,
+      self,
+      active,
+      log: events.log,
+      readOnly: readOnly !== null,
+    })
   } catch (err) {
     db.close()
     throw err
   }
-  const expander = upkeep.expander
-  const settingsFile = join(dirname(opts.dbPath), 'settings.json')
-  const stacks = new Stacks({
-    stateDir: stackStateDir(opts.dbPath),
-    // Settings → Docker host, read at each call: a change applies to the next command.
-    dockerHost: () => readSettings().dockerHost,
-    ...(opts.stackPorts ? { ports: opts.stackPorts } : {}),
-    onLog: (stack, line) => bus.emit('stack-log', { type: 'stack-log', stack, line } satisfies StackLogEvent),
-  })
-  let demo: DemoServer | null = null
-  let demoStarting: Promise<DemoServer> | null = null
-
-  const demoUrl = async () => {
-    demoStarting ??= startDemoServer().then((d) => (demo = d))
-    return (await demoStarting).url
-  }
-  if (opts.demo) await demoUrl()
-
-  const settings = settingsStore(settingsFile, readOnly === null)
-  const readSettings = settings.read
-
-  /** The Docker host setting, for runs and monitor tests (stacks read it themselves). */
-  const dockerHost = (): { dockerHost?: string } => {
-    const host = readSettings().dockerHost
+  const settings = settingsStore(join(dirname(opts.dbPath), 'settings.json'), readOnly === null)
+  const dockerHost: DockerHostOption = () => {
+    const host = settings.read().dockerHost
     return host ? { dockerHost: host } : {}
   }
+  const stacks = hostStacks({
+    dbPath: opts.dbPath,
+    ports: opts.stackPorts,
+    dockerHost: () => settings.read().dockerHost,
+    bus: events,
+  })
+  const demo = lazyDemo()
+  if (opts.demo) await demo.url()
 
   // Retention of the raw ledger (settings.ledgerRetentionDays): at start and after each run.
   const retention = () => {
     if (readOnly !== null) return
-    const days = readSettings().ledgerRetentionDays
+    const days = settings.read().ledgerRetentionDays
     if (days) applyRetention(db, days)
   }
   retention()
 
+  const runOptions = () => launchOptions(opts, self, upkeep.expander, dockerHost)
   const studies = createStudies({ db, dbPath: opts.dbPath, bus: events, active, stacks, runOptions })
-  const outputs = { db, dbPath: opts.dbPath, history, bus: events, pgPassword }
-  const local = createLocal({ db, history, stacks, active, subscribe })
+  // PostgreSQL gets PGPASSWORD when its URL carries no password.
+  const outputs = {
+    db,
+    dbPath: opts.dbPath,
+    history,
+    bus: events,
+    pgPassword: () => opts.secrets?.().PGPASSWORD,
+  }
+  const local = createLocal({ db, history, stacks, active, subscribe: events.subscribe })
   const host: EngineHost = {
     dbPath: opts.dbPath,
     readOnly,
-    demoUrl,
+    demoUrl: demo.url,
     local: {
       ...local,
       importJson: async (file) => {
@@ -149,7 +168,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       await Promise.allSettled([...active.values()].map((r) => r.done))
       await Promise.allSettled([...studies.running])
       await upkeep.close()
-      await demo?.close()
+      await demo.close()
       await stacks.close()
       db.close()
     },
@@ -166,54 +185,13 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
       retention,
     }),
     studies: studies.api,
-    targets: {
-      async probe(url, o) {
-        const [u, parsed] = parseArgs('targets:probe', [url, o])
-        return probeTarget(u, { insecure: parsed?.insecure ?? false })
-      },
-    },
-    stacks: {
-      list: async () => stacks.list(),
-      up: async (name, o) => {
-        const [n, parsed] = parseArgs('stacks:up', [name, o])
-        return stacks.up(n, {
-          native: parsed?.native ?? false,
-          ...(parsed?.replicas !== undefined ? { replicas: parsed.replicas } : {}),
-        })
-      },
-      down: async (name, o) => {
-        const [n, parsed] = parseArgs('stacks:down', [name, o])
-        return stacks.down(n, { volumes: parsed?.volumes ?? false })
-      },
-      status: async () => stacks.status(),
-      onLog: (cb: (e: StackLogEvent) => void) => subscribe('stack-log', cb),
-    },
-    monitor: {
-      async test(spec) {
-        const r = await testMonitor(spec, { timeoutMs: 10_000, stacks, ...dockerHost() })
-        return { ok: r.ok, message: r.message, instances: r.instances }
-      },
-    },
+    targets: targetsApi(),
+    stacks: stacksApi(stacks, events),
+    monitor: monitorApi(stacks, dockerHost),
     // Exports land in <data dir>/exports/, named after the run, and report their path.
     exports: exportsApi(outputs),
     reports: reportsApi(outputs),
-    settings: {
-      async get(): Promise<SettingsOut> {
-        return { ...readSettings(), dataDir: dirname(opts.dbPath), demoUrl: await demoUrl() }
-      },
-      async set(patch) {
-        const next: Record<string, unknown> = { ...readSettings() }
-        for (const [key, value] of Object.entries(parseArgs('settings:set', [patch])[0])) {
-          if (value === undefined) continue
-          // null or an emptied text: the setting is removed (its default applies again).
-          if (value === null || value === '') delete next[key]
-          else next[key] = value
-        }
-        settings.write(next as Settings)
-        retention()
-        return readSettings()
-      },
-    },
+    settings: settingsApi(settings, { dataDir: dirname(opts.dbPath), demoUrl: demo.url, changed: retention }),
   }
   return withStorageErrors(host, opts.dbPath)
 }

@@ -1,10 +1,12 @@
 // The settings file (<data dir>/settings.json): private (0600), and never holding a password. A
 // URL setting with one is refused when set (engine/api/schemas.ts, SettingsSchema), and a file
-// written before that rule loses it when the engine opens: settings:get never returns one.
+// written before that rule loses it when the engine opens: settings:get never returns one. The
+// host's `settings` operations read and write it here.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { z } from 'zod'
-import { SETTINGS_URL_FIELDS, SettingsSchema, type Settings } from '../api/schemas.ts'
+import type { Api } from '../api/api.ts'
+import { parseArgs, SETTINGS_URL_FIELDS, SettingsSchema, type Settings } from '../api/schemas.ts'
 import { makePrivate, PRIVATE_FILE_MODE, privateDir } from '../paths.ts'
 
 const DEFAULTS: Settings = { theme: 'system' }
@@ -65,4 +67,35 @@ export function settingsStore(file: string, writable: boolean) {
   if (first.stripped && writable) write(first.settings)
   else if (writable) makePrivate(file)
   return { read: (): Settings => readRaw().settings, write }
+}
+
+export type SettingsStore = ReturnType<typeof settingsStore>
+
+type SettingsOut = Settings & { demoUrl?: string; dataDir?: string }
+
+/**
+ * `settings:get` (with the data folder and the demo target's URL) and `settings:set`; `changed`
+ * runs after each write (the ledger's retention applies a new number of days at once).
+ */
+export function settingsApi(
+  settings: SettingsStore,
+  o: { dataDir: string; demoUrl: () => Promise<string>; changed: () => void },
+): Api['settings'] {
+  return {
+    async get(): Promise<SettingsOut> {
+      return { ...settings.read(), dataDir: o.dataDir, demoUrl: await o.demoUrl() }
+    },
+    async set(patch) {
+      const next: Record<string, unknown> = { ...settings.read() }
+      for (const [key, value] of Object.entries(parseArgs('settings:set', [patch])[0])) {
+        if (value === undefined) continue
+        // null or an emptied text: the setting is removed (its default applies again).
+        if (value === null || value === '') delete next[key]
+        else next[key] = value
+      }
+      settings.write(next as Settings)
+      o.changed()
+      return settings.read()
+    },
+  }
 }

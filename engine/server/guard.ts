@@ -1,7 +1,9 @@
-// What `cannonade serve` checks before a request reaches a route, and how it refuses one: nothing a
-// client sends (a request target that is no URL, a bad %-escape, a foreign Origin, a broken
-// upgrade, bytes that are not HTTP) may throw out of a handler, because one uncaught throw ends the
-// process and every run it supervises. Each refusal is a 4xx and one log line.
+// What `cannonade serve` checks before a request reaches a route (`admit`: the request target,
+// HTTP/1, Host, and for the API Origin and the token), and how it refuses one: nothing a client
+// sends (a request target that is no URL, a bad %-escape, a foreign Origin, a broken upgrade, bytes
+// that are not HTTP) may throw out of a handler, because one uncaught throw ends the process and
+// every run it supervises. Each refusal is a 4xx and one log line.
+import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 
@@ -46,6 +48,46 @@ export function originAllowed(req: IncomingMessage): boolean {
   const origin = req.headers.origin
   if (origin === undefined) return true
   return origin === `http://${req.headers.host}`
+}
+
+export const TOKEN_HEADER = 'x-cannonade-token'
+
+function sameToken(given: string | null | undefined, token: string): boolean {
+  if (!given) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function tokenOf(req: IncomingMessage, url: URL): string | null {
+  const header = req.headers[TOKEN_HEADER]
+  if (typeof header === 'string') return header
+  const auth = req.headers.authorization
+  if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length)
+  return url.searchParams.get('token')
+}
+
+export type Gate = { ok: true; url: URL } | { ok: false; status: number; message: string }
+
+/**
+ * The checks every request and upgrade passes, in this order, before any route runs: the server
+ * listens on `port`; `/api/` also needs our own page's Origin (or none) and the launch's `token`.
+ */
+export function admit(req: IncomingMessage, port: number, token: string): Gate {
+  const url = requestTarget(req.url)
+  if (url === null) return { ok: false, status: 400, message: 'the request target is not a path' }
+  if (req.httpVersionMajor !== 1) return { ok: false, status: 400, message: 'only HTTP/1.x is spoken here' }
+  if (!hostAllowed(req, port)) return { ok: false, status: 421, message: 'unexpected Host header' }
+  if (!url.pathname.startsWith('/api/')) return { ok: true, url }
+  if (!originAllowed(req))
+    return { ok: false, status: 403, message: 'the API answers only pages this server sent' }
+  if (!sameToken(tokenOf(req, url), token))
+    return {
+      ok: false,
+      status: 401,
+      message: 'missing or wrong token: open the URL `cannonade serve` printed',
+    }
+  return { ok: true, url }
 }
 
 const STATUS_TEXT: Record<number, string> = {

@@ -1,12 +1,16 @@
-// What a native stack started, written to the data folder so that `stacks down` from another
-// process (the app, a second terminal) can stop it. A pid alone is not enough: after its process
-// exits the kernel hands the number to another one, and `down` must never signal a stranger. So
-// each process is recorded with its start time (/proc/PID/stat, or `ps -o lstart` elsewhere) and
-// signalled only while the pid still has that start time.
+// Native stacks as `Stacks` (stacks.ts) runs them: started (native.ts) and recorded in the data
+// folder, so that `stacks down` from another process (the app, a second terminal) can stop them. A
+// pid alone is not enough: after its process exits the kernel hands the number to another one, and
+// `down` must never signal a stranger. So each process is recorded with its start time
+// (/proc/PID/stat, or `ps -o lstart` elsewhere) and signalled only while the pid still has that
+// start time.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ApiError } from '../api/errors.ts'
 import { readStat } from '../monitor/procfs.ts'
+import { startNativeStack, type NativeStack, type StackSpec } from './native.ts'
+import { portFree } from './postgres.ts'
 
 export interface ProcessRecord {
   pid: number
@@ -85,4 +89,65 @@ export async function stopRecorded(
     await new Promise((r) => setTimeout(r, 50))
   }
   return 'still running'
+}
+
+/** A native stack's record, if its server is still the process that was recorded. */
+export function liveRecord(stateDir: string, name: string): NativeRecord | null {
+  const record = readRecord(stateDir, name)
+  return record && recordOf(record.server.pid)?.started === record.server.started ? record : null
+}
+
+/** Starts a native stack on `port`; errors say why in words (the port taken, what did not start). */
+export async function startNative(
+  s: StackSpec,
+  o: { port: number; env: Record<string, string>; log: (line: string) => void; timeoutMs: number },
+): Promise<NativeStack> {
+  if (!(await portFree(o.port)))
+    throw new ApiError(
+      'conflict',
+      `port ${o.port} is already in use by another program; stop it or give another port`,
+    )
+  try {
+    return await startNativeStack(s.name, o)
+  } catch (err) {
+    throw new ApiError(
+      'unavailable',
+      `native stack ${s.name} did not start: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  }
+}
+
+/** Records what `stack` started, with the settings it runs with, for `down` and a sweep's restore. */
+export function recordNative(stateDir: string, stack: NativeStack, env: Record<string, string>): void {
+  const server = recordOf(stack.server.pid)
+  const pg = stack.postgres ? recordOf(stack.postgres.pid) : null
+  if (!server) return
+  writeRecord(stateDir, stack.stack.name, {
+    url: stack.url,
+    databaseUrl: stack.databaseUrl,
+    server,
+    postgres: pg && stack.postgres ? { ...pg, dir: stack.postgres.dir } : null,
+    env,
+  })
+}
+
+/**
+ * Stops what another process recorded for the stack (`cannonade stacks up --native` in a
+ * terminal), if those pids still belong to the processes it started; its cluster's folder goes too.
+ */
+export async function stopRecordedStack(
+  stateDir: string,
+  name: string,
+  log: (line: string) => void,
+): Promise<void> {
+  const record = readRecord(stateDir, name)
+  if (!record) return
+  const server = await stopRecorded(record.server, 'SIGTERM')
+  if (server === 'reused') log(`pid ${record.server.pid} is another process now; not signalled`)
+  if (record.postgres) {
+    // SIGINT: PostgreSQL's fast shutdown.
+    const pg = await stopRecorded(record.postgres, 'SIGINT')
+    if (pg === 'reused') log(`pid ${record.postgres.pid} is another process now; not signalled`)
+    if (pg === 'stopped' || pg === 'gone') rmSync(record.postgres.dir, { recursive: true, force: true })
+  }
 }

@@ -27,6 +27,15 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Whether `port` on 127.0.0.1 can be listened on now (a stack's own port, before it starts). */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer()
+    s.once('error', () => resolve(false))
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)))
+  })
+}
+
 /** Directory holding initdb, pg_ctl and psql: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH; null if none. */
 export function findPgBin(): string | null {
   const candidates: string[] = []

@@ -75,28 +75,105 @@ export function manifestProblem(o: KubernetesAgentsOptions): string | null {
   return null
 }
 
-/** The objects, in the order they are to be created: the Secret (when rendered) before the Job. */
-export function kubernetesAgents(o: KubernetesAgentsOptions): KubeObject[] {
-  const problem = manifestProblem(o)
-  if (problem) throw new Error(problem)
-  const name = jobName(o.runKey)
-  const labels = { 'app.kubernetes.io/name': 'cannonade-agent', [RUN_LABEL]: o.runKey }
-  const secretName = 'url' in o.store ? `${name}-store` : o.store.name
-  const objects: KubeObject[] = []
-  if ('url' in o.store) {
-    objects.push({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: secretName, namespace: o.namespace, labels },
-      type: 'Opaque',
-      stringData: { [STORE_SECRET_KEY]: o.store.url },
-    })
+type Labels = Record<string, string>
+
+/** The Secret holding the store's URL, when the options carry the URL itself. */
+function storeSecret(
+  o: KubernetesAgentsOptions,
+  url: string,
+  secretName: string,
+  labels: Labels,
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: secretName, namespace: o.namespace, labels },
+    type: 'Opaque',
+    stringData: { [STORE_SECRET_KEY]: url },
   }
+}
+
+/** One agent: `cannonade agent` with the agent contract's variables, locked down. */
+function agentContainer(o: KubernetesAgentsOptions): Record<string, unknown> {
   const memory = o.memory ?? '512Mi'
-  objects.push({
+  return {
+    name: AGENT_CONTAINER,
+    image: o.image ?? DEFAULT_AGENT_IMAGE,
+    args: ['agent'],
+    env: [
+      { name: ENV.run, value: o.runKey },
+      { name: ENV.count, value: String(o.count) },
+      { name: ENV.storeUrlFile, value: `${SECRET_DIR}/${STORE_SECRET_KEY}` },
+      { name: ENV.data, value: DATA_DIR },
+      // The run names each agent by its pod (the index comes from JOB_COMPLETION_INDEX).
+      { name: ENV.host, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    ],
+    // A CPU request and no CPU limit: a limit throttles the load thread inside a
+    // second (CFS quota), which shows up as latency the target never caused.
+    resources: {
+      requests: { cpu: o.cpu ?? '1', memory },
+      limits: { memory },
+    },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    },
+    volumeMounts: [
+      { name: 'store', mountPath: SECRET_DIR, readOnly: true },
+      { name: 'data', mountPath: DATA_DIR },
+      { name: 'tmp', mountPath: '/tmp' },
+    ],
+  }
+}
+
+/** An agent's pod: never restarted, spread over nodes, unprivileged, the store's Secret mounted. */
+function agentPod(o: KubernetesAgentsOptions, secretName: string, labels: Labels): Record<string, unknown> {
+  return {
+    metadata: { labels },
+    spec: {
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      // Agents on one node would share its cores and network: spread them when the cluster can.
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'kubernetes.io/hostname',
+          whenUnsatisfiable: 'ScheduleAnyway',
+          labelSelector: { matchLabels: { [RUN_LABEL]: o.runKey } },
+        },
+      ],
+      // fsGroup makes the mounted secret readable by the agent's user, and by no one else.
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        fsGroup: 1000,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+      containers: [agentContainer(o)],
+      volumes: [
+        {
+          name: 'store',
+          secret: {
+            secretName,
+            items: [{ key: STORE_SECRET_KEY, path: STORE_SECRET_KEY }],
+            defaultMode: 0o440,
+          },
+        },
+        // The agent's raw ledger (SQLite) and scratch: the root filesystem stays read-only.
+        { name: 'data', emptyDir: {} },
+        { name: 'tmp', emptyDir: {} },
+      ],
+    },
+  }
+}
+
+/** The Indexed Job: one pod per agent index, all at once, one try each. */
+function agentsJob(o: KubernetesAgentsOptions, secretName: string, labels: Labels): KubeObject {
+  return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name, namespace: o.namespace, labels },
+    metadata: { name: jobName(o.runKey), namespace: o.namespace, labels },
     spec: {
       completionMode: 'Indexed',
       completions: o.count,
@@ -116,76 +193,19 @@ export function kubernetesAgents(o: KubernetesAgentsOptions): KubeObject[] {
         ],
       },
       ttlSecondsAfterFinished: o.ttlSecondsAfterFinished ?? 3600,
-      template: {
-        metadata: { labels },
-        spec: {
-          restartPolicy: 'Never',
-          automountServiceAccountToken: false,
-          // Agents on one node would share its cores and network: spread them when the cluster can.
-          topologySpreadConstraints: [
-            {
-              maxSkew: 1,
-              topologyKey: 'kubernetes.io/hostname',
-              whenUnsatisfiable: 'ScheduleAnyway',
-              labelSelector: { matchLabels: { [RUN_LABEL]: o.runKey } },
-            },
-          ],
-          // fsGroup makes the mounted secret readable by the agent's user, and by no one else.
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: 1000,
-            fsGroup: 1000,
-            seccompProfile: { type: 'RuntimeDefault' },
-          },
-          containers: [
-            {
-              name: AGENT_CONTAINER,
-              image: o.image ?? DEFAULT_AGENT_IMAGE,
-              args: ['agent'],
-              env: [
-                { name: ENV.run, value: o.runKey },
-                { name: ENV.count, value: String(o.count) },
-                { name: ENV.storeUrlFile, value: `${SECRET_DIR}/${STORE_SECRET_KEY}` },
-                { name: ENV.data, value: DATA_DIR },
-                // The run names each agent by its pod (the index comes from JOB_COMPLETION_INDEX).
-                { name: ENV.host, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-              ],
-              // A CPU request and no CPU limit: a limit throttles the load thread inside a
-              // second (CFS quota), which shows up as latency the target never caused.
-              resources: {
-                requests: { cpu: o.cpu ?? '1', memory },
-                limits: { memory },
-              },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                capabilities: { drop: ['ALL'] },
-              },
-              volumeMounts: [
-                { name: 'store', mountPath: SECRET_DIR, readOnly: true },
-                { name: 'data', mountPath: DATA_DIR },
-                { name: 'tmp', mountPath: '/tmp' },
-              ],
-            },
-          ],
-          volumes: [
-            {
-              name: 'store',
-              secret: {
-                secretName,
-                items: [{ key: STORE_SECRET_KEY, path: STORE_SECRET_KEY }],
-                defaultMode: 0o440,
-              },
-            },
-            // The agent's raw ledger (SQLite) and scratch: the root filesystem stays read-only.
-            { name: 'data', emptyDir: {} },
-            { name: 'tmp', emptyDir: {} },
-          ],
-        },
-      },
+      template: agentPod(o, secretName, labels),
     },
-  })
-  return objects
+  }
+}
+
+/** The objects, in the order they are to be created: the Secret (when rendered) before the Job. */
+export function kubernetesAgents(o: KubernetesAgentsOptions): KubeObject[] {
+  const problem = manifestProblem(o)
+  if (problem) throw new Error(problem)
+  const labels = { 'app.kubernetes.io/name': 'cannonade-agent', [RUN_LABEL]: o.runKey }
+  const secretName = 'url' in o.store ? `${jobName(o.runKey)}-store` : o.store.name
+  const secret = 'url' in o.store ? [storeSecret(o, o.store.url, secretName, labels)] : []
+  return [...secret, agentsJob(o, secretName, labels)]
 }
 
 /** The objects as one YAML stream, for `kubectl apply -f -` or a GitOps repository. */

@@ -49,8 +49,60 @@ export interface WebTransport extends Transport {
   close(): void
 }
 
-export function webTransport(token: string | null): WebTransport {
-  type Listener = (payload: unknown) => void
+/** One Api call: POST /api/<channel> with the token; an error answer becomes its ApiError. */
+async function postCall<C extends Channel>(
+  token: string | null,
+  channel: C,
+  args: ParamsOf<C>,
+): Promise<ResultOf<C>> {
+  // JSON turns a trailing undefined into null, which an optional tuple element refuses.
+  const list: unknown[] = [...(args as unknown[])]
+  while (list.length > 0 && list[list.length - 1] === undefined) list.pop()
+  let res: Response
+  try {
+    res = await fetch(`/api/${channel}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-cannonade-token': token ?? '' },
+      body: JSON.stringify(list),
+    })
+  } catch (err) {
+    throw new ApiError(
+      'unavailable',
+      `cannot reach the Cannonade server (${err instanceof Error ? err.message : String(err)})`,
+    )
+  }
+  const body: unknown = await res.json().catch(() => null)
+  if (res.status === 401)
+    throw new ApiError('bad-input', 'This page has no valid token: open the URL `cannonade serve` printed.')
+  if (!res.ok) {
+    if (isErrorBody(body)) throw fromErrorBody(body.error)
+    throw new ApiError('internal', `${channel}: HTTP ${res.status}`)
+  }
+  // The transport boundary: the engine produced this value for this channel.
+  return body as ResultOf<C>
+}
+
+/** An `{event, payload}` message of the event socket, or null for anything else. */
+function eventOf(data: string): { event: EventName; payload: unknown } | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(data)
+  } catch {
+    return null
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null
+  const { event, payload } = parsed as { event?: unknown; payload?: unknown }
+  if (typeof event !== 'string' || !isEventName(event)) return null
+  return { event, payload }
+}
+
+type Listener = (payload: unknown) => void
+
+/**
+ * The one shared event socket (/api/events), opened by the first subscription and reopened with
+ * backoff when it closes; its state for the connection badge.
+ */
+function eventSocket(token: string | null) {
   const listeners = new Map<EventName, Set<Listener>>()
   const stateListeners = new Set<(state: ConnectionState) => void>()
   let socket: WebSocket | null = null
@@ -78,16 +130,8 @@ export function webTransport(token: string | null): WebTransport {
       setState('open')
     }
     ws.onmessage = (msg: MessageEvent<string>) => {
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(msg.data)
-      } catch {
-        return
-      }
-      if (typeof parsed !== 'object' || parsed === null) return
-      const { event, payload } = parsed as { event?: unknown; payload?: unknown }
-      if (typeof event !== 'string' || !isEventName(event)) return
-      for (const cb of listeners.get(event) ?? []) cb(payload)
+      const m = eventOf(msg.data)
+      if (m) for (const cb of listeners.get(m.event) ?? []) cb(m.payload)
     }
     ws.onclose = () => {
       socket = null
@@ -100,58 +144,40 @@ export function webTransport(token: string | null): WebTransport {
   }
 
   return {
-    token,
-    async call<C extends Channel>(channel: C, args: ParamsOf<C>): Promise<ResultOf<C>> {
-      // JSON turns a trailing undefined into null, which an optional tuple element refuses.
-      const list: unknown[] = [...(args as unknown[])]
-      while (list.length > 0 && list[list.length - 1] === undefined) list.pop()
-      let res: Response
-      try {
-        res = await fetch(`/api/${channel}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-cannonade-token': token ?? '' },
-          body: JSON.stringify(list),
-        })
-      } catch (err) {
-        throw new ApiError(
-          'unavailable',
-          `cannot reach the Cannonade server (${err instanceof Error ? err.message : String(err)})`,
-        )
-      }
-      const body: unknown = await res.json().catch(() => null)
-      if (res.status === 401)
-        throw new ApiError(
-          'bad-input',
-          'This page has no valid token: open the URL `cannonade serve` printed.',
-        )
-      if (!res.ok) {
-        if (isErrorBody(body)) throw fromErrorBody(body.error)
-        throw new ApiError('internal', `${channel}: HTTP ${res.status}`)
-      }
-      // The transport boundary: the engine produced this value for this channel.
-      return body as ResultOf<C>
-    },
-    subscribe<E extends EventName>(event: E, cb: (payload: EventPayloads[E]) => void): Unsubscribe {
+    listen(event: EventName, listener: Listener): Unsubscribe {
       const set = listeners.get(event) ?? new Set<Listener>()
       listeners.set(event, set)
-      const listener: Listener = (payload) => cb(payload as EventPayloads[E])
       set.add(listener)
       connect()
       return () => {
         set.delete(listener)
       }
     },
-    connection: () => state,
-    onConnection(cb) {
+    state: () => state,
+    onState: (cb: (state: ConnectionState) => void): Unsubscribe => {
       stateListeners.add(cb)
       return () => {
         stateListeners.delete(cb)
       }
     },
-    close() {
+    close: () => {
       closed = true
       if (retryTimer) clearTimeout(retryTimer)
       socket?.close()
     },
+  }
+}
+
+export function webTransport(token: string | null): WebTransport {
+  const events = eventSocket(token)
+  return {
+    token,
+    call: (channel, args) => postCall(token, channel, args),
+    subscribe<E extends EventName>(event: E, cb: (payload: EventPayloads[E]) => void): Unsubscribe {
+      return events.listen(event, (payload) => cb(payload as EventPayloads[E]))
+    },
+    connection: events.state,
+    onConnection: events.onState,
+    close: events.close,
   }
 }
