@@ -62,6 +62,15 @@ export function seriesUnit(metric: string): { unit: string; scale: number; digit
   return { unit: '', scale: 1, digits: 2 }
 }
 
+/**
+ * How a named series' instances add up in one second: sizes and counts sum (the heap of all
+ * replicas), times, ratios and percentages are averaged (two instances' event-loop lag is not
+ * their sum).
+ */
+export function seriesAggregate(metric: string): 'sum' | 'mean' {
+  return /_(seconds|ratio|percent)$/.test(metric) ? 'mean' : 'sum'
+}
+
 /** A named series' value as a person reads it: `123.4 MiB`, `1.25 ms`, `0.40 %`, `42`. */
 export function formatSeriesValue(metric: string, value: number): string {
   const { unit, scale, digits } = seriesUnit(metric)

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMonitor, testMonitor } from './index.ts'
+import { createEngine } from '../host/index.ts'
+import { tempDbPath } from '../testing/run.ts'
 import type { PrometheusMonitorSpec } from '../config/schema-monitor.ts'
 
 interface Seen {
@@ -93,6 +95,20 @@ describe('prometheus monitor: tokens, the form it posts, answers that are not Pr
     expect(first.form.get('step')).toBe('1')
     expect(Number(first.form.get('start')) % 1).toBe(0)
     expect(first.form.get('start')).toBe(first.form.get('end'))
+  })
+
+  it('the engine host’s Test button sends the token of the secrets handed to it (the desktop app’s keychain)', async () => {
+    const api = await standIn((a) => a === 'Bearer from-the-keychain')
+    const host = await createEngine({
+      dbPath: tempDbPath(),
+      secrets: () => ({ PROMETHEUS_TOKEN: 'from-the-keychain' }),
+    })
+    try {
+      const r = await host.monitor.test(spec(api.url, { tokenEnv: 'PROMETHEUS_TOKEN' }))
+      expect(r).toMatchObject({ ok: true, instances: 1, message: '1 series: {job="shop"} (value 7)' })
+    } finally {
+      await host.close()
+    }
   })
 
   it('sends no token unless the spec names one; a refused token is an auth error that never shows it', async () => {

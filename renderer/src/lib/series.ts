@@ -3,6 +3,7 @@
 // target is one series: its rounds never overlap in time, so they share its legend entry and
 // colour (rounds.ts overlays them instead, with a band).
 import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
+import { figureReadings } from '../../../engine/metrics/sources.ts'
 import { kindLabel } from '../../../engine/metrics/units.ts'
 import type { Marker, Row } from '../ui/charts.tsx'
 
@@ -71,7 +72,11 @@ export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
   return chosen.sort((a, b) => a.t - b.t)
 }
 
-/** CPU % and memory per target and second, instances summed (a target's total footprint). */
+/**
+ * CPU % and memory per target and second, instances summed (a target's total footprint). A target
+ * read by several sources (a process monitor and Prometheus on the same server) is a line per
+ * source, `target · source`, side by side: two readings of one CPU are never added up.
+ */
 export function resourceRows(points: readonly ResourcePoint[]): {
   cpu: Row[]
   memory: Row[]
@@ -80,17 +85,24 @@ export function resourceRows(points: readonly ResourcePoint[]): {
   const cpu = new Map<number, Row>()
   const memory = new Map<number, Row>()
   const targets = new Set<string>()
+  const sources = new Map<string, Set<string>>()
+  for (const p of points) {
+    if (p.cpuPercent === null && p.memoryBytes === null) continue
+    sources.set(p.target, (sources.get(p.target) ?? new Set()).add(p.source))
+  }
   for (const p of points) {
     const t = Math.round(p.t)
-    targets.add(p.target)
+    const key = (sources.get(p.target)?.size ?? 0) > 1 ? `${p.target} · ${p.source}` : p.target
+    if (p.cpuPercent === null && p.memoryBytes === null && sources.has(p.target)) continue
+    targets.add(key)
     if (p.cpuPercent !== null) {
       const row = cpu.get(t) ?? { t }
-      row[p.target] = (row[p.target] ?? 0) + p.cpuPercent
+      row[key] = (row[key] ?? 0) + p.cpuPercent
       cpu.set(t, row)
     }
     if (p.memoryBytes !== null) {
       const row = memory.get(t) ?? { t }
-      row[p.target] = (row[p.target] ?? 0) + p.memoryBytes / (1024 * 1024)
+      row[key] = (row[key] ?? 0) + p.memoryBytes / (1024 * 1024)
       memory.set(t, row)
     }
   }
@@ -124,7 +136,8 @@ export function throughputVsResources(
   target: string,
 ): { cpu: { x: number; y: number }[]; memory: { x: number; y: number }[] } {
   const byT = new Map<number, { cpu: number | null; mem: number | null }>()
-  for (const r of resources) {
+  // With several CPU sources, the target's figure source, as the report and studies take it.
+  for (const r of figureReadings(resources)) {
     if (r.target !== target) continue
     const t = Math.round(r.t)
     const e = byT.get(t) ?? { cpu: null, mem: null }
