@@ -209,10 +209,19 @@ export const PrometheusMonitorSpecSchema = strict(
   {
     kind: z.literal('prometheus'),
     /** The Prometheus server (or anything serving its HTTP API under /api/v1: Thanos, Mimir…). */
-    url: z.url({
-      protocol: /^https?$/,
-      error: 'url must be the http(s) URL of a Prometheus server, e.g. http://127.0.0.1:9090',
-    }),
+    url: z
+      .url({
+        protocol: /^https?$/,
+        error: 'url must be the http(s) URL of a Prometheus server, e.g. http://127.0.0.1:9090',
+      })
+      .refine((u) => {
+        try {
+          const p = new URL(u)
+          return p.username === '' && p.password === ''
+        } catch {
+          return true
+        }
+      }, 'url must not hold a user or password (secrets are never stored in the config): name a token with tokenEnv or tokenFile'),
     /** Any PromQL: each series it returns is an instance of the target. */
     query: z
       .string({ error: 'query must be a PromQL expression' })

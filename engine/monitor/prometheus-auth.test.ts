@@ -258,6 +258,11 @@ describe('prometheus monitor spec', () => {
       { url: 'prometheus:9090', query: 'up' },
       /monitor\.url: url must be the http\(s\) URL of a Prometheus server/,
     ],
+    [
+      'a password in the URL',
+      { url: 'https://admin:hunter2@prometheus.example', query: 'up' },
+      /monitor\.url: url must not hold a user or password \(secrets are never stored/,
+    ],
   ]
   for (const [what, fields, message] of cases) {
     it(`refuses ${what}, naming the field`, async () => {

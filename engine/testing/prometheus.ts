@@ -248,3 +248,83 @@ export async function startPrometheus(targets: ScrapeTarget[]): Promise<LocalPro
     stop,
   }
 }
+
+/** A target's rows of resource_samples, as the evidence runs read them. */
+export interface ResourceRow {
+  t: number
+  source: string
+  instance: string
+  cpu_percent: number | null
+  memory_bytes: number | null
+  metric: string | null
+  value: number | null
+}
+
+/**
+ * The prometheus monitors of a run that holds Prometheus against another CPU source: the nodejs
+ * preset (what the charts show), and the process' CPU counter with the time of the scrape that
+ * read it (named series), so the CPU seconds between two scrapes are exact.
+ */
+export function cpuEvidenceMonitors(
+  url: string,
+  job: string,
+  windowSeconds: number,
+): Record<string, unknown>[] {
+  const selector = `process_cpu_seconds_total{job="${job}"}`
+  return [
+    { kind: 'prometheus', url, preset: 'nodejs', labels: { job }, rateWindow: `${windowSeconds}s` },
+    { kind: 'prometheus', url, query: selector, name: 'cpu_seconds_total' },
+    { kind: 'prometheus', url, query: `timestamp(${selector})`, name: 'scraped_at_seconds' },
+  ]
+}
+
+export interface CpuComparison {
+  /** The stretch of the run compared: between two scrapes, run seconds. */
+  from: number
+  to: number
+  /** CPU seconds in it by the other source and by Prometheus' counter. */
+  other: number
+  prometheus: number
+  /** Per-second means from `window` + 1 s on: the other source's and the nodejs preset's CPU %. */
+  otherMean: number
+  presetMean: number
+  text: string
+}
+
+/**
+ * CPU seconds over one stretch of a loaded run (from the first scrape after 1 s to the last before
+ * the end), by Prometheus (the counter at those two scrapes) and by `source` (each sample's CPU
+ * over its own interval, the share of it inside the stretch).
+ */
+export function compareCpuSeconds(
+  rows: readonly ResourceRow[],
+  o: { source: string; t0Epoch: number; seconds: number; window: number },
+): CpuComparison {
+  const named = (metric: string) =>
+    rows.filter((r) => r.metric === metric && r.t > 1 && r.t <= o.seconds - 0.5)
+  const counter = named('cpu_seconds_total')
+  const scraped = named('scraped_at_seconds')
+  const runTime = (r: ResourceRow) => scraped.find((x) => x.t === r.t)!.value! - o.t0Epoch / 1000
+  const [first, last] = [counter[0]!, counter.at(-1)!]
+  const [from, to] = [runTime(first), runTime(last)]
+  const prometheus = last.value! - first.value!
+  const other = rows.filter((r) => r.source === o.source && r.metric === null)
+  let seconds = 0
+  other.forEach((r, i) => {
+    const since = i === 0 ? -Infinity : other[i - 1]!.t
+    seconds += ((r.cpu_percent ?? 0) / 100) * Math.max(0, Math.min(r.t, to) - Math.max(since, from))
+  })
+  const loaded = (r: ResourceRow) => r.t >= o.window + 1 && r.t <= o.seconds - 0.5 && r.cpu_percent !== null
+  const mean = (xs: ResourceRow[]) => {
+    const inside = xs.filter(loaded)
+    return inside.reduce((acc, r) => acc + r.cpu_percent!, 0) / inside.length
+  }
+  const otherMean = mean(other)
+  const presetMean = mean(rows.filter((r) => r.source === 'prometheus' && r.metric === null))
+  const pct = (x: number) => `${((x / (to - from)) * 100).toFixed(1)} % of a core`
+  const text =
+    `run seconds ${from.toFixed(2)}–${to.toFixed(2)}: ${o.source} monitor ${seconds.toFixed(3)} CPU s (${pct(seconds)}), ` +
+    `Prometheus ${prometheus.toFixed(3)} CPU s (${pct(prometheus)}), difference ${(((prometheus - seconds) / seconds) * 100).toFixed(1)} %; ` +
+    `per-second means from ${o.window + 1} s: ${o.source} ${otherMean.toFixed(1)} %, nodejs preset ${presetMean.toFixed(1)} %`
+  return { from, to, other: seconds, prometheus, otherMean, presetMean, text }
+}
