@@ -26,6 +26,15 @@ async function legendColours(page: Page, testId: string, targets: string[]): Pro
   return coloursByTarget(items, targets)
 }
 
+/** The y axis' tick values of a chart in ms, bottom up, from labels like "20 ms". */
+async function yTicks(page: Page, testId: string): Promise<number[]> {
+  const labels = await page
+    .getByTestId(testId)
+    .locator('.recharts-yAxis .recharts-cartesian-axis-tick-value')
+    .allTextContents()
+  return labels.map((l) => Number.parseFloat(l)).sort((a, b) => a - b)
+}
+
 const rgb = (hex: string): number[] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
 
 /** How much white `colour` has over `base` (0: the same), or null when it is another hue. */
@@ -187,9 +196,11 @@ describe('web UI', () => {
     await history.row(a.runId).waitFor({ state: 'detached' })
     await page.getByTestId('history-search').fill('')
     await history.row(a.runId).waitFor()
-    await history.select(a.runId)
+    // Ticked newest first, as the list shows them: the older run is still the baseline.
     await history.select(b.runId)
+    await history.select(a.runId)
     await history.compare()
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/compare?runs=${a.runId},${b.runId}`)
     await page.getByTestId('compare-result').waitFor()
     await page.getByTestId('compare-chart-throughput-plot').waitFor()
     await page.getByTestId('compare-chart-distribution-plot').waitFor()
@@ -239,6 +250,18 @@ describe('web UI', () => {
       .locator('.recharts-line-curve')
       .first()
       .waitFor()
+    // Latency on a log axis by default (a 1.4 vs 3.5 ms difference stays visible under a long
+    // tail): every tick is 1, 2 or 5 of a power of ten; the linear choice starts at 0.
+    const distribution = 'compare-chart-distribution'
+    expect(await page.getByTestId(`${distribution}-scale-log`).getAttribute('aria-pressed')).toBe('true')
+    const logTicks = await yTicks(page, distribution)
+    expect(logTicks.length).toBeGreaterThan(1)
+    for (const t of logTicks)
+      expect(Number((t / 10 ** Math.floor(Math.log10(t) + 1e-9)).toFixed(6))).toBeOneOf([1, 2, 5])
+    await page.getByTestId(`${distribution}-scale-linear`).click()
+    await expect.poll(async () => (await yTicks(page, distribution))[0]).toBe(0)
+    expect(await page.getByTestId(`${distribution}-scale-linear`).getAttribute('aria-pressed')).toBe('true')
+    await page.getByTestId(`${distribution}-scale-log`).click()
     // One legend entry per target, not per round.
     await page.getByTestId('compare-chart-throughput-plot').locator('.recharts-line-curve').first().waitFor()
     expect(await page.getByTestId('compare-chart-throughput').locator('.recharts-legend-item').count()).toBe(

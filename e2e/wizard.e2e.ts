@@ -172,4 +172,55 @@ describe('wizard', () => {
     await wizard.next()
     expect(await page.getByTestId('monitor-0-kind').inputValue()).toBe('none')
   })
+
+  it('keeps every field of the phases editor readable at window widths from 1,000 px up', async () => {
+    const app = await start()
+    const { page } = app
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 4, duration: 5 })
+    await page.getByTestId('profile-kind').selectOption('phases')
+    await page.getByTestId('phase-3').waitFor()
+    // Phase 1 counts requests, the others seconds: both kinds of length field are measured.
+    await page.getByTestId('phase-1-by').selectOption('requests')
+    const fields = (i: number) =>
+      ['name', 'share', 'by', i === 1 ? 'requests' : 'duration'].map((f) => `phase-${i}-${f}`)
+    // Wide enough for "10000" and the number spinner in the form's 13 px font (it was 18 px below 1,400).
+    const readable = 80
+    for (const width of [1000, 1100, 1280, 1360, 1399, 1600]) {
+      await page.setViewportSize({ width, height: 900 })
+      for (const i of [0, 1, 2, 3]) {
+        const ids = fields(i)
+        const widths = await wizard.widths(ids)
+        widths.forEach((w, k) =>
+          expect(w, `${ids[k]} at a ${width} px wide window`).toBeGreaterThanOrEqual(readable),
+        )
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await app.screenshot('33-wizard-phases-1280')
+  })
+
+  it('speaks of interleaving only when there are targets to interleave', async () => {
+    const app = await start()
+    const { page } = app
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 2 })
+    await page.getByTestId('load-advanced').click()
+    // One target: no order to choose, and Review says its rounds follow each other.
+    expect(await page.getByTestId('load-schedule').count()).toBe(0)
+    await page.getByTestId('load-schedule-one').waitFor()
+    await wizard.next()
+    await wizard.next()
+    const rounds = page.getByTestId('review-summary-rounds')
+    expect(await rounds.textContent()).toBe('3 rounds, one after another, 5 s cool-down between segments')
+    // Two targets: the order is theirs to choose and Review names it.
+    await page.getByTestId('wizard-step-targets').click()
+    await wizard.addDemoTarget()
+    await page.getByTestId('target-1-url').waitFor()
+    await page.getByTestId('wizard-step-review').click()
+    expect(await rounds.textContent()).toBe(
+      'interleaved (A, B, A, B…), 3 rounds, 5 s cool-down between segments',
+    )
+    await page.getByTestId('wizard-step-load').click()
+    await page.getByTestId('load-advanced').click()
+    expect(await page.getByTestId('load-schedule').inputValue()).toBe('interleaved')
+  })
 })

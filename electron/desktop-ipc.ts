@@ -1,6 +1,6 @@
 // IPC handlers of the desktop-only channels: secrets (set and forget, never read back) and the
 // files exports and reports wrote (open, show in folder, save a copy through a save dialog).
-// Same rules as the Api's (./ipc.ts): the sender is checked, the arguments parsed, the answer an
+// Same rules as the Api's (./api-ipc.ts): the sender is checked, the arguments parsed, the answer an
 // Envelope.
 import { copyFile } from 'node:fs/promises'
 import { dirname, extname, join } from 'node:path'
@@ -10,7 +10,7 @@ import { ApiError, toErrorBody } from '../engine/api/errors.ts'
 import { checkDownloadable } from '../engine/api/files.ts'
 import { desktopArgSchemas, type DesktopChannel } from './desktop-args.ts'
 import type { EngineProcess } from './engine-process.ts'
-import { refused } from './ipc.ts'
+import { refused } from './api-ipc.ts'
 import type { Prefs } from './prefs.ts'
 import { desktopChannels } from './protocol.ts'
 import type { SecretStore } from './secrets.ts'

@@ -1,5 +1,5 @@
 // Progress of PDF reports in the desktop app. The engine writes the report's HTML and main prints
-// it (ipc.ts, print.ts), so the engine's events describe an HTML report: main shows them as the
+// it (api-ipc.ts, print.ts), so the engine's events describe an HTML report: main shows them as the
 // PDF's stages. Pure: electron/report-progress.test.ts.
 import type { ReportProgressEvent } from '../engine/api/types.ts'
 

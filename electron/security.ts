@@ -1,6 +1,6 @@
 // Which URLs the desktop shell trusts, decided by exact origin (never a string prefix:
 // `startsWith('http://localhost:5173')` would let `http://localhost:51730` or
-// `http://localhost:5173.evil.example` through). Pure: main.ts and ipc.ts call it, and
+// `http://localhost:5173.evil.example` through). Pure: main.ts and api-ipc.ts call it, and
 // electron/security.test.ts checks it without Electron.
 
 /** The app's own pages (served by main's app:// protocol handler). */

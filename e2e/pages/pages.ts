@@ -80,6 +80,10 @@ export class WizardPage extends PageObject {
     await wizard.setLoad(load)
     return wizard
   }
+  /** The rendered width in CSS pixels of each field (by data-testid), in the order asked. */
+  async widths(testIds: readonly string[]): Promise<number[]> {
+    return Promise.all(testIds.map(async (id) => (await this.page.getByTestId(id).boundingBox())?.width ?? 0))
+  }
   async setLoad(opts: { connections: number; duration: number }): Promise<void> {
     await this.page.getByTestId('load-connections').fill(String(opts.connections))
     await this.page.getByTestId('load-duration').fill(String(opts.duration))

@@ -10,11 +10,12 @@ import type { RunHandle } from '../runner/supervisor.ts'
 import type { LaunchOptions } from './launch.ts'
 import { applyRetention } from '../store/retention.ts'
 import { thisProcess } from '../store/owner.ts'
+import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { startLedgerUpkeep, type LedgerUpkeep } from './upkeep.ts'
 import { createLocal, type LocalCapabilities } from './local.ts'
 import { openHostHistory, withStorageErrors, writableCheck } from './storage.ts'
-import { settingsApi, settingsStore } from './settings.ts'
+import { settingsApi, settingsStore, type SettingsStore } from './settings.ts'
 import { hostStacks, monitorApi, stacksApi, targetsApi, type DockerHostOption } from './targets.ts'
 import { createBus } from './bus.ts'
 import { createStudies } from './studies.ts'
@@ -99,14 +100,16 @@ function launchOptions(
   }
 }
 
-export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
+/**
+ * What every operation group shares: the database as the host opens it (read-only when it must
+ * be), its history, the event bus, the runs going, and the upkeep of ended runs' ledgers.
+ */
+async function openStorage(opts: EngineOptions) {
   const { db, readOnly } = openHostHistory(opts.dbPath, opts.onNotice)
-  const writable = writableCheck(opts.dbPath, readOnly)
   const self = thisProcess()
   const history = new HistoryStore(db)
   const events = createBus()
   const active = new Map<number, RunHandle>()
-
   let upkeep: LedgerUpkeep
   try {
     upkeep = await startLedgerUpkeep({
@@ -121,6 +124,29 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     db.close()
     throw err
   }
+  return {
+    db,
+    readOnly,
+    writable: writableCheck(opts.dbPath, readOnly),
+    self,
+    history,
+    events,
+    active,
+    upkeep,
+  }
+}
+
+/** Retention of the raw ledger (settings.ledgerRetentionDays): at start and after each run. */
+function ledgerRetention(db: Db, readOnly: string | null, settings: SettingsStore): () => void {
+  return () => {
+    if (readOnly !== null) return
+    const days = settings.read().ledgerRetentionDays
+    if (days) applyRetention(db, days)
+  }
+}
+
+export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
+  const { db, readOnly, writable, self, history, events, active, upkeep } = await openStorage(opts)
   const settings = settingsStore(join(dirname(opts.dbPath), 'settings.json'), readOnly === null)
   const dockerHost: DockerHostOption = () => {
     const host = settings.read().dockerHost
@@ -134,13 +160,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   })
   const demo = lazyDemo()
   if (opts.demo) await demo.url()
-
-  // Retention of the raw ledger (settings.ledgerRetentionDays): at start and after each run.
-  const retention = () => {
-    if (readOnly !== null) return
-    const days = settings.read().ledgerRetentionDays
-    if (days) applyRetention(db, days)
-  }
+  const retention = ledgerRetention(db, readOnly, settings)
   retention()
 
   const runOptions = () => launchOptions(opts, self, upkeep.expander, dockerHost)

@@ -80,7 +80,7 @@ describe.skipIf(gate.skip)(
       console.log(`[evidence] node-http (pid ${app!.pid}) under load, ${c.text}`)
       expect(c.to - c.from).toBeGreaterThanOrEqual(SECONDS - 4)
       // Load enough for the comparison to mean something, whatever else the machine runs.
-    expect(c.other).toBeGreaterThan(0.25)
+      expect(c.other).toBeGreaterThan(0.25)
       expect(Math.abs(c.prometheus - c.other) / c.other).toBeLessThan(0.05)
     })
   },

@@ -82,6 +82,20 @@ export interface ConfigWords {
   thresholds: string[]
 }
 
+/**
+ * How targets and rounds follow each other. The order (interleaved or sequential) is between
+ * targets: with one target there is none to speak of, only its rounds one after another.
+ */
+function scheduleWords(c: RunConfig): string {
+  const rounds = `${c.rounds} round${c.rounds === 1 ? '' : 's'}`
+  const segments = c.targets.length * c.rounds
+  const cooldown = segments > 1 ? `, ${fmtSeconds(c.cooldownSeconds)} cool-down between segments` : ''
+  if (c.targets.length === 1) return `${rounds}${c.rounds > 1 ? ', one after another' : ''}${cooldown}`
+  const order =
+    c.schedule === 'interleaved' ? 'interleaved (A, B, A, B…)' : 'sequential (every round of A, then B)'
+  return `${order}, ${rounds}${cooldown}`
+}
+
 export function configWords(c: RunConfig): ConfigWords {
   const load = c.load
   const segments = c.targets.length * c.rounds
@@ -100,7 +114,7 @@ export function configWords(c: RunConfig): ConfigWords {
     connections: String(load.connections),
     window,
     profile: profileWords(load),
-    schedule: `${c.schedule === 'interleaved' ? 'interleaved (A, B, A, B…)' : 'sequential (every round of A, then B)'}, ${c.rounds} round${c.rounds === 1 ? '' : 's'}, ${fmtSeconds(c.cooldownSeconds)} cool-down between segments`,
+    schedule: scheduleWords(c),
     connection: `keep-alive ${load.keepAlive ? 'on' : 'off'}, pipelining ${load.pipelining}, timeout ${fmtInt(load.timeoutMs)} ms`,
     rate:
       load.rate === null

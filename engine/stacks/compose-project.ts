@@ -12,7 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import { detectCompose, DOCKER_TIMEOUTS, failureText, run, type Compose } from './compose.ts'
 import { portHolders, projectContainers, publishedAddress } from './containers.ts'
-import { loadManifest, repoRoot, type StackSpec } from './native.ts'
+import { loadManifest, repoRoot, type StackSpec } from './manifest.ts'
 import { portFree } from './postgres.ts'
 
 /** One stack's compose project, as the engine of one data folder runs it. */

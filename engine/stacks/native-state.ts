@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import { readStat } from '../monitor/procfs.ts'
-import { startNativeStack, type NativeStack, type StackSpec } from './native.ts'
+import type { StackSpec } from './manifest.ts'
+import { startNativeStack, type NativeStack } from './native.ts'
 import { portFree } from './postgres.ts'
 
 export interface ProcessRecord {

@@ -20,7 +20,8 @@ import {
   projectFor,
   type ComposeProject,
 } from './compose-project.ts'
-import { getStack, loadManifest, type NativeStack, type StackSpec } from './native.ts'
+import { getStack, loadManifest, type StackSpec } from './manifest.ts'
+import type { NativeStack } from './native.ts'
 import {
   liveRecord,
   readRecord,

@@ -13,7 +13,7 @@ import {
   publishedAddress,
   type ContainerInfo,
 } from './containers.ts'
-import { loadManifest, type StackSpec } from './native.ts'
+import { loadManifest, type StackSpec } from './manifest.ts'
 
 /** What the manifest says of a stack, for lists. */
 export function info(s: StackSpec): StackInfo {
@@ -107,7 +107,7 @@ export async function composeStatus(p: ComposeProject): Promise<StackStatus> {
  */
 export async function composeSettings(p: ComposeProject): Promise<Record<string, string>> {
   const s = p.spec
-  const containers = (await projectContainers(p.project)).filter((c) => c.state === 'running')
+  const containers = (await projectContainers(p.project, p.dockerHost)).filter((c) => c.state === 'running')
   const app = containers.find((c) => c.service === s.appService)
   const db = containers.find((c) => c.service === s.dbService)
   const known = new Set(composeVariables(s))
@@ -116,7 +116,10 @@ export async function composeSettings(p: ComposeProject): Promise<Record<string,
     for (const [k, v] of Object.entries(await containerEnv(app.id, p.dockerHost)))
       if (known.has(k)) env[k] = v
   }
-  const limits = await containerLimits([app?.id, db?.id].filter((x): x is string => x !== undefined))
+  const limits = await containerLimits(
+    [app?.id, db?.id].filter((x): x is string => x !== undefined),
+    p.dockerHost,
+  )
   const put = (cpuVar: string, memVar: string, id: string | undefined) => {
     const l = id ? limits.get(id) : undefined
     if (l?.cpus && known.has(cpuVar)) env[cpuVar] = String(l.cpus)

@@ -53,16 +53,28 @@ export interface FakeDockerCli {
 
 /**
  * A `docker` command that logs each call and answers what stacks ask first: `docker info` (a
- * server version) and `docker compose version` (a compose version); anything else prints nothing.
+ * server version) and `docker compose version` (a compose version). `answers` scripts more: the
+ * lines to print for a call whose arguments start with a key (`ps -a`, `port`), first key first;
+ * anything else prints nothing.
  */
-export function fakeDockerCli(): FakeDockerCli {
+export function fakeDockerCli(answers: Readonly<Record<string, string[]>> = {}): FakeDockerCli {
   const dir = mkdtempSync(join(tmpdir(), 'cannonade-docker-cli-'))
   const log = join(dir, 'calls.log')
   const script = join(dir, 'docker')
+  const quote = (text: string) => {
+    if (text.includes("'")) throw new Error(`fakeDockerCli: no single quotes in answers (${text})`)
+    return `'${text}'`
+  }
+  const scripted = Object.entries(answers)
+    .map(([args, lines]) => `  ${quote(args)}*) printf '%s\\n' ${lines.map(quote).join(' ')}; exit 0 ;;`)
+    .join('\n')
   writeFileSync(
     script,
     `#!/bin/sh
 printf '%s\\t%s\\n' "\${DOCKER_HOST-}" "$*" >> '${log}'
+case "$*" in
+${scripted}
+esac
 case "$1" in
   info) echo 27.0.0 ;;
   compose) echo 2.29.0 ;;

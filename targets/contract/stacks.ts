@@ -1,8 +1,7 @@
 // What the contract tests of the target stacks share (targets/contract.pg.test.ts runs the stacks
 // natively on a throwaway PostgreSQL, targets/contract.docker.test.ts as compose stacks): the
 // settings each stack is checked with, and which stacks to check.
-import { loadManifest } from '../../engine/stacks/native.ts'
-import type { StackSpec } from '../../engine/stacks/native.ts'
+import { loadManifest, type StackSpec } from '../../engine/stacks/manifest.ts'
 
 export const manifest = loadManifest()
 

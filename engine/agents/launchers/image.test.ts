@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '../../stacks/native.ts'
+import { repoRoot } from '../../stacks/manifest.ts'
 import { agentImage } from './image.ts'
 
 function fixture(): string {

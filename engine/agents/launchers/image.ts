@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { ApiError } from '../../api/errors.ts'
 import { runCommand, timeoutMessage, type CommandResult } from '../../command.ts'
-import { repoRoot } from '../../stacks/native.ts'
+import { repoRoot } from '../../stacks/manifest.ts'
 
 export const AGENT_IMAGE_REPO = 'cannonade-agent'
 /** Set on the image: which inputs it was built from (older ones are removed after a new build). */

@@ -45,7 +45,7 @@ export function Field({ label, error, hint, testId, children, className }: Field
   )
 }
 
-interface TextFieldProps {
+export interface TextFieldProps {
   label: string
   value: string
   onChange: (value: string) => void
@@ -87,7 +87,7 @@ export function TextField({
   )
 }
 
-interface NumberFieldProps {
+export interface NumberFieldProps {
   label: string
   value: number | null | undefined
   onChange: (value: number | undefined) => void
@@ -156,7 +156,7 @@ export function optionsOf<T extends string>(labels: Record<T, string>): { value:
   return (Object.keys(labels) as T[]).map((value) => ({ value, label: labels[value] }))
 }
 
-interface SelectFieldProps<T extends string> {
+export interface SelectFieldProps<T extends string> {
   label: string
   value: T
   options: readonly { value: T; label: string }[]
@@ -199,19 +199,15 @@ export function SelectField<T extends string>({
   )
 }
 
-export function CheckboxField({
-  label,
-  checked,
-  onChange,
-  testId,
-  hint,
-}: {
+export interface CheckboxFieldProps {
   label: string
   checked: boolean
   onChange: (v: boolean) => void
   testId: string
   hint?: ReactNode
-}) {
+}
+
+export function CheckboxField({ label, checked, onChange, testId, hint }: CheckboxFieldProps) {
   const id = useId()
   return (
     <div className="field field-check">

@@ -3,7 +3,8 @@
 // the run's exactly (the merge sums their counters); the last row shows the merged run's figures
 // next to the sum, so a lost agent's missing share is visible. A target keeps its colour.
 import type { Distribution, TargetRoundSummary } from '../../../../engine/api/types.ts'
-import { Bars, type SeriesDef } from '../../ui/charts.tsx'
+import { Bars } from '../../ui/charts/Bars.tsx'
+import type { SeriesDef } from '../../ui/charts/types.ts'
 import { Card } from '../../ui/Common.tsx'
 import { colour, count, ms, rate } from '../../lib/format.ts'
 

@@ -5,7 +5,7 @@
 import { memo, useMemo } from 'react'
 import type { DistributionCurve } from '../../../../engine/api/types.ts'
 import { colourFor, msValue } from '../../lib/format.ts'
-import { DistributionChart, type DistributionSeries } from '../../ui/charts.tsx'
+import { DistributionChart, type DistributionSeries } from '../../ui/charts/DistributionChart.tsx'
 
 export interface RunDistribution {
   runId: number

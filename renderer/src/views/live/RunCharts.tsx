@@ -18,7 +18,9 @@ import {
   pivot,
   resourceRows,
 } from '../../lib/series.ts'
-import { BandChart, TimeChart, type SeriesDef } from '../../ui/charts.tsx'
+import { BandChart } from '../../ui/charts/BandChart.tsx'
+import { TimeChart } from '../../ui/charts/TimeChart.tsx'
+import type { SeriesDef } from '../../ui/charts/types.ts'
 
 const ms = (us: number | null): number | null => (us === null ? null : msValue(us))
 

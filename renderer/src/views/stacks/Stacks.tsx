@@ -37,103 +37,87 @@ function useStackLogs(): Map<string, string[]> {
   return logs
 }
 
-function StackCard({
-  stack,
-  log,
-  onChanged,
-}: {
-  stack: StackStatus
-  log: string[] | undefined
-  onChanged: () => void
-}) {
+/** Launch (with Docker, or without) and Stop, which asks first: keep the database, or delete it too. */
+function useStackControl(stack: StackStatus, onChanged: () => void) {
   const api = useApi()
   const [native, setNative] = useState(false)
   const up = useAction(async () => {
     await api.stacks.up(stack.name, { native })
     onChanged()
   })
-  // Stop asks first: keep the stack's database (the default), or delete it too.
   const [confirming, setConfirming] = useState(false)
   const down = useAction(async (volumes: boolean) => {
     await api.stacks.down(stack.name, { volumes })
     setConfirming(false)
     onChanged()
   })
-  const running = stack.state !== 'down'
+  return { native, setNative, up, down, confirming, setConfirming, error: up.error ?? down.error }
+}
+
+type Control = ReturnType<typeof useStackControl>
+
+function LaunchButtons({ c, id }: { c: Control; id: string }) {
   return (
-    <Card
-      testId={`stack-${stack.name}`}
-      title={
-        <>
-          {stack.name} <StatusBadge status={stack.state} />
-        </>
-      }
-      actions={
-        <>
-          {running && confirming ? (
-            <>
-              <Button
-                variant="danger"
-                busy={down.busy}
-                onClick={() => void down.run(false)}
-                data-testid={`stack-${stack.name}-down-keep`}
-              >
-                Stop, keep its database
-              </Button>
-              {stack.project ? (
-                <Button
-                  variant="danger"
-                  busy={down.busy}
-                  onClick={() => void down.run(true)}
-                  data-testid={`stack-${stack.name}-down-volumes`}
-                >
-                  Stop and delete its database
-                </Button>
-              ) : null}
-              <Button onClick={() => setConfirming(false)} data-testid={`stack-${stack.name}-down-cancel`}>
-                Cancel
-              </Button>
-            </>
-          ) : running ? (
-            <Button
-              variant="danger"
-              busy={down.busy}
-              onClick={() => setConfirming(true)}
-              data-testid={`stack-${stack.name}-down`}
-            >
-              Stop
-            </Button>
-          ) : (
-            <>
-              <label className="inline-label">
-                <input
-                  type="checkbox"
-                  checked={native}
-                  onChange={(e) => setNative(e.target.checked)}
-                  data-testid={`stack-${stack.name}-native`}
-                />{' '}
-                without Docker
-              </label>
-              <Button
-                variant="primary"
-                busy={up.busy}
-                onClick={() => void up.run()}
-                data-testid={`stack-${stack.name}-up`}
-              >
-                Launch
-              </Button>
-            </>
-          )}
-          <Link
-            className="btn btn-secondary"
-            to={`/new?url=${encodeURIComponent(stack.url)}&name=${encodeURIComponent(stack.name)}`}
-            data-testid={`stack-${stack.name}-use`}
-          >
-            Use in a new run
-          </Link>
-        </>
-      }
-    >
+    <>
+      <label className="inline-label">
+        <input
+          type="checkbox"
+          checked={c.native}
+          onChange={(e) => c.setNative(e.target.checked)}
+          data-testid={`${id}-native`}
+        />{' '}
+        without Docker
+      </label>
+      <Button variant="primary" busy={c.up.busy} onClick={() => void c.up.run()} data-testid={`${id}-up`}>
+        Launch
+      </Button>
+    </>
+  )
+}
+
+function StopButtons({ c, id, volumes }: { c: Control; id: string; volumes: boolean }) {
+  if (!c.confirming)
+    return (
+      <Button
+        variant="danger"
+        busy={c.down.busy}
+        onClick={() => c.setConfirming(true)}
+        data-testid={`${id}-down`}
+      >
+        Stop
+      </Button>
+    )
+  return (
+    <>
+      <Button
+        variant="danger"
+        busy={c.down.busy}
+        onClick={() => void c.down.run(false)}
+        data-testid={`${id}-down-keep`}
+      >
+        Stop, keep its database
+      </Button>
+      {volumes ? (
+        <Button
+          variant="danger"
+          busy={c.down.busy}
+          onClick={() => void c.down.run(true)}
+          data-testid={`${id}-down-volumes`}
+        >
+          Stop and delete its database
+        </Button>
+      ) : null}
+      <Button onClick={() => c.setConfirming(false)} data-testid={`${id}-down-cancel`}>
+        Cancel
+      </Button>
+    </>
+  )
+}
+
+/** What a stack is and where it runs: runtime, URL, limits, replicas, and its containers. */
+function StackFacts({ stack }: { stack: StackStatus }) {
+  return (
+    <>
       <p>{stack.description}</p>
       <p className="muted" data-testid={`stack-${stack.name}-limits`}>
         {stack.runtime} · <code>{stack.url}</code> · limits: {stack.limits.cpus ?? 'no'} CPU,{' '}
@@ -153,14 +137,48 @@ function StackCard({
           ))}
         </ul>
       ) : null}
-      {up.error || down.error ? <div className="field-error">{up.error ?? down.error}</div> : null}
+    </>
+  )
+}
+
+function StackCard({
+  stack,
+  log,
+  onChanged,
+}: {
+  stack: StackStatus
+  log: string[] | undefined
+  onChanged: () => void
+}) {
+  const c = useStackControl(stack, onChanged)
+  const id = `stack-${stack.name}`
+  const actions = (
+    <>
+      {stack.state !== 'down' ? (
+        <StopButtons c={c} id={id} volumes={Boolean(stack.project)} />
+      ) : (
+        <LaunchButtons c={c} id={id} />
+      )}
+      <Link
+        className="btn btn-secondary"
+        to={`/new?url=${encodeURIComponent(stack.url)}&name=${encodeURIComponent(stack.name)}`}
+        data-testid={`${id}-use`}
+      >
+        Use in a new run
+      </Link>
+    </>
+  )
+  const title = (
+    <>
+      {stack.name} <StatusBadge status={stack.state} />
+    </>
+  )
+  return (
+    <Card testId={id} title={title} actions={actions}>
+      <StackFacts stack={stack} />
+      {c.error ? <div className="field-error">{c.error}</div> : null}
       {log && log.length > 0 ? (
-        <pre
-          className="log"
-          data-testid={`stack-${stack.name}-log`}
-          tabIndex={0}
-          aria-label={`${stack.name} log`}
-        >
+        <pre className="log" data-testid={`${id}-log`} tabIndex={0} aria-label={`${stack.name} log`}>
           {log.join('\n')}
         </pre>
       ) : null}

@@ -4,7 +4,7 @@
 // they used at the peak. Shown when the target's instances were monitored.
 import type { SweepPoint } from '../../../../engine/api/types.ts'
 import { colour, count, percent, rate } from '../../lib/format.ts'
-import { XYChart } from '../../ui/charts.tsx'
+import { XYChart } from '../../ui/charts/XYChart.tsx'
 
 export function ScalingChart({
   points,

@@ -4,7 +4,7 @@
 import { useState } from 'react'
 import type { StudyResults } from '../../../../engine/api/types.ts'
 import { colour } from '../../lib/format.ts'
-import { XYChart } from '../../ui/charts.tsx'
+import { XYChart } from '../../ui/charts/XYChart.tsx'
 import { SelectField } from '../../ui/Field.tsx'
 import { seriesMetrics, seriesSets } from './seriesPlot.ts'
 

@@ -1,8 +1,8 @@
 // One study (a sweep): per target, throughput and p50/p95/p99 against the swept value (a line per
 // value of a grid's second setting), the knee marked and said in a sentence, throughput against the
-// instances' CPU when they were monitored, any monitored series against throughput, a table of the runs behind the points, and the whole
-// study as one CSV. While its runs go on, the page follows them: it reloads when a run ends or a
-// new run of the study starts.
+// instances' CPU when they were monitored, any monitored series against throughput, a table of the
+// runs behind the points, and the whole study as one CSV. While its runs go on, the page follows
+// them: it reloads when a run ends or a new run of the study starts.
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
@@ -15,7 +15,8 @@ import { SweepCharts, SweepPointCells } from './SweepCharts.tsx'
 import { ScalingChart } from './ScalingChart.tsx'
 import { SeriesChart } from './SeriesChart.tsx'
 
-export function StudyPage({ studyId }: { studyId: number }) {
+/** The study's results, its runs and which of them go on; reloaded as its runs start and end. */
+function useStudy(studyId: number) {
   const api = useApi()
   const results = useAsync(() => api.studies.get(studyId), [api, studyId])
   const list = useAsync(() => api.studies.list(), [api, studyId])
@@ -47,7 +48,102 @@ export function StudyPage({ studyId }: { studyId: number }) {
       offProgress()
     }
   }, [api, complete, reloadResults, reloadList, reloadActive])
+  return { results, meta, runIds, running, complete }
+}
 
+/** What was swept over what, how far it got, the knee's rule, and the runs going on now. */
+function StudyHead({ r, study }: { r: StudyResults; study: ReturnType<typeof useStudy> }) {
+  const { meta, runIds, running, complete } = study
+  const [axis, by] = r.axes
+  const size = r.axes.reduce((n, a) => n * a.values.length, 1)
+  return (
+    <>
+      <p className="muted" data-testid="study-swept">
+        Sweep of <code>{r.path}</code> over {axis?.labels.join(', ')}
+        {by ? (
+          <>
+            {' '}
+            against <code>{by.path}</code> over {by.labels.join(', ')} (every pair: a line per {by.name})
+          </>
+        ) : null}
+        {meta ? `, started ${dateTime(meta.createdAt)}` : ''}. {runIds.length} of {size} runs done
+        {running.length ? '' : complete ? '.' : ' (the study stopped early).'}
+      </p>
+      <p className="muted" data-testid="study-knee-rule">
+        {axis?.numeric
+          ? r.kneeRule
+          : `The values of ${axis?.name ?? r.path} are words, not a scale: no knee is looked for.`}
+      </p>
+      {running.map((id) => (
+        <Banner kind="info" key={id} testId="study-running">
+          Run #{id} of this study is going on now. <Link to={`/live/${id}`}>Watch it live</Link>; the figures
+          below grow as each value finishes.
+        </Banner>
+      ))}
+    </>
+  )
+}
+
+/** One target's card: its sentences, the charts against the swept value, and the runs behind them. */
+function TargetCard({
+  r,
+  target,
+  lines,
+  i,
+  colour,
+}: {
+  r: StudyResults
+  target: string
+  lines: StudyResults['targets']
+  i: number
+  colour: string
+}) {
+  const [axis, by] = r.axes
+  const name = axis?.name ?? r.path
+  return (
+    <Card title={target} className="study-target" testId={`study-target-${i}`}>
+      <div
+        data-points={lines.reduce((n, l) => n + l.points.length, 0)}
+        data-knee={lines[0]?.knee ?? ''}
+        data-testid={`study-target-${i}-data`}
+      >
+        {lines.map((l, j) => (
+          <p
+            className="study-sentence"
+            key={l.by?.label ?? ''}
+            data-testid={j === 0 ? `study-sentence-${i}` : `study-sentence-${i}-${j}`}
+          >
+            {l.sentence}
+          </p>
+        ))}
+        <SweepCharts
+          lines={lines.map((l) => ({
+            name: l.by && by ? `${by.name}=${l.by.label}` : target,
+            points: l.points,
+          }))}
+          knee={lines.length === 1 ? (lines[0]?.knee ?? null) : null}
+          xLabel={name}
+          categorical={axis ? !axis.numeric : false}
+          testId={`study-chart-${i}`}
+          colour={colour}
+        />
+        {lines.length === 1 ? (
+          <ScalingChart points={lines[0]!.points} name={name} testId={`study-scaling-${i}`} />
+        ) : null}
+        <SeriesChart
+          lines={lines}
+          name={(l) => (l.by && by ? `${by.name}=${l.by.label}` : target)}
+          testId={`study-series-${i}`}
+        />
+        <PointsTable lines={lines} name={name} by={by?.name ?? null} testId={`study-points-${i}`} />
+      </div>
+    </Card>
+  )
+}
+
+export function StudyPage({ studyId }: { studyId: number }) {
+  const study = useStudy(studyId)
+  const { results, runIds, complete } = study
   if (results.error)
     return (
       <Banner kind="error" testId="study-error">
@@ -56,9 +152,6 @@ export function StudyPage({ studyId }: { studyId: number }) {
     )
   const r = results.data
   if (!r) return <div className="loading">Loading study #{studyId}…</div>
-  const [axis, by] = r.axes
-  const name = axis?.name ?? r.path
-  const size = r.axes.reduce((n, a) => n * a.values.length, 1)
   // A card per target; in a grid, its lines (one per value of the second setting) share the charts.
   const targets = [...new Set(r.targets.map((t) => t.target))].map((target) => ({
     target,
@@ -75,26 +168,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
           </Link>
         </div>
       </header>
-      <p className="muted" data-testid="study-swept">
-        Sweep of <code>{r.path}</code> over {axis?.labels.join(', ')}
-        {by ? (
-          <>
-            {' '}
-            against <code>{by.path}</code> over {by.labels.join(', ')} (every pair: a line per {by.name})
-          </>
-        ) : null}
-        {meta ? `, started ${dateTime(meta.createdAt)}` : ''}. {runIds.length} of {size} runs done
-        {running.length ? '' : complete ? '.' : ' (the study stopped early).'}
-      </p>
-      <p className="muted" data-testid="study-knee-rule">
-        {axis?.numeric ? r.kneeRule : `The values of ${name} are words, not a scale: no knee is looked for.`}
-      </p>
-      {running.map((id) => (
-        <Banner kind="info" key={id} testId="study-running">
-          Run #{id} of this study is going on now. <Link to={`/live/${id}`}>Watch it live</Link>; the figures
-          below grow as each value finishes.
-        </Banner>
-      ))}
+      <StudyHead r={r} study={study} />
       {runIds.length > 0 ? (
         <div className="actions">
           <ExportReport runIds={runIds} testId="study-report" />
@@ -107,43 +181,7 @@ export function StudyPage({ studyId }: { studyId: number }) {
         </p>
       ) : null}
       {targets.map(({ target, lines }, i) => (
-        <Card key={target} title={target} className="study-target" testId={`study-target-${i}`}>
-          <div
-            data-points={lines.reduce((n, l) => n + l.points.length, 0)}
-            data-knee={lines[0]?.knee ?? ''}
-            data-testid={`study-target-${i}-data`}
-          >
-            {lines.map((l, j) => (
-              <p
-                className="study-sentence"
-                key={l.by?.label ?? ''}
-                data-testid={j === 0 ? `study-sentence-${i}` : `study-sentence-${i}-${j}`}
-              >
-                {l.sentence}
-              </p>
-            ))}
-            <SweepCharts
-              lines={lines.map((l) => ({
-                name: l.by && by ? `${by.name}=${l.by.label}` : target,
-                points: l.points,
-              }))}
-              knee={lines.length === 1 ? (lines[0]?.knee ?? null) : null}
-              xLabel={name}
-              categorical={axis ? !axis.numeric : false}
-              testId={`study-chart-${i}`}
-              colour={colourOf(target)}
-            />
-            {lines.length === 1 ? (
-              <ScalingChart points={lines[0]!.points} name={name} testId={`study-scaling-${i}`} />
-            ) : null}
-            <SeriesChart
-              lines={lines}
-              name={(l) => (l.by && by ? `${by.name}=${l.by.label}` : target)}
-              testId={`study-series-${i}`}
-            />
-            <PointsTable lines={lines} name={name} by={by?.name ?? null} testId={`study-points-${i}`} />
-          </div>
-        </Card>
+        <TargetCard key={target} r={r} target={target} lines={lines} i={i} colour={colourOf(target)} />
       ))}
     </section>
   )

@@ -3,21 +3,19 @@
 // second setting (task size × concurrency: a line per task size), and categories on the x axis
 // when the values are words (stack names, body kinds, target sets).
 import { memo } from 'react'
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts'
+import { Line, LineChart, ReferenceLine, XAxis, YAxis } from 'recharts'
 import type { SweepPoint } from '../../../../engine/api/types.ts'
 import { tint } from '../../../../engine/report/palette.ts'
 import { colour, ms, msValue, percent, rate } from '../../lib/format.ts'
-import { axisTick, tooltipStyle } from '../../ui/charts.tsx'
+import {
+  axisLabel,
+  axisTick,
+  chartLegend,
+  chartTooltip,
+  ChartFrame,
+  grid,
+  unitFormat,
+} from '../../ui/charts/parts.tsx'
 
 type Point = Pick<SweepPoint, 'value' | 'throughput' | 'p50' | 'p95' | 'p99'> & { label?: string }
 
@@ -36,6 +34,48 @@ interface Props {
 }
 
 type Row = Record<string, number | string>
+
+/** The swept value's axis: categories when the values are words, else numbers (log when doubling). */
+function sweepXAxis(values: number[], xLabel: string, categorical: boolean) {
+  const label = axisLabel(xLabel, 'x', -8)
+  if (categorical)
+    return (
+      <XAxis
+        dataKey="label"
+        type="category"
+        padding={{ left: 24, right: 24 }}
+        tick={axisTick}
+        stroke="var(--muted)"
+        label={label}
+      />
+    )
+  // Doubling sweeps (8, 16, 32, 64…) read better on a log axis; it needs positive values.
+  const log = values.length > 2 && Math.min(...values) > 0 && Math.max(...values) / Math.min(...values) >= 8
+  return (
+    <XAxis
+      dataKey="value"
+      type="number"
+      scale={log ? 'log' : 'linear'}
+      domain={['dataMin', 'dataMax']}
+      ticks={values}
+      padding={{ left: 24, right: 24 }}
+      tick={axisTick}
+      stroke="var(--muted)"
+      label={label}
+    />
+  )
+}
+
+function kneeLine(knee: number) {
+  return (
+    <ReferenceLine
+      x={knee}
+      stroke="var(--danger)"
+      strokeDasharray="4 4"
+      label={{ value: 'knee', position: 'insideBottomRight', fontSize: 11, fill: 'var(--danger)' }}
+    />
+  )
+}
 
 function Chart({
   title,
@@ -60,92 +100,36 @@ function Chart({
   yLabel: string
 }) {
   const values = rows.map((r) => Number(r.value ?? 0))
-  // Doubling sweeps (8, 16, 32, 64…) read better on a log axis; it needs positive values.
-  const log =
-    !categorical &&
-    values.length > 2 &&
-    Math.min(...values) > 0 &&
-    Math.max(...values) / Math.min(...values) >= 8
-  const xAxisLabel = {
-    value: xLabel,
-    position: 'insideBottom' as const,
-    offset: -8,
-    fontSize: 11,
-    fill: 'var(--muted)',
-  }
+  const label = (v: unknown) => `${xLabel} = ${typeof v === 'number' || typeof v === 'string' ? v : ''}`
   return (
-    <figure className="chart" data-testid={testId}>
-      <figcaption>{title}</figcaption>
-      <div style={{ height: 240 }} data-testid={`${testId}-plot`}>
-        <ResponsiveContainer width="100%" height="100%" minWidth={100}>
-          <LineChart data={rows} margin={{ top: 16, right: 16, bottom: 16, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-            {categorical ? (
-              <XAxis
-                dataKey="label"
-                type="category"
-                padding={{ left: 24, right: 24 }}
-                tick={axisTick}
-                stroke="var(--muted)"
-                label={xAxisLabel}
-              />
-            ) : (
-              <XAxis
-                dataKey="value"
-                type="number"
-                scale={log ? 'log' : 'linear'}
-                domain={['dataMin', 'dataMax']}
-                ticks={values}
-                padding={{ left: 24, right: 24 }}
-                tick={axisTick}
-                stroke="var(--muted)"
-                label={xAxisLabel}
-              />
-            )}
-            <YAxis
-              tick={axisTick}
-              stroke="var(--muted)"
-              width={64}
-              domain={[0, 'auto']}
-              label={{
-                value: yLabel,
-                angle: -90,
-                position: 'insideLeft',
-                fontSize: 11,
-                fill: 'var(--muted)',
-                style: { textAnchor: 'middle' },
-              }}
-            />
-            <Tooltip
-              contentStyle={tooltipStyle}
-              labelFormatter={(v) => `${xLabel} = ${typeof v === 'number' || typeof v === 'string' ? v : ''}`}
-              formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100) / 100} ${unit}` : String(v))}
-            />
-            <Legend verticalAlign="top" wrapperStyle={{ fontSize: 12 }} />
-            {knee !== null && !categorical ? (
-              <ReferenceLine
-                x={knee}
-                stroke="var(--danger)"
-                strokeDasharray="4 4"
-                label={{ value: 'knee', position: 'insideBottomRight', fontSize: 11, fill: 'var(--danger)' }}
-              />
-            ) : null}
-            {lines.map((l) => (
-              <Line
-                key={l.key}
-                dataKey={l.key}
-                stroke={l.colour}
-                strokeDasharray={l.dashed ? '5 3' : undefined}
-                strokeWidth={1.8}
-                dot={{ r: 3 }}
-                connectNulls
-                isAnimationActive={false}
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
-    </figure>
+    <ChartFrame title={title} testId={testId} height={240} empty={false}>
+      <LineChart data={rows} margin={{ top: 16, right: 16, bottom: 16, left: 0 }}>
+        {grid()}
+        {sweepXAxis(values, xLabel, categorical)}
+        <YAxis
+          tick={axisTick}
+          stroke="var(--muted)"
+          width={64}
+          domain={[0, 'auto']}
+          label={axisLabel(yLabel, 'y')}
+        />
+        {chartTooltip(unitFormat(unit), label)}
+        {chartLegend(undefined, 'top')}
+        {knee !== null && !categorical ? kneeLine(knee) : null}
+        {lines.map((l) => (
+          <Line
+            key={l.key}
+            dataKey={l.key}
+            stroke={l.colour}
+            strokeDasharray={l.dashed ? '5 3' : undefined}
+            strokeWidth={1.8}
+            dot={{ r: 3 }}
+            connectNulls
+            isAnimationActive={false}
+          />
+        ))}
+      </LineChart>
+    </ChartFrame>
   )
 }
 

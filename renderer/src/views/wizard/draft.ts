@@ -11,6 +11,7 @@ import {
   type ThresholdMetric,
 } from '../../../../engine/config/schema.ts'
 import { issuesOf } from '../../../../engine/config/issue-words.ts'
+import { parseTags } from '../../lib/tags.ts'
 import { clean, type Num } from './clean.ts'
 import { emptyMonitor, monitorInput, type MonitorDraft } from './monitorDraft.ts'
 import {
@@ -270,17 +271,6 @@ export function loadInput(l: Draft['load']): Record<string, unknown> {
   })
 }
 
-export function parseTagList(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-  ]
-}
-
 export function toConfigInput(d: Draft): RunConfigInput {
   const doc = {
     version: 1,
@@ -314,7 +304,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
     thresholds: d.thresholds.length
       ? d.thresholds.map((t) => ({ metric: t.metric, target: t.target, [t.bound]: thresholdValue(t) }))
       : undefined,
-    tags: parseTagList(d.tags),
+    tags: parseTags(d.tags),
     sweep: sweepInput(d.sweep),
     agents: agentsInput(d.agents),
   }

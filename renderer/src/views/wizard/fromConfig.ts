@@ -1,6 +1,13 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
 import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
-import { defaultDraft, emptyTarget, type Draft } from './draft.ts'
+import {
+  defaultDraft,
+  emptyTarget,
+  type Draft,
+  type MonitorDraft,
+  type TargetDraft,
+  type ThresholdDraft,
+} from './draft.ts'
 import { prometheusFromConfig } from './monitorDraft.ts'
 import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
 import { sweepDraftOf } from './sweepDraft.ts'
@@ -13,117 +20,105 @@ function thresholdDisplay(metric: ThresholdMetric, v: number): number {
   return v
 }
 
-/** Prefill from a stored run's config ("run again") or a loaded template. */
-export function fromConfig(c: RunConfig): Draft {
-  const d = defaultDraft()
-  d.name = c.name
-  d.tags = c.tags.join(', ')
-  d.targets = c.targets.map((t) => {
-    const td = emptyTarget(t.name, t.url)
-    td.method = t.method
-    td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
-    if (t.body !== null && typeof t.body === 'object') td.generated = { ...t.body }
-    else td.body = t.body ?? ''
-    td.insecure = t.insecure
-    td.steps = t.steps ? t.steps.map(stepFromConfig) : null
-    td.think = thinkFromConfig(t.think)
-    td.stack = t.stack
-      ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
-      : null
-    td.series = t.series ? { ...t.series } : null
-    // The wizard edits a target's first monitor; any more are kept as they are.
-    const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
-    const m = all[0]
-    td.monitor.more = all.slice(1)
-    if (m?.kind === 'docker') {
-      td.monitor.kind = 'docker'
-      const blank = {
-        container: '',
-        project: '',
-        stack: '',
-        service: m.service ?? '',
-        processes: m.processes ?? false,
-      }
-      td.monitor.docker =
-        m.container !== undefined
-          ? { ...blank, by: 'container', container: m.container, service: '' }
-          : m.stack !== undefined
-            ? { ...blank, by: 'stack', stack: m.stack }
-            : { ...blank, by: 'project', project: m.project ?? '' }
-    } else if (m?.kind === 'process') {
-      td.monitor.kind = 'process'
-      td.monitor.process =
-        m.pid !== undefined
-          ? { by: 'pid', pid: m.pid, port: undefined }
-          : { by: 'port', pid: undefined, port: m.port }
-    } else if (m?.kind === 'postgres') {
-      td.monitor.kind = 'postgres'
-      td.monitor.postgres =
-        m.stack !== undefined
-          ? { ...td.monitor.postgres, by: 'stack', stack: m.stack }
-          : { ...td.monitor.postgres, by: 'url', url: m.url ?? '', passwordEnv: m.passwordEnv ?? '' }
-    } else if (m?.kind === 'cloudfoundry') {
-      td.monitor.kind = 'cloudfoundry'
-      const a = m.auth
-      td.monitor.cf = {
-        ...td.monitor.cf,
-        api: m.api,
-        app: m.app,
-        space: m.space ?? '',
-        skipTlsVerify: m.skipTlsVerify ?? false,
-        grant: a.grant,
-        username: a.grant === 'password' ? a.username : '',
-        passwordEnv: a.grant === 'password' ? (a.passwordEnv ?? '') : td.monitor.cf.passwordEnv,
-        refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : td.monitor.cf.refreshTokenEnv,
-        tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : td.monitor.cf.tokenEnv,
-      }
-    } else if (m?.kind === 'prometheus') {
-      td.monitor.kind = 'prometheus'
-      td.monitor.prometheus = prometheusFromConfig(td.monitor.prometheus, m)
-    } else if (m?.kind === 'kubernetes') {
-      td.monitor.kind = 'kubernetes'
-      td.monitor.kubernetes = { namespace: m.namespace ?? '', selector: m.selector }
-    } else if (m !== undefined) {
-      // Every monitor kind above: a new one is a compile error here until the draft reads it.
-      const _unread: never = m
+type TargetConfig = RunConfig['targets'][number]
+type MonitorSpec = Exclude<TargetConfig['monitor'], unknown[] | undefined>
+
+/** A monitor spec into the draft's fields of its kind (the draft keeps every kind's fields). */
+function monitorFromConfig(monitor: MonitorDraft, m: MonitorSpec): void {
+  if (m.kind === 'docker') {
+    monitor.kind = 'docker'
+    const blank = {
+      container: '',
+      project: '',
+      stack: '',
+      service: m.service ?? '',
+      processes: m.processes ?? false,
     }
-    return td
-  })
-  const l = c.load
-  d.load.connections = l.connections
-  d.load.mode = l.requests !== undefined ? 'requests' : 'duration'
-  d.load.duration = l.duration
-  d.load.requests = l.requests
-  d.load.keepAlive = l.keepAlive
-  d.load.pipelining = l.pipelining
-  d.load.timeoutMs = l.timeoutMs
-  d.load.rateLimited = l.rate !== null
-  d.load.rate = l.rate ?? d.load.rate
-  d.load.warmupSeconds = l.warmupSeconds
-  d.load.seed = l.seed
-  const p = l.profile
-  d.load.profile.kind = p.kind
+    monitor.docker =
+      m.container !== undefined
+        ? { ...blank, by: 'container', container: m.container, service: '' }
+        : m.stack !== undefined
+          ? { ...blank, by: 'stack', stack: m.stack }
+          : { ...blank, by: 'project', project: m.project ?? '' }
+  } else if (m.kind === 'process') {
+    monitor.kind = 'process'
+    monitor.process =
+      m.pid !== undefined
+        ? { by: 'pid', pid: m.pid, port: undefined }
+        : { by: 'port', pid: undefined, port: m.port }
+  } else if (m.kind === 'postgres') {
+    monitor.kind = 'postgres'
+    monitor.postgres =
+      m.stack !== undefined
+        ? { ...monitor.postgres, by: 'stack', stack: m.stack }
+        : { ...monitor.postgres, by: 'url', url: m.url ?? '', passwordEnv: m.passwordEnv ?? '' }
+  } else if (m.kind === 'cloudfoundry') {
+    monitor.kind = 'cloudfoundry'
+    const a = m.auth
+    const cf = monitor.cf
+    monitor.cf = {
+      ...cf,
+      api: m.api,
+      app: m.app,
+      space: m.space ?? '',
+      skipTlsVerify: m.skipTlsVerify ?? false,
+      grant: a.grant,
+      username: a.grant === 'password' ? a.username : '',
+      passwordEnv: a.grant === 'password' ? (a.passwordEnv ?? '') : cf.passwordEnv,
+      refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : cf.refreshTokenEnv,
+      tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : cf.tokenEnv,
+    }
+  } else if (m.kind === 'prometheus') {
+    monitor.kind = 'prometheus'
+    monitor.prometheus = prometheusFromConfig(monitor.prometheus, m)
+  } else if (m.kind === 'kubernetes') {
+    monitor.kind = 'kubernetes'
+    monitor.kubernetes = { namespace: m.namespace ?? '', selector: m.selector }
+  } else {
+    // Every monitor kind above: a new one is a compile error here until the draft reads it.
+    const _unread: never = m
+  }
+}
+
+function targetFromConfig(t: TargetConfig): TargetDraft {
+  const td = emptyTarget(t.name, t.url)
+  td.method = t.method
+  td.headers = Object.entries(t.headers).map(([name, value]) => ({ name, value }))
+  if (t.body !== null && typeof t.body === 'object') td.generated = { ...t.body }
+  else td.body = t.body ?? ''
+  td.insecure = t.insecure
+  td.steps = t.steps ? t.steps.map(stepFromConfig) : null
+  td.think = thinkFromConfig(t.think)
+  td.stack = t.stack
+    ? { name: t.stack.name, native: t.stack.native, env: { ...t.stack.env }, replicas: t.stack.replicas }
+    : null
+  td.series = t.series ? { ...t.series } : null
+  // The wizard edits a target's first monitor; any more are kept as they are.
+  const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
+  td.monitor.more = all.slice(1)
+  if (all[0] !== undefined) monitorFromConfig(td.monitor, all[0])
+  return td
+}
+
+/** The profile into the draft's fields of its kind (the draft keeps every kind's fields). */
+function profileFromConfig(profile: Draft['load']['profile'], p: RunConfig['load']['profile']): void {
+  profile.kind = p.kind
   if (p.kind === 'ramp') {
-    const stepped = p.stepSize !== undefined
-    d.load.profile.ramp = {
-      ...d.load.profile.ramp,
+    profile.ramp = {
+      ...profile.ramp,
       from: p.from,
       to: p.to,
       rampSeconds: p.rampSeconds,
       holdSeconds: p.holdSeconds,
-      stepped,
+      stepped: p.stepSize !== undefined,
       stepSize: p.stepSize,
       stepSeconds: p.stepSeconds,
       pauseSeconds: p.pauseSeconds,
     }
   } else if (p.kind === 'burst') {
-    d.load.profile.burst = {
-      burstSeconds: p.burstSeconds,
-      idleSeconds: p.idleSeconds,
-      connections: p.connections,
-    }
+    profile.burst = { burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, connections: p.connections }
   } else if (p.kind === 'phases') {
-    d.load.profile.phases = p.phases.map((ph) => ({
+    profile.phases = p.phases.map((ph) => ({
       name: ph.name,
       share: ph.share,
       by: ph.requests !== undefined ? 'requests' : 'duration',
@@ -132,26 +127,51 @@ export function fromConfig(c: RunConfig): Draft {
       warmup: ph.warmup,
     }))
   } else if (p.kind === 'stages') {
-    d.load.profile.stages = p.stages.map((s) => ({ duration: s.duration, connections: s.connections }))
+    profile.stages = p.stages.map((s) => ({ duration: s.duration, connections: s.connections }))
   } else {
     // Only a kind without fields of its own gets here: a new kind is a compile error until it has a branch.
     const _fieldless: 'constant' = p.kind
   }
+}
+
+function loadFromConfig(load: Draft['load'], l: RunConfig['load']): void {
+  load.connections = l.connections
+  load.mode = l.requests !== undefined ? 'requests' : 'duration'
+  load.duration = l.duration
+  load.requests = l.requests
+  load.keepAlive = l.keepAlive
+  load.pipelining = l.pipelining
+  load.timeoutMs = l.timeoutMs
+  load.rateLimited = l.rate !== null
+  load.rate = l.rate ?? load.rate
+  load.warmupSeconds = l.warmupSeconds
+  load.seed = l.seed
+  profileFromConfig(load.profile, l.profile)
+}
+
+function thresholdFromConfig(t: RunConfig['thresholds'][number]): ThresholdDraft {
+  const raw = t.max ?? t.min
+  return {
+    metric: t.metric,
+    target: t.target,
+    bound: t.max !== undefined ? 'max' : 'min',
+    value: raw === undefined ? undefined : thresholdDisplay(t.metric, raw),
+  }
+}
+
+/** Prefill from a stored run's config ("run again") or a loaded template. */
+export function fromConfig(c: RunConfig): Draft {
+  const d = defaultDraft()
+  d.name = c.name
+  d.tags = c.tags.join(', ')
+  d.targets = c.targets.map(targetFromConfig)
+  loadFromConfig(d.load, c.load)
   d.schedule = c.schedule
   d.rounds = c.rounds
   d.cooldownSeconds = c.cooldownSeconds
   d.correlationHeader = c.correlationHeader
   d.sweep = c.sweep ? sweepDraftOf(c.sweep) : { ...d.sweep, enabled: false }
   d.agents = agentsFromConfig(c.agents)
-  d.thresholds = c.thresholds.map((t) => {
-    const bound = t.max !== undefined ? 'max' : 'min'
-    const raw = t.max ?? t.min
-    return {
-      metric: t.metric,
-      target: t.target,
-      bound,
-      value: raw === undefined ? undefined : thresholdDisplay(t.metric, raw),
-    }
-  })
+  d.thresholds = c.thresholds.map(thresholdFromConfig)
   return d
 }

@@ -47,6 +47,7 @@ export interface MonitorDraft {
     token: 'none' | 'env' | 'file'
     tokenEnv: string
     tokenFile: string
+    skipTlsVerify: boolean
   }
   kubernetes: { namespace: string; selector: string }
   /** More monitors of the target, as the config had them (a postgres one, say): kept, not edited here. */
@@ -86,6 +87,7 @@ export function emptyMonitor(): MonitorDraft {
       token: 'none',
       tokenEnv: 'PROMETHEUS_TOKEN',
       tokenFile: '',
+      skipTlsVerify: false,
     },
     kubernetes: { namespace: '', selector: '' },
     more: [],
@@ -123,6 +125,7 @@ export function prometheusFromConfig(
     token: m.tokenEnv !== undefined ? 'env' : m.tokenFile !== undefined ? 'file' : 'none',
     tokenEnv: m.tokenEnv ?? blank.tokenEnv,
     tokenFile: m.tokenFile ?? '',
+    skipTlsVerify: m.skipTlsVerify ?? false,
   }
 }
 
@@ -201,6 +204,7 @@ function primaryInput(m: MonitorDraft): Record<string, unknown> | undefined {
         rateWindow: p.by === 'preset' ? p.rateWindow.trim() || undefined : undefined,
         tokenEnv: p.token === 'env' ? p.tokenEnv.trim() : undefined,
         tokenFile: p.token === 'file' ? p.tokenFile.trim() : undefined,
+        skipTlsVerify: p.skipTlsVerify || undefined,
       })
     }
     case 'kubernetes':

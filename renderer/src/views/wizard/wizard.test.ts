@@ -7,7 +7,7 @@ import { defaultDraft, stepOf, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import { emptyStep } from './scenarioDraft.ts'
 import { emptySweep, parseSweepValues } from './sweepDraft.ts'
-import { describeProbe } from './TargetEditor.tsx'
+import { describeProbe } from './target/UrlCheck.tsx'
 
 declare global {
   interface ImportMeta {
