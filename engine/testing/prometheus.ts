@@ -144,6 +144,53 @@ export async function startNodeHttp(): Promise<Exporter & { port: number; pid: n
   return { address, port, pid: child.pid!, scrapes: 0, stop: () => stopChild(child) }
 }
 
+/** A JVM as client_java (`client`) or Micrometer (`micrometer`) exposes it; the figures the test sets. */
+export const JVM = { heap: 123_456_789, threads: 42, cpuCores: 0.25, gcShare: 0.02, rss: 200 * 2 ** 20 }
+/**
+ * Its exposition now. The counters grow at the set pace and carry the time they were read at (the
+ * format's optional timestamp), so a rate over them is that pace whenever the scrape happened to
+ * run on a busy machine.
+ */
+export function jvmText(style: 'client' | 'micrometer', since: number): string {
+  const now = Date.now()
+  const s = (now - since) / 1000
+  const common = [
+    `process_cpu_seconds_total ${JVM.cpuCores * s} ${now}`,
+    `process_resident_memory_bytes ${JVM.rss}`,
+  ]
+  const own =
+    style === 'client'
+      ? [
+          `# TYPE jvm_memory_used_bytes gauge`,
+          `jvm_memory_used_bytes{area="heap"} ${JVM.heap}`,
+          `jvm_memory_used_bytes{area="nonheap"} 5000000`,
+          `# TYPE jvm_threads_current gauge`,
+          `jvm_threads_current ${JVM.threads}`,
+          `# TYPE jvm_gc_collection_seconds summary`,
+          `jvm_gc_collection_seconds_sum{gc="G1 Young Generation"} ${JVM.gcShare * s} ${now}`,
+          `jvm_gc_collection_seconds_count{gc="G1 Young Generation"} ${Math.floor(s)}`,
+        ]
+      : [
+          // Micrometer: heap per pool (summed by the preset), live threads, GC pauses as a timer.
+          `# TYPE jvm_memory_used_bytes gauge`,
+          `jvm_memory_used_bytes{area="heap",id="G1 Eden Space"} ${JVM.heap - 23_456_789}`,
+          `jvm_memory_used_bytes{area="heap",id="G1 Old Gen"} 23456789`,
+          `# TYPE jvm_threads_live_threads gauge`,
+          `jvm_threads_live_threads ${JVM.threads}`,
+          `# TYPE jvm_gc_pause_seconds summary`,
+          `jvm_gc_pause_seconds_sum{action="end of minor GC",cause="G1 Evacuation Pause"} ${JVM.gcShare * s} ${now}`,
+          `jvm_gc_pause_seconds_count{action="end of minor GC",cause="G1 Evacuation Pause"} ${Math.floor(s)}`,
+        ]
+  return (
+    [
+      '# TYPE process_cpu_seconds_total counter',
+      '# TYPE process_resident_memory_bytes gauge',
+      ...common,
+      ...own,
+    ].join('\n') + '\n'
+  )
+}
+
 export interface ScrapeTarget {
   job: string
   /** host:port */
