@@ -25,13 +25,15 @@ export function SeriesChart({
   const unit = sets[0]?.unit ?? ''
   return (
     <div className="study-series" data-testid={testId} data-metric={metric}>
-      <SelectField
-        label="Monitored series"
-        value={metric}
-        options={metrics.map((m) => ({ value: m, label: m }))}
-        onChange={setPicked}
-        testId={`${testId}-metric`}
-      />
+      <div className="grid-3">
+        <SelectField
+          label="Monitored series"
+          value={metric}
+          options={metrics.map((m) => ({ value: m, label: m }))}
+          onChange={setPicked}
+          testId={`${testId}-metric`}
+        />
+      </div>
       <XYChart
         title={`${metric} against throughput (one point per value)`}
         sets={sets.map((s, i) => ({ label: s.label, colour: colour(i), points: s.points }))}
