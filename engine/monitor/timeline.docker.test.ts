@@ -79,7 +79,10 @@ describe.skipIf(docker.skip || prometheus.skip)(
       expect(c.to - c.from).toBeGreaterThanOrEqual(SECONDS - 4)
       // Load enough for the comparison to mean something, whatever else the machine runs.
       expect(c.other).toBeGreaterThan(0.25)
-      expect(Math.abs(c.prometheus - c.other) / c.other).toBeLessThan(0.05)
+      // The container runs the health check's curl once a second beside node (a few ms of CPU each,
+      // which Prometheus' process counter does not see): within 5 %, or 2 % of a core over the stretch
+      // when the machine leaves the server little CPU and curl's share is the larger.
+      expect(Math.abs(c.prometheus - c.other)).toBeLessThan(Math.max(0.05 * c.other, 0.02 * (c.to - c.from)))
     })
   },
 )

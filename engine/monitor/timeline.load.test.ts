@@ -138,8 +138,10 @@ describe('a run with a kubernetes monitor', () => {
         .filter((r) => r.instance === 'web-b')
         .every((r) => r.cpu_percent === 20 && r.memory_bytes === 64 * 2 ** 20),
     ).toBe(true)
-    const perSecond = targetSeconds(db, summary.runId).get('web')!
-    for (const s of [0, 1])
-      expect(perSecond.get(s)).toMatchObject({ cpuPercent: 30, memoryBytes: 96 * 2 ** 20 })
+    // Each tick reads both pods at once: every second with a reading holds both, summed. (A busy
+    // machine may skip a tick, so not every second need have one.)
+    const perSecond = [...targetSeconds(db, summary.runId).get('web')!].filter(([t]) => t >= 0 && t < 2)
+    expect(perSecond.length).toBeGreaterThan(0)
+    for (const [, s] of perSecond) expect(s).toMatchObject({ cpuPercent: 30, memoryBytes: 96 * 2 ** 20 })
   })
 })
