@@ -188,6 +188,12 @@ export interface ResourcePoint {
   memoryBytes: number | null
   /** Database connections in this state (postgres monitor only; null for every other source). */
   connections: number | null
+  /**
+   * A named series of the prometheus monitor (`heap_bytes`, `gc_pause_ratio`, a query's name; the
+   * unit is its Prometheus suffix) and its value; CPU, memory and connections are then null.
+   */
+  metric?: string | null
+  value?: number | null
 }
 
 export interface ValidationResult {

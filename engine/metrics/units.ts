@@ -59,6 +59,36 @@ export function formatMetricValue(metric: string, value: number): string {
   return String(value)
 }
 
+/**
+ * How a named series (the prometheus monitor's heap_bytes, gc_pause_ratio, a query's own name) is
+ * shown, from its Prometheus unit suffix: bytes in MiB, seconds in ms, ratios in %, else as is.
+ * The live view, run detail, the study page and the report all scale and label it with this.
+ */
+export function seriesUnit(metric: string): { unit: string; scale: number; digits: number } {
+  if (/_bytes$/.test(metric)) return { unit: 'MiB', scale: 1 / 2 ** 20, digits: 1 }
+  if (/_seconds$/.test(metric)) return { unit: 'ms', scale: 1000, digits: 2 }
+  if (/_(ratio)$/.test(metric)) return { unit: '%', scale: 100, digits: 2 }
+  if (/_percent$/.test(metric)) return { unit: '%', scale: 1, digits: 1 }
+  return { unit: '', scale: 1, digits: 2 }
+}
+
+/**
+ * How a named series' instances add up in one second: sizes and counts sum (the heap of all
+ * replicas), times, ratios and percentages are averaged (two instances' event-loop lag is not
+ * their sum).
+ */
+export function seriesAggregate(metric: string): 'sum' | 'mean' {
+  return /_(seconds|ratio|percent)$/.test(metric) ? 'mean' : 'sum'
+}
+
+/** A named series' value as a person reads it: `123.4 MiB`, `1.25 ms`, `0.40 %`, `42`. */
+export function formatSeriesValue(metric: string, value: number): string {
+  const { unit, scale, digits } = seriesUnit(metric)
+  const x = value * scale
+  const text = unit === '' && Number.isInteger(x) ? String(x) : x.toFixed(digits)
+  return unit ? `${text} ${unit}` : text
+}
+
 /** A limit as the user typed it, in its unit and without padding zeros: 200000 µs → "200 ms". */
 export function formatLimitValue(metric: string, value: number): string {
   const plain = (x: number) => String(Number(x.toFixed(3)))

@@ -27,21 +27,37 @@ export const instanceKey = (target: string, instance: string): string => `${targ
 
 type Acc = { cpu: number[]; mem: number[] }
 
-/** Per (target, instance, second): the values sampled in it. */
+/**
+ * Per target, the key its lines go by: the target, or `target · source` for each source where two
+ * read it (a process monitor and Prometheus on the same server): two readings of one CPU are never
+ * added up.
+ */
+function targetKeys(points: readonly ResourcePoint[]): (p: ResourcePoint) => string {
+  const sources = new Map<string, Set<string>>()
+  for (const p of points) {
+    if (p.cpuPercent === null && p.memoryBytes === null) continue
+    sources.set(p.target, (sources.get(p.target) ?? new Set()).add(p.source))
+  }
+  return (p) => ((sources.get(p.target)?.size ?? 0) > 1 ? `${p.target} · ${p.source}` : p.target)
+}
+
+/** Per (target or target · source, instance, second): the values sampled in it. */
 function bySecond(points: readonly ResourcePoint[]) {
   const cells = new Map<string, Map<string, Map<number, Acc>>>()
+  const keyOf = targetKeys(points)
   for (const p of points) {
-    if (p.cpuPercent === null && p.memoryBytes === null) continue // a connection count (postgres)
+    if (p.cpuPercent === null && p.memoryBytes === null) continue // a connection count, a named series
     // Second k holds the samples of [k, k + 1), as the series, the CSV and runs show count them.
     const t = Math.floor(p.t)
-    const instances = cells.get(p.target) ?? new Map<string, Map<number, Acc>>()
+    const target = keyOf(p)
+    const instances = cells.get(target) ?? new Map<string, Map<number, Acc>>()
     const seconds = instances.get(p.instance) ?? new Map<number, Acc>()
     const acc = seconds.get(t) ?? { cpu: [], mem: [] }
     if (p.cpuPercent !== null) acc.cpu.push(p.cpuPercent)
     if (p.memoryBytes !== null) acc.mem.push(p.memoryBytes / (1024 * 1024))
     seconds.set(t, acc)
     instances.set(p.instance, seconds)
-    cells.set(p.target, instances)
+    cells.set(target, instances)
   }
   return cells
 }

@@ -122,4 +122,27 @@ describe('chart rows', () => {
       memory: [{ x: 100, y: 2 }],
     })
   })
+
+  it('draws a target read by two sources as a line per source, never their sum; figures take one of them', () => {
+    const at = (source: string, instance: string, cpuPercent: number | null, metric?: string) => ({
+      t: 0.5,
+      target: 'a',
+      source,
+      instance,
+      cpuPercent,
+      memoryBytes: cpuPercent === null ? null : 2 * 1024 * 1024,
+      connections: null,
+      ...(metric ? { metric, value: 7 } : {}),
+    })
+    const res = [
+      at('process', '4242', 60),
+      at('prometheus', '127.0.0.1:8082', 62),
+      at('prometheus', '127.0.0.1:8082', null, 'heap_bytes'),
+    ]
+    const rows = resourceRows(res)
+    expect(rows.cpu).toEqual([{ t: 0, 'a · process': 60, 'a · prometheus': 62 }])
+    expect(rows.targets).toEqual(['a · process', 'a · prometheus'])
+    // Throughput against CPU: the process monitor's reading (engine/metrics/sources.ts), as the report's.
+    expect(throughputVsResources([point('a', 1)], res, 'a').cpu).toEqual([{ x: 101, y: 60 }])
+  })
 })

@@ -3,6 +3,7 @@
 // target is one series: its rounds never overlap in time, so they share its legend entry and
 // colour (rounds.ts overlays them instead, with a band).
 import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
+import { figureReadings } from '../../../engine/metrics/sources.ts'
 import { kindLabel } from '../../../engine/metrics/units.ts'
 import type { Marker, Row } from '../ui/charts/types.ts'
 
@@ -99,7 +100,8 @@ export function throughputVsResources(
   target: string,
 ): { cpu: { x: number; y: number }[]; memory: { x: number; y: number }[] } {
   const byT = new Map<number, { cpu: number | null; mem: number | null }>()
-  for (const r of resources) {
+  // With several CPU sources, the target's figure source, as the report and studies take it.
+  for (const r of figureReadings(resources)) {
     if (r.target !== target) continue
     const t = Math.round(r.t)
     const e = byT.get(t) ?? { cpu: null, mem: null }
