@@ -8,7 +8,6 @@
 // throughput (responses per second), the errors and the requests in flight at the end that
 // engine/metrics/figures.ts defines, and no chart may draw a timeout as throughput or a latency
 // of 0 ms.
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,29 +19,10 @@ import { figuresOf, type Figures } from '../engine/metrics/figures.ts'
 import { fmtInt, fmtRate } from '../engine/report/format.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
 import { startTarget } from '../engine/testing/target.ts'
-import { appPerTest, ROOT } from './support/app.ts'
+import { appPerTest } from './support/app.ts'
+import { cannonade, cliRow, firstNumber } from './support/cli.ts'
 
 const { start } = appPerTest()
-const BIN = join(ROOT, 'bin', 'cannonade.mjs')
-
-function cannonade(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 90_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr })
-    })
-  })
-}
-
-/** The CLI table's row of a target: TARGET ROUND TIME REQUESTS REQ/S 8 × latency ERRORS IN-FLIGHT. */
-function cliRow(text: string, target: string): string[] {
-  const line = text.split('\n').find((l) => l.startsWith(`${target} `))
-  expect(line, text).toBeDefined()
-  return line!.trim().split(/\s+/)
-}
-
-/** A number as the app prints it ("1,234", "45.6 req/s", "12 (3.4 %)"): its first number. */
-const firstNumber = (text: string): number =>
-  Number(/[\d,]+(\.\d+)?/.exec(text)?.[0]?.replace(/,/g, '') ?? NaN)
 
 /** The y of every vertex of each recharts line of a chart, and the y of its x axis (value 0). */
 async function lineGeometry(page: Page, testId: string): Promise<{ axis: number; lines: number[][] }> {

@@ -208,7 +208,7 @@ describe('web UI', () => {
     // named at the top, and what one round each cannot tell, once.
     const headline = (await page.getByTestId('compare-headline').textContent()) ?? ''
     expect(headline).toMatch(
-      /^demo \(run \d+\)'s p50 is [\d.]+× demo \(run \d+\)'s and its p99 [\d.]+×, without an interval\./,
+      /^demo \(run \d+\)'s p50 is [\d.]+× demo \(run \d+\)'s and its p99 [\d.]+× \(no interval\)\./,
     )
     expect(headline).toContain(`Runs ${a.runId} and ${b.runId} differ in connections (1 vs 4).`)
     expect(headline.match(/Not enough rounds/g)).toHaveLength(1)

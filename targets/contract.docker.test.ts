@@ -66,6 +66,7 @@ describe.skipIf(gate.skip || composeStacks.length === 0)('compose stacks', () =>
             hops: variant.hops,
             pooled: variant.pooled,
             lanes: lanesOf(stack),
+            runtime: stack.runtime,
             databaseUrl,
           }))
         })

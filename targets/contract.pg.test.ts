@@ -58,6 +58,7 @@ describe.skipIf(nativeStacks.length === 0 || !pgAvailableForTests())('native sta
           hops: variant.hops,
           pooled: variant.pooled,
           lanes: lanesOf(stack),
+          runtime: stack.runtime,
           databaseUrl,
         }))
       })

@@ -108,7 +108,14 @@ export interface Api {
     onProgress(cb: (event: ExportProgressEvent) => void): Unsubscribe
   }
   reports: {
-    create(runIds: number[], opts?: { format?: 'pdf' | 'html' }): Promise<ExportResult>
+    /**
+     * `compare`: the comparison as the user made it (the Compare page's baseline, margin, pairs or
+     * curve); page 1 compares so and states the baseline and margin.
+     */
+    create(
+      runIds: number[],
+      opts?: { format?: 'pdf' | 'html'; compare?: Omit<Args<'runs:compare'>[0], 'runIds'> },
+    ): Promise<ExportResult>
     /** Each stage of a report being made (loading data, building html, rendering pdf, done). */
     onProgress(cb: (event: ReportProgressEvent) => void): Unsubscribe
   }

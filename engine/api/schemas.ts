@@ -203,7 +203,12 @@ export const argSchemas = {
   'exports:studyCsv': z.tuple([studyId]),
   'reports:create': z.tuple([
     runIds,
-    z.object({ format: z.enum(['pdf', 'html']).default('pdf') }).optional(),
+    z
+      .object({
+        format: z.enum(['pdf', 'html']).default('pdf'),
+        compare: CompareQuerySchema.omit({ runIds: true }).optional(),
+      })
+      .optional(),
   ]),
   'settings:get': z.tuple([]),
   'settings:set': z.tuple([SettingsPatchSchema]),

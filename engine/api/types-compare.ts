@@ -15,8 +15,11 @@ export type CompareVerdict = 'higher' | 'lower' | 'same' | 'inconclusive' | 'too
 export interface CompareMetric {
   metric: CompareMetricName
   /**
-   * Each side's value: the geometric mean of its rounds (latency in µs, throughput in req/s), so
-   * that `change` is exactly other / baseline − 1; the error rate (a fraction) is the plain mean.
+   * Each side's centre over its rounds, the comparison's own statistic (named "geometric mean of
+   * rounds" wherever it is shown, never a target's figure): the geometric mean of the rounds'
+   * values (latency in µs, throughput in req/s), so that `change` is exactly other / baseline − 1;
+   * for the error rate (a fraction) the plain mean of the rounds'. A target's own figures over its
+   * rounds (all requests merged) are `RunSummary.overRounds`.
    */
   baseline: number
   other: number
@@ -24,12 +27,19 @@ export interface CompareMetric {
   change: number | null
   /** The 95 % interval of `change`, on the same scale; null without one (too few rounds, baseline 0). */
   ci: [number, number] | null
-  /** The interval excludes no change (ratio 1); null when there is no interval. */
-  significant: boolean | null
+  /**
+   * The interval excludes no change (ratio 1): the direction is sure, though not whether it
+   * matters (the verdict says that against the margin). Null when there is no interval.
+   */
+  excludesNoChange: boolean | null
   verdict: CompareVerdict
   /** Which side is better on this metric when the verdict is higher or lower. */
   better: 'baseline' | 'other' | null
-  /** How many rounds point the same way as the estimate, out of `of`. */
+  /**
+   * How many rounds point the same way as the estimate, out of `of`, the same whichever side is
+   * the baseline: paired, the pairs of rounds; unpaired, every round of both sides against the
+   * midpoint of the two centres (engine/metrics/compare-metric.ts).
+   */
   agree: { rounds: number; of: number }
   /** Plain words, e.g. "b's p50 is 3.90× a's (95 % CI 3.70–4.10×, all 5 rounds agree): higher". */
   sentence: string

@@ -7,6 +7,7 @@ import type {
   ErrorKind,
   GeneratorHealth,
   RunStatus,
+  TargetOverRounds,
   TargetRoundSummary,
   ThresholdResult,
 } from './types-stats.ts'
@@ -54,6 +55,8 @@ export interface RunSummary {
   note: string
   /** Per target and round, never merged: a figure always says which target and round it is from. */
   results: TargetRoundSummary[]
+  /** Each target over its rounds (one entry per target, in config order): the target's figure. */
+  overRounds: TargetOverRounds[]
   thresholds: ThresholdResult[]
   thresholdsPassed: boolean
   generator: GeneratorHealth
@@ -103,6 +106,8 @@ export interface DistributionCurve {
   points: [number, number][]
   /** With several rounds: per point, the lowest and the highest round's latency there (µs). */
   band: [number, number][] | null
+  /** Rate mode: latency from each request's intended send time (coordinated omission corrected). */
+  corrected?: boolean
 }
 
 export interface ProgressEvent {
@@ -185,6 +190,12 @@ export interface ResourcePoint {
   memoryBytes: number | null
   /** Database connections in this state (postgres monitor only; null for every other source). */
   connections: number | null
+  /**
+   * A named series of the prometheus monitor (`heap_bytes`, `gc_pause_ratio`, a query's name; the
+   * unit is its Prometheus suffix) and its value; CPU, memory and connections are then null.
+   */
+  metric?: string | null
+  value?: number | null
 }
 
 export interface ValidationResult {

@@ -120,6 +120,17 @@ export interface TargetRoundSummary extends StatsBlock {
   correctedHistogram: string | null
 }
 
+/**
+ * A target over all its rounds, defined once (engine/metrics/over-rounds.ts): counts summed,
+ * throughput the mean of the rounds' throughputs, latency of every answered request of every
+ * round (their HDR histograms merged). The figure every screen shows for "the target" of a
+ * multi-round run; with one round, that round's own figures.
+ */
+export interface TargetOverRounds extends StatsBlock {
+  target: string
+  rounds: number
+}
+
 export interface ThresholdResult {
   metric: string
   target: string

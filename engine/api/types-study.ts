@@ -44,6 +44,21 @@ export interface SweepPoint {
   spread: { throughput: number; p99: number }
   /** The target's instances' CPU next to its throughput, when a monitor sampled them. */
   scaling?: ScalingPoint | null
+  /** The target's monitors' figures over the run: what a study plots against throughput. */
+  series?: SeriesFigure[]
+}
+
+/**
+ * One figure of a target's monitors over a run (engine/study/series.ts): `cpu_percent` and
+ * `memory_bytes` (its instances summed), or a named series (the prometheus monitor's heap_bytes,
+ * gc_pause_ratio, a query's own name; its unit is its Prometheus suffix: engine/metrics/units.ts
+ * seriesUnit). The mean of the seconds the target was measured in that had a value.
+ */
+export interface SeriesFigure {
+  metric: string
+  mean: number
+  /** How many seconds had a value. */
+  seconds: number
 }
 
 /**

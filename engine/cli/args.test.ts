@@ -126,7 +126,15 @@ describe('--help of every command', () => {
       '--out CONFIG.yaml',
       '--name TEXT',
     ],
-    report: ['--out FILE.pdf', '--html FILE.html', '--title TEXT', '--db FILE'],
+    report: [
+      '--out FILE.pdf',
+      '--baseline RUN:TARGET',
+      '--pair A=B[,C=D]',
+      '--min-effect PCT',
+      '--html FILE.html',
+      '--title TEXT',
+      '--db FILE',
+    ],
     compare: [
       '--baseline RUN:TARGET',
       '--pair A=B[,C=D]',

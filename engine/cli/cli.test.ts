@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { msText } from '../metrics/units.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { withEngine } from './common.ts'
 
@@ -86,12 +87,28 @@ describe('cannonade run', () => {
     const r = await cli(['run', cfg, '--db', db, '--json', out])
     expect(r.code).toBe(0)
     const schedule =
-      /^schedule local #1: \d+ of 200 sent(?: \(\d+ never sent: every connection busy\))?, \d+ late > 1 ms, lateness p99 [\d.]+ \/ max [\d.]+ ms, up to \d+ connections busy$/m
+      /^schedule local #1: 200 scheduled, (\d+) sent, (\d+) never sent(?: \(every connection busy\))?, \d+ late > 1 ms, lateness p50 [\d.]+ \/ p90 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms, peak \d+ connections busy$/m
+    // Plain http: the connect time is a TCP connect, no TLS handshake.
     const connect =
-      /^connect local #1: 2 connections opened in p50 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms \(TCP connect and TLS handshake, not in latency\)$/m
+      /^connect local #1: 2 connections opened in p50 [\d.]+ \/ p99 [\d.]+ \/ max [\d.]+ ms \(TCP connect, not in latency\)$/m
     expect(r.stdout).toMatch(schedule)
     expect(r.stdout).toMatch(connect)
+    expect(r.stdout).not.toMatch(/TLS/)
     const t = JSON.parse(readFileSync(out, 'utf8')).targets[0]
+    const [, sent, unsent] = schedule.exec(r.stdout)!
+    expect([Number(sent), Number(unsent)]).toEqual([t.schedule.sent, t.schedule.unsent])
+    // Corrected latency (from the intended send time) is a row beside latency, as the JSON has it.
+    const corrected = r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('  ↳ corrected (from intended send)'))
+      ?.slice('  ↳ corrected (from intended send)'.length)
+      .trim()
+      .split(/\s+/)
+    const c = t.correctedLatency
+    expect(corrected).toEqual([
+      String(t.answered),
+      ...[c.mean, c.stddev, c.p50, c.p90, c.p95, c.p99, c['p99.9'], c.max].map((us: number) => msText(us)),
+    ])
     // A request due as the window closes while both connections are busy is never sent.
     expect(t.schedule.scheduled).toBe(200)
     expect(t.schedule.sent + t.schedule.unsent).toBe(200)

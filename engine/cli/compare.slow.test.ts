@@ -20,7 +20,8 @@ interface JsonMetric {
   other: number
   change: number | null
   ci: [number, number] | null
-  significant: boolean | null
+  excludesNoChange: boolean | null
+  word: string
   verdict: string
 }
 interface JsonPair {
@@ -146,14 +147,14 @@ describe('cannonade compare', () => {
     const [slower, twins] = doc.pairs as [JsonPair, JsonPair]
     for (const key of ['throughput', 'p50', 'p95', 'p99', 'p99.9', 'errorRate'])
       expect(Object.keys(slower.metrics[key] ?? {})).toEqual(
-        expect.arrayContaining(['baseline', 'other', 'change', 'ci', 'significant']),
+        expect.arrayContaining(['baseline', 'other', 'change', 'ci', 'excludesNoChange', 'word']),
       )
     const p50 = slower.metrics.p50!
     const truth = trueP50Ratio(run1.runId, run1.correlationPrefix, fast, slow)
     console.log(
       `slow/fast p50: ${(1 + p50.change!).toFixed(3)}× (95 % CI ${(1 + p50.ci![0]).toFixed(3)}–${(1 + p50.ci![1]).toFixed(3)}×), truth from the servers' log ${truth.toFixed(3)}×`,
     )
-    expect(p50).toMatchObject({ significant: true, verdict: 'higher' })
+    expect(p50).toMatchObject({ excludesNoChange: true, verdict: 'higher', word: 'slower' })
     expect(p50.change).toBeCloseTo(p50.other / p50.baseline - 1, 3)
     expect(1 + p50.ci![0]).toBeLessThanOrEqual(truth)
     expect(1 + p50.ci![1]).toBeGreaterThanOrEqual(truth)

@@ -23,7 +23,7 @@ const CSV_FLAGS = {
   ...OUT_FLAG,
   series: {
     type: 'boolean',
-    help: "csv: the per-second series (with the targets' CPU, memory, database connections and app/db time) instead of the raw samples",
+    help: "csv: the per-second series (with the targets' CPU, memory, database connections and app/db time; a target of several instances also a row per instance and second) instead of the raw samples",
   },
   study: {
     type: 'number',

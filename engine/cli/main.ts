@@ -18,7 +18,7 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
   import json FILE | import ledger FILE --run ID | import har FILE [--keep-static] [--keep-third-party] | import curl 'curl …'…
   import openapi SPEC --base URL        har, curl, openapi: [--name TEXT] [--out CONFIG.yaml]
-  report ID... --out FILE.pdf [--html FILE.html] [--title TEXT]
+  report ID... --out FILE.pdf [--baseline RUN:TARGET] [--min-effect PCT] [--pair A=B] [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]
   stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] | status [--json]
   serve [--port P]                                             web UI + API on 127.0.0.1

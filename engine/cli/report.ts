@@ -1,5 +1,7 @@
-// `cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE] [--title TEXT]`, through the
-// engine (a report at a path of the user's choosing is one of its local capabilities).
+// `cannonade report ID... --out FILE.pdf [--baseline RUN:TARGET] [--min-effect PCT] [--pair A=B]
+// [--html FILE.html] [--db FILE] [--title TEXT]`, through the engine (a report at a path of the
+// user's choosing is one of its local capabilities). The comparison flags are `cannonade
+// compare`'s (compare-choice.ts): page 1 compares as they say and states the baseline and margin.
 // Exit codes (README.md, "The command line"): 0 written, 2 bad input (a missing or invalid ID, an
 // unknown run, no --out: the message names the argument), 1 when the report could not be rendered
 // (no Chromium).
@@ -8,16 +10,18 @@ import { ApiError } from '../api/errors.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
+import { checkMinEffect, COMPARE_CHOICE_FLAGS, compareChoice } from './compare-choice.ts'
 
 const REPORT_FLAGS = {
   out: { type: 'string', value: 'FILE.pdf', help: 'the PDF to write' },
+  ...COMPARE_CHOICE_FLAGS,
   html: { type: 'string', value: 'FILE.html', help: 'also write the report as HTML' },
   title: { type: 'string', value: 'TEXT', help: "the report's title (default: from the runs' names)" },
   ...DB_FLAG,
 } as const
 
 export const REPORT_USAGE = helpText(
-  'usage: cannonade report ID... --out FILE.pdf [--html FILE.html] [--db FILE] [--title TEXT]',
+  'usage: cannonade report ID... --out FILE.pdf [--baseline RUN:TARGET] [--min-effect PCT] [--pair A=B[,C=D]] [--html FILE.html] [--db FILE] [--title TEXT]',
   REPORT_FLAGS,
 )
 
@@ -38,6 +42,7 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     const ids = parseIds(positional)
     const { out, html, title } = flags
     if (!out) throw new UsageError('--out: missing; give the PDF file to write, e.g. --out report.pdf')
+    checkMinEffect(flags['min-effect'])
     const dbPath = flags.db ?? ctx.dbPath
     // Opening the engine would create an empty database: a mistyped --db is bad input instead.
     if (!existsSync(dbPath)) throw new UsageError(`--db: there is no database at ${dbPath}`)
@@ -49,10 +54,12 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
           throw err
         })
       }
+      const compare = await compareChoice(host, ids, flags)
       return host.local.report(ids, {
         out,
         html,
         title,
+        compare,
         onProgress: (p) => ctx.stderr.write(`report: ${p.stage} (${(p.elapsedMs / 1000).toFixed(1)} s)\n`),
       })
     })

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { figuresOf } from '../metrics/figures.ts'
+import { resourceSummary } from '../metrics/resources.ts'
+import { msText } from '../metrics/units.ts'
 import { openDb } from '../store/db.ts'
+import { HistoryStore } from '../store/queries.ts'
 import { insertFixtureRun, type FixtureOptions } from '../testing/fixtures.ts'
 import type { CliContext } from './context.ts'
 import { exportCommand } from './export.ts'
@@ -59,6 +63,98 @@ describe('cannonade runs', () => {
     expect(lines[0]?.indexOf('STATUS')).toBe(lines[1]?.indexOf('done'))
     const json = await cli(runsCommand, ['list', '--json', '--tag', 'thesis'])
     expect(JSON.parse(json.stdout)).toMatchObject({ total: 1, items: [{ runId: a, name: 'jetty vs node' }] })
+  })
+
+  it('shows each target over its rounds: an "all" row and overRounds in --json, the same figures', async () => {
+    const id = seed({ rounds: 3, roundNoise: 0.2 })
+    const db = openDb(dbPath)
+    const run = new HistoryStore(db).getRun(id)
+    db.close()
+    const { stdout } = await cli(runsCommand, ['show', String(id)])
+    const json = JSON.parse((await cli(runsCommand, ['show', String(id), '--json'])).stdout) as {
+      overRounds: {
+        target: string
+        rounds: number
+        requests: number
+        throughput: number
+        latency: { p50: number }
+      }[]
+    }
+    expect(json.overRounds.map((o) => [o.target, o.rounds])).toEqual([
+      ['java-jetty', 3],
+      ['node-http', 3],
+    ])
+    for (const over of run.overRounds) {
+      const f = figuresOf(over)
+      const l = over.latency
+      // TARGET all TIME REQUESTS REQ/S MEAN SD P50 P90 P95 P99 P99.9 MAX ERRORS IN-FLIGHT
+      const row = stdout.split('\n').find((line) => line.startsWith(`${over.target} `) && / all /.test(line))
+      expect(row?.trim().split(/\s+/).slice(1), stdout).toEqual([
+        'all',
+        f.seconds.toFixed(1),
+        String(f.requests),
+        f.throughput.toFixed(1),
+        ...[l.mean, l.stddev, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(msText),
+        String(f.failed),
+        String(f.inflight),
+      ])
+      expect(json.overRounds.find((o) => o.target === over.target)).toMatchObject({
+        requests: f.requests,
+        throughput: Math.round(f.throughput * 100) / 100,
+        latency: { p50: l.p50 },
+      })
+    }
+    expect(stdout).toMatch(/^all: the target over its rounds: .* latency of every request of every round/m)
+  })
+
+  it('shows the resources per target and instance (text and --json), as stored', async () => {
+    const id = seed({ rounds: 2, targets: [{ name: 'cluster', instances: 2 }, { name: 'single' }] })
+    const db = openDb(dbPath)
+    const store = new HistoryStore(db)
+    const truth = resourceSummary(store.resources(id), store.series(id))
+    db.close()
+    const cluster = truth.find((t) => t.target === 'cluster')!
+    expect(cluster.instances.map((i) => i.instance)).toEqual(['pid 4242', 'pid 4243'])
+    const { stdout } = await cli(runsCommand, ['show', String(id)])
+    const block = stdout.slice(stdout.indexOf('resources ('))
+    const line = (first: string) =>
+      block
+        .split('\n')
+        .find((l) => l.startsWith(first))
+        ?.trim()
+        .split(/\s{2,}/)
+    expect(stdout).toContain("resources (mean / peak over each target's seconds under load):")
+    expect(line('cluster ')).toEqual([
+      'cluster',
+      'sum of 2',
+      cluster.sum.cpu!.mean.toFixed(1),
+      cluster.sum.cpu!.peak.toFixed(1),
+      (cluster.sum.memory!.mean / 2 ** 20).toFixed(1),
+      (cluster.sum.memory!.peak / 2 ** 20).toFixed(1),
+    ])
+    const instanceRow = (name: string) =>
+      block
+        .split('\n')
+        .find((l) => l.trim().startsWith(name))
+        ?.trim()
+        .split(/\s{2,}/)
+    for (const i of cluster.instances)
+      expect(instanceRow(i.instance)?.slice(1, 3), stdout).toEqual([
+        i.cpu!.mean.toFixed(1),
+        i.cpu!.peak.toFixed(1),
+      ])
+    const json = JSON.parse((await cli(runsCommand, ['show', String(id), '--json'])).stdout) as {
+      resources: {
+        target: string
+        cpuPercent: { mean: number }
+        instances: { instance: string; cpuPercent: { peak: number } }[]
+      }[]
+    }
+    const shown = json.resources.find((t) => t.target === 'cluster')!
+    expect(shown.cpuPercent.mean).toBe(Number(cluster.sum.cpu!.mean.toFixed(1)))
+    expect(shown.instances.map((i) => [i.instance, i.cpuPercent.peak])).toEqual(
+      cluster.instances.map((i) => [i.instance, Number(i.cpu!.peak.toFixed(1))]),
+    )
   })
 
   it('shows a run with latencies in ms (2 decimals) and thresholds', async () => {

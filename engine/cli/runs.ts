@@ -8,6 +8,7 @@ import {
   type RunStatus,
   type RunSummary,
 } from '../api/types.ts'
+import type { RunConfig } from '../config/schema.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import { runsComplete } from './complete.ts'
@@ -18,9 +19,12 @@ import {
   resultsTable,
   thresholdLines,
   timingLines,
+  tlsTargets,
   warningLines,
 } from './summary.ts'
 import { formatTable } from './table.ts'
+import { resourceLines, resourcesJson } from './resources.ts'
+import { resourceSummary } from '../metrics/resources.ts'
 
 function ledgerLine(l: LedgerInfo): string {
   if (l.prunedAt) return `raw samples: pruned ${l.prunedAt} (summaries, series and histograms kept)\n`
@@ -104,7 +108,7 @@ function listTable(items: readonly RunListItem[], total: number, offset: number)
   return table + more
 }
 
-function showRun(run: RunSummary): string {
+function showRun(run: RunSummary & { config: RunConfig }): string {
   const out = [
     `run ${run.runId}  ${run.name}  (${run.status})`,
     `started ${when(run.startedAt)}${run.endedAt ? `, ended ${when(run.endedAt)}` : ''}, correlation ids ${run.correlationPrefix}-…`,
@@ -116,7 +120,11 @@ function showRun(run: RunSummary): string {
   out.push(...warningLines(run))
   out.push('')
   if (run.results.length === 0) out.push('no results yet')
-  else out.push(resultsTable(run.results).trimEnd(), ...timingLines(run.results))
+  else
+    out.push(
+      resultsTable(run.results, run.overRounds).trimEnd(),
+      ...timingLines(run.results, tlsTargets(run.config)),
+    )
   if (run.distribution) out.push('', ...agentLines(run.distribution))
   if (run.thresholds.length)
     out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`, ...thresholdLines(run))
@@ -169,13 +177,26 @@ async function runs(argv: string[], ctx: CliContext): Promise<number> {
     const { flags, positional } = parseFlags(rest, SHOW_FLAGS)
     if (positional.length > 1) throw new UsageError(`runs show takes one ID, got ${positional.length}`)
     const id = parseRunId(positional[0])
-    const [run, ledger] = await withEngine(
+    const [run, ledger, resources, series] = await withEngine(
       flags.db ?? dbPath,
-      (host) => Promise.all([host.runs.get(id), host.runs.ledger(id)]),
+      (host) =>
+        Promise.all([host.runs.get(id), host.runs.ledger(id), host.runs.resources(id), host.runs.series(id)]),
       { ctx },
     )
-    const json = { ...jsonSummary(run), tags: run.tags, note: run.note, config: run.config, ledger }
-    out.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : showRun(run) + ledgerLine(ledger))
+    const used = resourceSummary(resources, series)
+    const json = {
+      ...jsonSummary(run),
+      tags: run.tags,
+      note: run.note,
+      config: run.config,
+      ledger,
+      resources: resourcesJson(used),
+    }
+    out.write(
+      flags.json
+        ? `${JSON.stringify(json, null, 2)}\n`
+        : showRun(run) + `\n${resourceLines(used).join('\n')}\n` + ledgerLine(ledger),
+    )
     return 0
   }
   if (sub === 'prune' || sub === 'delete') {

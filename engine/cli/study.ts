@@ -9,6 +9,7 @@ import type { EngineHost } from '../host/index.ts'
 import type { StudyEvent } from '../host/local.ts'
 import type { CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
+import { msText } from '../metrics/units.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
 import { onInterrupt, printLogs } from './watch.ts'
 
@@ -40,7 +41,7 @@ export function studyTable(results: StudyResults): string {
     out += `${t.target}${t.by && by ? `, ${by.name} = ${t.by.label}` : ''}\n`
     out += `  ${axis.name.padEnd(width)}    req/s   p50 ms   p95 ms   p99 ms  errors\n`
     for (const p of t.points) {
-      out += `  ${p.label.padEnd(width)} ${p.throughput.toFixed(1).padStart(8)} ${(p.p50 / 1000).toFixed(2).padStart(8)} ${(p.p95 / 1000).toFixed(2).padStart(8)} ${(p.p99 / 1000).toFixed(2).padStart(8)} ${(p.errorRate * 100).toFixed(2).padStart(6)} %\n`
+      out += `  ${p.label.padEnd(width)} ${p.throughput.toFixed(1).padStart(8)} ${msText(p.p50).padStart(8)} ${msText(p.p95).padStart(8)} ${msText(p.p99).padStart(8)} ${(p.errorRate * 100).toFixed(2).padStart(6)} %\n`
     }
     out += `  ${t.sentence}\n`
   }

@@ -2,7 +2,16 @@
 // and the table `run` and `runs show` both print. Counts and rates are engine/metrics/figures.ts's,
 // units engine/metrics/units.ts's, so the terminal shows what the app, the exports and the report
 // show for the same run.
-import type { Distribution, LatencyStats, RunSummary, StatsBlock, TargetRoundSummary } from '../api/types.ts'
+import type {
+  Distribution,
+  LatencyStats,
+  RunSummary,
+  ScheduleStats,
+  StatsBlock,
+  TargetOverRounds,
+  TargetRoundSummary,
+} from '../api/types.ts'
+import type { RunConfig } from '../config/schema.ts'
 import { figuresOf } from '../metrics/figures.ts'
 import { errorsText, msText, thresholdSentence } from '../metrics/units.ts'
 import { formatTable } from './table.ts'
@@ -47,7 +56,15 @@ function blockJson(b: StatsBlock) {
   }
 }
 
-/** Latencies in microseconds; one entry per target and round (rounds are never merged). */
+/** A target over its rounds: its figure (engine/metrics/over-rounds.ts), as the "all" rows show it. */
+function overRoundsJson(o: TargetOverRounds) {
+  return { target: o.target, rounds: o.rounds, ...blockJson(o) }
+}
+
+/**
+ * Latencies in microseconds; `targets` has one entry per target and round, `overRounds` one per
+ * target over all its rounds (the figure the tables' "all" rows and the report's page 1 show).
+ */
 export function jsonSummary(s: RunSummary) {
   return {
     runId: s.runId,
@@ -90,6 +107,7 @@ export function jsonSummary(s: RunSummary) {
         : {}),
       ...(r.steps ? { steps: r.steps.map((st) => ({ step: st.step, ...blockJson(st) })) } : {}),
     })),
+    overRounds: s.overRounds.map(overRoundsJson),
   }
 }
 
@@ -136,28 +154,54 @@ function timingRow(label: string, l: LatencyStats): string[] {
   return [label, '', '', String(l.count), '', ...latencyCells(l), '', '']
 }
 
+const ALL_ROUNDS_NOTE =
+  'all: the target over its rounds: time, requests and errors summed, throughput the mean of the rounds, latency of every request of every round (their histograms merged)'
+
+/** The rows under a target's round: phases, steps, corrected latency, Server-Timing. */
+function subRows(r: TargetRoundSummary): string[][] {
+  const rows: string[][] = []
+  if (r.phases.length > 1)
+    for (const p of r.phases)
+      rows.push(blockRow(`  ↳ phase ${p.phase}${p.warmup ? ' (warm-up)' : ''}`, '', p))
+  for (const st of r.steps ?? []) rows.push(blockRow(`  ↳ step ${st.step}`, '', st))
+  // Rate mode: latency from each request's intended send time, beside latency from its send.
+  if (r.corrected) rows.push(timingRow('  ↳ corrected (from intended send)', r.corrected))
+  if (r.serverApp) rows.push(timingRow('  ↳ app time (Server-Timing)', r.serverApp))
+  if (r.serverDb) rows.push(timingRow('  ↳ db time (Server-Timing)', r.serverDb))
+  return rows
+}
+
 /**
- * One row per target and round; beneath it its phases (with each phase's own wall time), its
- * scenario steps, and the application and database time the target reported (Server-Timing).
- * Then errors by kind, in words, where there were any.
+ * One row per target and round; beneath it its phases (with each phase's own wall time; a
+ * warm-up phase says so), its scenario steps, in rate mode its corrected latency, and the
+ * application and database time the target reported (Server-Timing). With several rounds, an
+ * "all" row per target: the target over its rounds. Then errors by kind, in words.
  */
-export function resultsTable(results: readonly TargetRoundSummary[]): string {
+export function resultsTable(
+  results: readonly TargetRoundSummary[],
+  over: readonly TargetOverRounds[] = [],
+): string {
   const rows: string[][] = []
   const errorLines: string[] = []
   for (const r of results) {
-    rows.push(blockRow(r.target, String(r.round), r))
-    if (r.phases.length > 1) for (const p of r.phases) rows.push(blockRow(`  ↳ phase ${p.phase}`, '', p))
-    for (const st of r.steps ?? []) rows.push(blockRow(`  ↳ step ${st.step}`, '', st))
-    if (r.serverApp) rows.push(timingRow('  ↳ app time (Server-Timing)', r.serverApp))
-    if (r.serverDb) rows.push(timingRow('  ↳ db time (Server-Timing)', r.serverDb))
+    rows.push(blockRow(r.target, String(r.round), r), ...subRows(r))
     const f = figuresOf(r)
     if (f.failed > 0) errorLines.push(`errors ${r.target} #${r.round}: ${errorsText(f.errors)}`)
+  }
+  const all = over.filter((o) => o.rounds > 1)
+  for (const o of all) {
+    rows.push(blockRow(o.target, 'all', o))
+    if (o.corrected) rows.push(timingRow('  ↳ corrected (from intended send)', o.corrected))
   }
   const notes = [
     ...errorLines,
     ...(results.some((r) => (r.errors.inflight ?? 0) > 0)
       ? ['in flight: still waiting when the window closed (neither an error nor a latency)']
       : []),
+    ...(results.some((r) => r.phases.some((p) => p.warmup))
+      ? ["warm-up: a phase left out of its target's row, thresholds and comparisons"]
+      : []),
+    ...(all.length ? [ALL_ROUNDS_NOTE] : []),
   ]
   return formatTable(HEAD, rows, RIGHT) + notes.map((l) => `${l}\n`).join('')
 }
@@ -167,33 +211,46 @@ export function thresholdLines(s: Pick<RunSummary, 'thresholds'>): string[] {
   return s.thresholds.map((t) => `threshold ${thresholdSentence(t)}`)
 }
 
+/** Targets whose URL is https: their connect time includes a TLS handshake. */
+export function tlsTargets(
+  config: { targets: readonly { name: string; url: string }[] } | undefined,
+): Set<string> {
+  return new Set((config?.targets ?? []).filter((t) => /^https:/i.test(t.url)).map((t) => t.name))
+}
+
 /**
- * Per target and round: connect times (not part of any latency above them) and, in rate mode,
- * how the sends kept to the schedule. `runs show` prints the same lines.
+ * Per target and round: connect times (not part of any latency above them; a TLS handshake only
+ * for https) and, in rate mode, how the sends kept to the schedule. `runs show` prints the same.
  */
-export function timingLines(results: readonly TargetRoundSummary[]): string[] {
+export function timingLines(
+  results: readonly TargetRoundSummary[],
+  tls: ReadonlySet<string> = new Set(),
+): string[] {
   const out: string[] = []
   for (const r of results) {
     const who = `${r.target} #${r.round}`
     const c = r.connect
     if (c)
       out.push(
-        `connect ${who}: ${c.count} connection${c.count === 1 ? '' : 's'} opened in p50 ${msText(c.p50)} / p99 ${msText(c.p99)} / max ${msText(c.max)} ms (TCP connect and TLS handshake, not in latency)`,
+        `connect ${who}: ${c.count} connection${c.count === 1 ? '' : 's'} opened in p50 ${msText(c.p50)} / p99 ${msText(c.p99)} / max ${msText(c.max)} ms (${tls.has(r.target) ? 'TCP connect and TLS handshake' : 'TCP connect'}, not in latency)`,
       )
     const s = r.schedule
-    if (s)
-      out.push(
-        `schedule ${who}: ${s.sent} of ${s.scheduled} sent${s.unsent ? ` (${s.unsent} never sent: every connection busy)` : ''}, ${s.late} late > 1 ms, lateness p99 ${msText(s.lateness.p99)} / max ${msText(s.lateness.max)} ms, up to ${s.peakConnections} connections busy`,
-      )
+    if (s) out.push(`schedule ${who}: ${scheduleWords(s)}`)
   }
   return out
 }
 
-export function formatSummary(s: RunSummary): string {
+/** Rate mode's schedule in words: every count, the lateness percentiles, the peak connections. */
+export function scheduleWords(s: ScheduleStats): string {
+  const l = s.lateness
+  return `${s.scheduled} scheduled, ${s.sent} sent, ${s.unsent} never sent${s.unsent ? ' (every connection busy)' : ''}, ${s.late} late > 1 ms, lateness p50 ${msText(l.p50)} / p90 ${msText(l.p90)} / p99 ${msText(l.p99)} / max ${msText(l.max)} ms, peak ${s.peakConnections} connections busy`
+}
+
+export function formatSummary(s: RunSummary & { config?: RunConfig }): string {
   const out = [
     `\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`,
-    resultsTable(s.results).trimEnd(),
-    ...timingLines(s.results),
+    resultsTable(s.results, s.overRounds).trimEnd(),
+    ...timingLines(s.results, tlsTargets(s.config)),
     ...thresholdLines(s),
   ]
   if (s.distribution) out.push(...agentLines(s.distribution))

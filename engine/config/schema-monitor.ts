@@ -16,7 +16,7 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T, where: string) {
       if (issue.code !== 'unrecognized_keys') return undefined
       const keys = issue.keys.map((k) => `${where}.${k}`).join(', ')
       const secret = issue.keys.some((k) => SECRET_KEYS.has(k))
-        ? ' (secrets are never stored in the config: pass them as secrets or name an environment variable with passwordEnv / refreshTokenEnv / tokenEnv)'
+        ? ' (secrets are never stored in the config: pass them as secrets or name an environment variable with passwordEnv / refreshTokenEnv / tokenEnv, or a file with tokenFile)'
         : ''
       return `unknown field ${keys}${secret}`
     },
@@ -24,7 +24,7 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T, where: string) {
 }
 
 /** "'a', 'b' or 'c'": the values a message offers, taken from the schemas that accept them. */
-function quotedChoice(values: readonly string[]): string {
+export function quotedChoice(values: readonly string[]): string {
   const quoted = values.map((v) => `'${v}'`)
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '')
 }
@@ -197,14 +197,128 @@ export const PostgresMonitorSpecSchema = strict(
   path: ['url'],
 })
 
+/** What a `prometheus` monitor's presets read (engine/monitor/prometheus-presets.ts has their PromQL). */
+export const PROMETHEUS_PRESETS = ['container', 'host', 'jvm', 'nodejs'] as const
+
+const PROM_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/
+const PROM_DURATION = /^(\d+(ms|s|m|h|d|w|y))+$/
+/** RFC 6750's b64token: what a bearer token file may hold (one line, nothing else). */
+export const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/
+
+export const PrometheusMonitorSpecSchema = strict(
+  {
+    kind: z.literal('prometheus'),
+    /** The Prometheus server (or anything serving its HTTP API under /api/v1: Thanos, Mimir…). */
+    url: z
+      .url({
+        protocol: /^https?$/,
+        error: 'url must be the http(s) URL of a Prometheus server, e.g. http://127.0.0.1:9090',
+      })
+      .refine((u) => {
+        try {
+          const p = new URL(u)
+          return p.username === '' && p.password === ''
+        } catch {
+          return true
+        }
+      }, 'url must not hold a user or password (secrets are never stored in the config): name a token with tokenEnv or tokenFile'),
+    /** Any PromQL: each series it returns is an instance of the target. */
+    query: z
+      .string({ error: 'query must be a PromQL expression' })
+      .trim()
+      .min(1, 'query must not be empty')
+      .max(4000, 'query must be at most 4000 characters')
+      .optional(),
+    preset: z
+      .enum(PROMETHEUS_PRESETS, { error: `preset must be ${quotedChoice(PROMETHEUS_PRESETS)}` })
+      .optional(),
+    /** Exact label matches that pick the target's series: added to a preset's selectors, required of a query's series. */
+    labels: z
+      .record(
+        z
+          .string()
+          .regex(PROM_NAME, 'labels: a label name is letters, digits and _ (not starting with a digit)'),
+        z
+          .string({ error: 'labels: a label value must be a string' })
+          .max(1000, 'labels: a value is at most 1000 characters'),
+      )
+      .refine((l) => Object.keys(l).length <= 20, 'labels: at most 20')
+      .optional(),
+    /** The name of a query's series on charts and in exports; Prometheus' unit suffixes (_bytes, _seconds, _ratio) format it. */
+    name: z
+      .string({ error: 'name must be a string' })
+      .regex(PROM_NAME, 'name must be letters, digits and _, like heap_bytes (not starting with a digit)')
+      .max(64, 'name must be at most 64 characters')
+      .optional(),
+    /** The window of the presets' rate(): at least two scrape intervals (default 1m). */
+    rateWindow: z
+      .string({ error: 'rateWindow must be a Prometheus duration like 30s or 1m' })
+      .regex(PROM_DURATION, 'rateWindow must be a Prometheus duration like 30s or 1m')
+      .optional(),
+    skipTlsVerify: z.boolean({ error: 'skipTlsVerify must be true or false' }).optional(),
+    /** A bearer token from a variable named for Cannonade (PROMETHEUS_TOKEN, CANNONADE_…). */
+    tokenEnv: envName('tokenEnv').optional(),
+    /** A bearer token from a file (a service account's token): one line, nothing but the token. */
+    tokenFile: z
+      .string({ error: 'tokenFile must be a path' })
+      .startsWith('/', 'tokenFile must be an absolute path')
+      .max(4096, 'tokenFile must be at most 4096 characters')
+      .optional(),
+  },
+  'monitor',
+)
+  .refine((s) => (s.query === undefined) !== (s.preset === undefined), {
+    message: `set exactly one of query (any PromQL) or preset (${quotedChoice(PROMETHEUS_PRESETS)})`,
+    path: ['query'],
+  })
+  .refine((s) => s.name === undefined || s.query !== undefined, {
+    message: "name is a query's series name: presets name their own",
+    path: ['name'],
+  })
+  .refine((s) => s.tokenEnv === undefined || s.tokenFile === undefined, {
+    message: 'set at most one of tokenEnv or tokenFile',
+    path: ['tokenEnv'],
+  })
+  .refine((s) => (s.tokenEnv === undefined && s.tokenFile === undefined) || secureEnough(s.url), {
+    message: 'url must be https:// when a token is sent (plain http only to 127.0.0.1 or localhost)',
+    path: ['url'],
+  })
+
+/** A Kubernetes name (DNS-1123 label), as a namespace is. */
+const K8S_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+
+export const KubernetesMonitorSpecSchema = strict(
+  {
+    kind: z.literal('kubernetes'),
+    /** Default: the kubeconfig context's namespace. */
+    namespace: z
+      .string({ error: 'namespace must be a string' })
+      .regex(K8S_NAME, 'namespace must be a Kubernetes name: lowercase letters, digits and -')
+      .max(63, 'namespace must be at most 63 characters')
+      .optional(),
+    /** A label selector, as kubectl -l takes it: app=shop,tier in (web,api). */
+    selector: z
+      .string({ error: 'selector must be a label selector like app=shop' })
+      .trim()
+      .min(1, 'selector must not be empty (every pod of a namespace is rarely one target)')
+      .max(1000, 'selector must be at most 1000 characters')
+      .regex(/^[A-Za-z0-9_.\-/=!,() ]+$/, 'selector must be a label selector like app=shop or app in (a,b)'),
+  },
+  'monitor',
+)
+
 const MONITORS = [
   DockerMonitorSpecSchema,
   ProcessMonitorSpecSchema,
   CloudFoundryMonitorSpecSchema,
   PostgresMonitorSpecSchema,
+  PrometheusMonitorSpecSchema,
+  KubernetesMonitorSpecSchema,
 ] as const
+/** Every monitor kind, in the order messages list them. */
+export const MONITOR_KINDS = MONITORS.map((m) => m.shape.kind.value)
 export const MonitorSpecSchema = z.discriminatedUnion('kind', MONITORS, {
-  error: `monitor.kind must be ${quotedChoice(MONITORS.map((m) => m.shape.kind.value))}`,
+  error: `monitor.kind must be ${quotedChoice(MONITOR_KINDS)}`,
 })
 
 export type MonitorSpec = z.infer<typeof MonitorSpecSchema>
@@ -213,6 +327,9 @@ export type DockerMonitorSpec = z.infer<typeof DockerMonitorSpecSchema>
 export type ProcessMonitorSpec = z.infer<typeof ProcessMonitorSpecSchema>
 export type CloudFoundryMonitorSpec = z.infer<typeof CloudFoundryMonitorSpecSchema>
 export type PostgresMonitorSpec = z.infer<typeof PostgresMonitorSpecSchema>
+export type PrometheusMonitorSpec = z.infer<typeof PrometheusMonitorSpecSchema>
+export type PrometheusPreset = (typeof PROMETHEUS_PRESETS)[number]
+export type KubernetesMonitorSpec = z.infer<typeof KubernetesMonitorSpecSchema>
 export type CloudFoundryAuth = z.infer<typeof CloudFoundryAuthSchema>
 
 /** One line per problem, each starting with the field path, e.g. "monitor.auth.username: …". */

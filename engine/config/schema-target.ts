@@ -1,7 +1,7 @@
 // What a RunConfig says about one target: its URL, method, headers, body (literal or generated),
 // think time, scenario steps, stack and monitors.
 import { z } from 'zod'
-import { MonitorSpecSchema } from './schema-monitor.ts'
+import { MONITOR_KINDS, MonitorSpecSchema } from './schema-monitor.ts'
 import { LIMITS, MAX_REPLICAS } from './limits.ts'
 import { HTTP_METHODS, headerName, secretVariables } from './schema-fields.ts'
 
@@ -139,8 +139,7 @@ export const TargetSchema = z
     /** One resource monitor, or several (say docker for CPU and postgres for connections). */
     monitor: z
       .union([MonitorSpecSchema, z.array(MonitorSpecSchema).min(1).max(4)], {
-        error:
-          "must be a monitor ({ kind: 'docker' | 'process' | 'cloudfoundry' | 'postgres', … }) or a list of up to 4",
+        error: `must be a monitor ({ kind: ${MONITOR_KINDS.map((k) => `'${k}'`).join(' | ')}, … }) or a list of up to 4`,
       })
       .optional(),
     /** A scenario: these requests in order, per connection, instead of `method url`. */

@@ -8,7 +8,10 @@
 //
 // The series carries what studies plot against throughput, second by second: the target's own CPU
 // and memory (its monitors), its database's connections, and its app and database time
-// (Server-Timing) of the responses of that second.
+// (Server-Timing) of the responses of that second. A target's row sums its instances (`instance`
+// empty); a target with several instances (a process tree's processes, a replicated stack's
+// containers) gets after it a row per instance and second: `instance` named, only its own CPU and
+// memory filled, so they add up to the target's row.
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { answeredInSecond } from '../metrics/figures.ts'
@@ -26,7 +29,7 @@ import {
   TABLES,
   type ServerSecond,
 } from '../store/export-read.ts'
-import { targetSeconds, type TargetSecond } from '../store/resources.ts'
+import { instanceSeconds, targetSeconds, type InstanceSecond, type TargetSecond } from '../store/resources.ts'
 import { missingSamples } from '../store/ledger-elsewhere.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, LATENCY_US_COLUMNS, writeAtomically } from './write.ts'
@@ -77,6 +80,7 @@ export const SERIES_CSV_HEADER = [
   'db_active_connections',
   'server_app_mean_us',
   'server_db_mean_us',
+  'instance',
 ]
 
 function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
@@ -117,12 +121,34 @@ function ownFigures(own: TargetSecond | undefined, timing: ServerSecond | undefi
   ]
 }
 
+/** A target's instances in one second: their own CPU and memory, nothing else of the row. */
+function instanceLines(
+  head: readonly (string | number)[],
+  instances: readonly InstanceSecond[] | undefined,
+): string {
+  const blank = SERIES_CSV_HEADER.length - head.length - 7
+  return (instances ?? [])
+    .map((i) =>
+      csvLine([
+        ...head,
+        ...Array<null>(blank).fill(null),
+        rounded(i.cpuPercent, 1),
+        i.memoryBytes,
+        ...Array<null>(4).fill(null),
+        i.instance,
+      ]),
+    )
+    .join('')
+}
+
 function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
   yield csvLine(SERIES_CSV_HEADER)
   const resources = targetSeconds(db, runId)
+  const instances = instanceSeconds(db, runId)
   const server = serverSeconds(db, runId)
   for (const rows of chunks(db, TABLES.series, runId)) {
     let text = ''
+    let lines = rows.length
     for (const row of rows) {
       const [target, round, t, phase, connections, requests, errors, errorsJson, statusJson, ...rest] =
         row.slice(0, TABLES.series.columns.length)
@@ -132,11 +158,10 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
       // bytes, then the latency columns (stored 0 when nothing was answered), then generator_cpu.
       const [bytes, ...tail] = rest
       const cpu = tail.pop()
+      const name = targetName(names, Number(target))
+      const head = [name, Number(round), Number(t), phaseName(names, Number(phase))]
       text += csvLine([
-        targetName(names, Number(target)),
-        Number(round),
-        Number(t),
-        phaseName(names, Number(phase)),
+        ...head,
         Number(connections),
         Number(requests),
         responses,
@@ -147,12 +172,16 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
         ...tail.map((v) => (responses > 0 && v !== null ? Number(v) : null)),
         cpu === null || cpu === undefined ? null : Number(cpu),
         ...ownFigures(
-          resources.get(targetName(names, Number(target)))?.get(Number(t)),
+          resources.get(name)?.get(Number(t)),
           server.get(`${Number(target)}:${Number(round)}:${Number(t)}`),
         ),
+        '',
       ])
+      const own = instances.get(name)?.get(Number(t))
+      text += instanceLines(head, own)
+      lines += own?.length ?? 0
     }
-    count(rows.length)
+    count(lines)
     yield text
   }
 }

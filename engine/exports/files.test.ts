@@ -64,6 +64,41 @@ describe('exportCsv', () => {
     expect(requests).toBe(40_000)
   })
 
+  it('writes a row per instance and second after its target’s row, adding up to it', async () => {
+    const { runId } = insertFixtureRun(db, {
+      rounds: 2,
+      targets: [{ name: 'cluster', instances: 3 }, { name: 'single' }],
+    })
+    const out = join(dir, 'instances.csv')
+    const res = await exportCsv(db, runId, { kind: 'series' }, out)
+    const [head, ...lines] = readFileSync(out, 'utf8').trimEnd().split('\n')
+    expect(lines).toHaveLength(res.rows)
+    const col = (name: string) => head!.split(',').indexOf(name)
+    const rows = lines.map((l) => l.split(','))
+    const targetRows = rows.filter((r) => r[col('instance')] === '')
+    const instanceRows = rows.filter((r) => r[col('instance')] !== '')
+    // Stored per instance (resource_samples), exported per instance: 3 a second for the cluster.
+    const stored = db
+      .prepare("SELECT count(*) FROM resource_samples WHERE run_id = ? AND target = 'cluster'")
+      .pluck()
+      .get(runId) as number
+    expect(instanceRows).toHaveLength(stored)
+    expect(new Set(instanceRows.map((r) => r[col('instance')]))).toEqual(
+      new Set(['pid 4242', 'pid 4243', 'pid 4244']),
+    )
+    expect(instanceRows.every((r) => r[0] === 'cluster' && r[col('requests')] === '')).toBe(true)
+    for (const t of targetRows.filter((r) => r[0] === 'cluster')) {
+      const own = instanceRows.filter(
+        (r) => r[col('round')] === t[col('round')] && r[col('t')] === t[col('t')],
+      )
+      expect(own).toHaveLength(3)
+      const sum = own.reduce((s, r) => s + Number(r[col('target_cpu_percent')]), 0)
+      expect(sum).toBeCloseTo(Number(t[col('target_cpu_percent')]), 0)
+      const mem = own.reduce((s, r) => s + Number(r[col('target_memory_bytes')]), 0)
+      expect(Math.abs(mem - Number(t[col('target_memory_bytes')]))).toBeLessThanOrEqual(3)
+    }
+  })
+
   it('refuses an unknown run and an unwritable path without leaving files', async () => {
     expect((await rejection(exportCsv(db, 77, {}, join(dir, 'x.csv')))).message).toBe('run 77 does not exist')
     const { runId } = insertFixtureRun(db)

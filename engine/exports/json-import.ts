@@ -82,7 +82,8 @@ export function importJson(db: Db, file: string): ImportResult {
         }
         for (const w of r.warnings) importer.insertWarning(runId, w)
         for (const row of event.run.series.rows) importer.insertSeries(runId, row)
-        // A file from before the postgres monitor has no connections column.
+        // A file from before the postgres monitor has no connections column, one from before the
+        // prometheus monitor no metric and value.
         const missing = TABLES.resource_samples.columns.length - event.run.resources.columns.length
         for (const row of event.run.resources.rows)
           importer.insertResource(runId, [...row, ...Array<null>(missing).fill(null)])

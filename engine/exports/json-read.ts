@@ -13,13 +13,14 @@ import { MAX_WARNINGS } from '../store/warnings.ts'
 
 const Cell = z.union([z.number(), z.string(), z.null()])
 /** A table of `columns`; with `optionalLast`, files written before its last column existed pass too. */
-const Table = (columns: readonly string[], optionalLast = false) =>
+/** `optionalTail`: how many of the last columns a file from an older version may lack. */
+const Table = (columns: readonly string[], optionalTail = 0) =>
   z
     .object({
       columns: z
         .array(z.string())
         .refine(
-          (c) => c.join() === columns.join() || (optionalLast && c.join() === columns.slice(0, -1).join()),
+          (c) => c.length >= columns.length - optionalTail && c.join() === columns.slice(0, c.length).join(),
           `columns must be ${columns.join(', ')}`,
         ),
       rows: z.array(z.array(Cell)),
@@ -75,7 +76,8 @@ const RunSchema = z.object({
     }),
   ),
   series: Table(TABLES.series.columns),
-  resources: Table(TABLES.resource_samples.columns, true),
+  // Older files lack connections (before the postgres monitor), metric and value (before prometheus).
+  resources: Table(TABLES.resource_samples.columns, 3),
   environment: z
     .object({
       host: z.string(),

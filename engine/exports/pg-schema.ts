@@ -194,6 +194,16 @@ CREATE OR REPLACE VIEW cannonade.samples_v AS
     ON rt.run_id = s.run_id AND rt.target_index = s.target_index AND rt.round = s.round;
 `,
   },
+  {
+    version: 5,
+    name: '005_resource_metrics',
+    sql: `
+-- Named series of the prometheus monitor (heap_bytes, gc_pause_ratio, any PromQL) and their values
+-- (NULL for other sources).
+ALTER TABLE cannonade.resource_samples ADD COLUMN metric text;
+ALTER TABLE cannonade.resource_samples ADD COLUMN value double precision;
+`,
+  },
 ]
 
 /** Create or update the schema; returns the names of the migrations applied now. */

@@ -54,7 +54,9 @@ export interface EngineOptions {
   /**
    * Secrets handed over explicitly (the desktop app's engine process gets them by message, not
    * through its environment), by variable name: PGPASSWORD for PostgreSQL when the URL has no
-   * password, CF_PASSWORD / CF_REFRESH_TOKEN / CF_TOKEN for Cloud Foundry monitors. Read at each
+   * password, CF_PASSWORD / CF_REFRESH_TOKEN / CF_TOKEN for Cloud Foundry monitors, PROMETHEUS_TOKEN
+   * (or a CANNONADE_… variable a spec names) for Prometheus ones; runs and the monitor Test button
+   * get them. Read at each
    * use, so a secret set while the engine runs applies to the next run or export.
    */
   secrets?: () => Readonly<Record<string, string>>
@@ -215,7 +217,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     targets: targetsApi(),
     scenarios: scenariosApi(),
     stacks: stacksApi(stacks, events),
-    monitor: monitorApi(stacks, dockerHost),
+    monitor: monitorApi(stacks, dockerHost, opts.secrets),
     // Exports land in <data dir>/exports/, named after the run, and report their path.
     exports: exportsApi(outputs),
     reports: reportsApi(outputs),

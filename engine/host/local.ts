@@ -11,7 +11,12 @@ import {
   importJson,
   type ImportResult,
 } from '../exports/index.ts'
-import { createReport, type CreatedReport, type ReportProgress } from '../report/index.ts'
+import {
+  createReport,
+  type CreatedReport,
+  type CreateReportOptions,
+  type ReportProgress,
+} from '../report/index.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
 import type { StackStep } from '../study/run.ts'
 import type { Stacks } from '../stacks/stacks.ts'
@@ -53,7 +58,13 @@ export interface LocalCapabilities {
   /** The Api's reports.create, written to `out` (and the HTML to `html`), titled, with its stages. */
   report(
     runIds: readonly number[],
-    opts: { out: string; html?: string; title?: string; onProgress?: (p: ReportProgress) => void },
+    opts: {
+      out: string
+      html?: string
+      title?: string
+      compare?: CreateReportOptions['compare']
+      onProgress?: (p: ReportProgress) => void
+    },
   ): Promise<CreatedReport>
   /** The Api's stacks.up on a port of the user's choosing. */
   stackUp(name: string, opts: { native?: boolean; port?: number; replicas?: number }): Promise<StackStatus>

@@ -78,6 +78,7 @@ export function reportsApi(d: OutputsDeps): Api['reports'] {
       return reportsCreate(d.history, ids, {
         dir: join(dirname(d.dbPath), 'reports'),
         format,
+        compare: parsed?.compare,
         onProgress: ({ stage, elapsedMs }) =>
           bus.emit('report-progress', {
             type: 'report-progress',

@@ -75,10 +75,20 @@ export function stacksApi(stacks: Stacks, bus: HostBus): Api['stacks'] {
   }
 }
 
-export function monitorApi(stacks: Stacks, dockerHost: DockerHostOption): Api['monitor'] {
+export function monitorApi(
+  stacks: Stacks,
+  dockerHost: DockerHostOption,
+  /** The secrets handed to the engine (the desktop app's): a monitor's token or password variable. */
+  secrets?: () => Readonly<Record<string, string>>,
+): Api['monitor'] {
   return {
     async test(spec) {
-      const r = await testMonitor(spec, { timeoutMs: 10_000, stacks, ...dockerHost() })
+      const r = await testMonitor(spec, {
+        timeoutMs: 10_000,
+        stacks,
+        ...dockerHost(),
+        ...(secrets ? { secrets: { ...secrets() } } : {}),
+      })
       return { ok: r.ok, message: r.message, instances: r.instances }
     },
   }

@@ -28,11 +28,11 @@ describe('the headline', () => {
       ]),
     ])
     expect(metric(r, 0, 'p50').verdict).toBe('same')
-    expect(r.headline).toMatch(/^a-twin is as fast as a within ±5 % at the median \(p50 1\.00×/)
+    expect(r.headline).toMatch(/^a-twin is the same as a within ±5 % at the median \(p50 1\.00×/)
     expect(r.headline).not.toMatch(/slower|faster than/)
   })
 
-  it('too few rounds: "not enough rounds: run 3" once, however many pairs', () => {
+  it('too few rounds: "give each target 3 rounds" once, however many pairs', () => {
     const r = compareRuns([
       run(1, [
         { name: 'a', p50s: [1000] },
@@ -42,7 +42,9 @@ describe('the headline', () => {
       ]),
     ])
     expect(r.headline.match(/Not enough rounds/g)).toHaveLength(1)
-    expect(r.headline).toMatch(/run 3 \(rounds: 3 or more, schedule interleaved\)/)
+    // Rounds, not a run number: "run 3" read as run #3.
+    expect(r.headline).toMatch(/give each target 3 rounds or more \(rounds: 3, schedule: interleaved\)/)
+    expect(r.headline).not.toMatch(/\brun 3\b/)
     // Many pairs are grouped by verdict.
     expect(r.headline).toMatch(
       /^At the median \(p50\), against a: b \(2\.00×\), c \(3\.00×\) and d \(1\.00×\) have no interval\./,
@@ -79,7 +81,7 @@ describe('a sweep over targets or variants is a curve, not a race', () => {
       [300_000, 155_000],
     ])
     expect(r.headline).toMatch(/^These 2 entries are values of one series \(iterations\), not rivals/)
-    expect(r.headline).toMatch(/p50 rises from 1\.20 ms at 1000 to 155\.0 ms at 300000 \(129×\)/)
+    expect(r.headline).toMatch(/p50 rises from 1\.20 ms at 1000 to 155\.00 ms at 300000 \(129×\)/)
     expect(r.headline).not.toMatch(/%/)
   })
 

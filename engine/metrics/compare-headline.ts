@@ -3,7 +3,7 @@
 // unfair if anything did. Every caveat appears once; the per-metric words are in the table.
 import type { CompareMetric, ComparePair } from '../api/types.ts'
 import { MIN_ROUNDS } from './compare-metric.ts'
-import { fmtAgree, fmtMargin, fmtMetricValue, fmtRatio, fmtRatioRange } from './compare-words.ts'
+import { fmtAgree, fmtMargin, fmtMetricValue, fmtRatio, fmtRatioRange, verdictName } from './compare-words.ts'
 
 /** The method in words, stated once wherever a comparison is shown (CLI footer, app, PDF). */
 export function methodText(minEffect: number): string {
@@ -12,15 +12,16 @@ export function methodText(minEffect: number): string {
     'Method: each round is one observation.',
     'Two targets whose rounds ran interleaved in one run are paired round by round: the ratio is exp of the mean per-round log-ratio, with a t-interval (rounds − 1 degrees of freedom).',
     "Otherwise (different runs, sequential rounds, different round counts) Welch's interval on the rounds' log values.",
-    "Figures are the rounds' geometric means; the 95 % CI is exp of the interval's bounds, and a difference is significant when it excludes 1×.",
-    `Verdict: faster or slower when the whole interval lies beyond ${m} (the smallest difference that matters, configurable), the same when it lies inside ${m}, inconclusive when it crosses ${m}.`,
+    "The figures beside each label are the comparison's own: the geometric mean of the rounds' values (the error rate: their mean), not the target's figures over its rounds (every request merged) that the tables above show. The 95 % CI is exp of the interval's bounds.",
+    `Verdict: faster or slower when the whole interval lies beyond ${m} (the smallest difference that matters, configurable), same when it lies inside ${m}, inconclusive when it crosses ${m} (even if it excludes 1×: the direction is sure, not whether it matters).`,
+    'Rounds agreeing: paired, the pairs of rounds that point the way of the estimate; unpaired, the rounds of both sides that lie on their side of the midpoint between the two figures (the same count whichever side is the baseline).',
     `Error rates are compared as a difference in percentage points (margin ${m} of the baseline's rate, at least 0.1 point).`,
     `An interval needs ${MIN_ROUNDS} rounds per target.`,
   ].join(' ')
 }
 
 export function notEnoughRounds(): string {
-  return `Not enough rounds for an interval: run ${MIN_ROUNDS} (rounds: ${MIN_ROUNDS} or more, schedule interleaved) to know how sure these differences are.`
+  return `Not enough rounds for an interval: give each target ${MIN_ROUNDS} rounds or more (rounds: ${MIN_ROUNDS}, schedule: interleaved) to know how sure these differences are.`
 }
 
 const metricOf = (p: ComparePair, name: CompareMetric['metric']): CompareMetric | undefined =>
@@ -32,23 +33,19 @@ function detail(m: CompareMetric, label: string): string {
   return `${label} ${r}, 95 % CI ${fmtRatioRange(1 + m.ci[0], 1 + m.ci[1])}, ${fmtAgree(m.agree)}`
 }
 
+/** A verdict in the headline, in the word the table shows (verdictName). */
 function phrase(m: CompareMetric, base: string, minEffect: number): string {
+  const word = verdictName(m)
   switch (m.verdict) {
     case 'higher':
-      return `slower than ${base}`
     case 'lower':
-      return `faster than ${base}`
+      return `${word} than ${base}`
     case 'same':
-      return `as fast as ${base} within ±${fmtMargin(minEffect)}`
+      return `the ${word} as ${base} within ±${fmtMargin(minEffect)}`
     case 'inconclusive':
-      // The interval crosses the margin: a direction may be certain, its size not.
-      if (m.significant) {
-        const dir = m.ci && m.ci[0] > 0 ? 'slower' : 'faster'
-        return `${dir} than ${base}, but perhaps by less than ±${fmtMargin(minEffect)}`
-      }
-      return `not clearly faster or slower than ${base}`
+      return `${word} against ${base} (the interval crosses ±${fmtMargin(minEffect)})`
     case 'too-few-rounds':
-      return 'unknown'
+      return word
   }
 }
 
@@ -62,7 +59,7 @@ function pairSentence(p: ComparePair, minEffect: number): string {
   if (!p50 || !p99) out.push(`${o} and ${b} have no answered requests to compare latency on.`)
   else if (p50.verdict === 'too-few-rounds' || p99.verdict === 'too-few-rounds') {
     const r = (m: CompareMetric) => (m.change === null ? '–' : fmtRatio(1 + m.change))
-    out.push(`${o}'s p50 is ${r(p50)} ${b}'s and its p99 ${r(p99)}, without an interval.`)
+    out.push(`${o}'s p50 is ${r(p50)} ${b}'s and its p99 ${r(p99)} (${verdictName(p50)}).`)
   } else {
     const a = phrase(p50, b, minEffect)
     const c = phrase(p99, b, minEffect)
@@ -81,12 +78,12 @@ function pairSentence(p: ComparePair, minEffect: number): string {
   return out.join(' ')
 }
 
-const GROUP_WORDS: Record<CompareMetric['verdict'], [string, string]> = {
-  higher: ['is slower', 'are slower'],
-  lower: ['is faster', 'are faster'],
-  same: ['is the same', 'are the same'],
-  inconclusive: ['is inconclusive', 'are inconclusive'],
-  'too-few-rounds': ['has no interval', 'have no interval'],
+/** "is slower" / "are slower", from the verdict's word. */
+function groupWords(m: CompareMetric): [string, string] {
+  const word = verdictName(m)
+  if (m.verdict === 'same') return [`is the ${word}`, `are the ${word}`]
+  if (m.verdict === 'too-few-rounds') return [`has ${word}`, `have ${word}`]
+  return [`is ${word}`, `are ${word}`]
 }
 
 /** Many pairs: at the median and at the tail, who is slower, faster, the same, or unclear. */
@@ -94,17 +91,18 @@ function groupedSentences(pairs: readonly ComparePair[], minEffect: number): str
   const bases = new Set(pairs.map((p) => p.baseline.label))
   const oneBase = bases.size === 1 ? [...bases][0]! : null
   return (['p50', 'p99'] as const).map((name) => {
-    const groups = new Map<CompareMetric['verdict'], string[]>()
+    const groups = new Map<string, { m: CompareMetric; items: string[] }>()
     for (const p of pairs) {
       const m = metricOf(p, name)
       if (!m) continue
       const who = oneBase ? p.other.label : `${p.other.label} against ${p.baseline.label}`
       const item = m.change === null ? who : `${who} (${fmtRatio(1 + m.change)})`
-      groups.set(m.verdict, [...(groups.get(m.verdict) ?? []), item])
+      const group = groups.get(m.verdict) ?? { m, items: [] }
+      groups.set(m.verdict, { m: group.m, items: [...group.items, item] })
     }
-    const parts = [...groups].map(([v, items]) => {
-      const [one, many] = GROUP_WORDS[v]
-      const extra = v === 'same' ? ` within ±${fmtMargin(minEffect)}` : ''
+    const parts = [...groups.values()].map(({ m, items }) => {
+      const [one, many] = groupWords(m)
+      const extra = m.verdict === 'same' ? ` within ±${fmtMargin(minEffect)}` : ''
       return `${items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0]} ${items.length > 1 ? many : one}${extra}`
     })
     const where = name === 'p50' ? 'At the median (p50)' : 'At the tail (p99)'

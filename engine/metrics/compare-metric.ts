@@ -90,6 +90,26 @@ function collect(input: MetricInput): { a: number[]; b: number[]; paired: boolea
   }
 }
 
+/**
+ * The direction each round shows (+1: the other side higher), the same whichever side is the
+ * baseline (swapping the sides turns every direction and the estimate's round). Paired: round i
+ * of one side against round i of the other. Unpaired: every round of both sides against the
+ * midpoint of the two centres (geometric for ratios), a baseline round below it and an other
+ * round above it pointing up.
+ */
+function roundDirections(
+  a: readonly number[],
+  b: readonly number[],
+  paired: boolean,
+  isRate: boolean,
+  baseline: number,
+  other: number,
+): number[] {
+  if (paired) return a.map((x, i) => sign(b[i]! - x))
+  const mid = isRate ? (baseline + other) / 2 : Math.sqrt(baseline * other)
+  return [...a.map((x) => sign(mid - x)), ...b.map((y) => sign(y - mid))]
+}
+
 /** Compare one metric of a pair; null when either side has no value at all. */
 export function compareMetric(input: MetricInput): CompareMetric | null {
   const { metric, minEffect } = input
@@ -101,28 +121,24 @@ export function compareMetric(input: MetricInput): CompareMetric | null {
   let baseline: number
   let other: number
   let interval: Interval | null = null
-  // The per-round direction each round shows: paired rounds against each other, unpaired rounds
-  // against the baseline's centre.
-  let directions: number[]
   if (isRate) {
     baseline = arithmeticMean(a)
     other = arithmeticMean(b)
     if (enough) interval = paired ? pairedDifference(a, b) : welchInterval(a, b)
-    directions = paired ? a.map((x, i) => sign(b[i]! - x)) : b.map((y) => sign(y - baseline))
   } else {
     baseline = geometricMean(a)
     other = geometricMean(b)
     if (enough) interval = paired ? pairedLogRatio(a, b) : welchLogRatio(a, b)
-    directions = paired ? a.map((x, i) => sign(Math.log(b[i]! / x))) : b.map((y) => sign(y - baseline))
   }
   const estimate = isRate ? other - baseline : Math.log(other / baseline)
   const dir = sign(estimate)
+  const directions = roundDirections(a, b, paired, isRate, baseline, other)
   const agree = { rounds: directions.filter((d) => d === dir).length, of: directions.length }
 
   let verdict: CompareVerdict = 'too-few-rounds'
-  let significant: boolean | null = null
+  let excludesNoChange: boolean | null = null
   if (interval) {
-    significant = interval.lo > 0 || interval.hi < 0
+    excludesNoChange = interval.lo > 0 || interval.hi < 0
     const margin = isRate
       ? Math.max((minEffect / 100) * baseline, ERROR_RATE_FLOOR)
       : Math.log(1 + minEffect / 100)
@@ -152,7 +168,7 @@ export function compareMetric(input: MetricInput): CompareMetric | null {
     other,
     change,
     ci,
-    significant,
+    excludesNoChange,
     verdict,
     better,
     agree,

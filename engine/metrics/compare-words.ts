@@ -1,6 +1,7 @@
 // How a comparison is put in words and figures, shared by the CLI, the app and the PDF so the same
 // result reads the same everywhere. Pure functions, no Node modules (the renderer imports them).
 import type { CompareMetric, CompareMetricName, CompareVerdict } from '../api/types.ts'
+import { msText } from './units.ts'
 
 export const METRIC_LABEL: Record<CompareMetricName, string> = {
   throughput: 'throughput',
@@ -27,7 +28,7 @@ export function fmtRatioRange(lo: number, hi: number): string {
 export function fmtMetricValue(metric: CompareMetricName, v: number): string {
   if (metric === 'throughput') return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} req/s`
   if (metric === 'errorRate') return `${(v * 100).toFixed(2)} %`
-  return `${(v / 1000).toFixed(v >= 100_000 ? 1 : 2)} ms`
+  return `${msText(v)} ms`
 }
 
 /** Error rates differ in percentage points: "+1.50 points". */
@@ -73,10 +74,17 @@ export function fmtAgree(a: CompareMetric['agree']): string {
   return `${a.rounds} of ${a.of} rounds agree`
 }
 
-/** The verdict as a short word for a table cell, from the point of view of the other entry. */
-export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEffect: number): string {
+/**
+ * The word of a verdict, from the other entry's point of view: defined here once, and the same in
+ * the table's cell, the headline, the JSON (`word`) and the PDF. A latency higher than the
+ * baseline's beyond the margin is "slower", lower "faster"; throughput "more req/s" or "fewer
+ * req/s"; the error rate "more errors" or "fewer errors"; inside the margin "same"; an interval
+ * across the margin "inconclusive" (even when it excludes no change: the direction is sure, not
+ * whether it matters); no interval "no interval".
+ */
+export function verdictName(m: Pick<CompareMetric, 'metric' | 'verdict'>): string {
   const v: CompareVerdict = m.verdict
-  if (v === 'same') return m.metric === 'errorRate' ? 'same' : `same (within ±${fmtMargin(minEffect)})`
+  if (v === 'same') return 'same'
   if (v === 'inconclusive') return 'inconclusive'
   if (v === 'too-few-rounds') return 'no interval'
   if (m.metric === 'throughput') return v === 'higher' ? 'more req/s' : 'fewer req/s'
@@ -98,6 +106,18 @@ export function metricCells(m: CompareMetric, minEffect: number): string[] {
     verdictWord(m, minEffect),
   ]
 }
+
+/** The verdict for a table cell: its word, and the margin where it says "same". */
+export function verdictWord(m: Pick<CompareMetric, 'metric' | 'verdict'>, minEffect: number): string {
+  const word = verdictName(m)
+  return m.verdict === 'same' && m.metric !== 'errorRate' ? `${word} (within ±${fmtMargin(minEffect)})` : word
+}
+
+/**
+ * The name of the comparison's per-side figure (CompareMetric.baseline/other), beside each side's
+ * label in every pairs table: a second statistic, never to be read as the target's own figure.
+ */
+export const CENTRE_NAME = 'geometric mean of rounds'
 
 export function fmtMargin(minEffect: number): string {
   return `${Number.isInteger(minEffect) ? minEffect : minEffect.toFixed(1)} %`

@@ -30,7 +30,7 @@ describe('compareMetric: the verdict follows the interval and the margin', () =>
     expect(m).toMatchObject({
       verdict: 'higher',
       better: 'baseline',
-      significant: true,
+      excludesNoChange: true,
       agree: { rounds: 5, of: 5 },
     })
     // change is exactly other / baseline − 1 of the values reported with it.
@@ -38,10 +38,10 @@ describe('compareMetric: the verdict follows the interval and the margin', () =>
     expect(m.sentence).toBe("b's p50 is 3.93× a's (95 % CI 3.89–3.97×, all 5 rounds agree)")
   })
 
-  it('twins 0.3 % apart: significant, yet no difference that matters', () => {
+  it('twins 0.3 % apart: the interval excludes 1×, yet no difference that matters', () => {
     const twin = A.map((x, i) => x * 1.003 * (1 + (i % 2 ? 1 : -1) * 0.0004))
     const m = compareMetric(input(A, twin))!
-    expect(m.significant).toBe(true)
+    expect(m.excludesNoChange).toBe(true)
     expect(m.verdict).toBe('same')
     expect(m.better).toBeNull()
     expect(m.sentence).toMatch(/inside ±5 %: no difference that matters\)$/)
@@ -50,17 +50,17 @@ describe('compareMetric: the verdict follows the interval and the margin', () =>
   it('an interval across the margin is inconclusive, whether or not it excludes 1×', () => {
     const wide = compareMetric(input([2010, 1985, 2040, 1990, 2005], [2100, 2300, 2150], false))!
     expect(wide.ci![0]).toBeCloseTo(0.9717816867315322 - 1, 10)
-    expect(wide).toMatchObject({ verdict: 'inconclusive', significant: false })
+    expect(wide).toMatchObject({ verdict: 'inconclusive', excludesNoChange: false })
     // 1.02–1.08×: surely higher, but maybe by less than 5 %.
     const near = compareMetric(input([1000, 1000, 1000, 1000], [1030, 1060, 1040, 1070]))!
     expect(near.ci![0]).toBeGreaterThan(0)
     expect(near.ci![0]).toBeLessThan(0.05)
-    expect(near).toMatchObject({ verdict: 'inconclusive', significant: true })
+    expect(near).toMatchObject({ verdict: 'inconclusive', excludesNoChange: true })
   })
 
   it('fewer than 3 rounds: no interval, no significance, said once per metric', () => {
     const m = compareMetric(input([1000, 1010], [2000, 2020]))!
-    expect(m).toMatchObject({ verdict: 'too-few-rounds', ci: null, significant: null })
+    expect(m).toMatchObject({ verdict: 'too-few-rounds', ci: null, excludesNoChange: null })
     expect(m.change).toBeCloseTo(1, 2)
     expect(m.sentence).toBe("b's p50 is 2.00× a's (2 rounds: no interval)")
   })
@@ -86,12 +86,39 @@ describe('compareMetric: the verdict follows the interval and the margin', () =>
       better: 'baseline',
       change: null,
       ci: null,
-      significant: true,
+      excludesNoChange: true,
     })
     expect(worse.other).toBeCloseTo(0.02)
     expect(worse.sentence).toMatch(
       /^b failed 2\.00 % of requests, a 0\.00 % \(\+2\.00 points, all 3 rounds agree\)$/,
     )
+  })
+})
+
+describe('rounds agreeing', () => {
+  it('is the same count whichever run is the baseline (unpaired rounds against the midpoint)', () => {
+    // a's rounds 1000, 1100, 1300 and b's 1150, 1250, 1400: held against the other side's centre,
+    // b's rounds all lie above a's (3 of 3) while one of a's lies above b's (2 of 3). Against the
+    // midpoint of the two centres (1193 µs): 1000, 1100 below and 1250, 1400 above agree; 1300
+    // and 1150 do not, both ways round.
+    const one = run(1, [{ name: 'api', p50s: [1000, 1100, 1300] }])
+    const two = run(2, [{ name: 'api', p50s: [1150, 1250, 1400] }])
+    const forward = metric(compareRuns([one, two]), 0, 'p50')
+    const backward = metric(compareRuns([two, one]), 0, 'p50')
+    expect(forward.agree).toEqual({ rounds: 4, of: 6 })
+    expect(backward.agree).toEqual(forward.agree)
+    expect(forward.change! * backward.change!).toBeLessThan(0)
+  })
+
+  it('paired rounds: the pairs, the same both ways', () => {
+    const r = run(1, [
+      { name: 'a', p50s: [1000, 1000, 1000, 1000] },
+      { name: 'b', p50s: [1100, 1200, 990, 1150] },
+    ])
+    const forward = metric(compareRuns([r]), 0, 'p50')
+    const backward = metric(compareRuns([r], { baseline: { runId: 1, target: 'b' } }), 0, 'p50')
+    expect(forward.agree).toEqual({ rounds: 3, of: 4 })
+    expect(backward.agree).toEqual(forward.agree)
   })
 })
 

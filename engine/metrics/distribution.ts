@@ -1,7 +1,8 @@
 // The latency distribution as HdrHistogram's percentile plot draws it: latency against the
 // percentile on a log-scaled tail axis, x = log10(1 / (1 − q)) ("nines"): 0.30 is p50, 1 p90, 2 p99,
 // … 5 p99.999. One curve per target with all its rounds merged (exact over every request), and
-// with several rounds the lowest and highest round at each point, drawn as a band. The run detail
+// with several rounds the lowest and highest round at each point, drawn as a band; in rate mode a
+// second curve per target from the intended send times (corrected latency). The run detail
 // and compare pages (runs.distribution) and the report draw the same curves.
 import type { DistributionCurve, LatencyStats, TargetRoundSummary } from '../api/types.ts'
 import { decodeHistogram, latencyStats, mergeEncoded, type Histogram } from './hdr.ts'
@@ -62,41 +63,58 @@ export interface TargetDistribution extends DistributionCurve {
   stats: LatencyStats
 }
 
-/** Per target (in the order of `results`), its rounds' histograms merged, and a band over rounds. */
-export function distributions(
-  results: readonly Pick<TargetRoundSummary, 'target' | 'histogram'>[],
-): TargetDistribution[] {
-  const byTarget = new Map<string, string[]>()
-  for (const r of results) {
-    const list = byTarget.get(r.target) ?? []
-    if (r.histogram) list.push(r.histogram)
-    byTarget.set(r.target, list)
-  }
-  const out: TargetDistribution[] = []
-  for (const [target, encoded] of byTarget) {
-    const merged = mergeEncoded(encoded)
-    try {
-      const points = curveOf(merged)
-      let band: [number, number][] | null = null
-      if (encoded.length > 1 && points.length > 0) {
-        const rounds = encoded.map((e) => {
-          const h = decodeHistogram(e)
-          try {
-            return curveOf(h)
-          } finally {
-            h.destroy()
-          }
-        })
-        const drawn = rounds.filter((c) => c.length > 0)
-        band = points.map(([x]) => {
-          const vs = drawn.map((c) => valueOn(c, x))
-          return [Math.min(...vs), Math.max(...vs)]
-        })
-      }
-      out.push({ target, rounds: encoded.length, points, band, stats: latencyStats(merged) })
-    } finally {
-      merged.destroy()
+type Encoded = Pick<TargetRoundSummary, 'target' | 'histogram'> &
+  Partial<Pick<TargetRoundSummary, 'correctedHistogram'>>
+
+/** One curve from a target's encoded rounds: all of them merged, and a band over them. */
+function curveOfRounds(target: string, encoded: readonly string[], corrected: boolean): TargetDistribution {
+  const merged = mergeEncoded(encoded)
+  try {
+    const points = curveOf(merged)
+    let band: [number, number][] | null = null
+    if (encoded.length > 1 && points.length > 0) {
+      const rounds = encoded.map((e) => {
+        const h = decodeHistogram(e)
+        try {
+          return curveOf(h)
+        } finally {
+          h.destroy()
+        }
+      })
+      const drawn = rounds.filter((c) => c.length > 0)
+      band = points.map(([x]) => {
+        const vs = drawn.map((c) => valueOn(c, x))
+        return [Math.min(...vs), Math.max(...vs)]
+      })
     }
+    return {
+      target,
+      rounds: encoded.length,
+      points,
+      band,
+      ...(corrected ? { corrected: true } : {}),
+      stats: latencyStats(merged),
+    }
+  } finally {
+    merged.destroy()
+  }
+}
+
+/**
+ * Per target (in the order of `results`), its rounds' histograms merged, and a band over rounds.
+ * In rate mode, after them, each target's latency from the intended send time (coordinated
+ * omission corrected, `corrected: true`), where every round of it kept one.
+ */
+export function distributions(results: readonly Encoded[]): TargetDistribution[] {
+  const byTarget = new Map<string, Encoded[]>()
+  for (const r of results) byTarget.set(r.target, [...(byTarget.get(r.target) ?? []), r])
+  const out: TargetDistribution[] = []
+  for (const [target, rounds] of byTarget)
+    out.push(curveOfRounds(target, rounds.map((r) => r.histogram).filter(Boolean), false))
+  for (const [target, rounds] of byTarget) {
+    const corrected = rounds.map((r) => r.correctedHistogram ?? null)
+    if (corrected.length && corrected.every((c): c is string => Boolean(c)))
+      out.push(curveOfRounds(target, corrected, true))
   }
   return out
 }

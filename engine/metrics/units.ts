@@ -33,9 +33,19 @@ export function errorsText(errors: ErrorCounts, fmt: (n: number) => string = Str
   return parts.length ? parts.join(' · ') : 'none'
 }
 
+/**
+ * µs as ms with `digits` decimals (2 unless said), rounded half up on the µs themselves: 4005 µs is
+ * 4.01 ms on every screen. (`(4.005).toFixed(2)` gives "4.00" where `Intl.NumberFormat` gives
+ * "4.01": a binary fraction rounded two ways. Rounding here first, once, leaves nothing to differ.)
+ */
+export function msRounded(us: number, digits = 2): number {
+  const scale = 10 ** (3 - digits)
+  return Math.round(us / scale) / 10 ** digits
+}
+
 /** Milliseconds from µs, two decimals: the precision every table prints latency with. */
 export function msText(us: number): string {
-  return (us / 1000).toFixed(2)
+  return msRounded(us).toFixed(2)
 }
 
 /**
@@ -47,6 +57,36 @@ export function formatMetricValue(metric: string, value: number): string {
   if (metric === 'throughput') return `${value.toFixed(1)} req/s`
   if (metric === 'errorRate') return `${(value * 100).toFixed(2)} %`
   return String(value)
+}
+
+/**
+ * How a named series (the prometheus monitor's heap_bytes, gc_pause_ratio, a query's own name) is
+ * shown, from its Prometheus unit suffix: bytes in MiB, seconds in ms, ratios in %, else as is.
+ * The live view, run detail, the study page and the report all scale and label it with this.
+ */
+export function seriesUnit(metric: string): { unit: string; scale: number; digits: number } {
+  if (/_bytes$/.test(metric)) return { unit: 'MiB', scale: 1 / 2 ** 20, digits: 1 }
+  if (/_seconds$/.test(metric)) return { unit: 'ms', scale: 1000, digits: 2 }
+  if (/_(ratio)$/.test(metric)) return { unit: '%', scale: 100, digits: 2 }
+  if (/_percent$/.test(metric)) return { unit: '%', scale: 1, digits: 1 }
+  return { unit: '', scale: 1, digits: 2 }
+}
+
+/**
+ * How a named series' instances add up in one second: sizes and counts sum (the heap of all
+ * replicas), times, ratios and percentages are averaged (two instances' event-loop lag is not
+ * their sum).
+ */
+export function seriesAggregate(metric: string): 'sum' | 'mean' {
+  return /_(seconds|ratio|percent)$/.test(metric) ? 'mean' : 'sum'
+}
+
+/** A named series' value as a person reads it: `123.4 MiB`, `1.25 ms`, `0.40 %`, `42`. */
+export function formatSeriesValue(metric: string, value: number): string {
+  const { unit, scale, digits } = seriesUnit(metric)
+  const x = value * scale
+  const text = unit === '' && Number.isInteger(x) ? String(x) : x.toFixed(digits)
+  return unit ? `${text} ${unit}` : text
 }
 
 /** A limit as the user typed it, in its unit and without padding zeros: 200000 µs → "200 ms". */

@@ -1,10 +1,13 @@
 import { CloudFoundryMonitor } from './cloudfoundry.ts'
 import { DockerMonitor } from './docker.ts'
 import { GeneratorMonitor } from './generator.ts'
+import { KubernetesMonitor } from './kubernetes.ts'
 import { assertInterval } from './loop.ts'
 import { PostgresMonitor } from './postgres.ts'
 import { ProcessMonitor } from './process.ts'
+import { PrometheusMonitor } from './prometheus.ts'
 import { MonitorSpecSchema, formatSpecIssues } from '../config/schema-monitor.ts'
+import { formatSeriesValue } from '../metrics/units.ts'
 import type { MonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { Monitor, MonitorErrorCode, ResourceSample, StackLocator } from './types.ts'
@@ -23,7 +26,7 @@ export type {
 } from './types.ts'
 
 export type MonitorOptions = {
-  /** Cloud Foundry secrets: `password`, `refreshToken`, `token`, or keyed by the env var name. */
+  /** Secrets (Cloud Foundry, Prometheus): `password`, `refreshToken`, `token`, or keyed by the env var name. */
   secrets?: Record<string, string>
   /** Sampling period; 1000 (1 Hz) by default. */
   intervalMs?: number
@@ -56,6 +59,10 @@ export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOp
       return new CloudFoundryMonitor(spec, target, opts.secrets ?? {}, intervalMs)
     case 'postgres':
       return new PostgresMonitor(spec, target, intervalMs, opts)
+    case 'prometheus':
+      return new PrometheusMonitor(spec, target, intervalMs, opts.secrets ?? {})
+    case 'kubernetes':
+      return new KubernetesMonitor(spec, target, intervalMs)
   }
 }
 
@@ -68,7 +75,7 @@ export type MonitorTestResult = {
   ok: boolean
   /** One line for the UI: what was found, or what is wrong and what to do. */
   message: string
-  /** Instances found (containers, process trees, app instances). */
+  /** Instances found (containers, process trees, app instances, pods, a query's series). */
   instances: number
   /** The first sample of each instance. */
   samples: ResourceSample[]
@@ -104,7 +111,8 @@ export async function testMonitor(
         .catch(reject)
     })
     const tick = await firstTick
-    return { ok: true, message: describe(parsed.data, tick), instances: tick.length, samples: tick }
+    const instances = new Set(tick.map((s) => s.instance)).size
+    return { ok: true, message: describe(parsed.data, tick), instances, samples: tick }
   } catch (error) {
     return failed(toMonitorError(error, 'unreachable', 'monitor test'))
   } finally {
@@ -123,14 +131,25 @@ function describe(spec: MonitorSpec, tick: ResourceSample[]): string {
     docker: 'container',
     process: spec.kind === 'process' && spec.tree ? 'process' : 'process tree',
     postgres: 'connection state',
+    prometheus: 'series',
+    kubernetes: 'pod',
   }[spec.kind]
-  const list = tick.map((s) => {
-    const parts = [s.state ?? 'unknown state']
+  // A prometheus instance's named series are samples of their own: one entry per instance.
+  const byInstance = new Map<string, string[]>()
+  for (const s of tick) {
+    const parts = byInstance.get(s.instance) ?? (s.metric ? [] : [s.state ?? 'unknown state'])
     if (s.cpuPercent !== null) parts.push(`${s.cpuPercent.toFixed(1)} % CPU`)
     if (s.memoryBytes !== null) parts.push(`${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB`)
     if (s.connections !== undefined && s.connections !== null) parts.push(`${s.connections} connections`)
-    return `${s.instance} (${parts.join(', ')})`
-  })
+    if (s.metric)
+      parts.push(
+        `${s.metric} ${s.value === null || s.value === undefined ? 'none' : formatSeriesValue(s.metric, s.value)}`,
+      )
+    byInstance.set(s.instance, parts)
+  }
+  const list = [...byInstance].map(([instance, parts]) => `${instance} (${parts.join(', ')})`)
+  const n = byInstance.size
   const app = spec.kind === 'cloudfoundry' ? `app ${spec.app}: ` : ''
-  return `${app}${tick.length} ${noun}${tick.length === 1 ? '' : 's'}: ${list.join('; ')}`
+  const plural = noun === 'series' ? noun : `${noun}${n === 1 ? '' : 's'}`
+  return `${app}${n} ${plural}: ${list.join('; ')}`
 }

@@ -25,6 +25,12 @@ export type ResourceSample = {
   state: string | null
   /** Database connections in the state `instance` names: the postgres source only. */
   connections?: number | null
+  /**
+   * A named series other than CPU and memory (the prometheus source: heap_bytes, gc_pause_ratio, a
+   * query's own name), its value in `value`; CPU, memory and connections are then null.
+   */
+  metric?: string | null
+  value?: number | null
 }
 
 export type SampleHandler = (sample: ResourceSample) => void

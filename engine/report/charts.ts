@@ -5,6 +5,7 @@
 // (engine/metrics/figures.ts): a second of timeouts is a gap in latency and a bar of errors.
 import type { Plan, PreviewPoint } from '../config/compile.ts'
 import { ERROR_KINDS, type ErrorKind, type ResourcePoint, type SeriesPoint } from '../api/types.ts'
+import { figureReadings } from '../metrics/sources.ts'
 import { NINES_FROM, NINES_TICKS } from '../metrics/distribution.ts'
 import { kindLabel } from '../metrics/units.ts'
 import { esc } from './format.ts'
@@ -215,9 +216,13 @@ interface Joined {
   memory: number | null
 }
 
-/** Resource samples of one target joined to its per-second series by t (sums over instances). */
-export function joinPerSecond(points: readonly SeriesPoint[], resources: readonly ResourcePoint[]): Joined[] {
+/**
+ * Resource samples of one target joined to its per-second series by t (sums over instances; with
+ * several CPU sources, the target's figure source's: engine/metrics/sources.ts).
+ */
+export function joinPerSecond(points: readonly SeriesPoint[], all: readonly ResourcePoint[]): Joined[] {
   if (points.length === 0) return []
+  const resources = figureReadings(all)
   let step = Infinity
   for (let i = 1; i < points.length; i++) step = Math.min(step, Math.max(1, points[i]!.t - points[i - 1]!.t))
   if (!Number.isFinite(step)) step = 1

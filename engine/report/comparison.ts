@@ -2,21 +2,23 @@
 // entry (throughput, p50, p95, p99, p99.9, errors, and CPU and memory where monitored), the pairs
 // with ratio, interval and verdict, and the method once. Words come from engine/metrics/ (the CLI
 // and the app say the same), so a sentence is never written twice with different numbers.
-import { failedRequests, type CompareMetric, type CompareResult } from '../api/types.ts'
+import type { CompareMetric, CompareResult } from '../api/types.ts'
+import { figuresOf } from '../metrics/figures.ts'
 import {
+  CENTRE_NAME,
   fmtAgreeCell,
   fmtEffectCell,
+  fmtMargin,
   fmtMetricValue,
   METRIC_LABEL,
   verdictWord,
 } from '../metrics/compare-words.ts'
-import { joinPerSecond } from './charts.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtInt, fmtMs, fmtRate } from './format.ts'
 import { lineChart, PALETTE } from './svg.ts'
 import { resultsByTarget } from './tables.ts'
 
-/** One entry's figures, as the run sections print them (means of rounds, merged histograms). */
+/** One entry's figures: the target over its rounds (engine/metrics/over-rounds.ts), as every screen shows it. */
 export interface EntryFigures {
   label: string
   runId: number
@@ -33,37 +35,34 @@ export interface EntryFigures {
   memory: number | null
 }
 
-function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null
-}
-
 /** Every target of every run, with the run's id in the label where names repeat. */
 export function entryFigures(data: ReportData): EntryFigures[] {
   const names = data.runs.flatMap((d) => resultsByTarget(d).map(([t]) => t))
   const unique = new Set(names).size === names.length
   return data.runs.flatMap((d: RunReportData) =>
-    resultsByTarget(d).map(([target, rounds]) => {
-      const merged = d.merged.find((m) => m.target === target)
-      const stats = merged && merged.stats.count > 0 ? merged.stats : null
-      const joined = joinPerSecond(
-        d.series.filter((p) => p.target === target),
-        d.resources.filter((r) => r.target === target && r.source !== 'generator'),
-      )
-      return {
-        label: unique ? target : `${target} (run ${d.run.runId})`,
-        runId: d.run.runId,
-        target,
-        rounds: rounds.length,
-        requests: rounds.reduce((s, r) => s + r.requests, 0),
-        throughput: rounds.reduce((s, r) => s + r.throughput, 0) / rounds.length,
-        p50: stats?.p50 ?? null,
-        p95: stats?.p95 ?? null,
-        p99: stats?.p99 ?? null,
-        p999: stats?.p999 ?? null,
-        failed: rounds.reduce((s, r) => s + failedRequests(r.errors), 0),
-        cpu: mean(joined.filter((j) => j.cpu !== null).map((j) => j.cpu!)),
-        memory: mean(joined.filter((j) => j.memory !== null).map((j) => j.memory!)),
-      }
+    resultsByTarget(d).flatMap(([target]) => {
+      const over = d.run.overRounds.find((o) => o.target === target)
+      if (!over) return []
+      const f = figuresOf(over)
+      const stats = over.latency.count > 0 ? over.latency : null
+      const used = d.resourceSummary.find((r) => r.target === target)
+      return [
+        {
+          label: unique ? target : `${target} (run ${d.run.runId})`,
+          runId: d.run.runId,
+          target,
+          rounds: over.rounds,
+          requests: f.requests,
+          throughput: f.throughput,
+          p50: stats?.p50 ?? null,
+          p95: stats?.p95 ?? null,
+          p99: stats?.p99 ?? null,
+          p999: stats?.p999 ?? null,
+          failed: f.failed,
+          cpu: used?.sum.cpu?.mean ?? null,
+          memory: used?.sum.memory?.mean ?? null,
+        },
+      ]
     }),
   )
 }
@@ -86,7 +85,7 @@ export function sideBySideTable(entries: readonly EntryFigures[]): string {
 ${cpu ? `<td class="num">${e.cpu === null ? '–' : e.cpu.toFixed(0)}</td>` : ''}${memory ? `<td class="num">${fmtBytes(e.memory)}</td>` : ''}</tr>`,
   )
   return `<table class="figures side-by-side">${head}${rows.join('\n')}</table>
-<p class="note">Each entry's figures as its run reports them. Throughput: the mean of the rounds. Latency: every request of every round (the rounds' histograms merged). Errors: failed requests (requests still in flight at the end are not counted).${cpu || memory ? ' CPU and memory: the monitored target, averaged over its seconds under load.' : ''}</p>`
+<p class="note">Each entry is the target over its rounds, the figure every table, the app and <code>runs show</code> give it (“all N” rows): throughput the mean of the rounds' throughputs, latency every answered request of every round (the rounds' histograms merged), errors the failed requests of all rounds (requests still in flight at the end are not counted). The pairs below compare another statistic, the ${CENTRE_NAME}.${cpu || memory ? ' CPU and memory: the monitored target (its instances summed), averaged over its seconds under load, as each run’s resources table gives them.' : ''}</p>`
 }
 
 function metricRow(m: CompareMetric, minEffect: number): string {
@@ -103,10 +102,25 @@ export function pairsTable(result: CompareResult): string {
     const design = p.design === 'paired' ? 'rounds paired' : 'rounds unpaired'
     return `<table class="figures pairs"><colgroup><col style="width:13%"><col style="width:17%"><col style="width:17%"><col style="width:22%"><col style="width:13%"><col style="width:18%"></colgroup><tr class="pair-head"><th colspan="6">${esc(p.other.label)} <span class="muted">against</span> ${esc(p.baseline.label)}
 <span class="muted">(${p.other.rounds} and ${p.baseline.rounds} round${p.baseline.rounds === 1 ? '' : 's'}, ${design}${p.corrected ? ', latency corrected for coordinated omission' : ''})</span></th></tr>
-<tr><th>Metric</th><th class="num">${esc(p.baseline.label)}</th><th class="num">${esc(p.other.label)}</th><th class="num">Ratio (95 % CI)</th><th>Rounds agreeing</th><th>Verdict</th></tr>
+<tr><th>Metric</th><th class="num">${esc(p.baseline.label)}<br><span class="muted">${CENTRE_NAME}</span></th><th class="num">${esc(p.other.label)}<br><span class="muted">${CENTRE_NAME}</span></th><th class="num">Ratio (95 % CI)</th><th>Rounds agreeing</th><th>Verdict</th></tr>
 ${rows}</table>`
   })
   return blocks.join('\n')
+}
+
+/**
+ * The comparison as the user made it, stated on page 1: the baseline (or the explicit pairs, or a
+ * curve) and the smallest difference that matters, so a reader knows what "faster" was held to.
+ */
+export function choiceLine(c: CompareResult): string {
+  const entry = (e: { label: string; runId: number }) =>
+    `${esc(e.label)}${e.label.includes(`(run ${e.runId})`) ? '' : ` (run ${e.runId})`}`
+  const how = c.series
+    ? `as values of ${esc(c.series.name)}`
+    : c.baseline
+      ? `against the baseline ${entry(c.baseline)}`
+      : `in the pairs ${c.pairs.map((p) => `${entry(p.other)} against ${entry(p.baseline)}`).join(', ')}`
+  return `<p class="choice" data-choice="compare">Compared ${how}; smallest difference that matters ±${esc(fmtMargin(c.minEffect))}.</p>`
 }
 
 export function methodNote(result: CompareResult): string {

@@ -4,8 +4,9 @@
 import { ApiError } from '../api/errors.ts'
 import type { CompareResult, ResourcePoint, SeriesPoint, StudyResults } from '../api/types.ts'
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
-import { compareRuns } from '../metrics/compare.ts'
+import { compareRuns, type CompareOptions } from '../metrics/compare.ts'
 import { distributions, type TargetDistribution } from '../metrics/distribution.ts'
+import { resourceSummary, type TargetResources } from '../metrics/resources.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
 import type { TargetLimits } from '../store/resources.ts'
@@ -21,6 +22,8 @@ export interface RunReportData {
   environment: EnvironmentInfo | null
   series: SeriesPoint[]
   resources: ResourcePoint[]
+  /** CPU, memory and connections per target and instance (engine/metrics/resources.ts), as `runs show` gives them. */
+  resourceSummary: TargetResources[]
   limits: TargetLimits[]
   plan: Plan | null
   schedule: PreviewPoint[]
@@ -47,17 +50,25 @@ export interface LoadOptions {
   /** Chart points per (target, round) series (default: pointsPerRound). */
   maxPoints?: number
   now?: Date
+  /**
+   * The comparison the user made (the Compare page's, or `cannonade report --baseline --min-effect
+   * --pair`): page 1 compares as it says and states the baseline and margin.
+   */
+  compare?: CompareOptions
 }
 
 /** compareRuns, with "nothing to compare" turned into a note instead of an error. */
 function tryCompare(
   store: HistoryStore,
   runIds: number[],
+  opts: CompareOptions = {},
 ): { result: CompareResult | null; note: string | null } {
   try {
-    return { result: compareRuns(store.compareRounds(runIds)), note: null }
+    return { result: compareRuns(store.compareRounds(runIds), opts), note: null }
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'bad-input') return { result: null, note: err.message }
+    // Nothing to compare is a note; a baseline or pair the runs do not have is the caller's error.
+    if (err instanceof ApiError && err.code === 'bad-input' && err.field === 'runIds')
+      return { result: null, note: err.message }
     throw err
   }
 }
@@ -79,17 +90,35 @@ export function pointsPerRound(rounds: number): number {
   return Math.max(30, Math.ceil(480 / Math.max(1, rounds)))
 }
 
+/**
+ * A run's own targets compared as the user's comparison says where it applies to this run: its
+ * margin, and its baseline when that is one of this run's targets.
+ */
+function ownCompare(runId: number, c: CompareOptions = {}): CompareOptions {
+  return {
+    ...(c.minEffect !== undefined ? { minEffect: c.minEffect } : {}),
+    ...(c.baseline?.runId === runId ? { baseline: c.baseline } : {}),
+    ...(c.asSeries ? { asSeries: true } : {}),
+  }
+}
+
 export function loadRunData(store: HistoryStore, runId: number, opts: LoadOptions = {}): RunReportData {
   // A report is made to be shared: no secret header or password in anything it prints.
   const detail = store.getRun(runId)
   const run = { ...detail, config: redactConfig(detail.config, 'shared') }
   const targets = new Set(run.results.map((r) => r.target))
-  const own = targets.size >= 2 ? tryCompare(store, [runId]) : { result: null, note: null }
+  const own =
+    targets.size >= 2
+      ? tryCompare(store, [runId], ownCompare(runId, opts.compare))
+      : { result: null, note: null }
+  const resources = store.resources(runId)
   return {
     run,
     environment: store.environment(runId),
     series: store.series(runId, { maxPoints: opts.maxPoints ?? pointsPerRound(run.config.rounds) }),
-    resources: store.resources(runId),
+    resources,
+    // Over every second under load (the full series, not the charts' downsampled one).
+    resourceSummary: resourceSummary(resources, store.series(runId)),
     limits: store.limits(runId),
     ...planOf(run),
     merged: distributions(run.results),
@@ -113,8 +142,11 @@ export function loadReportData(
   for (const id of ids) store.runRow(id) // fail on a missing run before any work
   const runs = ids.map((id) => loadRunData(store, id, opts))
   const first = runs[0]!
+  // One run: its own comparison is page 1's, with every choice of the user's (pairs too).
   const main =
-    ids.length >= 2 ? tryCompare(store, ids) : { result: first.comparison, note: first.comparisonNote }
+    ids.length >= 2 || opts.compare?.pairs?.length
+      ? tryCompare(store, ids, opts.compare)
+      : { result: first.comparison, note: first.comparisonNote }
   return {
     runs,
     comparison: main.result,

@@ -2,6 +2,8 @@
 // names, target names, tags, notes, URLs) and the number formats the tables print. Tests format
 // the database's figures with these same functions to find them in the PDF's text.
 
+import { msRounded } from '../metrics/units.ts'
+
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -27,9 +29,9 @@ export function fmtInt(n: number): string {
   return INT.format(Math.round(n))
 }
 
-/** Microseconds as milliseconds with two decimals (as compare.ts words them): 1,234.57. */
+/** Microseconds as milliseconds with two decimals, rounded as every screen rounds them (msRounded): 1,234.57. */
 export function fmtMs(us: number): string {
-  return TWO.format(us / 1000)
+  return TWO.format(msRounded(us))
 }
 
 /** Requests per second with one decimal: 4,210.3. */

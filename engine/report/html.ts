@@ -12,11 +12,19 @@ import {
   scheduleChart,
   throughputChart,
 } from './charts.ts'
-import { entryFigures, methodNote, pairsTable, seriesCharts, sideBySideTable } from './comparison.ts'
+import {
+  choiceLine,
+  entryFigures,
+  methodNote,
+  pairsTable,
+  seriesCharts,
+  sideBySideTable,
+} from './comparison.ts'
 import { loadReportData, type LoadOptions, type ReportData, type RunReportData } from './data.ts'
 import { esc, fmtDate } from './format.ts'
 import { configurationTable, environmentSection } from './sections.ts'
 import { REPORT_CSS } from './style.ts'
+import { instanceCharts, resourcesTable } from './resources.ts'
 import { colourFor, targetOrder, tint } from './palette.ts'
 import { studySection } from './study.ts'
 import { phaseTables, resultsByTarget, stepTables, summaryTable } from './tables.ts'
@@ -81,8 +89,8 @@ export function distributionOverview(data: ReportData): string {
   const several = data.runs.length > 1
   const entries = data.runs.flatMap((d, runIndex) =>
     d.merged.map((m) => ({
-      label: `${m.target}${several ? ` (run ${d.run.runId})` : ''}${m.rounds > 1 ? `, ${m.rounds} rounds` : ''}`,
-      color: tint(color(m.target), Math.min(0.6, 0.3 * runIndex)),
+      label: `${m.target}${m.corrected ? ' from intended send (corrected)' : ''}${several ? ` (run ${d.run.runId})` : ''}${m.rounds > 1 ? `, ${m.rounds} rounds` : ''}`,
+      color: tint(color(m.target), Math.min(0.6, 0.3 * runIndex + (m.corrected ? 0.35 : 0))),
       points: m.points,
       band: m.band,
     })),
@@ -100,7 +108,7 @@ export function distributionOverview(data: ReportData): string {
 function firstPage(data: ReportData, printed: Set<string>): string {
   const c = data.comparison
   const parts = ['<section class="verdict">']
-  if (c) parts.push(headlineOnce(c, printed))
+  if (c) parts.push(headlineOnce(c, printed), choiceLine(c))
   else parts.push(`<p class="headline">${esc(data.comparisonNote ?? 'Nothing to compare.')}</p>`)
   parts.push(sideBySideTable(entryFigures(data)))
   parts.push(distributionOverview(data))
@@ -145,12 +153,18 @@ ${d.plan ? scheduleChart(d.schedule, d.plan, segments) : ''}
 <h3>Results per target</h3>${summaryTable(d)}
 ${phaseTables(d)}
 ${stepTables(d)}
+${resourcesTable(d.resourceSummary)}
 ${comparison}
 <h3>Charts</h3>
 ${throughputChart(d.series, color)}
 ${latencyOverTimeChart(d.series, color)}
 ${errorsChart(d.series)}
 ${resourceCharts(d.series, d.resources, color)}
+${instanceCharts(
+  d.resources,
+  resultsByTarget(d).map(([t]) => t),
+  color,
+)}
 </section>`
 }
 

@@ -123,6 +123,7 @@ export async function reportsCreate(
   opts: {
     dir: string
     format?: 'pdf' | 'html'
+    compare?: CreateReportOptions['compare']
     title?: string
     onProgress?: (p: ReportProgress) => void
     now?: Date
@@ -138,6 +139,7 @@ export async function reportsCreate(
   const created = await createReport(store, runIds, {
     out,
     format,
+    compare: opts.compare,
     title: opts.title,
     onProgress: opts.onProgress,
     now: opts.now,

@@ -48,7 +48,8 @@ if (unavailable) {
 }
 
 const pdfText = (file: string) => spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout
-const squash = (s: string) => s.replace(/\s+/g, ' ')
+// A line may wrap after an en dash ("0.38–\n5.35×"): that break is no space of the text.
+const squash = (s: string) => s.replace(/\s+/g, ' ').replace(/– /g, '–')
 
 describe('report HTML', () => {
   it('escapes run names, tags and notes (no HTML injection)', () => {

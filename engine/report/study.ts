@@ -5,6 +5,7 @@ import type { HistoryStore } from '../store/queries.ts'
 import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
 import type { StudyResults } from '../api/types.ts'
+import { formatSeriesValue, msText, seriesUnit } from '../metrics/units.ts'
 import { esc } from './format.ts'
 import { lineChart, PALETTE, scatterChart } from './svg.ts'
 
@@ -16,7 +17,7 @@ export function studiesOf(store: HistoryStore, runIds: readonly number[]): Study
 export function studySection(s: StudyResults, color: (target: string) => string): string {
   const [axis, by] = s.axes
   const name = axis?.name ?? s.path
-  const ms = (us: number) => (us / 1000).toFixed(2)
+  const ms = (us: number) => msText(us)
   // A grid's lines are its targets at each value of the second setting.
   const lineName = (t: StudyResults['targets'][number]) =>
     t.by && by ? `${t.target}, ${by.name}=${t.by.label}` : t.target
@@ -54,7 +55,58 @@ ${t.points
 ${line('throughput', `Throughput against ${name}`, 'responses/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
 ${tables}
-${s.targets.map((t) => scalingSection(t, name)).join('\n')}</section>`
+${s.targets.map((t) => scalingSection(t, name)).join('\n')}
+${seriesSection(s, lineName, color)}</section>`
+}
+
+/**
+ * Each figure of the targets' monitors (CPU, memory, a Prometheus monitor's named series) against
+ * throughput, one point per value of the study, joined in the study's order: the study page's
+ * "against throughput" chart for every series at once, and a table of the figures.
+ */
+export function seriesSection(
+  s: StudyResults,
+  lineName: (t: StudyResults['targets'][number]) => string,
+  color: (target: string) => string,
+): string {
+  const metrics = [
+    ...new Set(s.targets.flatMap((t) => t.points.flatMap((p) => (p.series ?? []).map((f) => f.metric)))),
+  ]
+  if (metrics.length === 0) return ''
+  const of = (p: StudyResults['targets'][number]['points'][number], metric: string) =>
+    p.series?.find((f) => f.metric === metric)
+  const charts = metrics.map((metric) => {
+    const { unit, scale } = seriesUnit(metric)
+    return lineChart(
+      s.targets.map((t) => ({
+        label: lineName(t),
+        color: color(t.target),
+        segments: [
+          t.points.flatMap((p) => {
+            const f = of(p, metric)
+            return f ? [[p.throughput, f.mean * scale] as [number, number]] : []
+          }),
+        ],
+      })),
+      { title: `${metric} against throughput`, x: { label: 'responses/s' }, y: { label: unit || metric } },
+    )
+  })
+  const head = metrics.map((m) => `<th>${esc(m)}</th>`).join('')
+  const rows = s.targets.flatMap((t) =>
+    t.points.map(
+      (p) =>
+        `<tr><td>${esc(lineName(t))}</td><td>${esc(p.label)}</td><td>${p.throughput.toFixed(1)}</td>${metrics
+          .map((m) => {
+            const f = of(p, m)
+            return `<td>${f ? esc(formatSeriesValue(m, f.mean)) : '–'}</td>`
+          })
+          .join('')}</tr>`,
+    ),
+  )
+  return `<h4>The targets' monitored figures against throughput (means over each run's measured seconds)</h4>
+${charts.join('\n')}
+<table class="figures"><tr><th>target</th><th>${esc(s.axes[0]?.name ?? s.path)}</th><th>req/s</th>${head}</tr>
+${rows.join('\n')}</table>`
 }
 
 /**

@@ -54,6 +54,7 @@ svg .dots { fill: none; stroke-width: 5.5; stroke-linecap: round; stroke-opacity
 .legend .key svg { flex: none; }
 p.headline { font-size: 11pt; line-height: 1.45; border-left: 4px solid #2563eb; background: #f8fafc;
   padding: 6pt 9pt; margin: 8pt 0 10pt; break-inside: avoid; }
+p.choice { font-size: 9.5pt; margin: -4pt 0 10pt; color: #334155; }
 table.pairs { table-layout: fixed; }
 table.pairs td, table.pairs th { overflow-wrap: anywhere; }
 table.pairs tr.pair-head th { background: #e2e8f0; }

@@ -5,7 +5,7 @@
 // every name is escaped. Long tables may break across pages, with their header repeated. The
 // comparison's tables are in comparison.ts.
 import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../api/types.ts'
-import { figuresOf, roundsFigures, type Figures } from '../metrics/figures.ts'
+import { figuresOf, type Figures } from '../metrics/figures.ts'
 import { errorsText } from '../metrics/units.ts'
 import type { RunReportData } from './data.ts'
 import { esc, fmtInt, fmtMs, fmtRate, fmtSeconds } from './format.ts'
@@ -41,7 +41,7 @@ export function latencyCells(l: LatencyStats): string {
 function row(first: string, second: string, f: Figures, l: LatencyStats, cls = ''): string {
   return `<tr${cls ? ` class="${cls}"` : ''}><td class="name">${first}</td><td>${second}</td><td class="num">${fmtSeconds(f.seconds)}</td>
 <td class="num">${fmtInt(f.requests)}</td><td class="num">${fmtRate(f.throughput)}</td>${latencyCells(l)}
-<td class="errors">${esc(errorsText(f.errors, fmtInt))}</td><td class="num">${f.inflight ? fmtInt(f.inflight) : '–'}</td></tr>`
+<td class="errors">${esc(errorsText(f.errors, fmtInt))}</td><td class="num">${fmtInt(f.inflight)}</td></tr>`
 }
 
 function table(headHtml: string, rows: readonly string[]): string {
@@ -52,6 +52,10 @@ function table(headHtml: string, rows: readonly string[]): string {
 const COLUMNS_NOTE =
   '<p class="note">Requests: requests with an outcome (answered, or failed without an answer). Throughput: responses per second of the window, any status; timeouts and other errors without an answer do not count. Latency: answered requests only. In flight at end: still waiting when the window closed; neither an error nor a latency.</p>'
 
+/** What an "all N" row is: the target over its rounds (engine/metrics/over-rounds.ts), as on page 1. */
+const ALL_ROUNDS_NOTE =
+  '<p class="note">“all N” rows: the target over its rounds, as page 1, the app and <code>runs show</code> give it: time, requests and errors summed, throughput the mean of the rounds’ throughputs, latency every answered request of every round (the rounds’ HDR histograms merged).</p>'
+
 /** The summary table: one row per target and round, plus all rounds merged when there are several. */
 export function summaryTable(d: RunReportData): string {
   const groups = resultsByTarget(d)
@@ -61,27 +65,50 @@ export function summaryTable(d: RunReportData): string {
     rounds.forEach((r, i) =>
       rows.push(row(i === 0 ? `<b>${esc(target)}</b>` : '', String(r.round), figuresOf(r), r.latency)),
     )
-    const merged = d.merged.find((m) => m.target === target)
-    if (rounds.length > 1 && merged)
-      rows.push(row('', `all ${rounds.length}`, roundsFigures(rounds), merged.stats, 'merged'))
+    const over = d.run.overRounds.find((o) => o.target === target)
+    if (rounds.length > 1 && over)
+      rows.push(row('', `all ${rounds.length}`, figuresOf(over), over.latency, 'merged'))
   }
-  const notes = groups.some(([, rs]) => rs.length > 1)
-    ? '<p class="note">“all N” rows: time, requests and errors summed, throughput the mean of the rounds (as compared), latency from the rounds’ HDR histograms merged (every request counted once).</p>'
-    : ''
-  return `${table(head('Target', 'Round'), rows)}${COLUMNS_NOTE}${notes}${correctedTable(groups)}${serverTimingTable(groups)}`
+  const notes = groups.some(([, rs]) => rs.length > 1) ? ALL_ROUNDS_NOTE : ''
+  return `${table(head('Target', 'Round'), rows)}${COLUMNS_NOTE}${notes}${correctedTable(d, groups)}${scheduleTable(groups)}${serverTimingTable(groups)}`
 }
 
 /** Rate mode: latency from each request's intended send time (coordinated omission corrected). */
-function correctedTable(groups: [string, TargetRoundSummary[]][]): string {
+function correctedTable(d: RunReportData, groups: [string, TargetRoundSummary[]][]): string {
   const rows: string[] = []
   for (const [target, rounds] of groups) {
     rounds.forEach((r, i) => {
       if (r.corrected)
         rows.push(row(i === 0 ? `<b>${esc(target)}</b>` : '', String(r.round), figuresOf(r), r.corrected))
     })
+    const over = d.run.overRounds.find((o) => o.target === target)
+    if (rounds.length > 1 && over?.corrected)
+      rows.push(row('', `all ${rounds.length}`, figuresOf(over), over.corrected, 'merged'))
   }
   if (rows.length === 0) return ''
   return `<h4>Corrected for coordinated omission (latency from the intended send time)</h4>${table(head('Target', 'Round'), rows)}`
+}
+
+/**
+ * Rate mode: how the sends kept to the schedule, a row per target and round: scheduled, sent,
+ * never sent, late by more than 1 ms, the lateness percentiles, the most connections busy at once.
+ */
+function scheduleTable(groups: [string, TargetRoundSummary[]][]): string {
+  const rows: string[] = []
+  for (const [target, rounds] of groups)
+    rounds.forEach((r, i) => {
+      const s = r.schedule
+      if (!s) return
+      const l = s.lateness
+      rows.push(`<tr><td class="name">${i === 0 ? `<b>${esc(target)}</b>` : ''}</td><td>${r.round}</td>
+${[s.scheduled, s.sent, s.unsent, s.late].map((n) => `<td class="num">${fmtInt(n)}</td>`).join('')}
+${[l.p50, l.p90, l.p99, l.max].map((v) => `<td class="num">${fmtMs(v)}</td>`).join('')}<td class="num">${fmtInt(s.peakConnections)}</td></tr>`)
+    })
+  if (rows.length === 0) return ''
+  const headHtml = `<thead><tr><th rowspan="2" class="name">Target</th><th rowspan="2">Round</th><th rowspan="2" class="num">Scheduled</th><th rowspan="2" class="num">Sent</th>
+<th rowspan="2" class="num">Never sent</th><th rowspan="2" class="num">Late<br>&gt; 1 ms</th><th colspan="4" class="group">Lateness after the intended time (ms)</th><th rowspan="2" class="num">Peak<br>connections</th></tr>
+<tr><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">max</th></tr></thead>`
+  return `<h4>The schedule: how the sends kept to it</h4>${table(headHtml, rows)}`
 }
 
 /** Per-phase figures, where the load profile had named phases; Time is the phase's own wall time. */

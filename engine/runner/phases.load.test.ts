@@ -3,7 +3,7 @@
 // load.warmupSeconds) is recorded and shown but stays out of the figures, the thresholds and the
 // histogram comparisons merge.
 import { afterEach, describe, expect, it } from 'vitest'
-import { jsonSummary } from '../cli/summary.ts'
+import { jsonSummary, resultsTable } from '../cli/summary.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { HistoryStore } from '../store/queries.ts'
@@ -96,6 +96,11 @@ describe('warm-up', () => {
     expect(buildReportHtml(store, [summary.runId])).toContain(
       '1 · warmup (warm-up, not in the figures above)',
     )
+    // The CLI table marks it (today's JSON said warmup: true alone).
+    const table = resultsTable(summary.results, summary.overRounds)
+    expect(table).toMatch(/^ {2}↳ phase warmup \(warm-up\) +\d/m)
+    expect(table).toMatch(/^ {2}↳ phase main +\d/m)
+    expect(table).toContain("warm-up: a phase left out of its target's row, thresholds and comparisons")
     // The --json summary too.
     expect(jsonSummary(summary).targets[0]!.phases.map((p) => [p.phase, p.warmup ?? false])).toEqual([
       ['warmup', true],

@@ -64,6 +64,7 @@ export class ResourceRecorder {
           cpuPercent: s.cpuPercent,
           memoryBytes: s.memoryBytes,
           connections: s.connections ?? null,
+          ...(s.metric ? { metric: s.metric, value: s.value ?? null } : {}),
         })
     }
   }

@@ -68,8 +68,11 @@ export const RESOURCE_COLUMNS = [
   'memory_limit',
   'cpu_limit',
   'state',
-  // Added with the postgres monitor: importJson still reads rows without it.
+  // Added with the postgres monitor, then the prometheus monitor's named series: importJson still
+  // reads rows without them.
   'connections',
+  'metric',
+  'value',
 ] as const
 
 export const TABLES = {

@@ -16,6 +16,7 @@ import {
 import { issueMessage } from '../config/issue-words.ts'
 import type { RunConfig } from '../config/schema.ts'
 import type { RunRounds } from '../metrics/compare.ts'
+import { overRounds } from '../metrics/over-rounds.ts'
 import { parseCorrelationId } from './correlation.ts'
 import type { Db } from './db.ts'
 import { downsampleSeries } from './downsample.ts'
@@ -108,6 +109,8 @@ export class HistoryStore {
       row.thresholds === null
         ? []
         : parseColumn(where, 'runs.thresholds', row.thresholds, ThresholdResultsSchema)
+    const tags = parseColumn(where, 'runs.tags', row.tags, TagsSchema)
+    const results = this.results(runId)
     return {
       runId: row.id,
       correlationPrefix: row.correlation_prefix,
@@ -116,9 +119,10 @@ export class HistoryStore {
       error: row.error,
       startedAt: row.started_at,
       endedAt: row.ended_at,
-      tags: parseColumn(where, 'runs.tags', row.tags, TagsSchema),
+      tags,
       note: row.note,
-      results: this.results(runId),
+      results,
+      overRounds: overRounds(results),
       thresholds,
       thresholdsPassed: thresholds.every((t) => t.passed),
       generator:

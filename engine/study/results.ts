@@ -13,6 +13,7 @@ import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { readStudy } from '../store/studies.ts'
 import { scalingPoint } from './scaling.ts'
+import { seriesFigures } from './series.ts'
 
 export type { StudyResults, SweepPoint }
 export type SweepTarget = StudyResults['targets'][number]
@@ -131,6 +132,7 @@ export function studyResults(db: Db, studyId: number): StudyResults {
           p99: relativeSpread(answered.map((r) => r.latency.p99)),
         },
         scaling: scalingPoint(db, run.runId, target),
+        series: seriesFigures(db, run.runId, target),
       })
       lines.set(key, line)
     }

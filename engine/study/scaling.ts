@@ -4,13 +4,15 @@
 // what the instances had they used at the peak. The series and the samples share the run's
 // timeline, so a second's throughput and CPU are the same second's.
 import type { ScalingPoint } from '../api/types.ts'
+import { figureReadings } from '../metrics/sources.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { resourceLimits, resourcePoints } from '../store/resources.ts'
 
 export function scalingPoint(db: Db, runId: number, target: string): ScalingPoint | null {
   // CPU of the target's instances: not the generator's, not a database's connection counts.
-  const samples = resourcePoints(db, runId).filter(
+  // With several CPU sources, the target's figure source (engine/metrics/sources.ts).
+  const samples = figureReadings(resourcePoints(db, runId)).filter(
     (p) => p.target === target && p.source !== 'generator' && p.connections === null && p.cpuPercent !== null,
   )
   const instances = new Set(samples.map((p) => p.instance))

@@ -21,6 +21,8 @@ export interface FixtureTarget {
   throughput?: number
   /** Fraction of requests that fail (default 0.002). */
   errorRate?: number
+  /** Processes its monitor sees ("pid 4242", "pid 4243", …; default 1), each sampled once a second. */
+  instances?: number
 }
 
 export interface FixtureOptions {
@@ -216,18 +218,19 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
         )
         histogram.destroy()
         for (let t = 0; t < Math.ceil(segmentSeconds); t++) {
-          insResource.run(
-            runId,
-            offsetUs / 1e6 + t,
-            target.name,
-            'process',
-            'pid 4242',
-            60 + rand() * 30,
-            Math.round(200e6 + rand() * 20e6),
-            null,
-            null,
-            'running',
-          )
+          for (let i = 0; i < (target.instances ?? 1); i++)
+            insResource.run(
+              runId,
+              offsetUs / 1e6 + t,
+              target.name,
+              'process',
+              `pid ${4242 + i}`,
+              60 + rand() * 30,
+              Math.round(200e6 + rand() * 20e6),
+              null,
+              null,
+              'running',
+            )
         }
         throughputs[index]?.push(stats.throughput)
         offsetUs += Math.ceil(segmentSeconds + config.cooldownSeconds) * 1e6

@@ -63,6 +63,45 @@ export interface FakeKubernetesOptions {
   script?: (index: number) => PodScript | 'kubelet'
   /** Requests whose "METHOD path" matches are refused with 403 Forbidden. */
   forbid?: RegExp
+  /** false: a cluster without metrics-server (metrics.k8s.io answers 404). */
+  metricsApi?: boolean
+}
+
+/**
+ * A pod of a workload the test sets up (not a Job's), for the kubernetes monitor: listed by
+ * namespace and label selector, with its containers' limits, and their usage through the metrics
+ * API (metrics.k8s.io) while `usage` is set on every container (a pod just started has none yet).
+ */
+export interface WorkloadPod {
+  name: string
+  namespace: string
+  labels: Record<string, string>
+  phase?: string
+  containers: {
+    name: string
+    limits?: { cpu?: string; memory?: string }
+    usage?: { cpu: string; memory: string }
+  }[]
+}
+
+/** A label selector as the API server reads one: k=v, k==v, k!=v, k in (…), k notin (…), k, !k. */
+export function matchesSelector(labels: Record<string, string>, selector: string): boolean {
+  const requirements = selector
+    .split(/,(?![^(]*\))/)
+    .map((r) => r.trim())
+    .filter(Boolean)
+  return requirements.every((r) => {
+    let m: RegExpExecArray | null
+    if ((m = /^([\w./-]+)\s*(==|=|!=)\s*([\w.-]*)$/.exec(r)))
+      return m[2] === '!=' ? labels[m[1]!] !== m[3] : labels[m[1]!] === m[3]
+    if ((m = /^([\w./-]+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(r))) {
+      const values = m[3]!.split(',').map((v) => v.trim())
+      const has = m[1]! in labels && values.includes(labels[m[1]!]!)
+      return m[2] === 'in' ? has : !has
+    }
+    if ((m = /^(!?)([\w./-]+)$/.exec(r))) return m[2]! in labels !== (m[1] === '!')
+    throw new Error(`unable to parse requirement: ${r}`)
+  })
 }
 
 export class FakeKubernetes {
@@ -76,6 +115,8 @@ export class FakeKubernetes {
   private cert = ''
   private readonly secrets = new Map<string, JsonObject>()
   private readonly pods: FakePod[] = []
+  /** The workload's pods the kubernetes monitor watches; a test changes them between ticks. */
+  workload: WorkloadPod[] = []
   port = 0
 
   constructor(o: FakeKubernetesOptions = {}) {
@@ -174,11 +215,23 @@ users:
       for (let index = 0; index < job.spec.completions; index++) this.createPod(job, index)
       return send(201, job)
     }
-    if (method === 'GET' && /^\/api\/v1\/namespaces\/[^/]+\/pods$/.test(url.pathname)) {
-      const items = this.pods.map((p) => this.podJson(p))
+    if (method === 'GET' && (m = /^\/api\/v1\/namespaces\/([^/]+)\/pods$/.exec(url.pathname))) {
+      const items = [...this.pods.map((p) => this.podJson(p)), ...this.workloadJson(m[1]!, url, false)]
       // Pods advance between lists, as a scheduler and a kubelet would make them.
       for (const p of this.pods) this.advance(p)
       return send(200, { kind: 'PodList', apiVersion: 'v1', items })
+    }
+    if (
+      method === 'GET' &&
+      (m = /^\/apis\/metrics\.k8s\.io\/v1beta1\/namespaces\/([^/]+)\/pods$/.exec(url.pathname))
+    ) {
+      if (this.o.metricsApi === false)
+        return status(404, 'NotFound', 'the server could not find the requested resource')
+      return send(200, {
+        kind: 'PodMetricsList',
+        apiVersion: 'metrics.k8s.io/v1beta1',
+        items: this.workloadJson(m[1]!, url, true),
+      })
     }
     if (method === 'GET' && (m = /^\/api\/v1\/namespaces\/[^/]+\/pods\/([^/]+)\/log$/.exec(url.pathname))) {
       const pod = this.pods.find((p) => p.name === m![1])
@@ -207,6 +260,31 @@ users:
       return send(200, { kind: 'Status', status: 'Success' })
     }
     status(404, 'NotFound', `the fake has no ${method} ${url.pathname}`)
+  }
+
+  /** The workload's pods of a namespace that match the request's labelSelector: as pods, or their metrics. */
+  private workloadJson(namespace: string, url: URL, metrics: boolean): unknown[] {
+    const selector = url.searchParams.get('labelSelector') ?? ''
+    const pods = this.workload.filter((p) => p.namespace === namespace && matchesSelector(p.labels, selector))
+    if (!metrics)
+      return pods.map((p) => ({
+        metadata: { name: p.name, namespace: p.namespace, labels: p.labels },
+        spec: {
+          containers: p.containers.map((c) => ({
+            name: c.name,
+            resources: c.limits ? { limits: c.limits } : {},
+          })),
+        },
+        status: { phase: p.phase ?? 'Running' },
+      }))
+    return pods
+      .filter((p) => p.containers.every((c) => c.usage))
+      .map((p) => ({
+        metadata: { name: p.name, namespace: p.namespace, labels: p.labels },
+        timestamp: new Date().toISOString(),
+        window: '15s',
+        containers: p.containers.map((c) => ({ name: c.name, usage: c.usage })),
+      }))
   }
 
   private createPod(job: JsonObject & { spec: JobSpec }, index: number): void {

@@ -15,6 +15,8 @@ import type { Config } from './config.ts'
 import { createDb } from './db.ts'
 import type { Db, Session, Timing } from './db.ts'
 import { HttpError, intParam, readBody, readJson, receivePayload, stringField } from './request.ts'
+import { CONTENT_TYPE, createMetrics, render } from './metrics.ts'
+import type { Metrics, Snapshot } from './metrics.ts'
 
 const pbkdf2 = promisify(crypto.pbkdf2)
 
@@ -82,17 +84,28 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
 export interface App {
   server: Server
   db: Db
+  /** What GET /metrics reports for this process. */
+  metrics: Metrics
   close(): Promise<void>
 }
 
 export interface AppOptions {
   /** Who computes the parts of /compute?split=K (node-cluster: the primary's workers). */
   split?: SplitRunner
+  /** Every process's figures for GET /metrics (node-cluster: the primary gathers its workers'). */
+  gather?: () => Promise<Snapshot[]>
+}
+
+const pathOf = (url: string | undefined): string => {
+  const q = (url ?? '/').indexOf('?')
+  return q < 0 ? (url ?? '/') : (url ?? '/').slice(0, q)
 }
 
 export function createApp(config: Config, opts: AppOptions = {}): App {
   const db = createDb(config.databaseUrl, config.poolSize)
   const split = opts.split ?? localSplit
+  const metrics = createMetrics()
+  const gather = opts.gather ?? (async () => [metrics.snapshot()])
   let selfUrl = `http://127.0.0.1:${config.port}`
   const chain: Chain | null =
     config.chainDepth > 0 ? createChain(config.chainDepth, () => config.chainUrl ?? selfUrl) : null
@@ -249,6 +262,11 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
 
   /** A chained request goes on to the next hop; the last hop (or any request without a chain) is routed here. */
   async function handle(req: IncomingMessage, t: Timing): Promise<Reply> {
+    // This server's own figures: never passed down a chain, no database.
+    if (pathOf(req.url) === '/metrics') {
+      if (req.method !== 'GET') throw new HttpError(405, 'method not allowed', { allow: 'GET' })
+      return { status: 200, type: CONTENT_TYPE, body: render(await gather()) }
+    }
     if (chain && !(req.url ?? '/').startsWith('/health')) {
       const hop = chain.hopOf(req)
       if (hop < chain.depth) {
@@ -281,6 +299,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     }
     res.writeHead(reply.status, headers)
     res.end(body)
+    metrics.record(req.method ?? 'GET', pathOf(req.url), reply.status, (performance.now() - t.start) / 1000)
   }
 
   const server = http.createServer((req, res) => {
@@ -311,6 +330,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   return {
     server,
     db,
+    metrics,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())

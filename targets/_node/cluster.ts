@@ -7,16 +7,26 @@
 import cluster from 'node:cluster'
 import type { Worker } from 'node:cluster'
 import { start } from './app.ts'
+import type { App } from './app.ts'
 import { computePart } from './compute.ts'
 import type { PartResult, SplitRunner } from './compute.ts'
+import { createMetrics } from './metrics.ts'
+import type { Snapshot } from './metrics.ts'
 
 type ToPrimary =
   | { type: 'split'; id: number; parts: number[] }
   | { type: 'part-done'; key: string; index: number; hash: string; worker: string }
+  | { type: 'metrics'; id: number }
+  | { type: 'snapshot'; key: number; snapshot: Snapshot | null }
 type ToWorker =
   | { type: 'part'; key: string; index: number; iterations: number }
   | { type: 'split-done'; id: number; results: PartResult[] }
   | { type: 'split-failed'; id: number; error: string }
+  | { type: 'snapshot'; key: number }
+  | { type: 'metrics-done'; id: number; snapshots: Snapshot[] }
+
+/** How long /metrics waits for the workers' figures before answering with those it has. */
+const GATHER_MS = 2000
 
 if (cluster.isPrimary) {
   const raw = process.env['WORKERS'] || '2'
@@ -37,9 +47,36 @@ if (cluster.isPrimary) {
   const send = (w: Worker | undefined, m: ToWorker) => {
     if (w?.isConnected()) w.send(m)
   }
+  const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
+
+  // GET /metrics on any worker: the primary's own figures and every worker's, summed by the asker.
+  const own = createMetrics()
+  const gathers = new Map<number, { got: Snapshot[]; left: number; done: () => void }>()
+  let nextGather = 0
+  const gather = (origin: Worker, id: number) => {
+    const key = nextGather++
+    const workers = alive()
+    const got: Snapshot[] = [own.snapshot()]
+    const done = () => {
+      if (!gathers.delete(key)) return
+      clearTimeout(timer)
+      send(origin, { type: 'metrics-done', id, snapshots: got })
+    }
+    const timer = setTimeout(done, GATHER_MS)
+    gathers.set(key, { got, left: workers.length, done })
+    for (const w of workers) send(w, { type: 'snapshot', key })
+  }
   const onMessage = (from: Worker, m: ToPrimary) => {
+    if (m.type === 'metrics') return gather(from, m.id)
+    if (m.type === 'snapshot') {
+      const g = gathers.get(m.key)
+      if (!g) return
+      if (m.snapshot) g.got.push(m.snapshot)
+      if (--g.left <= 0) g.done()
+      return
+    }
     if (m.type === 'split') {
-      const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
+      const workers = alive()
       const key = `${from.id}:${m.id}`
       const split = {
         origin: from,
@@ -50,11 +87,11 @@ if (cluster.isPrimary) {
       }
       splits.set(key, split)
       m.parts.forEach((iterations, index) => {
-        const w = alive[(nextWorker + index) % alive.length] as Worker
+        const w = workers[(nextWorker + index) % workers.length] as Worker
         split.on.add(w.id)
         send(w, { type: 'part', key, index, iterations })
       })
-      nextWorker = (nextWorker + m.parts.length) % Math.max(1, alive.length)
+      nextWorker = (nextWorker + m.parts.length) % Math.max(1, workers.length)
     } else if (m.type === 'part-done') {
       const split = splits.get(m.key)
       if (!split || split.results[m.index]) return
@@ -102,9 +139,17 @@ if (cluster.isPrimary) {
   process.on('SIGINT', () => stop('SIGINT'))
 } else {
   const waiting = new Map<number, { resolve: (r: PartResult[]) => void; reject: (e: Error) => void }>()
+  const scrapes = new Map<number, (s: Snapshot[]) => void>()
   let nextId = 0
+  // Set once listening; a snapshot asked for before that is answered with none.
+  const ready: { app?: App } = {}
   process.on('message', (m: ToWorker) => {
-    if (m.type === 'part') {
+    if (m.type === 'snapshot') {
+      process.send?.({ type: 'snapshot', key: m.key, snapshot: ready.app?.metrics.snapshot() ?? null })
+    } else if (m.type === 'metrics-done') {
+      scrapes.get(m.id)?.(m.snapshots)
+      scrapes.delete(m.id)
+    } else if (m.type === 'part') {
       // Synchronous, like /compute itself: this worker's event loop is busy for the part.
       const hash = computePart(m.index, m.iterations)
       process.send?.({ type: 'part-done', key: m.key, index: m.index, hash, worker: String(process.pid) })
@@ -121,5 +166,19 @@ if (cluster.isPrimary) {
       waiting.set(id, { resolve, reject })
       process.send?.({ type: 'split', id, parts })
     })
-  await start(process.env, { split })
+  // The primary answers within GATHER_MS; should it not (stopping), this worker's own figures.
+  const gather = () =>
+    new Promise<Snapshot[]>((resolve) => {
+      const id = nextId++
+      const timer = setTimeout(() => {
+        scrapes.delete(id)
+        resolve(ready.app ? [ready.app.metrics.snapshot()] : [])
+      }, GATHER_MS + 1000)
+      scrapes.set(id, (s) => {
+        clearTimeout(timer)
+        resolve(s)
+      })
+      process.send?.({ type: 'metrics', id })
+    })
+  ready.app = await start(process.env, { split, gather })
 }

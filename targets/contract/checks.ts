@@ -6,6 +6,7 @@ import crypto from 'node:crypto'
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { OPENAPI_AD_TITLE, openapiContract } from './openapi.ts'
+import { metricsChecks } from './metrics.ts'
 
 export interface Target {
   base: string
@@ -17,6 +18,8 @@ export interface Target {
   lanes: number
   /** The server's database, reachable from the test (to count sessions). */
   databaseUrl: string
+  /** What /metrics reports beside requests: Node.js's or the JVM's own figures. */
+  runtime: 'node' | 'java'
 }
 
 export const SEEDED_ADS = 10_000
@@ -365,6 +368,7 @@ export function contract(target: () => Target): void {
   })
 
   openapiContract(target)
+  metricsChecks(target, (path, init, hops) => call(target(), path, init, hops))
 }
 
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024

@@ -1,18 +1,24 @@
 // Display formatting. Engine figures are microseconds, requests/s and bytes; the UI shows
-// milliseconds with sensible precision.
+// milliseconds with two decimals, rounded as the engine's words round them.
+import { msRounded } from '../../../engine/metrics/units.ts'
 
 const nf0 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 })
 const nf1 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
-const nf2 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 })
 
+const ms2 = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+
+/**
+ * A latency in ms with two decimals, rounded once as the CLI and the report round it
+ * (engine/metrics/units.ts msRounded): the same p50 reads the same on every screen.
+ */
 export function ms(us: number | null | undefined): string {
   if (us === null || us === undefined || !Number.isFinite(us)) return '–'
-  const v = us / 1000
-  return `${v >= 100 ? nf0.format(v) : v >= 10 ? nf1.format(v) : nf2.format(v)} ms`
+  return `${ms2.format(msRounded(us))} ms`
 }
 
+/** A latency's ms as a number for a chart, rounded as `ms` words it. */
 export function msValue(us: number): number {
-  return Math.round(us / 10) / 100
+  return msRounded(us)
 }
 
 export function count(n: number | null | undefined): string {
@@ -61,4 +67,4 @@ export function dateTime(iso: string | null | undefined): string {
 }
 
 /** Colours come from the one palette the report uses too (engine/report/palette.ts). */
-export { colourFor, paletteColour as colour, targetOrder } from '../../../engine/report/palette.ts'
+export { colourFor, paletteColour as colour, targetOrder, tint } from '../../../engine/report/palette.ts'

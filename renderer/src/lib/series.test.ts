@@ -115,10 +115,34 @@ describe('chart rows', () => {
         connections: null,
       },
     ]
-    expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75 }])
+    // The sum per target, and each of its two instances as a line of its own.
+    expect(resourceRows(res).cpu).toEqual([{ t: 0, a: 75, 'a · 1': 50, 'a · 2': 25 }])
     expect(throughputVsResources([point('a', 0)], res, 'a')).toEqual({
       cpu: [{ x: 100, y: 75 }],
       memory: [{ x: 100, y: 2 }],
     })
+  })
+
+  it('draws a target read by two sources as a line per source, never their sum; figures take one of them', () => {
+    const at = (source: string, instance: string, cpuPercent: number | null, metric?: string) => ({
+      t: 0.5,
+      target: 'a',
+      source,
+      instance,
+      cpuPercent,
+      memoryBytes: cpuPercent === null ? null : 2 * 1024 * 1024,
+      connections: null,
+      ...(metric ? { metric, value: 7 } : {}),
+    })
+    const res = [
+      at('process', '4242', 60),
+      at('prometheus', '127.0.0.1:8082', 62),
+      at('prometheus', '127.0.0.1:8082', null, 'heap_bytes'),
+    ]
+    const rows = resourceRows(res)
+    expect(rows.cpu).toEqual([{ t: 0, 'a · process': 60, 'a · prometheus': 62 }])
+    expect(rows.targets).toEqual(['a · process', 'a · prometheus'])
+    // Throughput against CPU: the process monitor's reading (engine/metrics/sources.ts), as the report's.
+    expect(throughputVsResources([point('a', 1)], res, 'a').cpu).toEqual([{ x: 101, y: 60 }])
   })
 })

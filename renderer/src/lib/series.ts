@@ -3,6 +3,7 @@
 // target is one series: its rounds never overlap in time, so they share its legend entry and
 // colour (rounds.ts overlays them instead, with a band).
 import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
+import { figureReadings } from '../../../engine/metrics/sources.ts'
 import { kindLabel } from '../../../engine/metrics/units.ts'
 import type { Marker, Row } from '../ui/charts/types.ts'
 
@@ -71,32 +72,7 @@ export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
   return chosen.sort((a, b) => a.t - b.t)
 }
 
-/** CPU % and memory per target and second, instances summed (a target's total footprint). */
-export function resourceRows(points: readonly ResourcePoint[]): {
-  cpu: Row[]
-  memory: Row[]
-  targets: string[]
-} {
-  const cpu = new Map<number, Row>()
-  const memory = new Map<number, Row>()
-  const targets = new Set<string>()
-  for (const p of points) {
-    const t = Math.round(p.t)
-    targets.add(p.target)
-    if (p.cpuPercent !== null) {
-      const row = cpu.get(t) ?? { t }
-      row[p.target] = (row[p.target] ?? 0) + p.cpuPercent
-      cpu.set(t, row)
-    }
-    if (p.memoryBytes !== null) {
-      const row = memory.get(t) ?? { t }
-      row[p.target] = (row[p.target] ?? 0) + p.memoryBytes / (1024 * 1024)
-      memory.set(t, row)
-    }
-  }
-  const sort = (m: Map<number, Row>) => [...m.values()].sort((a, b) => a.t - b.t)
-  return { cpu: sort(cpu), memory: sort(memory), targets: [...targets] }
-}
+export { resourceRows } from './resources.ts'
 
 /**
  * Database connections per target, state and second (the postgres monitor). Each sample is a
@@ -124,7 +100,8 @@ export function throughputVsResources(
   target: string,
 ): { cpu: { x: number; y: number }[]; memory: { x: number; y: number }[] } {
   const byT = new Map<number, { cpu: number | null; mem: number | null }>()
-  for (const r of resources) {
+  // With several CPU sources, the target's figure source, as the report and studies take it.
+  for (const r of figureReadings(resources)) {
     if (r.target !== target) continue
     const t = Math.round(r.t)
     const e = byT.get(t) ?? { cpu: null, mem: null }

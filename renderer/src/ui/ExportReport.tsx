@@ -3,12 +3,14 @@
 // (reports.onProgress), so the busy state says which one is going and for how long, then offers
 // the file (FileResult).
 import { useEffect, useState } from 'react'
+import type { Api } from '../../../engine/api/api.ts'
 import type { ExportResult, ReportProgressEvent, ReportStage } from '../../../engine/api/types.ts'
 import { useAction, useApi } from '../api/context.tsx'
 import { Button } from './Common.tsx'
 import { FileResult } from './FileResult.tsx'
 
 type Format = 'pdf' | 'html'
+type ReportCompare = NonNullable<NonNullable<Parameters<Api['reports']['create']>[1]>['compare']>
 
 const STAGES: Record<Format, readonly ReportStage[]> = {
   pdf: ['loading data', 'building html', 'rendering pdf', 'done'],
@@ -57,17 +59,20 @@ export function ExportReport({
   runIds,
   testId,
   label = 'Export report',
+  compare,
 }: {
   runIds: readonly number[]
   testId: string
   label?: string
+  /** The comparison the page shows (baseline, margin, curve): the report compares the same way. */
+  compare?: ReportCompare
 }) {
   const api = useApi()
   const [format, setFormat] = useState<Format>('pdf')
   const [result, setResult] = useState<(ExportResult & { format: Format }) | null>(null)
   const create = useAction(async () => {
     setResult(null)
-    const r = await api.reports.create([...runIds], { format })
+    const r = await api.reports.create([...runIds], { format, ...(compare ? { compare } : {}) })
     setResult({ ...r, format })
   })
   const stage = useReportStage(runIds, format, create.busy)

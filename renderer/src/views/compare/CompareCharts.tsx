@@ -125,13 +125,26 @@ function CompareChartsImpl({ data }: { data: readonly RunData[] }) {
           step to plot throughput against CPU and memory.
         </p>
       ) : null}
+      <RunFigures data={data} />
+    </>
+  )
+}
+
+/** Each run's figures as run detail shows them (per target and round, and over its rounds). */
+function RunFigures({ data }: { data: readonly RunData[] }) {
+  return (
+    <>
       {data.map((d) => (
         <Card
           key={d.run.runId}
           title={`#${d.run.runId} ${d.run.name}: per target and round`}
           testId={`compare-figures-${d.run.runId}`}
         >
-          <SummaryTable results={d.run.results} testId={`compare-summary-${d.run.runId}`} />
+          <SummaryTable
+            results={d.run.results}
+            overRounds={d.run.overRounds}
+            testId={`compare-summary-${d.run.runId}`}
+          />
         </Card>
       ))}
     </>

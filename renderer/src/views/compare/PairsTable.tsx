@@ -1,8 +1,10 @@
-// The comparison in numbers: per pair, each metric of both sides (the rounds' geometric means),
+// The comparison in numbers: per pair, each metric of both sides (the geometric mean of rounds,
+// named so: a target's own figure over its rounds is in the summary tables),
 // the ratio with its 95 % interval, how many rounds agree and the verdict, worded as the CLI and
 // the PDF word them (engine/metrics/compare-words.ts). The method is stated once, below.
 import type { CompareResult } from '../../../../engine/api/types.ts'
 import {
+  CENTRE_NAME,
   fmtAgreeCell,
   fmtEffectCell,
   fmtMetricValue,
@@ -33,9 +35,13 @@ export function PairsTable({ result }: { result: CompareResult }) {
                 <th scope="col">Metric</th>
                 <th scope="col" className="num">
                   {p.baseline.label}
+                  <br />
+                  <span className="muted small">{CENTRE_NAME}</span>
                 </th>
                 <th scope="col" className="num">
                   {p.other.label}
+                  <br />
+                  <span className="muted small">{CENTRE_NAME}</span>
                 </th>
                 <th scope="col" className="num">
                   Ratio (95 % CI)

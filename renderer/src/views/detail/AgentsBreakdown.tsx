@@ -8,6 +8,107 @@ import type { SeriesDef } from '../../ui/charts/types.ts'
 import { Card } from '../../ui/Common.tsx'
 import { colour, count, ms, rate } from '../../lib/format.ts'
 
+type Agent = Distribution['perAgent'][number]
+type AgentResult = Agent['results'][number]
+interface Segment {
+  key: string
+  label: string
+  colour: string
+  run: TargetRoundSummary
+}
+
+const resultOf = (a: Agent, key: string): AgentResult | null =>
+  a.results.find((x) => `${x.target}#${x.round}` === key) ?? null
+
+function Head({ segments }: { segments: readonly Segment[] }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col" rowSpan={2}>
+          Agent
+        </th>
+        <th scope="col" rowSpan={2}>
+          State
+        </th>
+        {segments.map((s) => (
+          <th key={s.key} scope="colgroup" className="num" colSpan={2}>
+            <span className="swatch" style={{ background: s.colour }} aria-hidden="true" /> {s.label}
+          </th>
+        ))}
+      </tr>
+      <tr>
+        {segments.map((s) => [
+          <th key={`${s.key}-r`} scope="col" className="num">
+            Requests
+          </th>,
+          <th key={`${s.key}-t`} scope="col" className="num">
+            Throughput
+          </th>,
+        ])}
+      </tr>
+    </thead>
+  )
+}
+
+function AgentRow({ a, segments }: { a: Agent; segments: readonly Segment[] }) {
+  return (
+    <tr data-testid={`detail-agent-${a.index}`} data-state={a.state}>
+      <th scope="row">
+        #{a.index} <span className="muted">{a.host}</span>
+      </th>
+      <td>
+        <span className={`badge badge-${a.state}`}>{a.state}</span>
+      </td>
+      {segments.map((s) => {
+        const x = resultOf(a, s.key)
+        const id = `detail-agent-${a.index}-${s.key}`
+        return [
+          <td key={`${s.key}-r`} className="num" data-testid={`${id}-requests`} data-value={x?.requests ?? 0}>
+            {count(x?.requests ?? 0)}
+          </td>,
+          <td
+            key={`${s.key}-t`}
+            className="num"
+            data-testid={`${id}-throughput`}
+            data-value={x?.throughput ?? 0}
+            title={x ? `p50 ${ms(x.p50)} · p99 ${ms(x.p99)}` : undefined}
+          >
+            {rate(x?.throughput ?? 0)}
+          </td>,
+        ]
+      })}
+    </tr>
+  )
+}
+
+/** A row of two figures per segment: the agents' sum, or the merged run's. */
+function TotalRow({
+  label,
+  testId,
+  segments,
+  value,
+}: {
+  label: string
+  testId: string
+  segments: readonly Segment[]
+  value: (s: Segment) => { requests: number; throughput: number }
+}) {
+  return (
+    <tr className="sub-row" data-testid={testId}>
+      <th scope="row">{label}</th>
+      <td />
+      {segments.map((s) => [
+        <td key={`${s.key}-r`} className="num" data-testid={`${testId}-${s.key}-requests`}>
+          {count(value(s).requests)}
+        </td>,
+        <td key={`${s.key}-t`} className="num">
+          {rate(value(s).throughput)}
+        </td>,
+      ])}
+    </tr>
+  )
+}
+
 export function AgentsBreakdown({
   distribution: d,
   results,
@@ -17,23 +118,21 @@ export function AgentsBreakdown({
 }) {
   const targets = [...new Set(results.map((r) => r.target))]
   const multiRound = results.some((r) => r.round > 1)
-  const segments = results.map((r) => ({
+  const segments: Segment[] = results.map((r) => ({
     key: `${r.target}#${r.round}`,
     label: multiRound ? `${r.target} · round ${r.round}` : r.target,
-    target: r.target,
-    round: r.round,
     colour: colour(targets.indexOf(r.target)),
     run: r,
   }))
   const agents = [...d.perAgent].sort((a, b) => a.index - b.index)
-  const of = (i: number, key: string) =>
-    agents[i]?.results.find((x) => `${x.target}#${x.round}` === key) ?? null
-  const sum = (key: string, f: 'requests' | 'throughput') =>
-    agents.reduce((a, _x, i) => a + (of(i, key)?.[f] ?? 0), 0)
+  const sum = (s: Segment) => ({
+    requests: agents.reduce((n, a) => n + (resultOf(a, s.key)?.requests ?? 0), 0),
+    throughput: agents.reduce((n, a) => n + (resultOf(a, s.key)?.throughput ?? 0), 0),
+  })
   // One bar per agent, one stacked part per target and round in the target's colour.
-  const rows = agents.map((a, i) => ({
+  const rows = agents.map((a) => ({
     agent: `#${a.index} ${a.host}`,
-    ...Object.fromEntries(segments.map((s) => [s.key, of(i, s.key)?.throughput ?? 0])),
+    ...Object.fromEntries(segments.map((s) => [s.key, resultOf(a, s.key)?.throughput ?? 0])),
   }))
   const series: SeriesDef[] = segments.map((s) => ({ key: s.key, label: s.label, colour: s.colour }))
   return (
@@ -49,88 +148,18 @@ export function AgentsBreakdown({
         {d.warnings.length ? ` ${d.warnings.join(' ')}` : ''}
       </p>
       <table className="table" data-testid="detail-agents-table">
-        <thead>
-          <tr>
-            <th scope="col" rowSpan={2}>
-              Agent
-            </th>
-            <th scope="col" rowSpan={2}>
-              State
-            </th>
-            {segments.map((s) => (
-              <th key={s.key} scope="colgroup" className="num" colSpan={2}>
-                <span className="swatch" style={{ background: s.colour }} aria-hidden="true" /> {s.label}
-              </th>
-            ))}
-          </tr>
-          <tr>
-            {segments.map((s) => [
-              <th key={`${s.key}-r`} scope="col" className="num">
-                Requests
-              </th>,
-              <th key={`${s.key}-t`} scope="col" className="num">
-                Throughput
-              </th>,
-            ])}
-          </tr>
-        </thead>
+        <Head segments={segments} />
         <tbody>
-          {agents.map((a, i) => (
-            <tr key={a.index} data-testid={`detail-agent-${a.index}`} data-state={a.state}>
-              <th scope="row">
-                #{a.index} <span className="muted">{a.host}</span>
-              </th>
-              <td>
-                <span className={`badge badge-${a.state}`}>{a.state}</span>
-              </td>
-              {segments.map((s) => {
-                const x = of(i, s.key)
-                return [
-                  <td
-                    key={`${s.key}-r`}
-                    className="num"
-                    data-testid={`detail-agent-${a.index}-${s.key}-requests`}
-                    data-value={x?.requests ?? 0}
-                  >
-                    {count(x?.requests ?? 0)}
-                  </td>,
-                  <td
-                    key={`${s.key}-t`}
-                    className="num"
-                    data-testid={`detail-agent-${a.index}-${s.key}-throughput`}
-                    data-value={x?.throughput ?? 0}
-                    title={x ? `p50 ${ms(x.p50)} · p99 ${ms(x.p99)}` : undefined}
-                  >
-                    {rate(x?.throughput ?? 0)}
-                  </td>,
-                ]
-              })}
-            </tr>
+          {agents.map((a) => (
+            <AgentRow key={a.index} a={a} segments={segments} />
           ))}
-          <tr className="sub-row" data-testid="detail-agents-sum">
-            <th scope="row">sum of agents</th>
-            <td />
-            {segments.map((s) => [
-              <td key={`${s.key}-r`} className="num" data-testid={`detail-agents-sum-${s.key}-requests`}>
-                {count(sum(s.key, 'requests'))}
-              </td>,
-              <td key={`${s.key}-t`} className="num">
-                {rate(sum(s.key, 'throughput'))}
-              </td>,
-            ])}
-          </tr>
-          <tr className="sub-row" data-testid="detail-agents-run">
-            <th scope="row">the run (merged)</th>
-            <td />
-            {segments.map((s) => [
-              <td key={`${s.key}-r`} className="num" data-testid={`detail-agents-run-${s.key}-requests`}>
-                {count(s.run.requests)}
-              </td>,
-              <td key={`${s.key}-t`} className="num">
-                {rate(s.run.throughput)}
-              </td>,
-            ])}
-          </tr>
+          <TotalRow label="sum of agents" testId="detail-agents-sum" segments={segments} value={sum} />
+          <TotalRow
+            label="the run (merged)"
+            testId="detail-agents-run"
+            segments={segments}
+            value={(s) => s.run}
+          />
         </tbody>
       </table>
       <Bars

@@ -1,7 +1,8 @@
 // The latency distribution of one or more runs (runs.distribution): a curve per target, latency
 // against the percentile on a log-scaled tail axis (p50 → p99.999), as in the report; with several
-// rounds a band from the fastest to the slowest round. A target keeps its colour; the same target
-// in another run of a comparison is dashed.
+// rounds a band from the fastest to the slowest round; in rate mode each target's corrected
+// latency (from the intended send time) beside it, dotted. A target keeps its colour; the same
+// target in another run of a comparison is dashed.
 import { memo, useMemo } from 'react'
 import type { DistributionCurve } from '../../../../engine/api/types.ts'
 import { colourFor, msValue } from '../../lib/format.ts'
@@ -20,10 +21,10 @@ export function distributionSeries(
   const several = runs.length > 1
   return runs.flatMap((r, runIndex) =>
     r.curves.map((c) => ({
-      key: `${r.runId}:${c.target}`,
-      label: `${several ? `#${r.runId} ` : ''}${c.target}${c.rounds > 1 ? ` (${c.rounds} rounds)` : ''}`,
+      key: `${r.runId}:${c.target}${c.corrected ? ':corrected' : ''}`,
+      label: `${several ? `#${r.runId} ` : ''}${c.target}${c.corrected ? ' from intended send (corrected)' : ''}${c.rounds > 1 ? ` (${c.rounds} rounds)` : ''}`,
       colour: colourOf(c.target),
-      dashed: runIndex > 0,
+      dashed: runIndex > 0 || c.corrected === true,
       points: c.points.map(([x, us]): [number, number] => [x, msValue(us)]),
       band: c.band ? c.band.map(([lo, hi]): [number, number] => [msValue(lo), msValue(hi)]) : null,
     })),

@@ -19,6 +19,8 @@ import { Exports } from './Exports.tsx'
 import { Ledger } from './Ledger.tsx'
 import { useStudyIndex } from '../studies/useStudies.ts'
 import { parseTags } from '../history/RunRow.tsx'
+import type { RunSummary } from '../../../../engine/api/types.ts'
+import type { RunConfig } from '../../../../engine/config/schema.ts'
 
 function TagsAndNote({
   runId,
@@ -68,42 +70,28 @@ function TagsAndNote({
   )
 }
 
-export default function RunDetail({ runId }: { runId: number }) {
-  const api = useApi()
-  const run = useAsync(() => api.runs.get(runId), [api, runId])
-  const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_CHART_POINTS }), [api, runId])
-  const resources = useAsync(() => api.runs.resources(runId), [api, runId])
-  const distribution = useAsync(() => api.runs.distribution(runId), [api, runId])
-  const study = useStudyIndex(runId).byRun.get(runId) ?? null
+type Run = RunSummary & { config: RunConfig }
 
-  if (run.error)
-    return (
-      <Banner kind="error" testId="detail-error">
-        Could not load run #{runId}: {run.error}
-      </Banner>
-    )
-  const r = run.data
-  if (!r) return <div className="loading">Loading run #{runId}…</div>
+function Header({ r }: { r: Run }) {
   const targets = [...new Set(r.results.map((x) => x.target))]
-  const order = r.config.targets.map((t) => t.name)
   return (
-    <section data-testid="detail" data-run-id={runId}>
+    <>
       <header className="view-head">
         <h1>
           #{r.runId} {r.name} <StatusBadge status={r.status} />
         </h1>
         <div className="actions">
           {r.status === 'running' ? (
-            <Link className="btn btn-primary" to={`/live/${runId}`}>
+            <Link className="btn btn-primary" to={`/live/${r.runId}`}>
               Watch live
             </Link>
           ) : null}
           {targets.length > 1 ? (
-            <Button onClick={() => navigate(`/compare?runs=${runId}`)} data-testid="detail-compare-targets">
+            <Button onClick={() => navigate(`/compare?runs=${r.runId}`)} data-testid="detail-compare-targets">
               Compare its targets
             </Button>
           ) : null}
-          <Button onClick={() => navigate(`/new?from=${runId}`)} data-testid="detail-run-again">
+          <Button onClick={() => navigate(`/new?from=${r.runId}`)} data-testid="detail-run-again">
             Run again…
           </Button>
         </div>
@@ -113,22 +101,35 @@ export default function RunDetail({ runId }: { runId: number }) {
         {r.endedAt ? `, ended ${dateTime(r.endedAt)}` : ''}. Correlation ids:{' '}
         <code>{r.correlationPrefix}-…</code>
       </p>
-      {study ? (
-        <p data-testid="detail-study">
-          One value of the study{' '}
-          <Link to={`/studies/${study.studyId}`} data-testid="detail-study-link">
-            #{study.studyId} {study.name}
-          </Link>{' '}
-          (sweep of{' '}
-          {study.axes.map((a, i) => (
-            <span key={a.path}>
-              {i > 0 ? ' against ' : ''}
-              <code>{a.path}</code> over {a.labels.join(', ')}
-            </span>
-          ))}
-          ).
-        </p>
-      ) : null}
+    </>
+  )
+}
+
+function StudyLine({ runId }: { runId: number }) {
+  const study = useStudyIndex(runId).byRun.get(runId) ?? null
+  if (!study) return null
+  return (
+    <p data-testid="detail-study">
+      One value of the study{' '}
+      <Link to={`/studies/${study.studyId}`} data-testid="detail-study-link">
+        #{study.studyId} {study.name}
+      </Link>{' '}
+      (sweep of{' '}
+      {study.axes.map((a, i) => (
+        <span key={a.path}>
+          {i > 0 ? ' against ' : ''}
+          <code>{a.path}</code> over {a.labels.join(', ')}
+        </span>
+      ))}
+      ).
+    </p>
+  )
+}
+
+/** How the run went, beside its figures: its end, monitors that failed, the generator, thresholds. */
+function Banners({ r }: { r: Run }) {
+  return (
+    <>
       {r.status === 'failed' ? (
         <Banner kind="error" testId="detail-failed">
           The run failed: {r.error ?? 'no reason recorded'}
@@ -153,10 +154,23 @@ export default function RunDetail({ runId }: { runId: number }) {
           {r.thresholds.map((t) => `${t.passed ? '✓' : '✗'} ${thresholdSentence(t)}`).join(' · ')}
         </Banner>
       ) : null}
+    </>
+  )
+}
 
+/** The run's figures, distribution and per-second charts (with each instance's resources). */
+function Figures({ r }: { r: Run }) {
+  const api = useApi()
+  const runId = r.runId
+  const series = useAsync(() => api.runs.series(runId, { maxPoints: MAX_CHART_POINTS }), [api, runId])
+  const resources = useAsync(() => api.runs.resources(runId), [api, runId])
+  const distribution = useAsync(() => api.runs.distribution(runId), [api, runId])
+  const order = r.config.targets.map((t) => t.name)
+  return (
+    <>
       <Card title="Summary">
         {r.results.length > 0 ? (
-          <SummaryTable results={r.results} />
+          <SummaryTable results={r.results} overRounds={r.overRounds} />
         ) : (
           <p className="muted">No results were recorded.</p>
         )}
@@ -175,7 +189,32 @@ export default function RunDetail({ runId }: { runId: number }) {
         targets={order}
         overlay
       />
-      <SampleExplorer runId={runId} prefix={r.correlationPrefix} targets={targets} />
+    </>
+  )
+}
+
+export default function RunDetail({ runId }: { runId: number }) {
+  const api = useApi()
+  const run = useAsync(() => api.runs.get(runId), [api, runId])
+  if (run.error)
+    return (
+      <Banner kind="error" testId="detail-error">
+        Could not load run #{runId}: {run.error}
+      </Banner>
+    )
+  const r = run.data
+  if (!r) return <div className="loading">Loading run #{runId}…</div>
+  return (
+    <section data-testid="detail" data-run-id={runId}>
+      <Header r={r} />
+      <StudyLine runId={runId} />
+      <Banners r={r} />
+      <Figures r={r} />
+      <SampleExplorer
+        runId={runId}
+        prefix={r.correlationPrefix}
+        targets={[...new Set(r.results.map((x) => x.target))]}
+      />
       <div className="grid-2">
         <TagsAndNote
           key={`${r.tags.join(',')}|${r.note}`}

@@ -5,15 +5,15 @@ import { useEffect, useMemo, useState } from 'react'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Common.tsx'
-import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
-import { startedStacks } from './startedStacks.ts'
 import { RunCharts } from './RunCharts.tsx'
 import { AgentsLive } from './AgentsLive.tsx'
-import { upNext } from './upNext.ts'
-import { useLiveRun } from './useLiveRun.ts'
+import { EndBanners, StartBanners, StudyBanner } from './LiveBanners.tsx'
+import { plannedSeconds, remainingText } from './remaining.ts'
+import { upNext, type UpNext } from './upNext.ts'
+import { useLiveRun, type LiveView } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
 
 function NoRun() {
@@ -77,11 +77,99 @@ function useFollowStudy(runId: number, studyId: number | null, waiting: boolean)
   }, [api, runId, studyId, waiting])
 }
 
-function Live({ runId }: { runId: number }) {
+/** The run's clock: elapsed, what remains (from the config too: never "request-bound" by default), the bar. */
+function Progress({ view, elapsed, running }: { view: LiveView; elapsed: number; running: boolean }) {
+  const total = view.total ?? (view.summary ? plannedSeconds(view.summary.config) : null)
+  const progress = total && view.lastAt > 0 ? Math.min(1, elapsed / total) : null
+  const remaining = remainingText({
+    total: view.total,
+    elapsed,
+    started: view.lastAt > 0,
+    running,
+    config: view.summary?.config ?? null,
+  })
+  return (
+    <div className="progress" data-testid="live-progress">
+      <div className="progress-label">
+        <span data-testid="live-elapsed">{duration(elapsed)} elapsed</span>
+        <span data-testid="live-remaining">{remaining}</span>
+      </div>
+      <div
+        className="progress-track"
+        role="progressbar"
+        aria-label="Run progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress !== null ? Math.round(progress * 100) : undefined}
+      >
+        <div
+          className="progress-fill"
+          style={{ width: `${progress !== null ? progress * 100 : running ? 100 : 0}%` }}
+          data-indeterminate={progress === null && running ? 'true' : undefined}
+        />
+      </div>
+    </div>
+  )
+}
+
+function Stats({ view, next, running }: { view: LiveView; next: UpNext | null; running: boolean }) {
+  const latest = view.points.length ? view.points.reduce((a, b) => (b.t > a.t ? b : a)) : null
+  const current = view.current
+    ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}`
+    : '–'
+  return (
+    <div className="stats">
+      <Stat
+        label={next ? 'cooling down, next' : running ? 'now running' : 'last target'}
+        value={next ? next.target : current}
+        testId="live-current"
+      />
+      <Stat
+        label="throughput (responses, last second)"
+        value={rate(latest?.responses)}
+        testId="live-throughput"
+      />
+      <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
+      <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />
+      <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
+      {view.totals.inflight !== null ? (
+        <Stat label="in flight at end" value={count(view.totals.inflight)} testId="live-inflight" />
+      ) : null}
+    </div>
+  )
+}
+
+function StopOrOpen({ runId, running }: { runId: number; running: boolean }) {
   const api = useApi()
-  const view = useLiveRun(runId)
   const stop = useAction(() => api.runs.stop(runId))
   const [stopRequested, setStopRequested] = useState(false)
+  return (
+    <div className="actions">
+      {running ? (
+        <Button
+          variant="danger"
+          busy={stop.busy}
+          disabled={stopRequested}
+          onClick={() => {
+            setStopRequested(true)
+            void stop.run()
+          }}
+          data-testid="live-stop"
+        >
+          {stopRequested ? 'Stopping…' : 'Stop'}
+        </Button>
+      ) : (
+        <Link className="btn btn-primary" to={`/runs/${runId}`} data-testid="live-open-detail">
+          Open results
+        </Link>
+      )}
+      {stop.error ? <Banner kind="error">Stop failed: {stop.error}</Banner> : null}
+    </div>
+  )
+}
+
+function Live({ runId }: { runId: number }) {
+  const view = useLiveRun(runId)
   const running = view.status === 'running' || view.status === 'unknown'
   const now = useNow(running && view.lastAt > 0)
   const quietMs = view.lastAt > 0 ? Math.max(0, now - view.lastAt) : 0
@@ -90,166 +178,40 @@ function Live({ runId }: { runId: number }) {
     running && view.lastAt > 0
       ? Math.min(view.total ?? Infinity, view.elapsed + Math.floor(quietMs / 1000))
       : view.elapsed
-  const progress = view.total ? Math.min(1, elapsed / view.total) : null
-  const latest = view.points.length ? view.points.reduce((a, b) => (b.t > a.t ? b : a)) : null
-  const next =
-    running && view.summary && view.current ? upNext(view.summary.config, view.current, quietMs) : null
+  const summary = view.summary
+  const next = running && summary && view.current ? upNext(summary.config, view.current, quietMs) : null
   // A sweep's run: say which value it is and link to the study (looked up again at its end).
   const study = useStudyIndex(view.status).byRun.get(runId) ?? null
   const position = study ? [...study.runIds].sort((a, b) => a - b).indexOf(runId) : -1
-  const summary = view.summary
   const targetNames = useMemo(() => summary?.config.targets.map((t) => t.name), [summary])
-  const moreValues = study !== null && position + 1 < study.values.length
-  useFollowStudy(runId, study?.studyId ?? null, view.status === 'done' && moreValues)
-
+  useFollowStudy(
+    runId,
+    study?.studyId ?? null,
+    view.status === 'done' && study !== null && position + 1 < study.values.length,
+  )
   return (
     <section data-testid="live" data-run-id={runId} data-status={view.status}>
       <header className="view-head">
         <h1>
-          {view.summary?.name ?? `Run #${runId}`} <StatusBadge status={view.status} />
+          {summary?.name ?? `Run #${runId}`} <StatusBadge status={view.status} />
         </h1>
-        <div className="actions">
-          {running ? (
-            <Button
-              variant="danger"
-              busy={stop.busy}
-              disabled={stopRequested}
-              onClick={() => {
-                setStopRequested(true)
-                void stop.run()
-              }}
-              data-testid="live-stop"
-            >
-              {stopRequested ? 'Stopping…' : 'Stop'}
-            </Button>
-          ) : (
-            <Link className="btn btn-primary" to={`/runs/${runId}`} data-testid="live-open-detail">
-              Open results
-            </Link>
-          )}
-        </div>
+        <StopOrOpen runId={runId} running={running} />
       </header>
       {study ? (
-        <Banner kind="info" testId="live-study">
-          Run {position + 1} of {study.size} of the study “{study.name}” (
-          {study.axes.map((a, i) => (
-            <span key={a.path}>
-              {i > 0 ? ' × ' : ''}
-              <code>{a.path}</code>
-            </span>
-          ))}
-          ).{' '}
-          {!running && view.status === 'done' && position + 1 < study.size
-            ? 'The next value starts after the cool-down; this page follows it. '
-            : ''}
-          <Link to={`/studies/${study.studyId}`} data-testid="live-study-link">
-            Open the study
-          </Link>
-        </Banner>
+        <StudyBanner study={study} position={position} running={running} status={view.status} />
       ) : null}
-      {startedStacks(runId).length ? (
-        <Banner kind="info" testId="live-stacks-started">
-          Started for this run, as its config names them and they were not running (or ran otherwise):{' '}
-          {startedStacks(runId).join(', ')}. They keep running after it; <Link to="/stacks">Stacks</Link>{' '}
-          stops them.
-        </Banner>
-      ) : null}
-      {next ? (
-        <Banner kind="info" testId="live-up-next">
-          Cool-down between segments: next {next.target}
-          {view.summary && view.summary.config.rounds > 1 ? ` · round ${next.round}` : ''} (segment{' '}
-          {next.index} of {next.of})
-          {next.inSeconds > 0 ? `, starts in about ${next.inSeconds} s` : ', starting now'}.
-        </Banner>
-      ) : null}
+      <StartBanners runId={runId} next={next} rounds={summary?.config.rounds ?? 1} />
       {view.loadError && !view.points.length ? (
         <Banner kind="error">
           Could not load run #{runId}: {view.loadError}
         </Banner>
       ) : null}
-      {stop.error ? <Banner kind="error">Stop failed: {stop.error}</Banner> : null}
-      <RunWarnings warnings={view.warnings} testId="live-warnings" />
-      {view.saturated ? (
-        <Banner kind="warning" testId="live-saturation">
-          The load generator itself is saturated (its CPU is near 100 %): the numbers measure Cannonade, not
-          the target. Use fewer connections, a rate, or a faster machine.
-        </Banner>
-      ) : null}
-      {view.status === 'failed' ? (
-        <Banner kind="error" testId="live-failed">
-          The run failed: {view.error ?? 'no reason given'}
-        </Banner>
-      ) : null}
-      {view.status === 'partial' ? (
-        <Banner kind="warning" testId="live-partial">
-          The run is partial: {view.error ?? 'a load agent did not finish'}. The merged figures hold only what
-          the remaining agents measured.
-        </Banner>
-      ) : null}
-      {view.status === 'aborted' ? (
-        <Banner kind="info" testId="live-aborted">
-          The run was stopped; what it measured until then is kept.
-        </Banner>
-      ) : null}
-      {view.status === 'done' ? (
-        <Banner kind="success" testId="live-done">
-          The run finished.
-        </Banner>
-      ) : null}
-
-      <div className="progress" data-testid="live-progress">
-        <div className="progress-label">
-          <span data-testid="live-elapsed">{duration(elapsed)} elapsed</span>
-          <span data-testid="live-remaining">
-            {view.total !== null
-              ? `${duration(Math.max(0, view.total - elapsed))} remaining`
-              : 'request-bound: ends when the requests are done'}
-          </span>
-        </div>
-        <div
-          className="progress-track"
-          role="progressbar"
-          aria-label="Run progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={progress !== null ? Math.round(progress * 100) : undefined}
-        >
-          <div
-            className="progress-fill"
-            style={{ width: `${progress !== null ? progress * 100 : running ? 100 : 0}%` }}
-            data-indeterminate={progress === null && running ? 'true' : undefined}
-          />
-        </div>
-      </div>
-
-      <div className="stats">
-        <Stat
-          label={next ? 'cooling down, next' : running ? 'now running' : 'last target'}
-          value={
-            next
-              ? next.target
-              : view.current
-                ? `${view.current.target}${view.current.phase !== 'main' ? ` · ${view.current.phase}` : ''}`
-                : '–'
-          }
-          testId="live-current"
-        />
-        <Stat
-          label="throughput (responses, last second)"
-          value={rate(latest?.responses)}
-          testId="live-throughput"
-        />
-        <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
-        <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />
-        <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
-        {view.totals.inflight !== null ? (
-          <Stat label="in flight at end" value={count(view.totals.inflight)} testId="live-inflight" />
-        ) : null}
-      </div>
-
+      <EndBanners view={view} />
+      <Progress view={view} elapsed={elapsed} running={running} />
+      <Stats view={view} next={next} running={running} />
       <AgentsLive
-        live={running || !view.summary?.distribution ? view.agents : null}
-        stored={view.summary?.distribution ?? null}
+        live={running || !summary?.distribution ? view.agents : null}
+        stored={summary?.distribution ?? null}
         prefix="live"
       />
       <RunCharts points={view.points} resources={view.resources} prefix="live" targets={targetNames} />

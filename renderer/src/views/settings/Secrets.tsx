@@ -13,6 +13,7 @@ const DESCRIPTION: Record<(typeof SECRET_NAMES)[number], string> = {
   CF_PASSWORD: 'Cloud Foundry password (password grant)',
   CF_REFRESH_TOKEN: 'Cloud Foundry refresh token',
   CF_TOKEN: 'Cloud Foundry access token (`cf oauth-token`)',
+  PROMETHEUS_TOKEN: 'Prometheus bearer token (a monitor with tokenEnv: PROMETHEUS_TOKEN)',
 }
 
 function DesktopSecrets({ desktop }: { desktop: DesktopBridge }) {

@@ -1,8 +1,8 @@
 // One study (a sweep): per target, throughput and p50/p95/p99 against the swept value (a line per
 // value of a grid's second setting), the knee marked and said in a sentence, throughput against the
-// instances' CPU when they were monitored, a table of the runs behind the points, and the whole
-// study as one CSV. While its runs go on, the page follows them: it reloads when a run ends or a
-// new run of the study starts.
+// instances' CPU when they were monitored, any monitored series against throughput, a table of the
+// runs behind the points, and the whole study as one CSV. While its runs go on, the page follows
+// them: it reloads when a run ends or a new run of the study starts.
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
@@ -13,6 +13,7 @@ import { ExportReport } from '../../ui/ExportReport.tsx'
 import { StudyCsv } from './StudyCsv.tsx'
 import { SweepCharts, SweepPointCells } from './SweepCharts.tsx'
 import { ScalingChart } from './ScalingChart.tsx'
+import { SeriesChart } from './SeriesChart.tsx'
 
 /** The study's results, its runs and which of them go on; reloaded as its runs start and end. */
 function useStudy(studyId: number) {
@@ -129,6 +130,11 @@ function TargetCard({
         {lines.length === 1 ? (
           <ScalingChart points={lines[0]!.points} name={name} testId={`study-scaling-${i}`} />
         ) : null}
+        <SeriesChart
+          lines={lines}
+          name={(l) => (l.by && by ? `${by.name}=${l.by.label}` : target)}
+          testId={`study-series-${i}`}
+        />
         <PointsTable lines={lines} name={name} by={by?.name ?? null} testId={`study-points-${i}`} />
       </div>
     </Card>

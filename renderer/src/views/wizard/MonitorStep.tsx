@@ -1,5 +1,5 @@
 // Step 3: where each target's CPU and memory come from (Docker, a local process, Cloud Foundry,
-// PostgreSQL's connections), with a Test button that asks the engine to take one sample now. The
+// PostgreSQL's connections, Prometheus, Kubernetes pods), with a Test button that asks the engine to take one sample now. The
 // fields of each kind are their own component (./monitor/kinds.ts).
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Card } from '../../ui/Common.tsx'

@@ -8,6 +8,7 @@ import {
   type TargetDraft,
   type ThresholdDraft,
 } from './draft.ts'
+import { prometheusFromConfig } from './monitorDraft.ts'
 import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
 import { sweepDraftOf } from './sweepDraft.ts'
 import { agentsFromConfig } from './agentsDraft.ts'
@@ -67,6 +68,12 @@ function monitorFromConfig(monitor: MonitorDraft, m: MonitorSpec): void {
       refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : cf.refreshTokenEnv,
       tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : cf.tokenEnv,
     }
+  } else if (m.kind === 'prometheus') {
+    monitor.kind = 'prometheus'
+    monitor.prometheus = prometheusFromConfig(monitor.prometheus, m)
+  } else if (m.kind === 'kubernetes') {
+    monitor.kind = 'kubernetes'
+    monitor.kubernetes = { namespace: m.namespace ?? '', selector: m.selector }
   } else {
     // Every monitor kind above: a new one is a compile error here until the draft reads it.
     const _unread: never = m

@@ -5,8 +5,10 @@ import type { ComponentType } from 'react'
 import type { MonitorKind } from '../draft.ts'
 import { CloudFoundryFields } from './CloudFoundryFields.tsx'
 import { DockerFields } from './DockerFields.tsx'
+import { KubernetesFields } from './KubernetesFields.tsx'
 import { PostgresFields } from './PostgresFields.tsx'
 import { ProcessFields } from './ProcessFields.tsx'
+import { PrometheusFields } from './PrometheusFields.tsx'
 import type { MonitorFieldsProps } from './types.ts'
 
 export const MONITOR_KINDS: Record<
@@ -18,6 +20,11 @@ export const MONITOR_KINDS: Record<
   process: { label: 'Local process (PID or port)', Fields: ProcessFields },
   cloudfoundry: { label: 'Cloud Foundry app', Fields: CloudFoundryFields },
   postgres: { label: 'PostgreSQL connections (pg_stat_activity)', Fields: PostgresFields },
+  prometheus: {
+    label: 'Prometheus (cAdvisor, node_exporter, JVM, Node.js, any PromQL)',
+    Fields: PrometheusFields,
+  },
+  kubernetes: { label: 'Kubernetes pods (metrics.k8s.io)', Fields: KubernetesFields },
 }
 
 /** The kind picker's options, in the order above. */

@@ -60,6 +60,7 @@ public final class Api {
   private final DataSource db;
   private final boolean pooled;
   private final Split split;
+  private final Metrics metrics = new Metrics();
   private volatile Chain chain;
   private final ObjectMapper mapper =
       new ObjectMapper()
@@ -150,7 +151,9 @@ public final class Api {
     Reply reply;
     try {
       Chain c = chain;
-      int hop = c == null || ex.path().equals("/health") ? -1 : c.hopOf(ex);
+      // /health and /metrics are this server's own: never passed down a chain.
+      boolean own = ex.path().equals("/health") || ex.path().equals("/metrics");
+      int hop = c == null || own ? -1 : c.hopOf(ex);
       if (hop >= 0 && hop < c.depth()) {
         long[] downstreamDb = {0};
         reply = c.forward(ex, readBody(ex, MAX_PAYLOAD_BYTES), hop + 1, downstreamDb);
@@ -173,6 +176,7 @@ public final class Api {
     reply.header("Server-Timing", reply.timing == null ? timing : timing + ", " + reply.timing);
     String correlation = ex.header("x-correlation-id");
     if (correlation != null) reply.header("x-correlation-id", correlation);
+    metrics.record(ex.method(), ex.path(), reply.status, (System.nanoTime() - t.start) / 1e9);
     return reply;
   }
 
@@ -183,6 +187,9 @@ public final class Api {
       case "/health":
         only(method, "GET");
         return health(t);
+      case "/metrics":
+        only(method, "GET");
+        return new Reply(200, Metrics.CONTENT_TYPE, metrics.render());
       case "/ads":
         if ("GET".equals(method)) return listAds(params(ex), t);
         if ("POST".equals(method)) return createAd(readJson(ex), t);

@@ -1,0 +1,142 @@
+// The wizard's monitor step offers the prometheus and kubernetes sources, each with its fields and
+// the Test button, in web mode against the real engine. A study with a Prometheus monitor (a real
+// Prometheus scraping an exporter whose JVM figures the test sets) then plots its series against
+// throughput on the study page. The Kubernetes cluster is the agents' stand-in API server with a
+// workload's pods and the metrics API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { StudyPage, WizardPage } from './pages/pages.ts'
+import { appPerTest } from './support/app.ts'
+import { FakeKubernetes } from '../engine/testing/k8s-fake.ts'
+import {
+  JVM,
+  jvmText,
+  prometheusGate,
+  startExporter,
+  startPrometheus,
+  type Exporter,
+  type LocalPrometheus,
+} from '../engine/testing/prometheus.ts'
+
+const { start } = appPerTest()
+const gate = prometheusGate('the wizard’s Prometheus monitor')
+
+describe.skipIf(gate.skip)('a Prometheus monitor from the wizard', () => {
+  let exporter: Exporter | undefined
+  let prom: LocalPrometheus | undefined
+  beforeAll(async () => {
+    if (gate.reason)
+      throw new Error(`Prometheus required (CANNONADE_REQUIRE_DOCKER=1) but unavailable: ${gate.reason}`)
+    const since = Date.now() - 60_000
+    exporter = await startExporter(() => jvmText('client', since))
+    prom = await startPrometheus([{ job: 'jvm', address: exporter.address }])
+    await prom.scraped(3)
+  }, 120_000)
+  afterAll(async () => {
+    await prom?.stop()
+    await exporter?.stop()
+  })
+
+  it('Test finds the series, the config names them, and the study plots them against throughput', async () => {
+    const app = await start()
+    const { page } = app
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 1, duration: 1 })
+    await wizard.setCooldown(0)
+    await wizard.setSweep('load.connections', '1, 2')
+    await wizard.next()
+    await page.getByTestId('monitor-0-kind').selectOption('prometheus')
+    await page.getByTestId('monitor-0-prom-url').fill(prom!.url)
+    await page.getByTestId('monitor-0-prom-preset').selectOption('jvm')
+    await page.getByTestId('monitor-0-prom-labels').fill('job=jvm')
+    await page.getByTestId('monitor-0-prom-rate-window').fill('5s')
+    await page.getByTestId('monitor-0-test').click()
+    const result = page.getByTestId('monitor-0-test-result')
+    await result.waitFor({ timeout: 20_000 })
+    expect(await result.textContent()).toMatch(
+      new RegExp(
+        `^✓ 1 series: ${exporter!.address} \\(running, [\\d.]+ % CPU, 200\\.0 MiB, gc_pause_ratio [\\d.]+ %, heap_bytes 117\\.7 MiB, threads 42\\) \\(1 instance\\)$`,
+      ),
+    )
+    await app.screenshot('40-wizard-prometheus-monitor')
+    await wizard.next()
+    const yaml = (await page.getByTestId('review-yaml').textContent()) ?? ''
+    expect(yaml).toMatch(
+      /kind: prometheus\s+url: http:\/\/127\.0\.0\.1:\d+\s+preset: jvm\s+labels:\s+job: jvm\s+rateWindow: 5s/,
+    )
+    await wizard.setName('e2e: prometheus study')
+    await wizard.start()
+    await page.getByTestId('live-study').waitFor()
+    await expect
+      .poll(() => page.getByTestId('live-study').textContent(), { timeout: 60_000 })
+      .toMatch(/^Run 2 of 2 of the study/)
+    await page.getByTestId('live-study-link').click()
+    const study = new StudyPage(page)
+    await study.waitForPoints(0, 2)
+    await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+
+    // The series the monitor brought, named ones first; the one picked is drawn against throughput.
+    const series = page.getByTestId('study-series-0')
+    const picker = page.getByTestId('study-series-0-metric')
+    expect(await picker.locator('option').allTextContents()).toEqual([
+      'gc_pause_ratio',
+      'heap_bytes',
+      'threads',
+      'cpu_percent',
+      'memory_bytes',
+    ])
+    await picker.selectOption('heap_bytes')
+    await expect.poll(() => series.getAttribute('data-metric')).toBe('heap_bytes')
+    await page.getByTestId('study-series-0-chart-plot').locator('svg').first().waitFor()
+    await app.screenshot('41-study-series-against-throughput')
+    // What it plots: the heap the exporter was set to, at each value's throughput.
+    const [listed] = await app.engine.studies.list()
+    const results = await app.engine.studies.get(listed!.studyId)
+    const points = results.targets[0]!.points
+    expect(points.map((p) => p.series?.find((f) => f.metric === 'heap_bytes')?.mean)).toEqual([
+      JVM.heap,
+      JVM.heap,
+    ])
+    expect(points.every((p) => p.series?.find((f) => f.metric === 'threads')?.mean === JVM.threads)).toBe(
+      true,
+    )
+  })
+})
+
+describe('a Kubernetes monitor from the wizard', () => {
+  let fake: FakeKubernetes | undefined
+  const before = process.env.KUBECONFIG
+  afterAll(async () => {
+    await fake?.close()
+    if (before === undefined) delete process.env.KUBECONFIG
+    else process.env.KUBECONFIG = before
+  })
+
+  it('Test lists the pods the selector picks, from the kubeconfig the engine reads', async () => {
+    fake = new FakeKubernetes()
+    await fake.start()
+    fake.workload = [1, 2].map((i) => ({
+      name: `web-${i}`,
+      namespace: 'shop',
+      labels: { app: 'web' },
+      containers: [{ name: 'app', usage: { cpu: `${i * 250}m`, memory: `${i * 64}Mi` } }],
+    }))
+    // The engine of web mode runs in this process: its kubeconfig is this environment's.
+    process.env.KUBECONFIG = fake.kubeconfig()
+    const app = await start()
+    const { page } = app
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 1, duration: 1 })
+    await wizard.next()
+    await page.getByTestId('monitor-0-kind').selectOption('kubernetes')
+    await page.getByTestId('monitor-0-k8s-selector').fill('app=web')
+    await page.getByTestId('monitor-0-k8s-namespace').fill('shop')
+    await page.getByTestId('monitor-0-test').click()
+    const result = page.getByTestId('monitor-0-test-result')
+    await result.waitFor({ timeout: 20_000 })
+    expect(await result.textContent()).toBe(
+      '✓ 2 pods: web-1 (Running, 25.0 % CPU, 64.0 MiB); web-2 (Running, 50.0 % CPU, 128.0 MiB) (2 instances)',
+    )
+    await wizard.next()
+    expect(await page.getByTestId('review-yaml').textContent()).toMatch(
+      /kind: kubernetes\s+namespace: shop\s+selector: app=web/,
+    )
+  })
+})

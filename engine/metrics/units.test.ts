@@ -1,0 +1,28 @@
+// One latency, one text: the CLI (msText), the report (fmtMs), the comparison's words
+// (fmtMetricValue) round a value the same way (the app's ms in renderer/src/lib/format.test.ts),
+// also where a binary fraction sits on the half (4005 µs: toFixed says 4.00, Intl 4.01).
+import { describe, expect, it } from 'vitest'
+import { fmtMs } from '../report/format.ts'
+import { fmtMetricValue } from './compare-words.ts'
+import { msRounded, msText } from './units.ts'
+
+describe('a latency in ms', () => {
+  it('rounds half up on the µs, once, for every screen', () => {
+    for (const [us, text] of [
+      [4005, '4.01'],
+      [1005, '1.01'],
+      [2675, '2.68'],
+      [4000, '4.00'],
+      [4004.9, '4.00'],
+      [123_456, '123.46'],
+    ] as const) {
+      expect(msText(us)).toBe(text)
+      expect(fmtMs(us)).toBe(text)
+      expect(fmtMetricValue('p50', us)).toBe(`${text} ms`)
+    }
+    expect(msRounded(4005)).toBe(4.01)
+    expect(msRounded(123_456, 1)).toBe(123.5)
+    // As a callback of map (value, index): the index is no number of decimals.
+    expect([4005, 1005].map(msText)).toEqual(['4.01', '1.01'])
+  })
+})
