@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { toBlocks } from '../testing/blocks.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { openDb } from './db.ts'
+import { blockExpander } from './block-rows.ts'
+import { blockIds } from './blocks.ts'
 import { HistoryStore } from './queries.ts'
 import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './retention.ts'
 
@@ -31,5 +34,21 @@ describe('the raw ledger', () => {
     expect(applyRetention(db, 30)).toEqual([other])
     expect(ledgerInfo(db, other).rows).toBe(0)
     expect(applyRetention(db, 30)).toEqual([])
+  })
+
+  it('says how many requests are still being written as rows (the run page shows it until 0)', () => {
+    const db = openDb(':memory:')
+    const { runId } = insertFixtureRun(db, { samplesPerRound: 1000 })
+    const all = ledgerInfo(db, runId).rows
+    // The later half of each round in blocks, as a run leaves them at its window's end.
+    const moved = toBlocks(db, runId, 'seq % 2 = 1', 100)
+    expect(moved).toBeGreaterThan(0)
+    expect(ledgerInfo(db, runId)).toMatchObject({ rows: all, pending: moved })
+    const expand = blockExpander(db)
+    const [first, ...rest] = blockIds(db, runId)
+    expand.expand(first!)
+    expect(ledgerInfo(db, runId)).toMatchObject({ rows: all, pending: moved - 100 })
+    for (const id of rest) expand.expand(id)
+    expect(ledgerInfo(db, runId)).toMatchObject({ rows: all, pending: 0 })
   })
 })
