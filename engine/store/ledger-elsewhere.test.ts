@@ -1,0 +1,80 @@
+// Where a run's raw requests are when its agents kept them (issue 19, item 3), in the words every
+// screen uses: each agent's host and file and what brings them in; for launchers whose files go
+// with their containers or pods, that they are gone and how to keep them next time. Agents whose
+// ledger was uploaded are in the run already and not named.
+import { describe, expect, it } from 'vitest'
+import type { AgentReport, Distribution } from '../api/types.ts'
+import { keptElsewhere } from './ledger-elsewhere.ts'
+
+function agent(index: number, path: string, rows: number, uploaded: boolean): AgentReport {
+  return {
+    index,
+    host: `agent-host-${index}`,
+    pid: null,
+    state: 'done',
+    error: null,
+    offsetMs: 0,
+    offsetErrorMs: 0,
+    startSkewMs: [0],
+    lostAtSecond: null,
+    requests: rows,
+    errors: 0,
+    throughput: 0,
+    results: [],
+    generator: { saturatedSeconds: 0, seconds: 1, saturated: false, peakCpu: 10, message: null },
+    ledger: { path, rows, uploaded },
+  }
+}
+
+function distribution(on: string, perAgent: AgentReport[]): Distribution {
+  return {
+    agents: perAgent.length,
+    on,
+    store: 'postgres',
+    skewMs: 0,
+    maxOffsetMs: 0,
+    heartbeatMs: 500,
+    lostAfterMs: 3000,
+    warnings: [],
+    perAgent,
+  }
+}
+
+describe('raw requests kept by load agents', () => {
+  it('names each agent that kept its ledger, its host and file, and `import ledger` for this run', () => {
+    const d = distribution('external', [
+      agent(0, 'box-a:/var/lib/cannonade/agents/a0/ledger.db', 1200, false),
+      agent(1, 'box-b:/srv/c/ledger.db', 800, true),
+      agent(2, '/data/agents/a2/ledger.db', 1000, false),
+    ])
+    const e = keptElsewhere(7, d)!
+    expect(e.requests).toBe(2200)
+    expect(e.agents.map((a) => [a.index, a.host, a.path, a.gone])).toEqual([
+      [0, 'box-a', '/var/lib/cannonade/agents/a0/ledger.db', false],
+      [2, 'agent-host-2', '/data/agents/a2/ledger.db', false],
+    ])
+    expect(e.advice).toContain('`cannonade import ledger FILE --run 7`')
+    expect(e.where).toEqual([
+      'agent 0 on box-a: /var/lib/cannonade/agents/a0/ledger.db (1,200 requests)',
+      'agent 2 on agent-host-2: /data/agents/a2/ledger.db (1,000 requests)',
+    ])
+  })
+
+  it('in containers or pods: gone with them, and --raw upload keeps them next time', () => {
+    for (const [on, where] of [
+      ['docker', 'containers'],
+      ['kubernetes', 'pods'],
+    ] as const) {
+      const e = keptElsewhere(3, distribution(on, [agent(0, 'c0:/data/ledger.db', 500, false)]))!
+      expect(e.agents[0]!.gone).toBe(true)
+      expect(e.advice).toContain(`in their ${where}, which are gone with them`)
+      expect(e.advice).toContain('--raw upload')
+      expect(e.where).toEqual(['agent 0 on c0: (gone with the agent) /data/ledger.db (500 requests)'])
+    }
+  })
+
+  it('nothing elsewhere: every ledger uploaded, or a run of one process', () => {
+    expect(keptElsewhere(1, distribution('local', [agent(0, '/x/ledger.db', 10, true)]))).toBeNull()
+    expect(keptElsewhere(1, null)).toBeNull()
+  })
+})
