@@ -36,7 +36,7 @@ export function keptElsewhere(runId: number, d: Distribution | null): LedgerElse
   })
   const advice = gone
     ? `the agents kept them (--raw keep) in their ${d.on === 'kubernetes' ? 'pods' : 'containers'}, which are gone with them; run again with --raw upload (the default) to keep every request in the run`
-    : `the agents kept them (--raw keep); bring each agent's ledger in with \`cannonade import ledger FILE --run ${runId}\` (FILE: the agent's ledger.db above, copied to this machine when it is on another)`
+    : `the agents kept them (--raw keep); bring each agent's ledger in with \`cannonade import ledger FILE --run ${runId}\` (FILE: each agent's ledger.db listed with it, copied to this machine when it is on another)`
   const where = agents.map(
     (a) =>
       `agent ${a.index} on ${a.host}: ${a.gone ? '(gone with the agent) ' : ''}${a.path} (${count(a.rows)} requests)`,
