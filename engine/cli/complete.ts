@@ -95,7 +95,7 @@ export async function completeLedger(
       )
     return 0
   }
-  later(left, why ?? 'they could not be written: see the warning above')
+  later(left, why ?? host.local.ledgerFailed() ?? 'they could not be written')
   return left
 }
 

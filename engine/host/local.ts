@@ -74,6 +74,8 @@ export interface LocalCapabilities {
   ledgerHeld(): string | null
   /** Write them as rows now; resolves once none is left that can be written. */
   completeLedger(): Promise<void>
+  /** Why writing them failed last (a full disk…), or null. */
+  ledgerFailed(): string | null
   /** An agent's kept raw ledger (its SQLite file) into the run it belongs to. */
   importLedger(file: string, runId: number): Promise<LedgerImport>
 }
@@ -106,6 +108,7 @@ export function createLocal(d: LocalDeps): LocalCapabilities {
     ledgerPending: () => d.upkeep.pending(),
     ledgerHeld: () => d.upkeep.held(),
     completeLedger: () => d.upkeep.complete(),
+    ledgerFailed: () => d.upkeep.failed(),
     importLedger: async (file, runId) => {
       d.writable()
       const imported = importAgentLedger(d.db, runId, file)

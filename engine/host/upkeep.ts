@@ -20,8 +20,10 @@ export interface LedgerUpkeep {
   pending(): PendingLedger[]
   /** Why they are not being written as rows now (a run measuring on this database…), or null. */
   held(): string | null
-  /** Write them now; resolves once none is left that can be written (see `held`). */
+  /** Write them now; resolves once none is left that can be written (see `held`, `failed`). */
   complete(): Promise<void>
+  /** Why the last run whose blocks could not be written failed (a full disk…), or null. */
+  failed(): string | null
   close(): Promise<void>
 }
 
@@ -87,16 +89,20 @@ export async function startLedgerUpkeep(d: UpkeepDeps): Promise<LedgerUpkeep> {
     return going ? describeLive(going) : busyAnswer
   }
   const busy = () => held() !== null
+  let failed: string | null = null
   const expander = new LedgerExpander(db, {
     busy,
-    onError: (runId, err) =>
-      log('warn', `run ${runId}: its samples stay in ledger blocks (still readable): ${err.message}`),
+    onError: (runId, err) => {
+      failed = `run ${runId}: ${err.message}`
+      log('warn', `run ${runId}: its samples stay in ledger blocks (still readable): ${err.message}`)
+    },
   })
   if (!d.readOnly) expander.kick()
   return {
     expander,
     pending: () => pendingLedgers(db),
     held,
+    failed: () => failed,
     complete: async () => {
       expander.kick()
       await expander.idle()
