@@ -13,6 +13,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../store/db.ts'
+import { agentReport, distributionOf } from '../testing/distribution.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { pruneLedger } from '../store/retention.ts'
 import { CLI } from '../testing/process.ts'
@@ -179,6 +180,29 @@ describe.skipIf(!available)('PostgreSQL as an archive', () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/archived samples in PostgreSQL were kept/)
     expect(await samplesOf(f.origin)).toBe(24_000)
+  })
+
+  it('a run whose load agents kept their raw rows: the CLI exports the rest, names where they are, exits 1', async () => {
+    const f = fixture('2025-05-11T10:00:00.000Z')
+    // Its 24,000 requests are in two agents' own ledgers on other machines (--raw keep), not here.
+    f.db.prepare('DELETE FROM samples WHERE run_id = ?').run(f.runId)
+    const d = distributionOf('external', [
+      agentReport(0, 'box-a:/srv/agents/a0/ledger.db', 12_000, false),
+      agentReport(1, 'box-b:/srv/agents/a1/ledger.db', 12_000, false),
+    ])
+    f.db.prepare('UPDATE runs SET distribution = ? WHERE id = ?').run(JSON.stringify(d), f.runId)
+    f.db.close()
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'export', 'pg', String(f.runId), '--url', cluster.url, '--db', f.dbPath],
+      { encoding: 'utf8', timeout: 30_000 },
+    )
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toContain(`24,000 requests of run ${f.runId} are not in this database`)
+    expect(r.stderr).toContain(`cannonade import ledger FILE --run ${f.runId}`)
+    expect(r.stderr).toContain('agent 1 on box-b: /srv/agents/a1/ledger.db (12,000 requests)')
+    // The rest of the run is archived.
+    expect(await runRow(f.origin)).toEqual([{ note: '', status: 'done' }])
   })
 
   it('a first export of a pruned run writes it without samples, and says so', async () => {

@@ -3,42 +3,8 @@
 // with their containers or pods, that they are gone and how to keep them next time. Agents whose
 // ledger was uploaded are in the run already and not named.
 import { describe, expect, it } from 'vitest'
-import type { AgentReport, Distribution } from '../api/types.ts'
+import { agentReport as agent, distributionOf as distribution } from '../testing/distribution.ts'
 import { keptElsewhere } from './ledger-elsewhere.ts'
-
-function agent(index: number, path: string, rows: number, uploaded: boolean): AgentReport {
-  return {
-    index,
-    host: `agent-host-${index}`,
-    pid: null,
-    state: 'done',
-    error: null,
-    offsetMs: 0,
-    offsetErrorMs: 0,
-    startSkewMs: [0],
-    lostAtSecond: null,
-    requests: rows,
-    errors: 0,
-    throughput: 0,
-    results: [],
-    generator: { saturatedSeconds: 0, seconds: 1, saturated: false, peakCpu: 10, message: null },
-    ledger: { path, rows, uploaded },
-  }
-}
-
-function distribution(on: string, perAgent: AgentReport[]): Distribution {
-  return {
-    agents: perAgent.length,
-    on,
-    store: 'postgres',
-    skewMs: 0,
-    maxOffsetMs: 0,
-    heartbeatMs: 500,
-    lostAfterMs: 3000,
-    warnings: [],
-    perAgent,
-  }
-}
 
 describe('raw requests kept by load agents', () => {
   it('names each agent that kept its ledger, its host and file, and `import ledger` for this run', () => {
