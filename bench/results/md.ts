@@ -3,7 +3,7 @@
 // in the doc reads as the same number on the page its chart comes from.
 import type { CompareMetric, CompareMetricName, CompareResult, SweepPoint } from '../../engine/api/types.ts'
 import { fmtEffect, metricCells, verdictWord } from '../../engine/metrics/compare-words.ts'
-import { ms } from '../../renderer/src/lib/format.ts'
+import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import { num, type Result } from './figures.ts'
 
 /** A markdown table; cells may hold `|` (escaped here). */
@@ -32,6 +32,17 @@ export function rowOf(r: Result, target: string, label: string): Record<string, 
 export const csvMs = (row: Record<string, string> | undefined, key: string): string => {
   const v = num(row?.[key])
   return v === null ? '–' : ms(v)
+}
+
+/** A sweep point's row as the study page shows it: value, throughput, the latencies named, error rate. */
+export function pointCells(p: SweepPoint, latencies: readonly ('p50' | 'p95' | 'p99')[]): string[] {
+  return [p.label, rate(p.throughput), ...latencies.map((k) => ms(p[k])), percent(p.errorRate * 100)]
+}
+
+/** The study CSV's mean app CPU at a point, or a dash. */
+export function cpuCell(row: Record<string, string> | undefined): string {
+  const cpu = num(row?.target_cpu_mean_percent)
+  return cpu === null ? '–' : percent(cpu)
 }
 
 /** How the run went on this machine: its runs, when, how loaded the machine was, and any caveat. */

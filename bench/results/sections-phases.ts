@@ -5,7 +5,18 @@ import { fmtEffect } from '../../engine/metrics/compare-words.ts'
 import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
 import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
-import { csvMs, direction, lengthWords, metricOf, pointsOf, quote, rowOf, runLine, table } from './md.ts'
+import {
+  csvMs,
+  direction,
+  pointCells,
+  lengthWords,
+  metricOf,
+  pointsOf,
+  quote,
+  rowOf,
+  runLine,
+  table,
+} from './md.ts'
 import { compareShot, runShot, studyShot } from './pages.ts'
 
 const PHASES = 'the phased-client assignment'
@@ -83,14 +94,7 @@ const phasesThreads: Section = {
       `**This run.** ${runLine(r)} The study page's figures:`,
       table(
         ['peak connections', 'throughput', 'p50', 'p95', 'p99', 'error rate'],
-        pointsOf(r, 'server').map((p) => [
-          p.label,
-          rate(p.throughput),
-          ms(p.p50),
-          ms(p.p95),
-          ms(p.p99),
-          percent(p.errorRate * 100),
-        ]),
+        pointsOf(r, 'server').map((p) => pointCells(p, ['p50', 'p95', 'p99'])),
       ),
       r.study?.targets[0] ? `The study page says: "${r.study.targets[0].sentence}"` : '',
       ...images,

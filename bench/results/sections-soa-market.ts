@@ -6,6 +6,8 @@ import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
 import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import {
+  cpuCell,
+  pointCells,
   acrossText,
   csvMs,
   direction,
@@ -130,17 +132,7 @@ function poolingRun(r: Result): string {
     ['POOL_SIZE', 'throughput', 'p50', 'p95', 'p99', 'error rate', 'db connections (max)', 'app CPU (mean)'],
     pointsOf(r, 'java-tomcat').map((p) => {
       const row = rowOf(r, 'java-tomcat', p.label)
-      const cpu = num(row?.target_cpu_mean_percent)
-      return [
-        p.label,
-        rate(p.throughput),
-        ms(p.p50),
-        ms(p.p95),
-        ms(p.p99),
-        percent(p.errorRate * 100),
-        row?.db_connections_max || '–',
-        cpu === null ? '–' : percent(cpu),
-      ]
+      return [...pointCells(p, ['p50', 'p95', 'p99']), row?.db_connections_max || '–', cpuCell(row)]
     }),
   )
 }

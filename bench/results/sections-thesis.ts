@@ -4,8 +4,10 @@
 import { fmtEffect } from '../../engine/metrics/compare-words.ts'
 import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
-import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
+import { percent, rate } from '../../renderer/src/lib/format.ts'
 import {
+  cpuCell,
+  pointCells,
   acrossText,
   csvMs,
   direction,
@@ -133,15 +135,10 @@ function poolTable(r: Result): string {
     ],
     pointsOf(r, 'java-jetty').map((p) => {
       const row = rowOf(r, 'java-jetty', p.label)
-      const cpu = num(row?.target_cpu_mean_percent)
       return [
-        p.label,
-        rate(p.throughput),
-        ms(p.p50),
-        ms(p.p99),
-        percent(p.errorRate * 100),
+        ...pointCells(p, ['p50', 'p99']),
         csvMs(row, 'server_db_mean_us'),
-        cpu === null ? '–' : percent(cpu),
+        cpuCell(row),
         row?.db_connections_max || '–',
       ]
     }),

@@ -3,11 +3,9 @@
 // replica in x-upstream), a run records CPU and memory per instance, and `up` with another count
 // rescales the same project (back to one: no balancer, the app publishes the port itself).
 import { spawnSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dockerGate, runningContainers } from '../testing/docker.ts'
-import { runConfig, tempDbPath } from '../testing/run.ts'
-import { freePort } from './postgres.ts'
-import { Stacks, stackStateDir } from './stacks.ts'
+import { describe, expect, it } from 'vitest'
+import { dockerGate, nodeHttpStackSuite, runningContainers } from '../testing/docker.ts'
+import { runConfig } from '../testing/run.ts'
 
 const gate = dockerGate('Docker replica tests')
 
@@ -31,30 +29,19 @@ function replicaAddresses(project: string): Map<string, string> {
 }
 
 describe.skipIf(gate.skip)('stack replicas behind a load balancer', () => {
-  const dbPath = tempDbPath()
-  const stacks = new Stacks({ stateDir: stackStateDir(dbPath) })
-  let port = 0
-  let url = ''
-
-  beforeAll(async () => {
-    if (gate.reason) throw new Error(`CANNONADE_REQUIRE_DOCKER=1 but Docker is unavailable: ${gate.reason}`)
-    port = await freePort()
-    url = `http://127.0.0.1:${port}`
-  })
-  afterAll(async () => {
-    await stacks.down('node-http', { volumes: true })
-  }, 120_000)
+  const suite = nodeHttpStackSuite(gate)
+  const { dbPath, stacks } = suite
 
   it('runs 2 replicas behind the balancer, which spreads requests over both', async () => {
-    const st = await stacks.up('node-http', { port, replicas: 2 })
-    expect(st).toMatchObject({ state: 'healthy', replicas: 2, url })
+    const st = await stacks.up('node-http', { port: suite.port, replicas: 2 })
+    expect(st).toMatchObject({ state: 'healthy', replicas: 2, url: suite.url })
     expect(st.containers.map((c) => c.service)).toEqual(['app', 'app', 'db', 'lb'])
     const project = stacks.project('node-http')
     const replicas = replicaAddresses(project)
     expect(replicas.size).toBe(2)
     const served = new Map<string, number>()
     for (let i = 0; i < 40; i++) {
-      const res = await fetch(`${url}/ads/${i + 1}`)
+      const res = await fetch(`${suite.url}/ads/${i + 1}`)
       expect(res.status).toBe(200)
       const upstream = (res.headers.get('x-upstream') ?? '').replace(/:8080$/, '')
       const name = replicas.get(upstream)
@@ -74,7 +61,7 @@ describe.skipIf(gate.skip)('stack replicas behind a load balancer', () => {
         targets: [
           {
             name: 'node-http',
-            url: `${url}/compute?iterations=20000`,
+            url: `${suite.url}/compute?iterations=20000`,
             monitor: { kind: 'docker', stack: 'node-http' },
           },
         ],
@@ -102,20 +89,20 @@ describe.skipIf(gate.skip)('stack replicas behind a load balancer', () => {
   }, 120_000)
 
   it('up with another count rescales: 3 behind the balancer, then 1 without it', async () => {
-    const three = await stacks.up('node-http', { port, replicas: 3 })
+    const three = await stacks.up('node-http', { port: suite.port, replicas: 3 })
     expect(three.replicas).toBe(3)
     const project = stacks.project('node-http')
     const addresses = replicaAddresses(project)
     const seen = new Set<string>()
     for (let i = 0; i < 30; i++) {
-      const res = await fetch(`${url}/health`)
+      const res = await fetch(`${suite.url}/health`)
       seen.add((res.headers.get('x-upstream') ?? '').replace(/:8080$/, ''))
     }
     expect([...seen].sort()).toEqual([...addresses.keys()].sort())
-    const one = await stacks.up('node-http', { port })
-    expect(one).toMatchObject({ state: 'healthy', replicas: 1, url })
+    const one = await stacks.up('node-http', { port: suite.port })
+    expect(one).toMatchObject({ state: 'healthy', replicas: 1, url: suite.url })
     expect(one.containers.map((c) => c.service)).toEqual(['app', 'db'])
-    const res = await fetch(`${url}/health`)
+    const res = await fetch(`${suite.url}/health`)
     expect(res.status).toBe(200)
     expect(res.headers.get('x-upstream')).toBeNull()
   }, 900_000)

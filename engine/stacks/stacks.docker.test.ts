@@ -5,13 +5,13 @@
 // setting, a taken port (naming who holds it), health never reached (nothing left running), no Docker.
 import { spawnSync } from 'node:child_process'
 import http from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { openDb } from '../store/db.ts'
 import { runStudy } from '../study/run.ts'
 import { stackControl } from './policy.ts'
-import { dockerGate, projectVolumes, runningContainers } from '../testing/docker.ts'
+import { dockerGate, nodeHttpStackSuite, projectVolumes, runningContainers } from '../testing/docker.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { detectCompose } from './compose.ts'
 import { freePort } from './postgres.ts'
@@ -24,27 +24,16 @@ type Row = { t: number; instance: string; cpu_percent: number | null; connection
 describe.skipIf(gate.skip)('stacks with Docker', () => {
   const logs: string[] = []
   // The runs below use this database, so `stack:` monitors find this data folder's stacks.
-  const dbPath = tempDbPath()
-  const stacks = new Stacks({ stateDir: stackStateDir(dbPath), onLog: (_s, l) => logs.push(l) })
-  let port = 0
-  let url = ''
-
-  beforeAll(async () => {
-    if (gate.reason) throw new Error(`CANNONADE_REQUIRE_DOCKER=1 but Docker is unavailable: ${gate.reason}`)
-    port = await freePort()
-    url = `http://127.0.0.1:${port}`
-  })
-  afterAll(async () => {
-    await stacks.down('node-http', { volumes: true })
-  }, 120_000)
+  const suite = nodeHttpStackSuite(gate, (_s, l) => logs.push(l))
+  const { dbPath, stacks } = suite
 
   it('brings node-http up on a project of this data folder and shows the limits its containers run with', async () => {
     const started = Date.now()
     // Half a core, where the manifest says one: status must show what Docker applies.
-    const st = await stacks.up('node-http', { port, env: { CANNONADE_APP_CPUS: '0.5' } })
+    const st = await stacks.up('node-http', { port: suite.port, env: { CANNONADE_APP_CPUS: '0.5' } })
     console.log(`stacks up node-http: healthy in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     expect(st.state).toBe('healthy')
-    expect(st.url).toBe(url)
+    expect(st.url).toBe(suite.url)
     expect(st.project).toMatch(/^cannonade-node-http-[0-9a-f]{6}$/)
     expect(st.project).toBe(stacks.project('node-http'))
     expect(new Stacks({ stateDir: stackStateDir(tempDbPath()) }).project('node-http')).not.toBe(st.project)
@@ -55,14 +44,14 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
       state: 'healthy',
       replicas: 1,
       limits: { cpus: 0.5, memory: '512m' },
-      url,
+      url: suite.url,
     })
     expect(status?.containers.map((c) => [c.service, c.cpus, c.memory])).toEqual([
       ['app', 0.5, '512m'],
       ['db', 1, '512m'],
     ])
     expect(logs.some((l) => /node-http is healthy/.test(l))).toBe(true)
-    const res = await fetch(`${url}/ads?limit=2`, { headers: { 'x-correlation-id': 'corr-1' } })
+    const res = await fetch(`${suite.url}/ads?limit=2`, { headers: { 'x-correlation-id': 'corr-1' } })
     expect(res.headers.get('x-correlation-id')).toBe('corr-1')
     expect(res.headers.get('server-timing')).toMatch(/app;dur=[\d.]+, db;dur=[\d.]+/)
   }, 900_000)
@@ -75,7 +64,7 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
         targets: [
           {
             name: 'node-http',
-            url: `${url}/compute?iterations=20000`,
+            url: `${suite.url}/compute?iterations=20000`,
             monitor: [
               { kind: 'docker', stack: 'node-http' },
               { kind: 'postgres', stack: 'node-http' },
@@ -164,7 +153,7 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
         targets: [
           {
             name: 'node-http',
-            url: `${url}/ads?limit=50`,
+            url: `${suite.url}/ads?limit=50`,
             stack: { name: 'node-http', env: { POOL_SIZE: 2 } },
             monitor: { kind: 'postgres', stack: 'node-http' },
           },
@@ -191,11 +180,11 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
     // The stack ran with the default pool and half a core before the study, and does again after it,
     // on the same port.
     expect(restored.map((r) => [r.running, r.env.POOL_SIZE, r.env.CANNONADE_APP_CPUS, r.port])).toEqual([
-      [true, '10', '0.5', port],
+      [true, '10', '0.5', suite.port],
     ])
     expect(poolSize()).toBe('10')
     const after = (await stacks.status()).find((s) => s.name === 'node-http')
-    expect([after?.state, after?.limits.cpus, after?.url]).toEqual(['healthy', 0.5, url])
+    expect([after?.state, after?.limits.cpus, after?.url]).toEqual(['healthy', 0.5, suite.url])
     // Each run opened with the stated warm-up after its restart, left out of its figures.
     for (const r of runs)
       expect(r.summary.results[0]!.phases[0]).toMatchObject({ phase: 'warmup', warmup: true })
@@ -219,7 +208,7 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
 
   it('Stop keeps the database unless asked: an ad survives down and up, --volumes deletes it', async () => {
     const project = stacks.project('node-http')
-    const created = await fetch(`${url}/ads`, {
+    const created = await fetch(`${suite.url}/ads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'kept across a restart', body: '', price: 1 }),
@@ -228,8 +217,8 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
     await stacks.down('node-http')
     expect(runningContainers(project)).toEqual([])
     expect(projectVolumes(project)).toHaveLength(1)
-    await stacks.up('node-http', { port })
-    expect(((await (await fetch(`${url}/ads/${ad.id}`)).json()) as { title: string }).title).toBe(
+    await stacks.up('node-http', { port: suite.port })
+    expect(((await (await fetch(`${suite.url}/ads/${ad.id}`)).json()) as { title: string }).title).toBe(
       'kept across a restart',
     )
     await stacks.down('node-http', { volumes: true })
@@ -241,11 +230,13 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
       code: 'not-found',
       message: expect.stringMatching(/known stacks: node-http/),
     })
-    await expect(stacks.up('node-http', { port, env: { POOL_SIZ: 3 } })).rejects.toMatchObject({
+    await expect(stacks.up('node-http', { port: suite.port, env: { POOL_SIZ: 3 } })).rejects.toMatchObject({
       code: 'bad-input',
       message: expect.stringMatching(/does not read POOL_SIZ; it reads .*POOL_SIZE/),
     })
-    await expect(stacks.up('node-http', { port, native: true, replicas: 2 })).rejects.toMatchObject({
+    await expect(
+      stacks.up('node-http', { port: suite.port, native: true, replicas: 2 }),
+    ).rejects.toMatchObject({
       code: 'bad-input',
       message: expect.stringMatching(/replicas need Docker/),
     })
@@ -263,9 +254,9 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
     }
     // A stack of another data folder holds the port: the message names its container and project.
     const other = new Stacks({ stateDir: stackStateDir(tempDbPath()) })
-    await stacks.up('node-http', { port })
+    await stacks.up('node-http', { port: suite.port })
     try {
-      await expect(other.up('node-http', { port })).rejects.toMatchObject({
+      await expect(other.up('node-http', { port: suite.port })).rejects.toMatchObject({
         code: 'conflict',
         message: expect.stringContaining(`of compose project ${stacks.project('node-http')}`),
       })

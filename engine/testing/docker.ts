@@ -1,7 +1,11 @@
 // For test files that need Docker Compose: why it cannot run here (null when it can), printed as
 // the reason of a skip; with CANNONADE_REQUIRE_DOCKER=1 (CI) the tests fail instead of skipping.
 import { spawnSync } from 'node:child_process'
+import { afterAll, beforeAll } from 'vitest'
 import { detectCompose } from '../stacks/compose.ts'
+import { freePort } from '../stacks/postgres.ts'
+import { Stacks, stackStateDir } from '../stacks/stacks.ts'
+import { tempDbPath } from './run.ts'
 
 export const dockerRequired = process.env.CANNONADE_REQUIRE_DOCKER === '1'
 
@@ -19,6 +23,28 @@ export function dockerGate(what: string): { skip: boolean; reason: string | null
   const reason = composeUnavailable()
   if (reason && !dockerRequired) console.warn(`skipping ${what}: ${reason}`)
   return { skip: reason !== null && !dockerRequired, reason }
+}
+
+/**
+ * The node-http stack of a fresh data folder on a free loopback port, for a describe block: the port
+ * is chosen before the suite (failing it when Docker is required and missing) and the stack is taken
+ * down with its volumes after it. `port` and `url` are read inside tests, once beforeAll has run.
+ */
+export function nodeHttpStackSuite(
+  gate: { reason: string | null },
+  onLog?: (stack: string, line: string) => void,
+): { dbPath: string; stacks: Stacks; port: number; url: string } {
+  const dbPath = tempDbPath()
+  const suite = { dbPath, stacks: new Stacks({ stateDir: stackStateDir(dbPath), onLog }), port: 0, url: '' }
+  beforeAll(async () => {
+    if (gate.reason) throw new Error(`CANNONADE_REQUIRE_DOCKER=1 but Docker is unavailable: ${gate.reason}`)
+    suite.port = await freePort()
+    suite.url = `http://127.0.0.1:${suite.port}`
+  })
+  afterAll(async () => {
+    await suite.stacks.down('node-http', { volumes: true })
+  }, 120_000)
+  return suite
 }
 
 /** Running containers of a compose project (of one service). */
