@@ -16,7 +16,7 @@ import type { RunConfig } from '../engine/config/schema.ts'
 import { openDb, type Db } from '../engine/store/db.ts'
 import { runStudy } from '../engine/study/run.ts'
 import { listTemplates, type Template } from '../engine/study/templates.ts'
-import { shortenTemplate } from '../engine/testing/templates.ts'
+import { recordedStacks, shortenTemplate } from '../engine/testing/templates.ts'
 import { launchBrowser, ROOT, startApp, type App } from './support/app.ts'
 
 const SCREENS = join(ROOT, 'docs', 'screens')
@@ -125,18 +125,7 @@ describe('the studies guide: each template and where its result shows', () => {
       )
       if (config.sweep) {
         const { studyId, runs } = await runStudy(db, join(app.dataDir, 'cannonade.db'), config, {
-          stacks: {
-            snapshot: async (name) => ({
-              name,
-              running: false,
-              native: false,
-              env: {},
-              replicas: 1,
-              port: 0,
-            }),
-            apply: async () => {},
-            restore: async () => {},
-          },
+          stacks: recordedStacks(),
         })
         expect(runs.every((r) => r.summary.status === 'done')).toBe(true)
         await shootStudy(app, studyId, t.id)

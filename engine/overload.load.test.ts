@@ -5,7 +5,7 @@
 // (The app's charts and table are checked on the same kind of run in e2e/figures.e2e.ts.)
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RunEndedEvent, RunSummary, SeriesPoint } from './api/types.ts'
+import type { RunSummary, SeriesPoint } from './api/types.ts'
 import { jsonSummary, resultsTable } from './cli/summary.ts'
 import { createEngine, type EngineHost } from './host/index.ts'
 import { figuresOf, type Figures } from './metrics/figures.ts'
@@ -15,7 +15,7 @@ import { fmtRate } from './report/format.ts'
 import { renderReportHtml } from './report/html.ts'
 import { openDb, type Db } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
-import { tempDbPath } from './testing/run.ts'
+import { runToEnd, tempDbPath } from './testing/run.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 
 const HANG_AFTER_MS = 1500
@@ -31,20 +31,14 @@ let series: SeriesPoint[]
 beforeAll(async () => {
   host = await createEngine({ dbPath: tempDbPath() })
   target = await startTarget({ delayMs: 2, hangAfterMs: HANG_AFTER_MS })
-  const ended = new Promise<RunEndedEvent>((resolve) => {
-    const off = host.runs.onEnded((e) => {
-      off()
-      resolve(e)
-    })
-  })
-  const { runId } = await host.runs.start({
+  const { runId, ended } = await runToEnd(host, {
     version: 1,
     name: 'stops answering',
     targets: [{ name: 'stalls', url: `${target.url}/x` }],
     load: { connections: 4, duration: 4, timeoutMs: TIMEOUT_MS },
     cooldownSeconds: 0,
   })
-  expect((await ended).status).toBe('done')
+  expect(ended.status).toBe('done')
   run = await host.runs.get(runId)
   f = figuresOf(run.results[0]!)
   series = await host.runs.series(runId)

@@ -4,7 +4,7 @@
 // wall time), the standard deviation, the target's app and database time beside the client's
 // latency, the errors over time, and name the scenario by its steps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RunEndedEvent, RunSummary } from './api/types.ts'
+import type { RunSummary } from './api/types.ts'
 import { runsCommand } from './cli/runs.ts'
 import { createEngine, type EngineHost } from './host/index.ts'
 import { figuresOf } from './metrics/figures.ts'
@@ -13,7 +13,7 @@ import { buildReportHtml } from './report/html.ts'
 import { fmtInt, fmtMs, fmtSeconds } from './report/format.ts'
 import { openDb } from './store/db.ts'
 import { HistoryStore } from './store/queries.ts'
-import { tempDbPath } from './testing/run.ts'
+import { runToEnd, tempDbPath } from './testing/run.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 
 let host: EngineHost
@@ -23,13 +23,7 @@ let run: RunSummary
 beforeAll(async () => {
   host = await createEngine({ dbPath: tempDbPath() })
   target = await startTarget({ delayMs: 2, serverTiming: true, failEvery: { every: 7, status: 503 } })
-  const ended = new Promise<RunEndedEvent>((resolve) => {
-    const off = host.runs.onEnded((e) => {
-      off()
-      resolve(e)
-    })
-  })
-  const { runId } = await host.runs.start({
+  const { runId, ended } = await runToEnd(host, {
     version: 1,
     name: 'shown',
     targets: [
@@ -54,7 +48,7 @@ beforeAll(async () => {
     },
     cooldownSeconds: 0,
   })
-  expect((await ended).status).toBe('done')
+  expect(ended.status).toBe('done')
   run = await host.runs.get(runId)
 })
 

@@ -13,6 +13,7 @@ import { buildReportHtml } from '../report/html.ts'
 import { HistoryStore } from '../store/queries.ts'
 import type { StackControl } from '../stacks/policy.ts'
 import { runStudy, type StackStep } from './run.ts'
+import { sweepConfig } from '../testing/config.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {
@@ -20,16 +21,7 @@ afterEach(async () => {
   target = null
 })
 
-const cfg = (url: string, sweep: unknown, extra: Record<string, unknown> = {}) =>
-  parseRunConfig({
-    version: 1,
-    name: 'sweep',
-    targets: [{ name: 't', url }],
-    load: { connections: 1, duration: 1 },
-    cooldownSeconds: 0,
-    sweep,
-    ...extra,
-  })
+const cfg = sweepConfig
 
 describe('studies', () => {
   it('runs one run per value as one study and reports throughput and latency per value', async () => {

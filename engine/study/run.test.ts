@@ -5,17 +5,9 @@ import { describe, expect, it } from 'vitest'
 import type { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { expandSweep } from '../config/sweep.ts'
+import { sweepConfig } from '../testing/config.ts'
 
-const cfg = (url: string, sweep: unknown, extra: Record<string, unknown> = {}) =>
-  parseRunConfig({
-    version: 1,
-    name: 'sweep',
-    targets: [{ name: 't', url }],
-    load: { connections: 1, duration: 1 },
-    cooldownSeconds: 0,
-    sweep,
-    ...extra,
-  })
+const cfg = sweepConfig
 
 const fieldOf = (make: () => unknown): string | null => {
   try {

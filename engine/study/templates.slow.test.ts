@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import { changesStack, type StackSetting } from '../config/sweep.ts'
-import { ranWell, shortenTemplate as shorten } from '../testing/templates.ts'
+import { ranWell, recordedStacks, shortenTemplate as shorten } from '../testing/templates.ts'
 import { startDemoServer, type DemoServer } from '../demo/server.ts'
 import { openDb } from '../store/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
@@ -34,18 +34,7 @@ describe('templates, shortened, against the demo target', () => {
         const dbPath = tempDbPath()
         const applied: StackSetting[] = []
         const { runs } = await runStudy(openDb(dbPath), dbPath, config, {
-          stacks: {
-            snapshot: async (name) => ({
-              name,
-              running: false,
-              native: false,
-              env: {},
-              replicas: 1,
-              port: 0,
-            }),
-            apply: async (s) => void applied.push(s),
-            restore: async () => {},
-          },
+          stacks: recordedStacks(applied),
         })
         const size = config.sweep.values.length * (config.sweep.by?.values.length ?? 1)
         expect(runs.length, t.id).toBe(size)

@@ -11,3 +11,15 @@ export function configIssues(raw: unknown): string[] {
     return err.issues.map((i) => `${i.field}: ${i.message}`)
   }
 }
+
+/** A one-target, one-connection, 1 s config with a sweep (the studies' tests). */
+export const sweepConfig = (url: string, sweep: unknown, extra: Record<string, unknown> = {}) =>
+  parseRunConfig({
+    version: 1,
+    name: 'sweep',
+    targets: [{ name: 't', url }],
+    load: { connections: 1, duration: 1 },
+    cooldownSeconds: 0,
+    sweep,
+    ...extra,
+  })

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { parseRunConfig } from '../config/load.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import { openDb, type Db } from '../store/db.ts'
-import type { ProgressEvent, RunSummary } from '../api/types.ts'
+import type { ProgressEvent, RunEndedEvent, RunSummary } from '../api/types.ts'
+import type { EngineHost } from '../host/index.ts'
 
 export interface TestRun {
   summary: RunSummary
@@ -59,4 +60,19 @@ export async function runConfig(
 export function ledgerIds(db: Db, runId: number, prefix: string): string[] {
   const rows = db.prepare('SELECT seq FROM samples WHERE run_id = ?').pluck().all(runId) as number[]
   return rows.map((s) => `${prefix}-${String(s).padStart(10, '0')}`)
+}
+
+/** Start a run on an engine host and wait for its end: its id and how it ended. */
+export async function runToEnd(
+  host: EngineHost,
+  config: Parameters<EngineHost['runs']['start']>[0],
+): Promise<{ runId: number; ended: RunEndedEvent }> {
+  const ended = new Promise<RunEndedEvent>((resolve) => {
+    const off = host.runs.onEnded((e) => {
+      off()
+      resolve(e)
+    })
+  })
+  const { runId } = await host.runs.start(config)
+  return { runId, ended: await ended }
 }

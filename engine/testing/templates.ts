@@ -3,7 +3,8 @@
 import { expect } from 'vitest'
 import type { RunSummary } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { changesStack } from '../config/sweep.ts'
+import { changesStack, type StackSetting } from '../config/sweep.ts'
+import type { StackControl } from '../stacks/policy.ts'
 
 /**
  * The same study in seconds instead of minutes: 1 s windows, phases and ramps cut to fractions of
@@ -116,5 +117,17 @@ export function ranWell(config: RunConfig, runs: readonly RunSummary[], id: stri
     ).toEqual(phases)
     for (const ph of runs[0]!.results[0]!.phases)
       expect(ph.latency.p99, id).toBeGreaterThanOrEqual(ph.latency.p95)
+  }
+}
+
+/**
+ * A study's stack control where no stack runs: each stack reads as stopped, and the settings the
+ * study applies are recorded in `applied` (templates run against the demo target, not their stacks).
+ */
+export function recordedStacks(applied: StackSetting[] = []): StackControl {
+  return {
+    snapshot: async (name) => ({ name, running: false, native: false, env: {}, replicas: 1, port: 0 }),
+    apply: async (s) => void applied.push(s),
+    restore: async () => {},
   }
 }
