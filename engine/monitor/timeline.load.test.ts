@@ -15,6 +15,7 @@ import {
   startPrometheus,
   type Exporter,
   type LocalPrometheus,
+  resourceRowsOf,
   type ResourceRow,
 } from '../testing/prometheus.ts'
 import { runConfig } from '../testing/run.ts'
@@ -63,11 +64,7 @@ describe.skipIf(gate.skip)(
       })
       expect(summary.status).toBe('done')
       expect(summary.warnings).toEqual([])
-      const rows = db
-        .prepare(
-          'SELECT t, source, instance, cpu_percent, memory_bytes, metric, value FROM resource_samples WHERE run_id = ? AND target = ? ORDER BY t',
-        )
-        .all(summary.runId, 'node-http') as ResourceRow[]
+      const rows = resourceRowsOf(db, summary.runId, 'node-http')
       // The named series are rows of their own, on the same timeline.
       expect(new Set(rows.filter((r) => r.metric).map((r) => r.metric))).toEqual(
         new Set(['heap_bytes', 'event_loop_lag_seconds', 'cpu_seconds_total', 'scraped_at_seconds']),

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { childEnv } from '../env.ts'
 import { freePort } from '../stacks/postgres.ts'
+import type { Db } from '../store/db.ts'
 
 const PROMETHEUS = 'prometheus'
 const NODE_EXPORTER = 'prometheus-node-exporter'
@@ -305,6 +306,15 @@ export interface ResourceRow {
   memory_bytes: number | null
   metric: string | null
   value: number | null
+}
+
+/** A run's resource rows for one target, in time order. */
+export function resourceRowsOf(db: Db, runId: number, target: string): ResourceRow[] {
+  return db
+    .prepare(
+      'SELECT t, source, instance, cpu_percent, memory_bytes, metric, value FROM resource_samples WHERE run_id = ? AND target = ? ORDER BY t',
+    )
+    .all(runId, target) as ResourceRow[]
 }
 
 /**
