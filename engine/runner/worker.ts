@@ -1,11 +1,11 @@
 // The runner process: load generation is CPU-bound, so it never runs in the UI or Electron's main
 // process. Its main thread drives the connections; a worker thread (writer.ts) writes the ledger.
 // Started by supervisor.ts with child_process.fork; talks over the IPC channel (protocol.ts).
-import { Worker } from 'node:worker_threads'
 import { SegmentDriver } from './driver.ts'
 import { Ledger } from './ledger.ts'
 import { orderSegments, runSeconds } from '../config/segments.ts'
-import type { FromRunner, FromWriter, Segment, ToRunner, ToWriter } from './protocol.ts'
+import type { FromRunner, FromWriter, Segment, ToRunner } from './protocol.ts'
+import { WriterLink } from './writer-link.ts'
 
 /** How long the writer may take to answer: opening the database, a segment's summary, closing. */
 const WRITER_TIMEOUT_MS = Number(process.env.CANNONADE_WRITER_TIMEOUT_MS ?? 60_000)
@@ -101,195 +101,150 @@ async function until(atMs: number): Promise<void> {
   }
 }
 
-async function run(msg: Extract<ToRunner, { type: 'start' }>): Promise<void> {
-  const { config, plan, runId } = msg
-  const writer = new Worker(new URL('./writer.ts', import.meta.url))
-  const ledger = new Ledger(writer)
-  const segmentNames = new Map<number, { target: string; round: number }>()
-  const totalSeconds = runSeconds(config, plan)
-  let t0 = 0
-  const generatorCpu: number[] = []
+type StartMsg = Extract<ToRunner, { type: 'start' }>
 
-  // Every answer the load thread waits for, with the writer's failure or exit as an answer too,
-  // and a time limit: a writer that hangs (a disk that does not answer) ends the run, never
-  // leaves it waiting.
-  let writerFailure = null as Error | null
-  let closing = false
-  const waiters = new Map<string, { resolve: (m: FromWriter) => void; reject: (e: Error) => void }>()
-  const failWriter = (err: Error) => {
-    writerFailure ??= err
-    for (const w of waiters.values()) w.reject(err)
-    waiters.clear()
-    // Stop measuring what can no longer be stored.
-    requestStop()
-  }
-  const waitFor = (type: FromWriter['type'], what: string): Promise<FromWriter> => {
-    if (writerFailure) return Promise.reject(writerFailure)
-    return new Promise<FromWriter>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        failWriter(
-          new Error(
-            `the ledger writer did not answer within ${WRITER_TIMEOUT_MS / 1000} s (${what}); is the disk holding ${msg.dbPath} responding?`,
-          ),
-        )
-      }, WRITER_TIMEOUT_MS)
-      waiters.set(type, {
-        resolve: (m) => {
-          clearTimeout(timer)
-          waiters.delete(type)
-          resolve(m)
-        },
-        reject: (e) => {
-          clearTimeout(timer)
-          reject(e)
-        },
-      })
-    })
-  }
-
-  writer.on('message', (m: FromWriter) => {
-    switch (m.type) {
-      case 'free':
-        ledger.recycle(m.columns)
-        return
-      case 'second': {
-        const seg = segmentNames.get(m.segment)
-        if (m.point.generatorCpu !== null) generatorCpu.push(m.point.generatorCpu)
-        send({
+/** What the writer says, passed on to the parent: progress each second, revisions, segment summaries. */
+function relay(
+  m: FromWriter,
+  run: {
+    msg: StartMsg
+    ledger: Ledger
+    segmentNames: Map<number, { target: string; round: number }>
+    generatorCpu: number[]
+  },
+): void {
+  switch (m.type) {
+    case 'free':
+      run.ledger.recycle(m.columns)
+      return
+    case 'second': {
+      const seg = run.segmentNames.get(m.segment)
+      if (m.point.generatorCpu !== null) run.generatorCpu.push(m.point.generatorCpu)
+      send({
+        type: 'progress',
+        event: {
           type: 'progress',
-          event: {
-            type: 'progress',
-            runId,
-            elapsedSeconds: m.point.t + 1,
-            totalSeconds,
-            target: seg?.target ?? m.point.target,
-            round: seg?.round ?? m.point.round,
-            phase: m.point.phase,
-            point: m.point,
-            totals: m.totals,
-            generatorSaturated: (m.point.generatorCpu ?? 0) > 90,
-            resources: [], // the parent adds its monitors' samples
-          },
-          ...(m.encoded ? { encoded: m.encoded } : {}),
-        })
-        return
-      }
-      case 'second-revised':
-        send({ type: 'second-revised', encoded: m.encoded })
-        return
-      case 'segment-summary':
-        send({ type: 'segment', summary: m.summary, ...(m.encoded ? { encoded: m.encoded } : {}) })
-        waiters.get('segment-summary')?.resolve(m)
-        return
-      case 'error':
-        // What the writer could not store makes the ledger incomplete: the run ends on it.
-        failWriter(new Error(m.fatal ? m.error : `the ledger could not be written: ${m.error}`))
-        return
-      default:
-        waiters.get(m.type)?.resolve(m)
+          runId: run.msg.runId,
+          elapsedSeconds: m.point.t + 1,
+          totalSeconds: runSeconds(run.msg.config, run.msg.plan),
+          target: seg?.target ?? m.point.target,
+          round: seg?.round ?? m.point.round,
+          phase: m.point.phase,
+          point: m.point,
+          totals: m.totals,
+          generatorSaturated: (m.point.generatorCpu ?? 0) > 90,
+          resources: [], // the parent adds its monitors' samples
+        },
+        ...(m.encoded ? { encoded: m.encoded } : {}),
+      })
+      return
     }
-  })
-  writer.on('error', (err: Error) => failWriter(new Error(`the ledger writer failed: ${err.message}`)))
-  writer.on('exit', (code) => {
-    if (!closing) failWriter(new Error(`the ledger writer stopped (exit code ${code})`))
-  })
-  const post = (m: ToWriter) => writer.postMessage(m)
+    case 'second-revised':
+      send({ type: 'second-revised', encoded: m.encoded })
+      return
+    case 'segment-summary':
+      send({ type: 'segment', summary: m.summary, ...(m.encoded ? { encoded: m.encoded } : {}) })
+      return
+  }
+}
 
-  const ready = waitFor('ready', 'opening the database')
-  post({
-    type: 'open',
+/**
+ * When a segment starts on the run's timeline (null: stopped before it). `clock.t0` is the run's
+ * start (performance.now()), set by the first segment.
+ */
+async function segmentStart(
+  seg: { index: number },
+  msg: StartMsg,
+  clock: { t0: number },
+): Promise<{ startSecond: number; startAt?: number } | null> {
+  const { runId, config } = msg
+  if (msg.agent) {
+    // Every agent starts the segment at the same instant, on the second the coordinator chose
+    // (it also keeps the cooldown): the agents' seconds line up whatever their clocks say.
+    const go = await barrier(seg.index)
+    if (!go) return null
+    await until(go.atMs)
+    if (stopRequested) return null
+    // A busy machine may wake us late: the load starts late (the start skew says by how much),
+    // but the segment's timeline starts at the release, so its seconds (and open-loop slots)
+    // line up with every other agent's whatever the delay.
+    const now = wallMs()
+    const startAt = performance.now() - Math.max(0, now - go.atMs)
+    if (seg.index === 0) {
+      clock.t0 = startAt
+      send({ type: 'started', runId, t0Epoch: go.atMs, pid: process.pid })
+    }
+    send({ type: 'segment-started', segment: seg.index, atMs: now })
+    return { startSecond: go.startSecond, startAt }
+  }
+  if (seg.index > 0 && config.cooldownSeconds > 0) await sleep(config.cooldownSeconds * 1000)
+  if (stopRequested) return null
+  // Segments start on whole seconds of the run timeline, so series rows line up with resource samples.
+  if (seg.index === 0) {
+    clock.t0 = performance.now()
+    // The same clock as the samples' start times, to the µs (Date.now() is whole ms).
+    send({ type: 'started', runId, t0Epoch: performance.timeOrigin + clock.t0, pid: process.pid })
+  } else {
+    // Up to 100 ms past a whole second counts as on it; otherwise wait for the next one.
+    const frac = (performance.now() - clock.t0) % 1000
+    if (frac > 100) await sleep(1000 - frac)
+  }
+  return { startSecond: Math.floor((performance.now() - clock.t0) / 1000) }
+}
+
+async function run(msg: StartMsg): Promise<void> {
+  const { config, plan, runId } = msg
+  const segmentNames = new Map<number, { target: string; round: number }>()
+  const generatorCpu: number[] = []
+  const link: WriterLink = new WriterLink({
     dbPath: msg.dbPath,
-    runId,
-    phases: plan.phases,
-    warmup: plan.warmup,
-    encode: msg.agent !== undefined,
+    timeoutMs: WRITER_TIMEOUT_MS,
+    onMessage: (m) => relay(m, { msg, ledger, segmentNames, generatorCpu }),
+    onFailure: requestStop,
   })
-  await ready
+  const ledger = new Ledger(link.worker)
+  const open = { type: 'open', dbPath: msg.dbPath, runId, phases: plan.phases, warmup: plan.warmup } as const
+  await link.ask({ ...open, encode: msg.agent !== undefined }, 'ready', 'opening the database')
 
-  const segments = orderSegments(config)
   const share = msg.agent?.share ?? { index: 0, count: 1 }
   // Agent i of N numbers its requests and scenario passes i, i + N, …: unique across agents.
   const counter = { next: share.index, stride: share.count }
   const iterations = { next: share.index, stride: share.count }
-  for (const seg of segments) {
+  const clock = { t0: 0 }
+  for (const seg of orderSegments(config)) {
     if (stopRequested) break
     const target = config.targets[seg.targetIndex]!
-    let startSecond: number
-    let startAt: number | undefined
-    if (msg.agent) {
-      // Every agent starts the segment at the same instant, on the second the coordinator chose
-      // (it also keeps the cooldown): the agents' seconds line up whatever their clocks say.
-      const go = await barrier(seg.index)
-      if (!go) break
-      await until(go.atMs)
-      if (stopRequested) break
-      // A busy machine may wake us late: the load starts late (the start skew says by how much),
-      // but the segment's timeline starts at the release, so its seconds (and open-loop slots)
-      // line up with every other agent's whatever the delay.
-      const now = wallMs()
-      startAt = performance.now() - Math.max(0, now - go.atMs)
-      if (seg.index === 0) {
-        t0 = startAt
-        send({ type: 'started', runId, t0Epoch: go.atMs, pid: process.pid })
-      }
-      startSecond = go.startSecond
-      send({ type: 'segment-started', segment: seg.index, atMs: now })
-    } else {
-      if (seg.index > 0 && config.cooldownSeconds > 0) await sleep(config.cooldownSeconds * 1000)
-      if (stopRequested) break
-      // Segments start on whole seconds of the run timeline, so series rows line up with resource samples.
-      if (seg.index === 0) {
-        t0 = performance.now()
-        // The same clock as the samples' start times, to the µs (Date.now() is whole ms).
-        send({ type: 'started', runId, t0Epoch: performance.timeOrigin + t0, pid: process.pid })
-      } else {
-        // Up to 100 ms past a whole second counts as on it; otherwise wait for the next one.
-        const elapsed = performance.now() - t0
-        const frac = elapsed % 1000
-        if (frac > 100) await sleep(1000 - frac)
-      }
-      startSecond = Math.floor((performance.now() - t0) / 1000)
-    }
+    const start = await segmentStart(seg, msg, clock)
+    if (!start) break
     segmentNames.set(seg.index, { target: seg.target, round: seg.round })
     ledger.segment = seg.index
-    post({ type: 'segment-start', segment: seg, stepNames: target.steps?.map((s) => s.name) ?? [] })
+    link.post({ type: 'segment-start', segment: seg, stepNames: target.steps?.map((s) => s.name) ?? [] })
     current = new SegmentDriver({
       target,
       load: config.load,
       plan,
-      t0,
-      startSecond,
+      t0: clock.t0,
+      startSecond: start.startSecond,
       correlationHeader: config.correlationHeader,
       correlationPrefix: msg.correlationPrefix,
       counter,
       iterations,
       share,
-      ...(startAt !== undefined ? { startAt } : {}),
+      ...(start.startAt !== undefined ? { startAt: start.startAt } : {}),
       ledger,
-      onTick: (info) => post({ type: 'tick', segment: seg.index, ...info }),
+      onTick: (info) => link.post({ type: 'tick', segment: seg.index, ...info }),
     })
     const result = await current.run()
     current = null
-    if (writerFailure) break
-    const summary = waitFor('segment-summary', `the summary of ${seg.target} round ${seg.round}`)
-    post({
-      type: 'segment-end',
-      segment: seg.index,
-      seconds: result.seconds,
-      phaseSeconds: result.phaseSeconds,
-      schedule: result.schedule,
-    })
-    await summary.catch(() => undefined)
+    if (link.failure) break
+    const { seconds, phaseSeconds, schedule } = result
+    const end = { type: 'segment-end', segment: seg.index, seconds, phaseSeconds, schedule } as const
+    await link
+      .ask(end, 'segment-summary', `the summary of ${seg.target} round ${seg.round}`)
+      .catch(() => undefined)
   }
-  // The writer closes its connection whatever happened; a writer that does not answer is ended.
-  if (!writerFailure) {
-    const closed = waitFor('closed', 'closing the database')
-    post({ type: 'close' })
-    await closed.catch(() => undefined)
-  }
-  closing = true
-  await writer.terminate()
-  if (writerFailure !== null) throw new Error(writerFailure.message)
+  await link.close()
+  if (link.failure !== null) throw new Error(link.failure.message)
   send({ type: 'done', stopped: stopRequested, generator: { cpu: generatorCpu } })
   setImmediate(() => process.exit(0))
 }
