@@ -4,9 +4,12 @@
 // success (or still in flight when the window closed), no timeouts that did not happen, no
 // response taken for the answer to a request sent after it, and the right error kinds. Where wrk is
 // installed, it runs against the same target as a reference. docs/http-conformance.md is the table.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import http from 'node:http'
-import type net from 'node:net'
+import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TargetRoundSummary } from '../../api/types.ts'
 import { runConfig, type TestRun } from '../../testing/run.ts'
@@ -77,6 +80,44 @@ function wrk(t: ConformanceTarget): { requests: number; errors: boolean } {
   }
 }
 
+/** nginx with its default keep-alive settings, logging each request; null when not installed. */
+async function startDefaultNginx(): Promise<{ url: string; logged(): number; stop(): void } | null> {
+  if (spawnSync('nginx', ['-v']).error !== undefined) return null
+  const dir = mkdtempSync(join(tmpdir(), 'cannonade-nginx-'))
+  const probe = net.createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const port = (probe.address() as net.AddressInfo).port
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;
+events { worker_connections 256; }
+http { access_log ${dir}/access.log;
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  server { listen 127.0.0.1:${port}; location / { return 200 'ok'; } } }
+`,
+  )
+  const child = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 50; i++) {
+    const up = await fetch(url).then(
+      (res) => res.ok,
+      () => false,
+    )
+    if (up) {
+      writeFileSync(join(dir, 'access.log'), '')
+      return {
+        url,
+        logged: () => readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean).length,
+        stop: () => child.kill('SIGTERM'),
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  child.kill('SIGKILL')
+  return null
+}
+
 describe('connections the server ends (Must 1)', () => {
   it('nginx-like keepalive_requests: Connection: close after every 10th response, 0 errors', async () => {
     const answer: Answer = (socket, nth, _req, t) => {
@@ -113,6 +154,24 @@ describe('connections the server ends (Must 1)', () => {
     expect(r.ok).toBeGreaterThan(100)
     expect(r.ok).toBeLessThanOrEqual(answered)
     expect(answered).toBeLessThanOrEqual(r.ok + (r.errors.inflight ?? 0))
+  })
+
+  it('nginx at its defaults (keepalive_requests 1000): 0 errors, every request in its access log counted', async (ctx) => {
+    const nginx = await startDefaultNginx()
+    if (!nginx)
+      return ctx.skip('nginx is not installed (apt-get install nginx-light): the real-server case is not run')
+    try {
+      const { r } = await run(nginx.url)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const logged = nginx.logged()
+      expect(errorsBut(r)).toEqual({})
+      expect(r.ok).toBeGreaterThan(1000)
+      expect(r.ok).toBeLessThanOrEqual(logged)
+      expect(logged).toBeLessThanOrEqual(r.ok + (r.errors.inflight ?? 0))
+      expect(r.connect!.count).toBeGreaterThanOrEqual(Math.floor(r.ok / 1000))
+    } finally {
+      nginx.stop()
+    }
   })
 
   it('a keep-alive socket the server closes while idle reopens before it is used', async () => {
