@@ -115,6 +115,8 @@ export class Connection implements ResponseSink {
   private readonly headRequest: boolean
   /** Chunks received on this connection, and the count when each in-flight request was written. */
   private chunkNo = 0
+  /** Responses completed on the current socket. */
+  private socketAnswered = 0
   readonly sentInChunk: Float64Array
   /** The response being reported failed its step's expected status or capture. */
   captureFailed = false
@@ -208,6 +210,7 @@ export class Connection implements ResponseSink {
     this.inFlight--
     // Nothing more is written on a socket its server ends: the next request goes on a new one.
     if (!keepAlive) this.needsReconnect = true
+    this.socketAnswered++
     this.host.response(this, slot, status, bytes, now)
     this.appUs = -1
     this.dbUs = -1
@@ -236,6 +239,7 @@ export class Connection implements ResponseSink {
     socket.setNoDelay(true)
     client.conn = socket
     this.parser.reset()
+    this.socketAnswered = 0
     this.connectStart = performance.now()
     // Registered before any write: Node queues a write made while connecting behind this event.
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
@@ -283,7 +287,9 @@ export class Connection implements ResponseSink {
     if (this.client.conn !== socket) return
     const was = this.parser.end()
     if (this.client.conn !== socket) return // the complete response reopened it
-    if (was === 'idle' && this.inFlight === 0) {
+    // A socket closed before any answer (a server refusing in its own way) reopens after a pause,
+    // as after an error, so it cannot become a busy loop.
+    if (was === 'idle' && this.inFlight === 0 && this.socketAnswered > 0) {
       this.client._destroyConnection()
       if (!this.closed && !this.client.destroyed) this.client._connect()
       return
