@@ -54,9 +54,7 @@ const S = {
 } as const
 type State = (typeof S)[keyof typeof S]
 
-const STATUS_LINE = /^HTTP\/1\.([01]) ([0-9]{3})(?:[ \t].*)?$/
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})(?:[ \t]*;.*)?$/
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 /** Where a header block ends in buf[from, to): the index after its empty line, or -1. */
 function headEnd(buf: Buffer, from: number, to: number): number {
@@ -83,22 +81,48 @@ interface Framing {
   length: number
 }
 
+/** Characters of an RFC 9110 token (a field name), by char code. */
+const TCHAR = new Uint8Array(128)
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+  TCHAR[c.charCodeAt(0)] = 1
+
+function isToken(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c > 127 || TCHAR[c] === 0) return false
+  }
+  return s.length > 0
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57
+
+/** `HTTP/1.x NNN[ reason]`: the status, and whether it is HTTP/1.0; null when it is not one. */
+function statusLine(line: string): { status: number; http10: boolean } | null {
+  if (line.length < 12 || !line.startsWith('HTTP/1.') || line.charCodeAt(8) !== 32) return null
+  const minor = line.charCodeAt(7)
+  if (minor !== 48 && minor !== 49) return null
+  const [a, b, c] = [line.charCodeAt(9), line.charCodeAt(10), line.charCodeAt(11)]
+  if (!isDigit(a) || !isDigit(b) || !isDigit(c)) return null
+  if (line.length > 12 && line.charCodeAt(12) !== 32 && line.charCodeAt(12) !== 9) return null
+  return { status: (a - 48) * 100 + (b - 48) * 10 + (c - 48), http10: minor === 48 }
+}
+
 /** Read a header block (status line and fields); a string names what is wrong. */
 export function parseHead(text: string): Framing | string {
-  const lines = text.split('\n')
-  const first = lines[0]!.endsWith('\r') ? lines[0]!.slice(0, -1) : lines[0]!
-  const m = STATUS_LINE.exec(first)
-  if (!m) return `not an HTTP/1.x status line: ${JSON.stringify(first.slice(0, 80))}`
-  const http10 = m[1] === '0'
-  const status = Number(m[2])
+  let lf = text.indexOf('\n')
+  const first = text.slice(0, lf > 0 && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)
+  const sl = statusLine(first)
+  if (!sl) return `not an HTTP/1.x status line: ${JSON.stringify(first.slice(0, 80))}`
+  const { status, http10 } = sl
   if (status < 100) return `status ${status} is not a status code`
   const headers: string[] = []
   let te = ''
   let length = -1
   let connection = ''
-  for (let i = 1; i < lines.length; i++) {
-    let line = lines[i]!
-    if (line.endsWith('\r')) line = line.slice(0, -1)
+  for (let start = lf + 1; start < text.length; start = lf + 1) {
+    lf = text.indexOf('\n', start)
+    if (lf < 0) lf = text.length
+    const line = text.slice(start, lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)
     if (line === '') continue
     const c = line.charCodeAt(0)
     if (c === 32 || c === 9) {
@@ -110,7 +134,7 @@ export function parseHead(text: string): Framing | string {
     const colon = line.indexOf(':')
     if (colon <= 0) return `a header line without a name: ${JSON.stringify(line.slice(0, 80))}`
     const name = line.slice(0, colon)
-    if (!TOKEN.test(name)) return `a header name that is not a token: ${JSON.stringify(name.slice(0, 80))}`
+    if (!isToken(name)) return `a header name that is not a token: ${JSON.stringify(name.slice(0, 80))}`
     const value = line.slice(colon + 1).trim()
     headers.push(name, value)
     const lower = name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : ''
@@ -122,10 +146,10 @@ export function parseHead(text: string): Framing | string {
     } else if (lower === 'transfer-encoding') te = te ? `${te},${value}` : value
     else if (lower === 'connection') connection = connection ? `${connection},${value}` : value
   }
-  const options = connection.toLowerCase()
+  const options = connection === '' ? '' : connection.toLowerCase()
   let keepAlive = http10
     ? /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(options)
-    : !/(?:^|,)\s*close\s*(?:,|$)/.test(options)
+    : options === '' || !/(?:^|,)\s*close\s*(?:,|$)/.test(options)
   let chunked = false
   if (te) {
     const codings = te.toLowerCase().split(',')
