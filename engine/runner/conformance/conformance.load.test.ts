@@ -68,7 +68,7 @@ function minLatencyUs(run: TestRun): number {
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 
 /** wrk's count of responses (and of errors) on `t`, for 1 s on 2 connections. */
-function wrk(t: ConformanceTarget): { requests: number; errors: boolean } {
+function wrk(t: ConformanceTarget | { url: string; zero(): void }): { requests: number; errors: boolean } {
   t.zero()
   const out = execFileSync('wrk', ['-t1', '-c2', '-d1s', '--timeout', '5s', `${t.url}/x`], {
     encoding: 'utf8',
@@ -81,7 +81,12 @@ function wrk(t: ConformanceTarget): { requests: number; errors: boolean } {
 }
 
 /** nginx with its default keep-alive settings, logging each request; null when not installed. */
-async function startDefaultNginx(): Promise<{ url: string; logged(): number; stop(): void } | null> {
+async function startDefaultNginx(): Promise<{
+  url: string
+  logged(): number
+  zero(): void
+  stop(): void
+} | null> {
   if (spawnSync('nginx', ['-v']).error !== undefined) return null
   const dir = mkdtempSync(join(tmpdir(), 'cannonade-nginx-'))
   const probe = net.createServer()
@@ -105,9 +110,11 @@ http { access_log ${dir}/access.log;
       () => false,
     )
     if (up) {
-      writeFileSync(join(dir, 'access.log'), '')
+      const zero = () => writeFileSync(join(dir, 'access.log'), '')
+      zero()
       return {
         url,
+        zero,
         logged: () => readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean).length,
         stop: () => child.kill('SIGTERM'),
       }
@@ -169,6 +176,11 @@ describe('connections the server ends (Must 1)', () => {
       expect(r.ok).toBeLessThanOrEqual(logged)
       expect(logged).toBeLessThanOrEqual(r.ok + (r.errors.inflight ?? 0))
       expect(r.connect!.count).toBeGreaterThanOrEqual(Math.floor(r.ok / 1000))
+      if (!hasWrk) return console.log('wrk is not installed: its reference count is not taken')
+      const w = wrk(nginx)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(w.errors).toBe(false)
+      expect(w.requests).toBe(nginx.logged())
     } finally {
       nginx.stop()
     }
