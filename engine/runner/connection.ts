@@ -1,5 +1,5 @@
-// One load connection: autocannon's Client (its socket handling, HTTP parser and response
-// accounting) with three parts replaced, because the load shape and the ledger need them:
+// One load connection: autocannon's Client (its connection handling: the design's choice) with its
+// request, connect and response parts replaced, because the load shape and the ledger need them:
 // - `_doRequest` asks the driver whether to send (a parked connection keeps its socket open
 //   while the schedule does not need it, so keep-alive connections survive ramp steps);
 // - the request is one prebuilt buffer per pipelined slot (request-template.ts) with the
