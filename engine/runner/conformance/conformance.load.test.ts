@@ -186,6 +186,23 @@ describe('connections the server ends (Must 1)', () => {
     }
   })
 
+  it('pipelined requests behind a Connection: close answer are `closed`, never retried nor `reset`', async () => {
+    const answer: Answer = (socket, nth, _req, t) => {
+      if (nth < 10) return reply(socket, t, OK)
+      if (nth === 10)
+        reply(socket, t, 'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok', () =>
+          socket.end(),
+        )
+    }
+    target = await startConformanceTarget(answer)
+    const { r } = await run(target.url, { pipelining: 4 })
+    expect(errorsBut(r, 'closed')).toEqual({})
+    expectAnswered(r, target)
+    // At most the 3 requests pipelined behind each closing answer; each was sent once.
+    expect(r.errors.closed ?? 0).toBeLessThanOrEqual(3 * target.sockets)
+    expect(r.ok + (r.errors.closed ?? 0) + (r.errors.inflight ?? 0)).toBeLessThanOrEqual(target.received + 4)
+  })
+
   it('a keep-alive socket the server closes while idle reopens before it is used', async () => {
     const IDLE_MS = 60
     const idle = new WeakMap<net.Socket, NodeJS.Timeout>()
