@@ -12,6 +12,7 @@ export type RunStatus = (typeof RUN_STATUSES)[number]
 /** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
 // Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
 // 'parse': the response broke HTTP/1.1 (a malformed status line, an invalid Content-Length or chunk size).
+// 'closed': the server ended the connection (in order, not a reset) before the request's response was whole.
 export const ERROR_KINDS = [
   'none',
   'timeout',
@@ -24,6 +25,7 @@ export const ERROR_KINDS = [
   'inflight',
   'capture',
   'parse',
+  'closed',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>

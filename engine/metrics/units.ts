@@ -15,6 +15,7 @@ const KIND_LABEL: Record<Exclude<ErrorKind, 'none'>, string> = {
   inflight: 'in flight at end',
   capture: 'capture failed',
   parse: 'malformed response',
+  closed: 'closed by server',
 }
 
 /** How every screen names an error kind (and "in flight at end", which is not one). */

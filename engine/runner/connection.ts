@@ -1,5 +1,5 @@
-// One load connection: autocannon's Client (its socket handling, HTTP parser and response
-// accounting) with three parts replaced, because the load shape and the ledger need them:
+// One load connection: autocannon's Client (its connection handling: the design's choice) with its
+// request, connect and response parts replaced, because the load shape and the ledger need them:
 // - `_doRequest` asks the driver whether to send (a parked connection keeps its socket open
 //   while the schedule does not need it, so keep-alive connections survive ramp steps);
 // - the request is one prebuilt buffer per pipelined slot (request-template.ts) with the
@@ -9,8 +9,14 @@
 // - `_connect` verifies TLS unless the target opts out, reports socket errors by kind, times the
 //   connection (TCP connect + TLS handshake) and keeps that time out of request latency: a request
 //   written while the socket connects leaves when it is ready, and its latency counts from then;
-// - a response the parser rejects (or with a Content-Length or chunk size that is not a number)
-//   fails its request as 'parse' at once and resets the socket, instead of waiting for a timeout.
+// - responses are read by the project's own parser (response-parser.ts) instead of autocannon's
+//   (http-parser-js): framing as RFC 9112 says, bodies counted and not kept. A response the parser
+//   rejects fails its request as 'parse' at once and resets the socket, instead of waiting for a
+//   timeout; so does a response that arrives before any request waits for it;
+// - a response that ends its connection (`Connection: close`, HTTP/1.0, a body ending at close) is
+//   a success and nothing more is written on that socket: it reopens for the next request. A
+//   socket the server closed while idle reopens at once; requests in flight when the server
+//   closed are 'closed' errors (never retried).
 // Timeouts are checked by the driver's sweep, so no per-request timer is rearmed.
 import { createRequire } from 'node:module'
 import net from 'node:net'
@@ -19,7 +25,7 @@ import type { EventEmitter } from 'node:events'
 import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
 import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
-import { parseError, strictChunkHead, validContentLength, type ChunkHeadParser } from './framing.ts'
+import { KEEP_BODY, NO_BODY, ResponseParser, UNSOLICITED, type ResponseSink } from './response-parser.ts'
 import type { RequestTemplate } from './request-template.ts'
 import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
@@ -31,31 +37,12 @@ const AutocannonClient = require('autocannon/lib/httpClient.js') as new (
   opts: Record<string, unknown>,
 ) => AcClient
 
-interface AcParser {
-  reinitialize(type: unknown): void
-  execute(chunk: Buffer): unknown
-  type: unknown
-  /** http-parser-js reads a chunk-size line in this state method (see framing.ts). */
-  BODY_CHUNKHEAD(this: ChunkHeadParser): void
-}
-
 /** The parts of autocannon's Client this module relies on. */
 export interface AcClient extends EventEmitter {
   conn: net.Socket
-  parser: AcParser
-  pipelinedRequests: {
-    insertRequest(req: unknown): void
-    addByteCount(n: number): void
-    clear(): void
-    size(): number
-  }
   timeoutTicker: { reschedule(ms: number): void; clear(): void }
   destroyed: boolean
   secure: boolean
-  requestIterator: {
-    currentRequest: unknown
-    recordBody(req: unknown, status: number, body: string, headers: string[] | undefined): void
-  }
   _connect(): void
   _doRequest(): void
   _destroyConnection(): void
@@ -63,6 +50,7 @@ export interface AcClient extends EventEmitter {
 }
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
+const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
 
 export function errorKindOf(err: NodeJS.ErrnoException): number {
   const code = err.code ?? ''
@@ -92,7 +80,7 @@ export interface ConnectionHost {
 
 const RECONNECT_DELAY_MS = 5
 
-export class Connection {
+export class Connection implements ResponseSink {
   readonly index: number
   readonly client: AcClient
   readonly pipelining: number
@@ -121,8 +109,15 @@ export class Connection {
   private readonly scenario: ScenarioSetup | null
   private stepIndex = 0
   private vars: Record<string, string> = {}
-  private lastBody = ''
   private lastHeaders: string[] = []
+  private readonly parser: ResponseParser
+  /** The target's requests are HEAD (no body in their responses). */
+  private readonly headRequest: boolean
+  /** Chunks received on this connection, and the count when each in-flight request was written. */
+  private chunkNo = 0
+  /** Responses completed on the current socket. */
+  private socketAnswered = 0
+  readonly sentInChunk: Float64Array
   /** The response being reported failed its step's expected status or capture. */
   captureFailed = false
   /** Think time: no request before this performance.now() (0: none pending). */
@@ -152,6 +147,9 @@ export class Connection {
     this.intendedAt = new Float64Array(ring)
     this.phase = new Uint8Array(ring)
     this.step = new Uint8Array(ring).fill(NO_STEP)
+    this.sentInChunk = new Float64Array(ring)
+    this.headRequest = target.method.toUpperCase() === 'HEAD'
+    this.parser = new ResponseParser(this)
     // One buffer more than can be in flight: a buffer is rewritten only after its response
     // arrived, so a write still queued in the socket is never changed under it.
     this.buffers = Array.from({ length: ring + 1 }, () => Buffer.from(template.bytes))
@@ -175,30 +173,52 @@ export class Connection {
     })
     this.client.timeoutTicker.clear()
     this.client.timeoutTicker = { reschedule() {}, clear() {} }
-    this.client.parser.BODY_CHUNKHEAD = strictChunkHead
-    this.client.on('headers', (h: { headers: string[] }) => this.onHeaders(h.headers))
-    if (scenario) {
-      // autocannon hands every complete body to its request iterator just before 'response'.
-      this.client.requestIterator.recordBody = (_req, _status, body, headers) => {
-        this.lastBody = body
-        this.lastHeaders = headers ?? []
-      }
+  }
+
+  // ---- ResponseSink: called by the parser, per response --------------------------------------
+
+  begin(): number {
+    // A response must answer a request written before its first byte arrived: one read in the same
+    // chunk as a request sent since (an extra answer to the previous request) would pass for an
+    // answer in 0 ms.
+    if (this.inFlight === 0 || this.sentInChunk[this.head] === this.chunkNo) return UNSOLICITED
+    const step = this.step[this.head]!
+    if (step === NO_STEP) return this.headRequest ? NO_BODY : 0
+    const s = this.scenario!.steps[step]!
+    return (s.method === 'HEAD' ? NO_BODY : 0) | (s.captures.some(([, c]) => 'json' in c) ? KEEP_BODY : 0)
+  }
+
+  headers(_status: number, headers: string[]): void {
+    if (this.scenario) this.lastHeaders = headers
+    for (let i = 0; i < headers.length; i += 2) {
+      const name = headers[i]!
+      if (name.length === 13 && name.toLowerCase() === 'server-timing')
+        parseServerTiming(headers[i + 1]!, this)
     }
-    this.client.on('response', (status: number, bytes: number) => {
-      const now = performance.now()
-      const slot = this.head
-      if (this.pause) {
-        const step = this.step[slot]!
-        const ms = this.pause(step === NO_STEP ? 0 : step)
-        if (ms > 0) this.thinkUntil = now + ms
-      }
-      if (this.scenario) this.advanceScenario(slot, status)
-      this.head = (this.head + 1) % this.pipelining
-      this.inFlight--
-      this.host.response(this, slot, status, bytes, now)
-      this.appUs = -1
-      this.dbUs = -1
-    })
+  }
+
+  complete(status: number, bytes: number, keepAlive: boolean): void {
+    const now = performance.now()
+    const slot = this.head
+    if (this.pause) {
+      const step = this.step[slot]!
+      const ms = this.pause(step === NO_STEP ? 0 : step)
+      if (ms > 0) this.thinkUntil = now + ms
+    }
+    if (this.scenario) this.advanceScenario(slot, status)
+    this.head = (this.head + 1) % this.pipelining
+    this.inFlight--
+    // Nothing more is written on a socket its server ends: the next request goes on a new one.
+    if (!keepAlive) this.needsReconnect = true
+    this.socketAnswered++
+    this.host.response(this, slot, status, bytes, now)
+    this.appUs = -1
+    this.dbUs = -1
+    this.host.pump(this)
+  }
+
+  fail(): void {
+    this.onSocketFailure(this.client.conn, ERR_PARSE)
   }
 
   private connect(
@@ -218,25 +238,16 @@ export class Connection {
       : net.connect(port, hostname)
     socket.setNoDelay(true)
     client.conn = socket
-    client.parser.reinitialize(client.parser.type)
+    this.parser.reset()
+    this.socketAnswered = 0
     this.connectStart = performance.now()
     // Registered before any write: Node queues a write made while connecting behind this event.
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
     socket.on('error', (err: NodeJS.ErrnoException) => this.onSocketFailure(socket, errorKindOf(err)))
-    socket.on('end', () => this.onSocketFailure(socket, ERROR_KINDS.indexOf('reset')))
+    socket.on('end', () => this.onServerEnd(socket))
     socket.on('data', (chunk: Buffer) => {
-      client.pipelinedRequests.addByteCount(chunk.length)
-      let result: unknown
-      try {
-        result = client.parser.execute(chunk)
-      } catch (err) {
-        // Thrown from a callback: a framing error found by onHeaders or strictChunkHead, or a bug
-        // elsewhere, which must not pass for the target's fault.
-        if (!String((err as NodeJS.ErrnoException).code ?? '').startsWith('HPE_')) throw err
-        result = err
-      }
-      // The parser returns its own errors (a malformed status line, headers too large).
-      if (result instanceof Error) this.onSocketFailure(socket, ERR_PARSE)
+      this.chunkNo++
+      this.parser.feed(chunk)
     })
     // During autocannon's constructor `this.client` is not assigned yet: the driver pumps a new connection.
     if (this.client) this.host.pump(this)
@@ -267,10 +278,29 @@ export class Connection {
     }, RECONNECT_DELAY_MS)
   }
 
+  /**
+   * The server closed its side. A body that ends at close is complete (a success); a socket that
+   * was idle reopens now, so the next request does not find it closed; requests in flight on it are
+   * lost: 'closed', not 'reset' (the server ended the connection in order).
+   */
+  private onServerEnd(socket: net.Socket): void {
+    if (this.client.conn !== socket) return
+    const was = this.parser.end()
+    if (this.client.conn !== socket) return // the complete response reopened it
+    // A socket closed before any answer (a server refusing in its own way) reopens after a pause,
+    // as after an error, so it cannot become a busy loop.
+    if (was === 'idle' && this.inFlight === 0 && this.socketAnswered > 0) {
+      this.client._destroyConnection()
+      if (!this.closed && !this.client.destroyed) this.client._connect()
+      return
+    }
+    this.onSocketFailure(socket, ERR_CLOSED)
+  }
+
   private advanceScenario(slot: number, status: number): void {
     const scenario = this.scenario!
     const step = scenario.steps[this.step[slot]!]!
-    const ok = applyCaptures(step, status, this.lastBody, this.lastHeaders, this.vars)
+    const ok = applyCaptures(step, status, this.parser.keptBody(), this.lastHeaders, this.vars)
     this.captureFailed = !ok
     // A failed step ends the pass: the next request starts the pass over, like a failed Locust task
     // (a failed once-step starts the whole scenario over: its user is not set up yet).
@@ -303,7 +333,6 @@ export class Connection {
       this.inFlight--
       this.host.failed(this, slot, kind)
     }
-    this.client.pipelinedRequests.clear()
     // The socket failed, not the user: a set-up scenario goes on with its captures.
     this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
   }
@@ -352,15 +381,16 @@ export class Connection {
     this.sentAt[slot] = nowMs
     this.intendedAt[slot] = intendedMs
     this.phase[slot] = phase
+    this.sentInChunk[slot] = this.chunkNo
     this.inFlight++
-    const client = this.client
-    client.pipelinedRequests.insertRequest(client.requestIterator.currentRequest)
-    client.conn.write(buf)
+    this.client.conn.write(buf)
   }
 
   /** Keep-alive off: drop the socket after each response and open a new one for the next request. */
   reconnect(): void {
     this.needsReconnect = false
+    // Requests written behind a response that ended the connection are not answered on it.
+    if (this.inFlight > 0) this.failAll(ERR_CLOSED)
     this.client._destroyConnection()
     this.client._connect()
   }
@@ -370,19 +400,5 @@ export class Connection {
     if (this.thinkTimer) clearTimeout(this.thinkTimer)
     this.thinkTimer = null
     this.client.destroy()
-  }
-
-  private onHeaders(headers: string[]): void {
-    for (let i = 0; i < headers.length; i += 2) {
-      const name = headers[i]!
-      if (name.length === 13 && name.toLowerCase() === 'server-timing')
-        parseServerTiming(headers[i + 1] ?? '', this)
-      else if (
-        name.length === 14 &&
-        (name === 'Content-Length' || name.toLowerCase() === 'content-length') &&
-        !validContentLength(headers[i + 1] ?? '')
-      )
-        throw parseError('HPE_INVALID_CONTENT_LENGTH')
-    }
   }
 }

@@ -1,0 +1,392 @@
+// The load client's HTTP/1.1 response parser: a state machine over the bytes a connection receives,
+// framing each response as RFC 9112 §6.3 says (autocannon's parser, http-parser-js, took interim
+// responses as final ones, waited for a body after HEAD, 204 and 304, failed close-delimited bodies
+// and accumulated every body as a string: issue 18).
+// - A 1xx interim response (100 Continue, 103 Early Hints) is skipped: the request's latency ends at
+//   its final response. 101 was never asked for: a parse error.
+// - No body after HEAD, 1xx, 204 and 304, whatever their headers say.
+// - Transfer-Encoding wins over Content-Length: chunked (extensions and trailers read and dropped)
+//   when it is the last coding, otherwise the body ends at close. A response with both is a success
+//   but its connection is not reused (it can mean response splitting).
+// - Content-Length: digits only; several that differ, or a list, are a parse error.
+// - Neither: the body ends when the server closes (a success), and the connection is not reused.
+// - Bare LF line endings are accepted; a header block may be split across packets, up to
+//   MAX_HEAD_BYTES (past it: a parse error).
+// - Body bytes are counted, never kept, unless the request's step captures from the body: then up
+//   to MAX_CAPTURE_BODY_BYTES are kept (past it the capture fails).
+import { validContentLength } from './framing.ts'
+
+/** The largest header block (status line and headers, or trailers) accepted. */
+export const MAX_HEAD_BYTES = 256 * 1024
+/** The largest body kept for a scenario step's captures. */
+export const MAX_CAPTURE_BODY_BYTES = 1024 * 1024
+/** The longest chunk-size line (with its extensions) accepted. */
+const MAX_CHUNK_LINE = 4096
+
+/** Flags of the request a response answers (ResponseSink.begin). */
+export const NO_BODY = 1
+export const KEEP_BODY = 2
+/** begin(): no request is waiting for this response (it is unsolicited). */
+export const UNSOLICITED = -1
+
+export interface ResponseSink {
+  /** A response starts: the flags of the request it answers, or UNSOLICITED. */
+  begin(): number
+  /** The final response's head: its status and headers as [name, value, name, value, ...]. */
+  headers(status: number, headers: string[]): void
+  /** A whole response: its status, its bytes on the wire (interim ones included), whether its connection may be reused. */
+  complete(status: number, bytes: number, keepAlive: boolean): void
+  /** The response broke HTTP/1.1: the parser reads nothing more until reset(). */
+  fail(reason: string): void
+}
+
+/** Parser states. */
+const S = {
+  Idle: 0,
+  Head: 1,
+  Length: 2,
+  ChunkSize: 3,
+  ChunkData: 4,
+  ChunkEnd: 5,
+  Trailers: 6,
+  Close: 7,
+  Failed: 8,
+} as const
+type State = (typeof S)[keyof typeof S]
+
+const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})(?:[ \t]*;.*)?$/
+
+/** Where a header block ends in buf[from, to): the index after its empty line, or -1. */
+function headEnd(buf: Buffer, from: number, to: number): number {
+  let p = from
+  for (;;) {
+    const lf = buf.indexOf(10, p)
+    if (lf < 0 || lf + 1 >= to) return -1
+    const c = buf[lf + 1]
+    if (c === 10) return lf + 2
+    if (c === 13) {
+      if (lf + 2 >= to) return -1
+      if (buf[lf + 2] === 10) return lf + 3
+    }
+    p = lf + 1
+  }
+}
+
+interface Framing {
+  status: number
+  headers: string[]
+  keepAlive: boolean
+  chunked: boolean
+  /** Content-Length, or -1: none (chunked or close-delimited). */
+  length: number
+}
+
+/** Characters of an RFC 9110 token (a field name), by char code. */
+const TCHAR = new Uint8Array(128)
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+  TCHAR[c.charCodeAt(0)] = 1
+
+function isToken(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c > 127 || TCHAR[c] === 0) return false
+  }
+  return s.length > 0
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57
+
+/** `HTTP/1.x NNN[ reason]`: the status, and whether it is HTTP/1.0; null when it is not one. */
+function statusLine(line: string): { status: number; http10: boolean } | null {
+  if (line.length < 12 || !line.startsWith('HTTP/1.') || line.charCodeAt(8) !== 32) return null
+  const minor = line.charCodeAt(7)
+  if (minor !== 48 && minor !== 49) return null
+  const [a, b, c] = [line.charCodeAt(9), line.charCodeAt(10), line.charCodeAt(11)]
+  if (!isDigit(a) || !isDigit(b) || !isDigit(c)) return null
+  if (line.length > 12 && line.charCodeAt(12) !== 32 && line.charCodeAt(12) !== 9) return null
+  return { status: (a - 48) * 100 + (b - 48) * 10 + (c - 48), http10: minor === 48 }
+}
+
+/** Read a header block (status line and fields); a string names what is wrong. */
+export function parseHead(text: string): Framing | string {
+  let lf = text.indexOf('\n')
+  const first = text.slice(0, lf > 0 && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)
+  const sl = statusLine(first)
+  if (!sl) return `not an HTTP/1.x status line: ${JSON.stringify(first.slice(0, 80))}`
+  const { status, http10 } = sl
+  if (status < 100) return `status ${status} is not a status code`
+  const headers: string[] = []
+  let te = ''
+  let length = -1
+  let connection = ''
+  for (let start = lf + 1; start < text.length; start = lf + 1) {
+    lf = text.indexOf('\n', start)
+    if (lf < 0) lf = text.length
+    const line = text.slice(start, lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)
+    if (line === '') continue
+    const c = line.charCodeAt(0)
+    if (c === 32 || c === 9) {
+      // obs-fold: the line continues the previous field's value (RFC 9112 §5.2).
+      if (headers.length === 0) return 'a folded line before any header field'
+      headers[headers.length - 1] += ' ' + line.trim()
+      continue
+    }
+    const colon = line.indexOf(':')
+    if (colon <= 0) return `a header line without a name: ${JSON.stringify(line.slice(0, 80))}`
+    const name = line.slice(0, colon)
+    if (!isToken(name)) return `a header name that is not a token: ${JSON.stringify(name.slice(0, 80))}`
+    const value = line.slice(colon + 1).trim()
+    headers.push(name, value)
+    const lower = name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : ''
+    if (lower === 'content-length') {
+      if (!validContentLength(value)) return `Content-Length ${JSON.stringify(value)} is not a length`
+      const n = Number(value)
+      if (length >= 0 && n !== length) return 'two different Content-Lengths'
+      length = n
+    } else if (lower === 'transfer-encoding') te = te ? `${te},${value}` : value
+    else if (lower === 'connection') connection = connection ? `${connection},${value}` : value
+  }
+  const options = connection === '' ? '' : connection.toLowerCase()
+  let keepAlive = http10
+    ? /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(options)
+    : options === '' || !/(?:^|,)\s*close\s*(?:,|$)/.test(options)
+  let chunked = false
+  if (te) {
+    const codings = te.toLowerCase().split(',')
+    chunked = codings[codings.length - 1]!.trim() === 'chunked'
+    if (length >= 0) keepAlive = false
+    length = -1
+    if (!chunked) keepAlive = false
+  } else if (length < 0) keepAlive = false
+  return { status, headers, keepAlive, chunked, length }
+}
+
+export class ResponseParser {
+  private state: State = S.Idle
+  private readonly sink: ResponseSink
+  /** The flags begin() gave the response being read. */
+  private flags = 0
+  private inResponse = false
+  private status = 0
+  private keepAlive = true
+  private bytes = 0
+  private remaining = 0
+  /** A header block, trailer block or chunk-size line that is not complete yet. */
+  private pending: Buffer[] = []
+  private pendingLen = 0
+  private line = ''
+  private body: Buffer[] = []
+  private bodyLen = 0
+  /** The kept body went past MAX_CAPTURE_BODY_BYTES. */
+  bodyOverflow = false
+  /** Bumped by reset(): a feed() whose callback reset the parser stops. */
+  private generation = 0
+
+  constructor(sink: ResponseSink) {
+    this.sink = sink
+  }
+
+  /** A new socket: forget what was being read. */
+  reset(): void {
+    this.state = S.Idle
+    this.inResponse = false
+    this.pending = []
+    this.pendingLen = 0
+    this.line = ''
+    this.body = []
+    this.bodyLen = 0
+    this.generation++
+  }
+
+  /** Is a response partly read (or one whose body ends at close being read)? */
+  get busy(): boolean {
+    return this.inResponse || this.pendingLen > 0
+  }
+
+  /** The body kept for captures of the last complete response ('' when none was kept). */
+  keptBody(): string {
+    return this.body.length === 0 ? '' : Buffer.concat(this.body, this.bodyLen).toString('utf8')
+  }
+
+  feed(chunk: Buffer): void {
+    const gen = this.generation
+    const n = chunk.length
+    let i = 0
+    while (i < n && this.generation === gen) {
+      switch (this.state) {
+        case S.Idle:
+          i = this.start(chunk, i)
+          break
+        case S.Head:
+          i = this.head(chunk, i)
+          break
+        case S.Length: {
+          const take = Math.min(this.remaining, n - i)
+          this.bodyBytes(chunk, i, take)
+          this.remaining -= take
+          i += take
+          if (this.remaining === 0) this.done()
+          break
+        }
+        case S.ChunkSize:
+        case S.ChunkEnd:
+        case S.Trailers:
+          i = this.chunkLine(chunk, i)
+          break
+        case S.ChunkData: {
+          const take = Math.min(this.remaining, n - i)
+          this.bodyBytes(chunk, i, take)
+          this.remaining -= take
+          i += take
+          if (this.remaining === 0) this.state = S.ChunkEnd
+          break
+        }
+        case S.Close:
+          this.bodyBytes(chunk, i, n - i)
+          i = n
+          break
+        case S.Failed:
+          return
+      }
+    }
+  }
+
+  /**
+   * The server closed its side. 'complete': a body that ends at close ended; 'idle': nothing was
+   * being read; 'truncated': a response was cut short.
+   */
+  end(): 'complete' | 'idle' | 'truncated' {
+    if (this.state === S.Close) {
+      this.done()
+      return 'complete'
+    }
+    return this.busy ? 'truncated' : 'idle'
+  }
+
+  private start(chunk: Buffer, i: number): number {
+    // Empty lines between responses are ignored (RFC 9112 §2.2).
+    const c = chunk[i]
+    if (c === 13 || c === 10) return i + 1
+    if (!this.inResponse) {
+      const flags = this.sink.begin()
+      if (flags === UNSOLICITED) {
+        this.failWith('a response arrived with no request waiting for it')
+        return chunk.length
+      }
+      this.flags = flags
+      this.inResponse = true
+      this.bytes = 0
+      this.body = []
+      this.bodyLen = 0
+      this.bodyOverflow = false
+    }
+    this.state = S.Head
+    return i
+  }
+
+  private head(chunk: Buffer, i: number): number {
+    let buf = chunk
+    let from = i
+    let base = i
+    if (this.pendingLen > 0) {
+      buf = Buffer.concat([...this.pending, chunk.subarray(i)])
+      from = Math.max(0, this.pendingLen - 3)
+      base = 0
+    }
+    const end = headEnd(buf, from, buf.length)
+    if (end < 0) {
+      const len = buf.length - base
+      if (len > MAX_HEAD_BYTES) return this.failWith(`a header block over ${MAX_HEAD_BYTES} bytes`)
+      this.pending = [base === 0 && buf !== chunk ? buf : chunk.subarray(i)]
+      this.pendingLen = len
+      return chunk.length
+    }
+    if (end - base > MAX_HEAD_BYTES) return this.failWith(`a header block over ${MAX_HEAD_BYTES} bytes`)
+    const used = end - base - this.pendingLen
+    this.pending = []
+    this.pendingLen = 0
+    this.bytes += end - base
+    const gen = this.generation
+    this.onHead(buf.toString('latin1', base, end))
+    return this.generation === gen && this.state !== S.Failed ? i + used : chunk.length
+  }
+
+  private onHead(text: string): void {
+    const f = parseHead(text)
+    if (typeof f === 'string') {
+      this.failWith(f)
+      return
+    }
+    const status = f.status
+    if (status < 200) {
+      if (status === 101) this.failWith('101 Switching Protocols, which no request asked for')
+      else this.state = S.Idle // interim: the final response follows
+      return
+    }
+    this.status = status
+    this.keepAlive = f.keepAlive
+    this.sink.headers(status, f.headers)
+    if (this.flags & NO_BODY || status === 204 || status === 304 || f.length === 0) this.done()
+    else if (f.chunked) this.state = S.ChunkSize
+    else if (f.length > 0) {
+      this.remaining = f.length
+      this.state = S.Length
+    } else this.state = S.Close
+  }
+
+  /** Read a line of the chunked framing: a chunk size, the end of a chunk's data, or a trailer. */
+  private chunkLine(chunk: Buffer, i: number): number {
+    const lf = chunk.indexOf(10, i)
+    const stop = lf < 0 ? chunk.length : lf
+    this.line += chunk.toString('latin1', i, stop)
+    this.bytes += stop - i
+    if (this.line.length > (this.state === S.Trailers ? MAX_HEAD_BYTES : MAX_CHUNK_LINE))
+      return this.failWith('a chunk-size or trailer line too long')
+    if (lf < 0) return chunk.length
+    this.bytes++
+    let line = this.line
+    this.line = ''
+    if (line.endsWith('\r')) line = line.slice(0, -1)
+    if (this.state === S.ChunkEnd) {
+      if (line !== '') return this.failWith('chunk data longer than its size')
+      this.state = S.ChunkSize
+    } else if (this.state === S.Trailers) {
+      if (line === '') this.done()
+    } else {
+      const m = CHUNK_SIZE.exec(line)
+      if (!m) return this.failWith(`chunk size ${JSON.stringify(line.slice(0, 40))} is not hexadecimal`)
+      this.remaining = parseInt(m[1]!, 16)
+      this.state = this.remaining === 0 ? S.Trailers : S.ChunkData
+    }
+    return lf + 1
+  }
+
+  private bodyBytes(chunk: Buffer, i: number, len: number): void {
+    this.bytes += len
+    if (!(this.flags & KEEP_BODY) || len === 0) return
+    if (this.bodyLen + len > MAX_CAPTURE_BODY_BYTES) {
+      this.bodyOverflow = true
+      this.body = []
+      this.bodyLen = 0
+      this.flags &= ~KEEP_BODY
+      return
+    }
+    this.body.push(Buffer.from(chunk.subarray(i, i + len)))
+    this.bodyLen += len
+  }
+
+  private done(): void {
+    this.state = S.Idle
+    this.inResponse = false
+    this.sink.complete(this.status, this.bytes, this.keepAlive)
+  }
+
+  private failWith(reason: string): number {
+    this.state = S.Failed
+    this.inResponse = false
+    this.pending = []
+    this.pendingLen = 0
+    this.sink.fail(reason)
+    return Number.MAX_SAFE_INTEGER
+  }
+}
