@@ -294,6 +294,9 @@ async function conformance(): Promise<void> {
       target.stop()
     }
   }
+  console.log(
+    `  nginx closes a connection with its 1000th response: a client met that only if it completed more than ${fmt(CONF_CONNECTIONS * 1000)}; Node answers 503 + Connection: close from the 101st request on a connection`,
+  )
 }
 
 interface CpuProfile {
