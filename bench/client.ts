@@ -44,6 +44,8 @@ interface Outcome {
   non2xx: number
   /** User + system CPU of the whole process tree, µs. */
   cpuUs: number
+  /** Cannonade: its runner process alone (load loop and ledger writer thread), µs, read while it ran. */
+  runnerCpuUs?: number
 }
 
 interface Timed {
@@ -158,7 +160,8 @@ async function cannonade(
   )
   const out = join(dir, `run-${n}.json`)
   const args = ['run', config, '--db', join(dir, `run-${n}.db`), '--json', out, '--quiet', '--cpu', '0']
-  const r = await timed([process.execPath, CLI, ...args], env)
+  const watch = watchRunnerCpu()
+  const r = await timed([process.execPath, CLI, ...args], env).finally(() => (watch.done = true))
   if (r.code !== 0 && r.code !== 1) throw new Error(`cannonade run exited ${r.code}: ${r.stderr}`)
   const t = (JSON.parse(readFileSync(out, 'utf8')) as CannonadeJson).targets[0]!
   return {
@@ -167,7 +170,46 @@ async function cannonade(
     errors: t.errors,
     non2xx: t.answered - t.ok,
     cpuUs: r.cpuUs,
+    runnerCpuUs: await watch.cpuUs,
   }
+}
+
+/** This checkout's runner process (engine/runner/worker.ts), if one is running. */
+function runnerPid(): number | undefined {
+  const worker = join(ROOT, 'engine', 'runner', 'worker.ts')
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(worker)) return Number(pid)
+    } catch {
+      /* gone */
+    }
+  }
+  return undefined
+}
+
+/**
+ * The runner's own user+system CPU (/proc/PID/stat, clock ticks of 10 ms), read every 100 ms
+ * until it ends: what it used up to its last reading (a lower bound by at most 100 ms of its end).
+ */
+function watchRunnerCpu(): { done: boolean; cpuUs: Promise<number> } {
+  const w = { done: false, cpuUs: Promise.resolve(0) }
+  w.cpuUs = (async () => {
+    let pid: number | undefined
+    let last = 0
+    for (;;) {
+      pid ??= runnerPid()
+      if (pid) {
+        try {
+          const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+          last = (Number(f[11]) + Number(f[12])) * 10_000
+        } catch {
+          return last // it ended
+        }
+      } else if (w.done) return last
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })()
+  return w
 }
 
 const CLIENTS: Client[] = HAS_WRK ? ['wrk', 'autocannon', 'cannonade'] : ['autocannon', 'cannonade']
@@ -193,7 +235,8 @@ async function throughput(): Promise<Map<Client, Outcome[]>> {
       for (const c of CLIENTS) {
         const o = await runClient(c, nginx.url, CONNECTIONS, SECONDS)
         all.get(c)!.push(o)
-        parts.push(`${c} ${fmt(o.rps)} req/s, ${perReq(o).toFixed(2)} µs CPU/req`)
+        const runner = o.runnerCpuUs ? ` (runner alone ${(o.runnerCpuUs / o.completed).toFixed(2)})` : ''
+        parts.push(`${c} ${fmt(o.rps)} req/s, ${perReq(o).toFixed(2)} µs CPU/req${runner}`)
       }
       console.log(`  round ${i + 1}: ${parts.join(' · ')} · load average ${load()}`)
     }
@@ -206,6 +249,12 @@ async function throughput(): Promise<Map<Client, Outcome[]>> {
   })
   for (const c of CLIENTS)
     console.log(`  median ${c}: ${fmt(med(c).rps)} req/s · ${med(c).cpu.toFixed(2)} µs CPU per request`)
+  const runnerAlone = median(
+    all.get('cannonade')!.map((o) => (o.runnerCpuUs ?? 0) / Math.max(1, o.completed)),
+  )
+  console.log(
+    `  median cannonade runner process alone: ${runnerAlone.toFixed(2)} µs CPU per request (the command's start, config and database work are the rest)`,
+  )
   const cn = med('cannonade')
   for (const other of CLIENTS.filter((c) => c !== 'cannonade')) {
     const o = med(other)
@@ -328,18 +377,11 @@ function selfTimes(p: CpuProfile): {
   return { total, entries: [...acc.values()].sort((a, b) => b.n - a.n) }
 }
 
-/** The pid of this checkout's runner process (engine/runner/worker.ts), once it is running. */
+/** The runner's pid, once it is running. */
 async function findRunner(deadlineMs: number): Promise<number | undefined> {
-  const worker = join(ROOT, 'engine', 'runner', 'worker.ts')
   const until = Date.now() + deadlineMs
-  while (Date.now() < until) {
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(worker)) return Number(pid)
-      } catch {
-        /* gone */
-      }
-    }
+  for (let pid = runnerPid(); Date.now() < until; pid = runnerPid()) {
+    if (pid) return pid
     await new Promise((r) => setTimeout(r, 100))
   }
   return undefined
