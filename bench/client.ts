@@ -14,7 +14,7 @@
 // Environment: BENCH_CLIENT_SECONDS (8), BENCH_CLIENT_ROUNDS (3), BENCH_CONNECTIONS (50),
 // BENCH_CONFORMANCE_SECONDS (5), BENCH_SKIP_PROFILE=1, BENCH_SKIP_CONFORMANCE=1.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -387,6 +387,29 @@ async function findRunner(deadlineMs: number): Promise<number | undefined> {
   return undefined
 }
 
+/** Whether process `pid` holds at least `n` sockets within `ms`. */
+async function socketsOpen(pid: number, n: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      const fds = readdirSync(`/proc/${pid}/fd`)
+      let sockets = 0
+      for (const fd of fds) {
+        try {
+          if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) sockets++
+        } catch {
+          /* closed meanwhile */
+        }
+      }
+      if (sockets >= n) return true
+    } catch {
+      return false // it ended
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return false
+}
+
 /** One DevTools-protocol session on an inspector's WebSocket: send a method, await its result. */
 function devtools(url: string): Promise<{ call(method: string): Promise<unknown>; close(): void }> {
   const ws = new WebSocket(url)
@@ -418,7 +441,9 @@ function devtools(url: string): Promise<{ call(method: string): Promise<unknown>
 async function profileRunner(): Promise<{ profile: CpuProfile; seconds: number } | string> {
   const pid = await findRunner(20_000)
   if (!pid) return 'the runner process was not found'
-  await new Promise((r) => setTimeout(r, 1000))
+  // Past its start (modules, database): once its connections are open, until before its window ends.
+  if (!(await socketsOpen(pid, CONNECTIONS, 30_000)))
+    return `the runner did not open ${CONNECTIONS} connections`
   process.kill(pid, 'SIGUSR1')
   const worker = join(ROOT, 'engine', 'runner', 'worker.ts')
   let ws: string | undefined
@@ -462,11 +487,12 @@ async function profile(): Promise<void> {
   )
   const idle = entries.find((e) => e.name === '(idle)')
   if (idle) console.log(`  (idle) ${((100 * idle.n) / total).toFixed(1)} % of samples, left out below`)
-  console.log('| self % | µs/request | function | file:line |')
-  console.log('|---|---|---|---|')
+  const busy = Math.max(1, total - (idle?.n ?? 0))
+  console.log('| self % of samples | % of busy samples | µs/request | function | file:line |')
+  console.log('|---|---|---|---|---|')
   for (const e of entries.filter((x) => x.name !== '(idle)').slice(0, 15))
     console.log(
-      `| ${((100 * e.n) / total).toFixed(1)} | ${(e.us / Math.max(1, requests)).toFixed(2)} | ${e.name} | ${e.where || '-'} |`,
+      `| ${((100 * e.n) / total).toFixed(1)} | ${((100 * e.n) / busy).toFixed(1)} | ${(e.us / Math.max(1, requests)).toFixed(2)} | ${e.name} | ${e.where || '-'} |`,
     )
 }
 
