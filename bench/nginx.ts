@@ -14,15 +14,28 @@ function freePort(): Promise<number> {
   })
 }
 
+export interface NginxOptions {
+  /** Leave `keepalive_requests` at nginx's default (1000: the 1000th response on a connection closes it). */
+  defaultKeepalive?: boolean
+  /** Log each response's status, one a line, to this file (off by default: it costs nginx CPU). */
+  statusLog?: string
+}
+
 /** nginx with its files in `dir`, one worker on CPU `cpu`. */
-export async function startNginx(dir: string, cpu: number): Promise<{ url: string; stop(): void }> {
+export async function startNginx(
+  dir: string,
+  cpu: number,
+  opts: NginxOptions = {},
+): Promise<{ url: string; stop(): void }> {
   const port = await freePort()
   const conf = join(dir, `nginx-${port}.conf`)
+  const log = opts.statusLog ? `log_format st '$status'; access_log ${opts.statusLog} st;` : 'access_log off;'
+  const keepalive = opts.defaultKeepalive ? '' : 'keepalive_requests 100000000;'
   writeFileSync(
     conf,
     `daemon off; worker_processes 1; pid ${dir}/nginx-${port}.pid; error_log ${dir}/nginx.err warn;
 events { worker_connections 4096; }
-http { access_log off; keepalive_requests 100000000; keepalive_timeout 300s;
+http { ${log} ${keepalive} keepalive_timeout 300s;
   client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
   server { listen 127.0.0.1:${port}; location / { return 200 'ok'; } } }
 `,

@@ -8,11 +8,12 @@
 // - end of window → done: how long a run takes to read `done` after its window closed, in the
 //   same short and long runs (target < 5 s at any length; its ledger blocks become rows after).
 // Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
-// Then bench/ledger.ts (end of window → a complete `samples` table, per million requests),
+// Then bench/client.ts (wrk, the autocannon CLI and Cannonade side by side: CPU per request, conformance
+// against servers that close connections, the runner's profile), bench/ledger.ts (end of window → a complete `samples` table, per million requests),
 // bench/agents.ts (load agents: N against one, merge cost) and bench/history.ts (stored-run load,
 // compare and PostgreSQL export figures).
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300),
-// BENCH_SKIP_MEMORY=1, BENCH_SKIP_LEDGER=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
+// BENCH_SKIP_MEMORY=1, BENCH_SKIP_CLIENT=1, BENCH_SKIP_LEDGER=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -198,6 +199,13 @@ try {
   }
 } finally {
   nginx.stop()
+}
+
+// The load client side by side with wrk and the autocannon CLI (bench/client.ts, issue 18 item 5).
+if (process.env.BENCH_SKIP_CLIENT !== '1') {
+  console.log('')
+  const { spawnSync } = await import('node:child_process')
+  spawnSync(process.execPath, [fileURLToPath(new URL('./client.ts', import.meta.url))], { stdio: 'inherit' })
 }
 
 // The file is the record (bench/ledger.ts): `cannonade run`'s window end to a complete samples table.
