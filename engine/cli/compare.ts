@@ -1,6 +1,7 @@
 // `cannonade compare ID... [--baseline RUN:TARGET] [--pair A=B,...] [--min-effect PCT] [--series]
 // [--json OUT] [--db FILE]`: the headline, a table of every pair, the method once. A client of the
 // engine host (runs.compare). Exit 0 when compared (whatever the verdict), 2 on bad input.
+import { writeFileSync } from 'node:fs'
 import type { CompareMetric, CompareResult } from '../api/types.ts'
 import { CENTRE_NAME, fmtMetricValue, metricCells, verdictName } from '../metrics/compare-words.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
@@ -8,7 +9,6 @@ import { parseRunId, reportError, withEngine } from './common.ts'
 import { checkMinEffect, COMPARE_CHOICE_FLAGS, compareChoice } from './compare-choice.ts'
 import type { CliCommand, CliContext } from './context.ts'
 import { formatTable } from './table.ts'
-import { writeOutputSync } from '../output.ts'
 
 const COMPARE_FLAGS = {
   ...COMPARE_CHOICE_FLAGS,
@@ -161,7 +161,7 @@ async function compare(argv: string[], ctx: CliContext): Promise<number> {
   ctx.stdout.write(formatComparison(result))
   if (flags.json) {
     try {
-      writeOutputSync(flags.json, JSON.stringify(compareJson(result), null, 2) + '\n', '--json')
+      writeFileSync(flags.json, JSON.stringify(compareJson(result), null, 2) + '\n')
     } catch (err) {
       throw new UsageError(`--json: cannot write ${flags.json}: ${(err as Error).message}`)
     }

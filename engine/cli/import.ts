@@ -6,12 +6,12 @@
 // (not a HAR, a command that is not curl, an OpenAPI 2 document, a file past the size an import reads;
 // for a ledger: a missing or unreadable FILE, a file of another run, an unknown run, an agent
 // already in), 1 the database could not be used.
+import { writeFileSync } from 'node:fs'
 import { ConfigError } from '../config/errors.ts'
 import { importScenario, MAX_IMPORT_BYTES, readImportFile, type ImportedScenario } from '../import/index.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError, type FlagSpec } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
-import { writeOutputSync } from '../output.ts'
 
 const OUT = {
   out: {
@@ -105,7 +105,7 @@ function emit(made: ImportedScenario, out: string | undefined, ctx: CliContext):
     ctx.stdout.write(made.yaml)
     return 0
   }
-  writeOutputSync(out, made.yaml, '--out')
+  writeFileSync(out, made.yaml)
   const targets = made.config.targets
   const steps = targets.reduce((n, t) => n + (t.steps?.length ?? 0), 0)
   const lines = [

@@ -4,7 +4,7 @@
 // summary through runs.get; a config with `sweep` is the engine's study (./study.ts prints it).
 // Exit codes (README.md, "The command line"): 0 success, 1 thresholds failed (or the run did not
 // complete), 2 bad input.
-import { statSync } from 'node:fs'
+import { statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import type { RunEndedEvent } from '../api/types.ts'
@@ -20,7 +20,6 @@ import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
 import { runStudy } from './study.ts'
 import { endings, onInterrupt, printJoin, printLogs } from './watch.ts'
-import { writeOutputSync } from '../output.ts'
 
 const RUN_FLAGS = {
   ...DB_FLAG,
@@ -142,7 +141,7 @@ async function runOne(
     ctx.stderr.write(`run ${runId} ${end.status}: ${end.error ?? 'its end could not be recorded'}\n`)
     return 1
   }
-  if (o.json) writeOutputSync(o.json, JSON.stringify(jsonSummary(summary), null, 2) + '\n', '--json')
+  if (o.json) writeFileSync(o.json, JSON.stringify(jsonSummary(summary), null, 2) + '\n')
   if (!o.quiet) ctx.stdout.write(formatSummary(summary))
   if (summary.status !== 'done') {
     ctx.stderr.write(`run ${summary.runId} ${summary.status}: ${summary.error ?? ''}\n`)

@@ -1,6 +1,7 @@
 // `cannonade run` of a config with `sweep`: the engine runs the study (one run per value, or per
 // pair of values of a grid; a stack restarted for a value of its settings, and put back at the end);
 // this prints its steps, each run's summary, then the study's table and knee from studies.get.
+import { writeFileSync } from 'node:fs'
 import type { RunSummary, StudyResults } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { axisName, type SweepValue } from '../config/sweep.ts'
@@ -11,7 +12,6 @@ import { ProgressLine } from './progress.ts'
 import { msText } from '../metrics/units.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
 import { onInterrupt, printLogs } from './watch.ts'
-import { writeOutputSync } from '../output.ts'
 
 /** A study step as a line on the terminal, or null for the ones that say nothing. */
 function stepLine(e: StudyEvent, axes: readonly { name: string }[]): string | null {
@@ -113,14 +113,13 @@ export async function runStudy(
     ctx.stdout.write(studyTable(results))
   }
   if (o.json)
-    writeOutputSync(
+    writeFileSync(
       o.json,
       JSON.stringify(
         { studyId, sweep, results, runs: runs.map((r) => ({ point: r.point, ...jsonSummary(r) })) },
         null,
         2,
       ) + '\n',
-      '--json',
     )
   const complete = runs.length === total && runs.every((r) => r.status === 'done')
   return complete && runs.every((r) => r.thresholdsPassed) ? 0 : 1

@@ -4,7 +4,6 @@ import { z } from 'zod'
 import { MONITOR_KINDS, MonitorSpecSchema } from './schema-monitor.ts'
 import { LIMITS, MAX_REPLICAS } from './limits.ts'
 import { HTTP_METHODS, headerName, secretVariables } from './schema-fields.ts'
-import { stackVariableProblem } from './stack-env.ts'
 
 export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   let url: URL
@@ -109,15 +108,7 @@ export const TargetStackSchema = z
   .object({
     name: z.string().min(1),
     native: z.boolean().default(false),
-    env: z
-      .record(z.string(), z.union([z.string(), z.number()]))
-      .default({})
-      .superRefine((env, ctx) => {
-        for (const [k, v] of Object.entries(env)) {
-          const problem = stackVariableProblem(k, String(v))
-          if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [k] })
-        }
-      }),
+    env: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
     /** App instances behind a load balancer (Docker); 1 = the app alone. */
     replicas: z.number().int('must be a whole number').min(1).max(MAX_REPLICAS).default(1),
   })

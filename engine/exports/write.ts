@@ -1,9 +1,29 @@
-// Export files are written by engine/output.ts: never over the database or the data folder's own
-// files, through a temporary file renamed into place (0600), or straight to a device or pipe.
-import { writeOutput } from '../output.ts'
+// Writing an export file without half-written results: text is streamed (with backpressure) into
+// a temporary file next to the destination, which is renamed into place only once complete. The
+// file is private (0600): exports hold a run's URLs, names and numbers (engine/paths.ts).
+import { createWriteStream, renameSync, rmSync } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { ApiError } from '../api/errors.ts'
+import { PRIVATE_FILE_MODE } from '../paths.ts'
 
 export async function writeAtomically(outPath: string, text: Iterable<string>): Promise<void> {
-  await writeOutput(outPath, text)
+  const partial = `${outPath}.partial-${process.pid}`
+  try {
+    await pipeline(
+      Readable.from(text, { objectMode: false }),
+      createWriteStream(partial, { mode: PRIVATE_FILE_MODE }),
+    )
+    renameSync(partial, outPath)
+  } catch (err) {
+    rmSync(partial, { force: true })
+    if (err instanceof ApiError) throw err
+    const e = err as NodeJS.ErrnoException
+    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR' || e.code === 'EROFS') {
+      throw new ApiError('bad-input', `cannot write ${outPath}: ${e.message}`, 'out')
+    }
+    throw err
+  }
 }
 
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */

@@ -1,7 +1,6 @@
 // The engine host's `exports` and `reports` operations: files written into the data folder's
 // exports/ and reports/ (named after the run, their path reported), PostgreSQL exports, and their
 // progress on the bus.
-import { createHash } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import type { Api } from '../api/api.ts'
 import { parseArgs } from '../api/schemas.ts'
@@ -22,13 +21,6 @@ export interface OutputsDeps {
   bus: HostBus
   /** PGPASSWORD handed over as a secret, read at each use. */
   pgPassword: () => string | undefined
-}
-
-/** `runs-3-4-5.json`; past 6 runs the first 6, how many more, and a hash of all: a bounded name. */
-export function runsFileName(ids: readonly number[]): string {
-  if (ids.length <= 6) return `runs-${ids.join('-')}.json`
-  const hash = createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 8)
-  return `runs-${ids.slice(0, 6).join('-')}-and-${ids.length - 6}-more-${hash}.json`
 }
 
 export function exportsApi(d: OutputsDeps): Api['exports'] {
@@ -63,7 +55,7 @@ export function exportsApi(d: OutputsDeps): Api['exports'] {
     },
     async json(runIds) {
       const [ids] = parseArgs('exports:json', [runIds])
-      return exportJson(db, ids, exportPath(runsFileName(ids)))
+      return exportJson(db, ids, exportPath(`runs-${ids.join('-')}.json`))
     },
     async junit(runId) {
       const [id] = parseArgs('exports:junit', [runId])

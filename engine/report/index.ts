@@ -1,9 +1,7 @@
 // Comparison reports (engine/report/README.md): the one entry point the CLI (`cannonade report`)
 // and the Api host (`reports.create`) share. Load → HTML → PDF, with progress, and no half-written
 // file on failure.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { writeOutputSync } from '../output.ts'
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
@@ -11,6 +9,7 @@ import type { HistoryStore } from '../store/queries.ts'
 import { loadReportData } from './data.ts'
 import { renderReportHtml, reportTitle, type ReportOptions } from './html.ts'
 import { renderPdf, type PdfOptions, type ReportProgress } from './pdf.ts'
+import { makePrivate, PRIVATE_FILE_MODE } from '../paths.ts'
 
 export { buildReportHtml, renderReportHtml, type ReportOptions } from './html.ts'
 export { loadReportData, type ReportData, type RunReportData } from './data.ts'
@@ -37,13 +36,24 @@ export interface CreatedReport {
   elapsedMs: number
 }
 
-function writeText(path: string, text: string, field: string): void {
-  writeOutputSync(path, text, field)
+function partialOf(path: string): string {
+  return `${path}.partial-${process.pid}`
 }
 
 function cannotWrite(path: string, err: unknown, field: string): ApiError {
   const e = err as NodeJS.ErrnoException
   return new ApiError('bad-input', `${field}: cannot write ${path}: ${e.message ?? String(err)}`, field)
+}
+
+function writeText(path: string, text: string, field: string): void {
+  const partial = partialOf(path)
+  try {
+    writeFileSync(partial, text, { mode: PRIVATE_FILE_MODE })
+    renameSync(partial, path)
+  } catch (err) {
+    rmSync(partial, { force: true })
+    throw cannotWrite(path, err, field)
+  }
 }
 
 /** Build the report of `runIds` (in that order) and write it; every stage is reported. */
@@ -55,22 +65,18 @@ export async function createReport(
   const started = Date.now()
   const progress = (stage: ReportProgress['stage']) =>
     opts.onProgress?.({ stage, elapsedMs: Date.now() - started })
-  const out = opts.out === '-' ? '-' : resolve(opts.out)
+  const out = resolve(opts.out)
   const htmlPath = opts.html ? resolve(opts.html) : null
   progress('loading data')
   const data = loadReportData(store, runIds, opts)
   progress('building html')
   const html = renderReportHtml(data, opts)
-  let bytes = Buffer.byteLength(html)
   if (opts.format === 'html') writeText(out, html, 'out')
   else {
     if (htmlPath) writeText(htmlPath, html, 'html')
-    // Chromium prints into a private folder of its own; the PDF then goes where `out` says, as
-    // every output does (engine/output.ts).
-    const tmp = mkdtempSync(join(tmpdir(), 'cannonade-pdf-'))
+    const partial = partialOf(out)
     try {
-      const file = join(tmp, 'report.pdf')
-      await renderPdf(html, file, {
+      await renderPdf(html, partial, {
         executablePath: opts.executablePath,
         footerText: `Cannonade · ${reportTitle(data, opts.title)}`,
         timeoutMs: opts.timeoutMs,
@@ -78,11 +84,15 @@ export async function createReport(
           ? (p) => opts.onProgress?.({ ...p, elapsedMs: Date.now() - started })
           : undefined,
       })
-      const pdf = readFileSync(file)
-      bytes = pdf.length
-      writeOutputSync(out, pdf, 'out')
-    } finally {
-      rmSync(tmp, { recursive: true, force: true })
+      makePrivate(partial)
+      renameSync(partial, out)
+    } catch (err) {
+      rmSync(partial, { force: true })
+      if (err instanceof ApiError) throw err
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'EROFS')
+        throw cannotWrite(out, err, 'out')
+      throw err
     }
   }
   progress('done')
@@ -90,7 +100,7 @@ export async function createReport(
     path: out,
     htmlPath: opts.format === 'html' ? null : htmlPath,
     runIds: data.runs.map((d) => d.run.runId),
-    bytes,
+    bytes: statSync(out).size,
     elapsedMs: Date.now() - started,
   }
 }

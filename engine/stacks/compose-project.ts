@@ -74,6 +74,19 @@ function composeArgs(p: ComposeProject, replicas: number): string[] {
   return ['-p', p.project, ...files.flatMap((f) => ['-f', join(repoRoot, f)])]
 }
 
+/** Refuses settings the stack's compose files do not read (they would be silently ignored). */
+function checkVariables(s: StackSpec, env: Record<string, string>): void {
+  const known = composeVariables(s)
+  const unknown = Object.keys(env).filter((k) => !known.includes(k))
+  if (unknown.length > 0) {
+    throw new ApiError(
+      'bad-input',
+      `stack ${s.name} does not read ${unknown.join(', ')}; it reads ${known.join(', ')}`,
+      'env',
+    )
+  }
+}
+
 /** Refuses a port held by anything but this project itself (which `up` then restarts). */
 async function checkPort(p: ComposeProject, port: number): Promise<void> {
   if (await portFree(port)) return
@@ -171,6 +184,7 @@ async function awaitHealth(
  */
 export async function composeUp(p: ComposeProject, o: ComposeUp, down: () => Promise<void>): Promise<number> {
   const compose = detectCompose({ host: p.dockerHost })
+  checkVariables(p.spec, o.env)
   await checkPort(p, o.port)
   const args = [...compose.args, ...composeArgs(p, o.replicas)]
   await startProject(p, compose, args, o, down)

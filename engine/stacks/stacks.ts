@@ -31,7 +31,6 @@ import {
   stopRecordedStack,
 } from './native-state.ts'
 import { composeSettings, composeStatus, info, nativeStatus } from './status.ts'
-import { checkStackEnv } from './variables.ts'
 
 export interface StacksOptions {
   /** Where native stacks record their processes; its folder names the compose projects. */
@@ -174,7 +173,6 @@ export class Stacks {
     const replicas = opts.replicas ?? 1
     checkReplicas(replicas, opts.native === true)
     const env = Object.fromEntries(Object.entries(opts.env ?? {}).map(([k, v]) => [k, String(v)]))
-    checkStackEnv(s, env, opts.native === true)
     if (opts.native) return this.upNative(s, port, env)
     const deadline = await composeUp(
       this.compose(s),

@@ -19,7 +19,6 @@ import {
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { makePrivate, privateDataDir } from '../paths.ts'
-import { keepFromOutputs } from '../output.ts'
 
 export type Db = Database.Database
 /** A prepared statement with positional parameters (kept by writers that run it many times). */
@@ -286,7 +285,6 @@ export interface OpenedHistory {
 export function openHistory(file: string, opts: OpenOptions = {}): OpenedHistory {
   const memory = file === ':memory:'
   if (!memory) {
-    keepFromOutputs(file)
     checkPath(file)
     try {
       privateDataDir(dirname(file))
