@@ -171,7 +171,7 @@ export const argSchemas = {
   'runs:compare': z.tuple([CompareQuerySchema]),
   'runs:delete': z.tuple([runId]),
   'runs:tag': z.tuple([runId, z.array(tag).max(LIMITS.tags)]),
-  'runs:note': z.tuple([runId, z.string().max(10_000)]),
+  'runs:note': z.tuple([runId, z.string().max(LIMITS.noteLength)]),
   'runs:ledger': z.tuple([runId]),
   'runs:prune': z.tuple([runId]),
   'studies:list': z.tuple([]),
