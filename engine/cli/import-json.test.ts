@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseArgs } from '../api/schemas.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { exportJson } from '../exports/json.ts'
+import { loadReportData, renderReportHtml } from '../report/index.ts'
 import { openDb } from '../store/db.ts'
+import { HistoryStore } from '../store/queries.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { main } from './main.ts'
@@ -238,4 +240,26 @@ describe('bounds on names, tags and notes at every entry point (issue 20, item 7
     expect(() => parseArgs('runs:note', [1, long(10_000)])).not.toThrow()
   })
   afterAll(() => console.log(`hostile cases tried: ${BOUNDS.length} (name, tag and note bounds)`))
+})
+
+describe('the report of a run stored before the bounds (issue 20, item 7)', () => {
+  it('shows at most the bounded name, 50 tags and the bounded note, however long they are', () => {
+    const db = openDb(':memory:')
+    const { runId } = insertFixtureRun(db, { samplesPerRound: 50 })
+    const many = Array.from({ length: 100_000 }, (_, i) => `tag-${i}`)
+    db.prepare('UPDATE runs SET name = ?, tags = ?, note = ? WHERE id = ?').run(
+      'N'.repeat(100_000),
+      JSON.stringify(many),
+      'W'.repeat(100_000),
+      runId,
+    )
+    const html = renderReportHtml(loadReportData(new HistoryStore(db), [runId]), {})
+    db.close()
+    expect(html).toContain(`${'N'.repeat(199)}…`)
+    expect(html).not.toContain('N'.repeat(200))
+    expect(html).not.toContain('W'.repeat(10_000))
+    expect(html).toContain('tag-49<')
+    expect(html).not.toContain('tag-50<')
+    expect(html).toContain('… 99,950 more')
+  })
 })
