@@ -204,6 +204,11 @@ describe('run ids', () => {
 })
 
 describe('the report writes through the same checks', () => {
+  afterAll(() =>
+    console.log(
+      `hostile cases tried: ${HOSTILE_OUTPUTS.filter((o) => o.code === 2 && o.path() !== '').length + 1} (report paths)`,
+    ),
+  )
   it.each(HOSTILE_OUTPUTS.filter((o) => o.code === 2 && o.path() !== ''))(
     'createReport html --out $name: refused, nothing lost',
     async (o) => {
