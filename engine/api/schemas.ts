@@ -11,14 +11,20 @@ import { IMPORT_KINDS, MAX_IMPORT_BYTES } from '../import/types.ts'
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1).max(1000)
 const studyId = z.number().int().positive()
-const tag = z.string().min(1).max(LIMITS.tagLength)
+const tag = z
+  .string()
+  .min(1, 'a tag must not be empty')
+  .max(LIMITS.tagLength, `a tag is at most ${LIMITS.tagLength} characters`)
+/** A run's tags and note, bounded as a config and an import bound them (issue 20, item 7). */
+const tags = z.array(tag).max(LIMITS.tags, `at most ${LIMITS.tags} tags`)
+const note = z.string().max(LIMITS.noteLength, `a note is at most ${LIMITS.noteLength} characters`)
 /** A target's name (engine/config/schema.ts allows 64 characters). */
 const targetName = z.string().max(64)
 
 export const RunListQuerySchema = z
   .object({
     search: z.string().max(200).optional(),
-    tags: z.array(tag).max(LIMITS.tags).optional(),
+    tags: tags.optional(),
     status: z.enum(RUN_STATUSES).optional(),
     target: targetName.optional(),
     limit: z.number().int().min(1).max(1000).default(50),
@@ -170,8 +176,8 @@ export const argSchemas = {
   'runs:samples': z.tuple([runId, SampleQuerySchema.optional()]),
   'runs:compare': z.tuple([CompareQuerySchema]),
   'runs:delete': z.tuple([runId]),
-  'runs:tag': z.tuple([runId, z.array(tag).max(LIMITS.tags)]),
-  'runs:note': z.tuple([runId, z.string().max(10_000)]),
+  'runs:tag': z.tuple([runId, tags]),
+  'runs:note': z.tuple([runId, note]),
   'runs:ledger': z.tuple([runId]),
   'runs:prune': z.tuple([runId]),
   'studies:list': z.tuple([]),

@@ -6,6 +6,7 @@
 // password, no permission).
 import type { ExportProgressEvent, ExportResult } from '../api/types.ts'
 import { maskUrl } from '../pg/errors.ts'
+import { isStdout } from '../exports/write.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -128,7 +129,7 @@ async function studyCsv(
   if (positional.length > 0) throw new UsageError('export csv --study takes no run ID')
   const file = requireOut(out, 'csv')
   const res = await withEngine(dbPath, ({ local }) => local.exportStudyCsv(study, file), { ctx })
-  ctx.stdout.write(
+  ;(isStdout(file) ? ctx.stderr : ctx.stdout).write(
     `wrote study ${study} (${count(res.rows)} rows: values × targets, runs ${res.runIds.join(', ')}) to ${file}\n`,
   )
   return 0
@@ -173,7 +174,8 @@ async function fileExport(sub: 'csv' | 'json' | 'junit', argv: string[], ctx: Cl
     },
     { ctx },
   )
-  ctx.stdout.write(line + '\n')
+  // With --out - the file is standard output: what was written is said on stderr.
+  ;(isStdout(out) ? ctx.stderr : ctx.stdout).write(line + '\n')
   return sayMissing(res, ctx)
 }
 

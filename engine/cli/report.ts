@@ -7,6 +7,7 @@
 // (no Chromium).
 import { existsSync } from 'node:fs'
 import { ApiError } from '../api/errors.ts'
+import { isStdout } from '../exports/write.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
 import { reportError, withEngine } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -63,8 +64,10 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
         onProgress: (p) => ctx.stderr.write(`report: ${p.stage} (${(p.elapsedMs / 1000).toFixed(1)} s)\n`),
       })
     })
-    if (created.htmlPath) ctx.stdout.write(`${created.htmlPath}\n`)
-    ctx.stdout.write(`${created.path}\n`)
+    // With --out - the PDF is standard output: the paths written are said on stderr.
+    const said = isStdout(out) || isStdout(html) ? ctx.stderr : ctx.stdout
+    if (created.htmlPath) said.write(`${created.htmlPath}\n`)
+    said.write(`${created.path}\n`)
     return 0
   } catch (err) {
     return reportError(err, ctx, REPORT_USAGE, 'cannonade report')

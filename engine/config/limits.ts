@@ -29,7 +29,10 @@ export const LIMITS = {
   headerValueLength: 8 * 1024,
   /** A target URL or a step path (after variables), in characters. */
   urlLength: 8 * 1024,
+  /** A run's name, its tags (how many, and each one's length) and its note, in characters. */
+  nameLength: 200,
   tags: 50,
   tagLength: 64,
+  noteLength: 10_000,
   thresholds: 100,
 } as const

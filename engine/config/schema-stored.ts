@@ -22,7 +22,7 @@ export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
 export const StoredRunConfigSchema = z
   .object({
     version: z.literal(1),
-    name: z.string().min(1, 'must not be empty').max(200),
+    name: z.string().min(1, 'must not be empty').max(LIMITS.nameLength),
     targets: z.array(TargetSchema).min(1, 'needs at least one target').max(32),
     load: LoadSchema,
     schedule: z.enum(['sequential', 'interleaved']).default('sequential'),

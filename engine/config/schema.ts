@@ -9,6 +9,7 @@
 import { inputIssues } from './wire.ts'
 import { splitProblem } from './split.ts'
 import { StoredRunConfigSchema } from './schema-stored.ts'
+import { LIMITS } from './limits.ts'
 
 export {
   TargetUrlSchema,
@@ -56,6 +57,12 @@ export {
  */
 export const RunConfigV1Schema = StoredRunConfigSchema.superRefine((cfg, ctx) => {
   for (const issue of inputIssues(cfg)) ctx.addIssue({ code: 'custom', ...issue })
+  if (cfg.tags.length > LIMITS.tags)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['tags'],
+      message: `at most ${LIMITS.tags} tags (got ${cfg.tags.length})`,
+    })
   if (cfg.agents) {
     const problem = splitProblem(cfg.load, cfg.agents.count)
     if (problem) ctx.addIssue({ code: 'custom', path: ['agents', 'count'], message: problem })

@@ -32,7 +32,7 @@ import {
 import { instanceSeconds, targetSeconds, type InstanceSecond, type TargetSecond } from '../store/resources.ts'
 import { missingSamples } from '../store/ledger-elsewhere.ts'
 import { withSnapshot } from '../store/snapshot.ts'
-import { csvField, csvLine, LATENCY_US_COLUMNS, writeAtomically } from './write.ts'
+import { csvField, csvLine, LATENCY_US_COLUMNS, writeOutput } from './write.ts'
 
 export interface CsvOptions {
   kind?: 'samples' | 'series'
@@ -206,7 +206,7 @@ export async function exportCsv(
     }
     const lines =
       opts.kind === 'series' ? seriesLines(snap, runId, names, count) : sampleLines(snap, runId, names, count)
-    await writeAtomically(outPath, lines)
+    await writeOutput(outPath, lines, { dbPath: db.name })
     return { runIds: [runId], rows, path: outPath }
   })
 }

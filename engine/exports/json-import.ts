@@ -1,14 +1,13 @@
 // `cannonade import json FILE`: runs exported by another Cannonade (json.ts) become new runs here,
 // with new ids. Everything is imported in one transaction: a bad record or a run already present
 // (same origin) leaves the database as it was.
-import { statSync } from 'node:fs'
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { TABLES } from '../store/export-read.ts'
 import { importRuns } from '../store/import.ts'
 import { readConfig } from '../store/rows.ts'
-import { bad, records } from './json-read.ts'
+import { bad, checkImportFile, records } from './json-read.ts'
 
 export interface ImportResult extends ExportResult {
   /** The ids the runs had in the database they were exported from, in the order of runIds. */
@@ -16,11 +15,7 @@ export interface ImportResult extends ExportResult {
 }
 
 export function importJson(db: Db, file: string): ImportResult {
-  try {
-    statSync(file)
-  } catch {
-    throw new ApiError('bad-input', `file not found: ${file}`, 'file')
-  }
+  checkImportFile(file)
   const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v))
 
   const run = (): ImportResult =>

@@ -10,6 +10,22 @@ import { RUN_ENDS } from '../api/types.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from '../store/export-read.ts'
 import { MAX_WARNINGS } from '../store/warnings.ts'
+import { LIMITS } from '../config/limits.ts'
+import {
+  DistributionSchema,
+  GeneratorHealthSchema,
+  TargetSummarySchema,
+  ThresholdResultsSchema,
+} from '../store/schemas.ts'
+
+/** An instant as the engine writes it: ISO 8601 in UTC (new Date().toISOString()). */
+const isoDate = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/,
+    'must be an ISO 8601 UTC time such as 2025-01-01T12:00:00.000Z',
+  )
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real date')
 
 const Cell = z.union([z.number(), z.string(), z.null()])
 /** A table of `columns`; with `optionalLast`, files written before its last column existed pass too. */
@@ -33,19 +49,22 @@ const RunSchema = z.object({
   origin: z.string().min(1),
   sourceRunId: z.number().int(),
   run: z.object({
-    name: z.string(),
+    // Bounded as a config and the Api bound them (issue 20, item 7).
+    name: z.string().min(1).max(LIMITS.nameLength),
     status: z.enum(RUN_ENDS),
     config: z.record(z.string(), z.unknown()),
-    correlationPrefix: z.string().min(1),
-    startedAt: z.string(),
-    endedAt: z.string().nullable(),
-    error: z.string().nullable(),
-    tags: z.array(z.string()),
-    note: z.string(),
-    generator: z.unknown(),
-    thresholds: z.unknown(),
+    correlationPrefix: z.string().min(1).max(64),
+    startedAt: isoDate,
+    endedAt: isoDate.nullable(),
+    error: z.string().max(100_000).nullable(),
+    tags: z.array(z.string().min(1).max(LIMITS.tagLength)).max(LIMITS.tags),
+    note: z.string().max(LIMITS.noteLength),
+    // The columns the engine reads back, parsed with the schemas it reads them with (issue 20,
+    // item 4): a file that passes here is a run `runs show`, compare, JUnit and the report read.
+    generator: GeneratorHealthSchema.nullable(),
+    thresholds: ThresholdResultsSchema.nullable(),
     /** A run of load agents (files from before them have none). */
-    distribution: z.unknown().optional(),
+    distribution: DistributionSchema.nullable().optional(),
     // Files from before run warnings have none.
     warnings: z
       .array(
@@ -56,7 +75,7 @@ const RunSchema = z.object({
           source: z.string(),
           message: z.string(),
           stopped: z.boolean(),
-          at: z.string(),
+          at: isoDate,
           t: z.number().nullable(),
           count: z.number().int().min(1),
         }),
@@ -70,7 +89,7 @@ const RunSchema = z.object({
       round: z.number().int(),
       target: z.string(),
       url: z.string(),
-      summary: z.unknown(),
+      summary: TargetSummarySchema.nullable(),
       histogram: z.string().nullable(),
       correctedHistogram: z.string().nullable(),
     }),
@@ -98,6 +117,33 @@ const RunSchema = z.object({
     ),
 })
 export type RunRecord = z.output<typeof RunSchema>
+
+interface RawRun {
+  run: { generator?: unknown; thresholds?: unknown; distribution?: unknown }
+  runTargets: { summary?: unknown }[]
+}
+
+/**
+ * A run record checked with RunSchema, its JSON columns kept as the file has them (the schemas
+ * check them; what is stored is what was exported, every field of it).
+ */
+function parseRun(value: unknown, file: string, where: string): RunRecord {
+  const parsed = parseRecord(RunSchema, value, file, where)
+  const raw = value as RawRun
+  return {
+    ...parsed,
+    run: {
+      ...parsed.run,
+      generator: raw.run.generator as RunRecord['run']['generator'],
+      thresholds: raw.run.thresholds as RunRecord['run']['thresholds'],
+      distribution: raw.run.distribution as RunRecord['run']['distribution'],
+    },
+    runTargets: parsed.runTargets.map((t, i) => ({
+      ...t,
+      summary: raw.runTargets[i]?.summary as RunRecord['runTargets'][number]['summary'],
+    })),
+  }
+}
 export type SampleCells = (number | null)[]
 
 export type ImportEvent = { kind: 'run'; run: RunRecord } | { kind: 'sample'; row: SampleCells }
@@ -122,6 +168,40 @@ function parseRecord<S extends z.ZodType>(
   )
 }
 
+/** The longest line a JSON export holds (a run's record, with its per-second series), characters. */
+const MAX_LINE_CHARS = 256 * 2 ** 20
+/** The largest file `import json` reads. */
+export const MAX_IMPORT_JSON_BYTES = 16 * 2 ** 30
+
+/**
+ * Only a regular file is imported, of at most MAX_IMPORT_JSON_BYTES: a FIFO would hang the import,
+ * /dev/zero never end, a folder is a mistake (issue 20, item 4).
+ */
+export function checkImportFile(file: string): void {
+  let st
+  try {
+    st = statSync(file)
+  } catch {
+    throw new ApiError('bad-input', `file not found: ${file}`, 'file')
+  }
+  if (!st.isFile()) {
+    const what = st.isDirectory()
+      ? 'a folder'
+      : st.isFIFO()
+        ? 'a FIFO'
+        : st.isCharacterDevice()
+          ? 'a device'
+          : 'not a file'
+    throw new ApiError('bad-input', `file: ${file} is ${what}; import json reads a regular file`, 'file')
+  }
+  if (st.size > MAX_IMPORT_JSON_BYTES)
+    throw new ApiError(
+      'bad-input',
+      `file: ${file} is larger than ${MAX_IMPORT_JSON_BYTES / 2 ** 30} GiB`,
+      'file',
+    )
+}
+
 function* readLines(file: string): Generator<string> {
   const fd = openSync(file, 'r')
   try {
@@ -131,6 +211,12 @@ function* readLines(file: string): Generator<string> {
     for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
       const parts = (rest + decoder.write(buf.subarray(0, n))).split('\n')
       rest = parts.pop() ?? ''
+      if (rest.length > MAX_LINE_CHARS)
+        throw bad(
+          file,
+          'document',
+          `a line longer than ${MAX_LINE_CHARS / 2 ** 20} MiB characters: not a Cannonade export`,
+        )
       yield* parts
     }
     rest += decoder.end()
@@ -185,7 +271,7 @@ export function* records(file: string): Generator<ImportEvent> {
         text.endsWith('"samples":[')
       ) {
         const value: unknown = JSON.parse(`${text.replace(/^,/, '')}]}`)
-        yield { kind: 'run', run: parseRecord(RunSchema, value, file, where) }
+        yield { kind: 'run', run: parseRun(value, file, where) }
         inSamples = true
       } else if (text.trim() !== '') throw bad(file, where, 'unexpected content')
     } catch (err) {
@@ -213,7 +299,7 @@ function* wholeDocument(file: string): Generator<ImportEvent> {
   ).runs
   for (const [i, raw] of runs.entries()) {
     const { samples, ...meta } = raw
-    yield { kind: 'run', run: parseRecord(RunSchema, meta, file, `runs.${i}`) }
+    yield { kind: 'run', run: parseRun(meta, file, `runs.${i}`) }
     const rows = parseRecord(
       z.array(z.array(z.union([z.number(), z.null()]))),
       samples ?? [],

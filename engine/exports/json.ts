@@ -32,7 +32,7 @@ import type { RunRow } from '../store/rows.ts'
 import { runWarnings } from '../store/warnings.ts'
 import { APP_VERSION } from '../store/runs.ts'
 import { withSnapshot } from '../store/snapshot.ts'
-import { writeAtomically } from './write.ts'
+import { writeOutput } from './write.ts'
 import { redactConfigJson } from '../config/redact.ts'
 
 export const JSON_FORMAT = 'cannonade-runs'
@@ -136,12 +136,13 @@ export async function exportJson(
     // Broken JSON columns fail before anything is written (the file is written atomically anyway).
     for (const run of runs) runMeta(snap, run)
     let rows = 0
-    await writeAtomically(
+    await writeOutput(
       outPath,
       documentLines(snap, runs, (n) => {
         rows += n
         onRows?.(rows)
       }),
+      { dbPath: db.name },
     )
     const missing = missingOf(
       snap,

@@ -6,7 +6,7 @@ import { formatMetricValue as formatMetric, thresholdLimit } from '../metrics/un
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { finishedRun } from '../store/export-read.ts'
-import { writeAtomically } from './write.ts'
+import { writeOutput } from './write.ts'
 
 // Characters XML 1.0 cannot carry at all: dropped.
 // eslint-disable-next-line no-control-regex
@@ -109,6 +109,6 @@ export async function exportJunit(
     return new HistoryStore(db).getRun(runId)
   })()
   const { xml, tests, failures } = junitXml(run)
-  await writeAtomically(outPath, [xml])
+  await writeOutput(outPath, [xml], { dbPath: db.name })
   return { runIds: [runId], rows: tests, path: outPath, failures }
 }

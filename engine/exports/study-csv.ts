@@ -13,7 +13,7 @@ import { HistoryStore } from '../store/queries.ts'
 import { targetSeconds, type TargetSecond } from '../store/resources.ts'
 import { readStudy } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
-import { csvLine, LATENCY_US_COLUMNS, writeAtomically } from './write.ts'
+import { csvLine, LATENCY_US_COLUMNS, writeOutput } from './write.ts'
 
 export const STUDY_CSV_HEADER = [
   'study_id',
@@ -139,9 +139,10 @@ function* studyLines(db: Db, studyId: number, count: () => void): Generator<stri
 export async function exportStudyCsv(db: Db, studyId: number, outPath: string): Promise<ExportResult> {
   const study = readStudy(db, studyId)
   let rows = 0
-  await writeAtomically(
+  await writeOutput(
     outPath,
     studyLines(db, studyId, () => rows++),
+    { dbPath: db.name },
   )
   return { runIds: study.runs.map((r) => r.runId), rows, path: outPath }
 }

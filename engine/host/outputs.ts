@@ -1,6 +1,7 @@
 // The engine host's `exports` and `reports` operations: files written into the data folder's
 // exports/ and reports/ (named after the run, their path reported), PostgreSQL exports, and their
 // progress on the bus.
+import { createHash } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import type { Api } from '../api/api.ts'
 import { parseArgs } from '../api/schemas.ts'
@@ -21,6 +22,18 @@ export interface OutputsDeps {
   bus: HostBus
   /** PGPASSWORD handed over as a secret, read at each use. */
   pgPassword: () => string | undefined
+}
+
+/**
+ * The file name of a JSON export of `ids`: every id up to 6, else the first 6, how many more and a
+ * hash of the whole list (two lists that share their first 6 ids get two files). Bounded, so 1,000
+ * ids fit a file name (issue 20, item 3).
+ */
+export function runsFileName(ids: readonly number[]): string {
+  const unique = [...new Set(ids)]
+  if (unique.length <= 6) return `runs-${unique.join('-')}.json`
+  const hash = createHash('sha256').update(unique.join(',')).digest('hex').slice(0, 10)
+  return `runs-${unique.slice(0, 6).join('-')}-and-${unique.length - 6}-more-${hash}.json`
 }
 
 export function exportsApi(d: OutputsDeps): Api['exports'] {
@@ -55,7 +68,7 @@ export function exportsApi(d: OutputsDeps): Api['exports'] {
     },
     async json(runIds) {
       const [ids] = parseArgs('exports:json', [runIds])
-      return exportJson(db, ids, exportPath(`runs-${ids.join('-')}.json`))
+      return exportJson(db, ids, exportPath(runsFileName(ids)))
     },
     async junit(runId) {
       const [id] = parseArgs('exports:junit', [runId])

@@ -1,6 +1,7 @@
 // Everything a report shows, read once from the history: runs, environment, per-second series,
 // resources, the compiled load schedule, merged latency histograms and the comparisons. Building
 // the HTML afterwards is pure string work on this.
+import { LIMITS } from '../config/limits.ts'
 import { ApiError } from '../api/errors.ts'
 import type { CompareResult, ResourcePoint, SeriesPoint, StudyResults } from '../api/types.ts'
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
@@ -102,10 +103,26 @@ function ownCompare(runId: number, c: CompareOptions = {}): CompareOptions {
   }
 }
 
+/** `text` cut to `max` characters, an ellipsis saying so. */
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/**
+ * A run's name, tags and note as the input bounds them (LIMITS; issue 20, item 7), for a run stored
+ * before the bounds: the report's size and time do not grow with them.
+ */
+export function boundedText<R extends { name: string; tags: string[]; note: string }>(run: R): R {
+  const tags = run.tags.slice(0, LIMITS.tags).map((t) => cut(t, LIMITS.tagLength))
+  if (run.tags.length > LIMITS.tags)
+    tags.push(`… ${(run.tags.length - LIMITS.tags).toLocaleString('en-US')} more`)
+  return { ...run, name: cut(run.name, LIMITS.nameLength), tags, note: cut(run.note, LIMITS.noteLength) }
+}
+
 export function loadRunData(store: HistoryStore, runId: number, opts: LoadOptions = {}): RunReportData {
   // A report is made to be shared: no secret header or password in anything it prints.
   const detail = store.getRun(runId)
-  const run = { ...detail, config: redactConfig(detail.config, 'shared') }
+  const run = { ...boundedText(detail), config: redactConfig(detail.config, 'shared') }
   const targets = new Set(run.results.map((r) => r.target))
   const own =
     targets.size >= 2

@@ -1,15 +1,17 @@
 // Comparison reports (engine/report/README.md): the one entry point the CLI (`cannonade report`)
 // and the Api host (`reports.create`) share. Load → HTML → PDF, with progress, and no half-written
 // file on failure.
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { outputKind, prepareOutput, writeOutput, type OutputOptions } from '../exports/write.ts'
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import { loadReportData } from './data.ts'
 import { renderReportHtml, reportTitle, type ReportOptions } from './html.ts'
 import { renderPdf, type PdfOptions, type ReportProgress } from './pdf.ts'
-import { makePrivate, PRIVATE_FILE_MODE } from '../paths.ts'
+import { makePrivate } from '../paths.ts'
 
 export { buildReportHtml, renderReportHtml, type ReportOptions } from './html.ts'
 export { loadReportData, type ReportData, type RunReportData } from './data.ts'
@@ -36,23 +38,45 @@ export interface CreatedReport {
   elapsedMs: number
 }
 
-function partialOf(path: string): string {
-  return `${path}.partial-${process.pid}`
-}
-
 function cannotWrite(path: string, err: unknown, field: string): ApiError {
   const e = err as NodeJS.ErrnoException
   return new ApiError('bad-input', `${field}: cannot write ${path}: ${e.message ?? String(err)}`, field)
 }
 
-function writeText(path: string, text: string, field: string): void {
-  const partial = partialOf(path)
+/** The PDF, rendered by Chromium into a file: next to `out`, or a private temporary folder for a device. */
+async function writePdf(
+  out: string,
+  opts: OutputOptions,
+  render: (file: string) => Promise<void>,
+): Promise<void> {
+  const prepared = prepareOutput(out, opts)
+  if (prepared.kind === 'file') {
+    try {
+      await render(prepared.path)
+      makePrivate(prepared.path)
+      prepared.commit()
+    } catch (err) {
+      prepared.discard()
+      throw prepared.fail(err)
+    }
+    return
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'cannonade-report-'))
   try {
-    writeFileSync(partial, text, { mode: PRIVATE_FILE_MODE })
-    renameSync(partial, path)
-  } catch (err) {
-    rmSync(partial, { force: true })
-    throw cannotWrite(path, err, field)
+    await render(join(tmp, 'report.pdf'))
+    await writeOutput(out, createReadStream(join(tmp, 'report.pdf')), opts)
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/** The written file's size; 0 for standard output or a device. */
+function sizeOf(path: string): number {
+  try {
+    const st = statSync(path)
+    return st.isFile() ? st.size : 0
+  } catch {
+    return 0
   }
 }
 
@@ -65,42 +89,35 @@ export async function createReport(
   const started = Date.now()
   const progress = (stage: ReportProgress['stage']) =>
     opts.onProgress?.({ stage, elapsedMs: Date.now() - started })
-  const out = resolve(opts.out)
-  const htmlPath = opts.html ? resolve(opts.html) : null
+  const out = opts.out === '-' ? '-' : resolve(opts.out)
+  const htmlPath = opts.html ? (opts.html === '-' ? '-' : resolve(opts.html)) : null
   progress('loading data')
   const data = loadReportData(store, runIds, opts)
   progress('building html')
   const html = renderReportHtml(data, opts)
-  if (opts.format === 'html') writeText(out, html, 'out')
+  const dbPath = store.db.name
+  if (opts.format === 'html') await writeOutput(out, [html], { dbPath, field: 'out' })
   else {
-    if (htmlPath) writeText(htmlPath, html, 'html')
-    const partial = partialOf(out)
-    try {
-      await renderPdf(html, partial, {
+    // Both paths are checked before Chromium starts: a refused --out writes no --html either.
+    outputKind(out, { dbPath, field: 'out' })
+    if (htmlPath) await writeOutput(htmlPath, [html], { dbPath, field: 'html' })
+    await writePdf(out, { dbPath, field: 'out' }, (file) =>
+      renderPdf(html, file, {
         executablePath: opts.executablePath,
         footerText: `Cannonade · ${reportTitle(data, opts.title)}`,
         timeoutMs: opts.timeoutMs,
         onProgress: opts.onProgress
           ? (p) => opts.onProgress?.({ ...p, elapsedMs: Date.now() - started })
           : undefined,
-      })
-      makePrivate(partial)
-      renameSync(partial, out)
-    } catch (err) {
-      rmSync(partial, { force: true })
-      if (err instanceof ApiError) throw err
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'EROFS')
-        throw cannotWrite(out, err, 'out')
-      throw err
-    }
+      }),
+    )
   }
   progress('done')
   return {
     path: out,
     htmlPath: opts.format === 'html' ? null : htmlPath,
     runIds: data.runs.map((d) => d.run.runId),
-    bytes: statSync(out).size,
+    bytes: sizeOf(out),
     elapsedMs: Date.now() - started,
   }
 }
