@@ -269,25 +269,27 @@ describe('migration 014 on a database of schema 13', () => {
   })
 })
 
+const RUN_JSON_CASES = HOSTILE_OUTPUTS.filter(
+  (o) => o.code === 2 && o.path() !== '' && !/folder/.test(o.name),
+)
+
 describe('run --json is checked before the run', () => {
-  it.each(HOSTILE_OUTPUTS.filter((o) => o.code === 2 && o.path() !== '' && !/folder/.test(o.name)))(
-    'run --json $name: refused before any load, nothing lost',
-    async (o) => {
-      const config = join(root, 'run.json')
-      writeFileSync(
-        config,
-        JSON.stringify({
-          version: 1,
-          name: 'never run',
-          targets: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
-          load: { connections: 1, duration: 1 },
-        }),
-      )
-      const before = counts()
-      const r = await cli('run', config, '--json', o.path(), '--db', DB)
-      expect(r.code, r.err).toBe(2)
-      expect(r.err).toMatch(o.says)
-      expect(counts()).toEqual(before)
-    },
-  )
+  afterAll(() => console.log(`hostile cases tried: ${RUN_JSON_CASES.length} (run --json paths)`))
+  it.each(RUN_JSON_CASES)('run --json $name: refused before any load, nothing lost', async (o) => {
+    const config = join(root, 'run.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        version: 1,
+        name: 'never run',
+        targets: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
+        load: { connections: 1, duration: 1 },
+      }),
+    )
+    const before = counts()
+    const r = await cli('run', config, '--json', o.path(), '--db', DB)
+    expect(r.code, r.err).toBe(2)
+    expect(r.err).toMatch(o.says)
+    expect(counts()).toEqual(before)
+  })
 })
