@@ -1,7 +1,7 @@
 // `cannonade compare ID... [--baseline RUN:TARGET] [--pair A=B,...] [--min-effect PCT] [--series]
 // [--json OUT] [--db FILE]`: the headline, a table of every pair, the method once. A client of the
 // engine host (runs.compare). Exit 0 when compared (whatever the verdict), 2 on bad input.
-import { writeFileSync } from 'node:fs'
+import { writeOutput } from '../exports/write.ts'
 import type { CompareMetric, CompareResult } from '../api/types.ts'
 import { CENTRE_NAME, fmtMetricValue, metricCells, verdictName } from '../metrics/compare-words.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError } from './args.ts'
@@ -160,11 +160,10 @@ async function compare(argv: string[], ctx: CliContext): Promise<number> {
   )
   ctx.stdout.write(formatComparison(result))
   if (flags.json) {
-    try {
-      writeFileSync(flags.json, JSON.stringify(compareJson(result), null, 2) + '\n')
-    } catch (err) {
-      throw new UsageError(`--json: cannot write ${flags.json}: ${(err as Error).message}`)
-    }
+    await writeOutput(flags.json, [JSON.stringify(compareJson(result), null, 2) + '\n'], {
+      dbPath: flags.db ?? ctx.dbPath,
+      field: '--json',
+    })
   }
   return 0
 }

@@ -23,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeStalePartials } from '../exports/write.ts'
 import { runsFileName } from '../host/outputs.ts'
 import { createReport } from '../report/index.ts'
-import { openDb } from '../store/db.ts'
+import Database from 'better-sqlite3'
+import { migrate, openDb } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
@@ -236,5 +237,59 @@ describe('the report writes through the same checks', () => {
       db.close()
     }
     expect(statSync('/dev/full').isCharacterDevice()).toBe(true)
+  })
+})
+
+describe('migration 014 on a database of schema 13', () => {
+  it('keeps every run and row; from then on a deleted newest run’s id goes to no one', () => {
+    const old = join(root, 'migrations-13')
+    mkdirSync(old)
+    const all = new URL('../store/migrations/', import.meta.url).pathname
+    for (const f of readdirSync(all).filter((n) => /^0(0\d|1[0-3])_/.test(n)))
+      writeFileSync(join(old, f), readFileSync(join(all, f)))
+    const file = join(root, 'v13.db')
+    const db13 = new Database(file)
+    migrate(db13, null, old)
+    db13.pragma('foreign_keys = ON')
+    const a = insertFixtureRun(db13, { samplesPerRound: 100 }).runId
+    const b = insertFixtureRun(db13, { samplesPerRound: 100 }).runId
+    db13.prepare('DELETE FROM runs WHERE id = ?').run(b)
+    const samples = db13.prepare('SELECT count(*) FROM samples').pluck().get()
+    db13.close()
+    const db = openDb(file)
+    expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(14)
+    expect(db.prepare('SELECT id FROM runs').pluck().all()).toEqual([a])
+    expect(db.prepare('SELECT count(*) FROM samples').pluck().get()).toBe(samples)
+    // An id deleted before the migration may be given once more (SQLite cannot know it); after it, never.
+    const c = insertFixtureRun(db, { samplesPerRound: 10 }).runId
+    expect(c).toBeGreaterThan(a)
+    db.prepare('DELETE FROM runs WHERE id = ?').run(c)
+    expect(insertFixtureRun(db, { samplesPerRound: 10 }).runId).toBe(c + 1)
+    db.close()
+  })
+})
+
+const RUN_JSON_CASES = HOSTILE_OUTPUTS.filter(
+  (o) => o.code === 2 && o.path() !== '' && !/folder/.test(o.name),
+)
+
+describe('run --json is checked before the run', () => {
+  afterAll(() => console.log(`hostile cases tried: ${RUN_JSON_CASES.length} (run --json paths)`))
+  it.each(RUN_JSON_CASES)('run --json $name: refused before any load, nothing lost', async (o) => {
+    const config = join(root, 'run.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        version: 1,
+        name: 'never run',
+        targets: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
+        load: { connections: 1, duration: 1 },
+      }),
+    )
+    const before = counts()
+    const r = await cli('run', config, '--json', o.path(), '--db', DB)
+    expect(r.code, r.err).toBe(2)
+    expect(r.err).toMatch(o.says)
+    expect(counts()).toEqual(before)
   })
 })

@@ -4,7 +4,8 @@
 // summary through runs.get; a config with `sweep` is the engine's study (./study.ts prints it).
 // Exit codes (README.md, "The command line"): 0 success, 1 thresholds failed (or the run did not
 // complete), 2 bad input.
-import { statSync, writeFileSync } from 'node:fs'
+import { statSync } from 'node:fs'
+import { outputKind, writeOutput } from '../exports/write.ts'
 import { dirname, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import type { RunEndedEvent } from '../api/types.ts'
@@ -141,7 +142,11 @@ async function runOne(
     ctx.stderr.write(`run ${runId} ${end.status}: ${end.error ?? 'its end could not be recorded'}\n`)
     return 1
   }
-  if (o.json) writeFileSync(o.json, JSON.stringify(jsonSummary(summary), null, 2) + '\n')
+  if (o.json)
+    await writeOutput(o.json, [JSON.stringify(jsonSummary(summary), null, 2) + '\n'], {
+      dbPath: host.dbPath,
+      field: '--json',
+    })
   if (!o.quiet) ctx.stdout.write(formatSummary(summary))
   if (summary.status !== 'done') {
     ctx.stderr.write(`run ${summary.runId} ${summary.status}: ${summary.error ?? ''}\n`)
@@ -223,7 +228,11 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
         throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
       config = withAgents(loadRunConfigFile(positional[0]!), flags)
     }
-    if (flags.json !== undefined) checkOutFile('--json', flags.json)
+    if (flags.json !== undefined) {
+      checkOutFile('--json', flags.json)
+      // The database and the data folder's own files are refused before the run, not after it.
+      outputKind(flags.json, { dbPath: flags.db ?? ctx.dbPath, field: '--json' })
+    }
     const storeUrl = process.env.CANNONADE_STORE_URL
     host = await createEngine({
       dbPath: flags.db ?? ctx.dbPath,

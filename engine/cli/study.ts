@@ -1,7 +1,7 @@
 // `cannonade run` of a config with `sweep`: the engine runs the study (one run per value, or per
 // pair of values of a grid; a stack restarted for a value of its settings, and put back at the end);
 // this prints its steps, each run's summary, then the study's table and knee from studies.get.
-import { writeFileSync } from 'node:fs'
+import { writeOutput } from '../exports/write.ts'
 import type { RunSummary, StudyResults } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { axisName, type SweepValue } from '../config/sweep.ts'
@@ -113,13 +113,16 @@ export async function runStudy(
     ctx.stdout.write(studyTable(results))
   }
   if (o.json)
-    writeFileSync(
+    await writeOutput(
       o.json,
-      JSON.stringify(
-        { studyId, sweep, results, runs: runs.map((r) => ({ point: r.point, ...jsonSummary(r) })) },
-        null,
-        2,
-      ) + '\n',
+      [
+        JSON.stringify(
+          { studyId, sweep, results, runs: runs.map((r) => ({ point: r.point, ...jsonSummary(r) })) },
+          null,
+          2,
+        ) + '\n',
+      ],
+      { dbPath: host.dbPath, field: '--json' },
     )
   const complete = runs.length === total && runs.every((r) => r.status === 'done')
   return complete && runs.every((r) => r.thresholdsPassed) ? 0 : 1
