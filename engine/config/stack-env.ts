@@ -41,7 +41,7 @@ const CHAIN_URL: StackVar = {
  * and -D properties a JVM acts on, which would let a config run code.
  */
 const JVM_FLAG =
-  /^(-Xm[sx]\d{1,6}[kmgKMG]?|-Xss\d{1,6}[kmKM]?|-XX:[+-]Use[A-Za-z]{1,40}|-XX:(MaxRAMPercentage|InitialRAMPercentage|MinRAMPercentage)=\d{1,2}(\.\d)?|-XX:(ActiveProcessorCount|ParallelGCThreads|ConcGCThreads)=\d{1,4})$/
+  /^(-Xm[sx]\d{1,6}[kmgKMG]?|-Xss\d{1,6}[kmKM]?|-XX:[+-]Use[A-Za-z0-9]{1,40}|-XX:(MaxRAMPercentage|InitialRAMPercentage|MinRAMPercentage)=\d{1,2}(\.\d)?|-XX:(ActiveProcessorCount|ParallelGCThreads|ConcGCThreads)=\d{1,4})$/
 const JAVA_OPTS: StackVar = {
   test: (v) =>
     v.length <= 500 &&
