@@ -121,6 +121,8 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
   }
   child.stdout?.on('data', keep)
   child.stderr?.on('data', keep)
+  // Every 'error' has a listener, not only the first: a later one (a failed kill) must not end the engine.
+  child.on('error', () => undefined)
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', (err) => reject(new Error(`cannot start ${stack.name} (${cmd}): ${err.message}`)))
