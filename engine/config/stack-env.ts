@@ -54,8 +54,8 @@ const JAVA_OPTS: StackVar = {
 }
 
 const COMMON: Record<string, StackVar> = {
-  POOL_SIZE: int(1, 1000),
-  HASH_ITERATIONS: int(1, 10_000_000),
+  POOL_SIZE: int(0, 1000), // 0: pooling off
+  HASH_ITERATIONS: int(0, 10_000_000),
   CHAIN_DEPTH: int(0, 16),
   CHAIN_URL,
   CANNONADE_APP_CPUS: CPUS,

@@ -48,7 +48,7 @@ export const FORBIDDEN_MIN = 25
 export const BAD_VALUES: [stack: string, key: string, value: string | number][] = [
   ['node-http', 'POOL_SIZE', 'x'],
   ['node-http', 'POOL_SIZE', -1],
-  ['node-http', 'POOL_SIZE', 0],
+  ['node-http', 'POOL_SIZE', 1001],
   ['node-http', 'POOL_SIZE', 1.5],
   ['node-http', 'POOL_SIZE', 1e9],
   ['node-http', 'POOL_SIZE', '10; touch /tmp/x'],
