@@ -77,15 +77,50 @@ const httpUrl = (field: string) =>
       `${field} must be https:// (credentials are sent there; plain http only to 127.0.0.1 or localhost)`,
     )
 
+/**
+ * Docker's own grammar for names, checked before any call: a name such as `.`, `..` or `../x`
+ * would become a path of the Engine API URL (docker-modem then follows a redirect elsewhere).
+ * A container is a name (`[a-zA-Z0-9][a-zA-Z0-9_.-]*`, an optional leading `/`) or a hex id.
+ */
+export const DOCKER_CONTAINER_NAME = /^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/
+/** A compose project (and service): what `docker compose -p` accepts. */
+export const COMPOSE_PROJECT_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/
+/** A compose service name: compose's grammar for service keys. */
+export const COMPOSE_SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/
+/** A bundled stack's name, as targets/stacks.json spells them (node-http…). */
+export const STACK_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/
+
+const dockerName = (field: string, grammar: RegExp, like: string) =>
+  z.string({ error: `${field} must be a string` }).regex(grammar, `${field} must be ${like}`)
+
 export const DockerMonitorSpecSchema = strict(
   {
     kind: z.literal('docker'),
-    container: name('container').optional(),
-    project: name('project').optional(),
+    container: dockerName(
+      'container',
+      DOCKER_CONTAINER_NAME,
+      "a Docker container name or id (letters, digits, '_', '.', '-', starting with a letter or digit; at most 255)",
+    ).optional(),
+    project: dockerName(
+      'project',
+      COMPOSE_PROJECT_NAME,
+      "a compose project name (lowercase letters, digits, '_', '-', starting with a letter or digit; at most 63)",
+    ).optional(),
     /** A bundled stack (node-http…): its compose project in this data folder, app service by default. */
-    stack: name('stack').optional(),
-    service: name('service').optional(),
-    socketPath: name('socketPath').optional(),
+    stack: dockerName('stack', STACK_NAME, 'a bundled stack name like node-http').optional(),
+    service: dockerName(
+      'service',
+      COMPOSE_SERVICE_NAME,
+      "a compose service name (letters, digits, '_', '.', '-'; at most 63)",
+    ).optional(),
+    socketPath: z
+      .string({ error: 'socketPath must be a path' })
+      .max(4096, 'socketPath must be at most 4096 characters')
+      .refine(
+        (p) => p.startsWith('/') && ![...p].some((c) => c.charCodeAt(0) < 0x20),
+        'socketPath must be an absolute path to the Docker socket (no control characters)',
+      )
+      .optional(),
     /** Each process of each container as its own instance (`docker top` + this machine's /proc). */
     processes: z.boolean({ error: 'processes must be true or false' }).optional(),
   },
@@ -188,7 +223,7 @@ export const PostgresMonitorSpecSchema = strict(
       }, 'url must not hold a password (secrets are never stored in the config): name an environment variable with passwordEnv')
       .optional(),
     /** A bundled stack: its own PostgreSQL (the container's published port, or a native stack's cluster). */
-    stack: name('stack').optional(),
+    stack: dockerName('stack', STACK_NAME, 'a bundled stack name like node-http').optional(),
     passwordEnv: envName('passwordEnv').optional(),
   },
   'monitor',

@@ -1,9 +1,10 @@
 // What a RunConfig says about one target: its URL, method, headers, body (literal or generated),
 // think time, scenario steps, stack and monitors.
 import { z } from 'zod'
-import { MONITOR_KINDS, MonitorSpecSchema } from './schema-monitor.ts'
+import { MONITOR_KINDS, MonitorSpecSchema, STACK_NAME } from './schema-monitor.ts'
 import { LIMITS, MAX_REPLICAS } from './limits.ts'
 import { HTTP_METHODS, headerName, secretVariables } from './schema-fields.ts'
+import { stackEnvIssues } from './stack-env.ts'
 
 export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   let url: URL
@@ -106,7 +107,7 @@ export const StepSchema = z
 /** A bundled stack this target runs on; `env` is what a sweep may change (POOL_SIZE…). */
 export const TargetStackSchema = z
   .object({
-    name: z.string().min(1),
+    name: z.string().regex(STACK_NAME, 'must be a bundled stack name like node-http'),
     native: z.boolean().default(false),
     env: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
     /** App instances behind a load balancer (Docker); 1 = the app alone. */
@@ -116,6 +117,12 @@ export const TargetStackSchema = z
   .refine((s) => !(s.native && s.replicas > 1), {
     message: 'replicas need Docker: a native stack runs one server process',
     path: ['replicas'],
+  })
+  // Only the variables the stack declares, each of its type (engine/config/stack-env.ts): never
+  // NODE_OPTIONS, LD_PRELOAD, PATH or anything else a process reads as code.
+  .superRefine((s, ctx) => {
+    for (const i of stackEnvIssues(s.name, s.env))
+      ctx.addIssue({ code: 'custom', message: i.message, path: ['env', i.key] })
   })
 
 export const TargetSchema = z

@@ -14,6 +14,7 @@ import { detectCompose, DOCKER_TIMEOUTS, failureText, run, type Compose } from '
 import { portHolders, projectContainers, publishedAddress } from './containers.ts'
 import { loadManifest, repoRoot, type StackSpec } from './manifest.ts'
 import { portFree } from './postgres.ts'
+import { stackEnvIssues } from '../config/stack-env.ts'
 
 /** One stack's compose project, as the engine of one data folder runs it. */
 export interface ComposeProject {
@@ -85,6 +86,8 @@ function checkVariables(s: StackSpec, env: Record<string, string>): void {
       'env',
     )
   }
+  const issues = stackEnvIssues(s.name, env)
+  if (issues.length > 0) throw new ApiError('bad-input', issues.map((i) => i.message).join('; '), 'env')
 }
 
 /** Refuses a port held by anything but this project itself (which `up` then restarts). */

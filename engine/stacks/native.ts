@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { childEnv } from '../env.ts'
+import { assertStackEnv } from '../config/stack-env.ts'
 import { getStack, loadManifest, repoRoot, type NativeBuild, type StackSpec } from './manifest.ts'
 import { freePort, runOk, seedDatabase, startPostgres } from './postgres.ts'
 import type { LocalPostgres, Log, StartPostgresOptions } from './postgres.ts'
@@ -96,6 +97,8 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
   const [first, ...args] = stack.native.command
   if (!first) throw new Error(`stack ${stack.name} has no native command`)
   const cmd = first === 'node' ? process.execPath : first
+  // A config's env never reaches the server unchecked (NODE_OPTIONS, LD_PRELOAD…), whoever calls.
+  if (opts.env) assertStackEnv(stack.name, opts.env)
   // Only what a server needs to run, never the launcher's secrets (PGPASSWORD…): engine/env.ts.
   const env: NodeJS.ProcessEnv = {
     ...childEnv(),
@@ -118,6 +121,8 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
   }
   child.stdout?.on('data', keep)
   child.stderr?.on('data', keep)
+  // Every 'error' has a listener, not only the first: a later one (a failed kill) must not end the engine.
+  child.on('error', () => undefined)
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', (err) => reject(new Error(`cannot start ${stack.name} (${cmd}): ${err.message}`)))

@@ -136,7 +136,7 @@ export function run(
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.once('error', reject)
+    child.on('error', reject) // every 'error', not only the first, has a listener
     child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
   })
 }

@@ -65,7 +65,7 @@ describe('sweep expansion', () => {
           url: 'http://127.0.0.1:8082/compute?iterations=1000&split=1',
           method: 'POST',
           body: { size: 1024, kind: 'json' },
-          stack: { name: 'node-http', env: { WORKERS: 2 } },
+          stack: { name: 'node-http', env: { POOL_SIZE: 2 } },
           monitor: [
             { kind: 'docker', stack: 'node-http' },
             { kind: 'postgres', stack: 'node-http' },
@@ -160,7 +160,7 @@ describe('sweep expansion', () => {
         version: 1,
         name: 'scale',
         targets: [
-          { name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-http', env: { WORKERS: 2 } } },
+          { name: 't', url: 'http://127.0.0.1:1/', stack: { name: 'node-cluster', env: { WORKERS: 2 } } },
         ],
         load: { connections: 1, duration: 1 },
         sweep: { path: 'targets.0.stack.replicas', values: [1, 3] },

@@ -45,6 +45,8 @@ export async function connectPg(url: string, application: string): Promise<pg.Cl
     connectionTimeoutMillis: 10_000,
     application_name: application,
   })
+  // A connection lost before the store adds its own listener must not end the process.
+  client.on('error', () => {})
   try {
     await client.connect()
   } catch (err) {
