@@ -16,6 +16,8 @@ import type { Db } from '../store/db.ts'
 import { LedgerExpander } from '../store/expander.ts'
 import { thisProcess } from '../store/owner.ts'
 import { createRun } from '../store/runs.ts'
+import { pgUrlParts } from '../config/url-secrets.ts'
+import { redactUrl } from '../config/redact.ts'
 import { AgentsRun, type PreparedRun } from './agents-run.ts'
 import { MemoryStore } from './coordination/memory.ts'
 import type { CoordinatorStore, RunSpec } from './coordination/protocol.ts'
@@ -67,6 +69,13 @@ async function coordinationStore(
       'agents.on',
     )
   }
+  // Checked before anything is created: a bad URL is the variable's fault, said so, and no run is left.
+  if (!/^postgres(ql)?:\/\//i.test(storeUrl) || pgUrlParts(storeUrl) === null)
+    throw new ApiError(
+      'bad-input',
+      `CANNONADE_STORE_URL is not a PostgreSQL URL (postgres://user@host:5432/database): ${redactUrl(storeUrl)}`,
+      'CANNONADE_STORE_URL',
+    )
   const { PgCoordinatorStore } = await import('./coordination/pg-coordinator.ts')
   return new PgCoordinatorStore(storeUrl)
 }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { Channel } from './names.ts'
 import { LIMITS, MAX_REPLICAS } from '../config/limits.ts'
 import { issueMessage } from '../config/issue-words.ts'
+import { pgUrlParts, urlSecret } from '../config/url-secrets.ts'
 import { ApiError } from './errors.ts'
 import { RUN_STATUSES } from './types.ts'
 import { IMPORT_KINDS, MAX_IMPORT_BYTES } from '../import/types.ts'
@@ -86,25 +87,23 @@ export const SETTINGS_URL_FIELDS = ['pgExportUrl', 'dockerHost', 'cfApi'] as con
 // Where Docker listens, written as DOCKER_HOST is (engine/monitor/docker-host.ts reads it).
 const DOCKER_HOST = /^((unix|npipe):\/\/\S*|(tcp|http|https|ssh):\/\/[^\s/]+\/?)$/
 
-function noPassword(value: string): boolean {
-  try {
-    return new URL(value).password === ''
-  } catch {
-    return true
-  }
-}
-
 /** A text setting; '' is "not set" (a patch with '' removes it). A URL setting holds no password. */
 const text = (opts: { check?: { test: (v: string) => boolean; message: string }; url?: boolean } = {}) =>
   z
     .string()
     .trim()
     .max(2000)
-    .refine((v) => v === '' || !opts.check || opts.check.test(v), opts.check?.message ?? 'is not valid')
-    .refine(
-      (v) => !opts.url || noPassword(v),
-      "holds a password: settings never store one (they are a plain file). Remove it from the URL and give the password as PGPASSWORD (or in the desktop app's secrets) instead",
-    )
+    .superRefine((v, ctx) => {
+      const where = opts.url ? urlSecret(v) : null
+      if (where !== null)
+        ctx.addIssue({
+          code: 'custom',
+          message: `holds a password in ${where}: settings never store one (they are a plain file). Remove it from the URL and give the password as PGPASSWORD (or in the desktop app's secrets) instead`,
+        })
+      // A secret is the one thing said about a value that holds one.
+      else if (v !== '' && opts.check && !opts.check.test(v))
+        ctx.addIssue({ code: 'custom', message: opts.check.message })
+    })
 
 const SETTINGS = {
   dataDir: text(),
@@ -116,7 +115,14 @@ const SETTINGS = {
       message: 'must be a Docker address such as unix:///var/run/docker.sock or tcp://127.0.0.1:2375',
     },
   }),
-  pgExportUrl: text({ url: true }),
+  pgExportUrl: text({
+    url: true,
+    check: {
+      // Read as pg reads it: a URL pg cannot read would fail at export time instead.
+      test: (v) => /^postgres(ql)?:\/\//i.test(v) && pgUrlParts(v) !== null,
+      message: 'must be a PostgreSQL URL such as postgres://user@host:5432/database',
+    },
+  }),
   /** The wizard's default Cloud Foundry API endpoint and user for a new cloudfoundry monitor. */
   cfApi: text({ url: true }),
   cfUsername: text(),

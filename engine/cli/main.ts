@@ -3,6 +3,7 @@
 import { defaultDbPath } from '../paths.ts'
 import { wantsHelp } from './args.ts'
 import type { CliCommand, CliContext } from './context.ts'
+import { textStream } from './text.ts'
 
 const USAGE = `usage: cannonade <command> [options]      cannonade <command> --help explains each option
   run CONFIG.(json|yaml) [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
@@ -47,8 +48,9 @@ export const MAIN_USAGE = USAGE
 export async function main(argv: string[], ctx?: Partial<CliContext>): Promise<number> {
   const full: CliContext = {
     dbPath: ctx?.dbPath ?? defaultDbPath(),
-    stdout: ctx?.stdout ?? process.stdout,
-    stderr: ctx?.stderr ?? process.stderr,
+    // Terminal output is text: a stored ESC, CR or NUL is printed escaped (text.ts).
+    stdout: textStream(ctx?.stdout ?? process.stdout),
+    stderr: textStream(ctx?.stderr ?? process.stderr),
     isTTY: ctx?.isTTY ?? Boolean(process.stderr.isTTY),
   }
   const [name, ...rest] = argv

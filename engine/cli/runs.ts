@@ -23,6 +23,7 @@ import {
   warningLines,
 } from './summary.ts'
 import { formatTable } from './table.ts'
+import { printable } from './text.ts'
 import { resourceLines, resourcesJson } from './resources.ts'
 import { resourceSummary } from '../metrics/resources.ts'
 
@@ -110,13 +111,13 @@ function listTable(items: readonly RunListItem[], total: number, offset: number)
 
 function showRun(run: RunSummary & { config: RunConfig }): string {
   const out = [
-    `run ${run.runId}  ${run.name}  (${run.status})`,
+    `run ${run.runId}  ${printable(run.name)}  (${run.status})`,
     `started ${when(run.startedAt)}${run.endedAt ? `, ended ${when(run.endedAt)}` : ''}, correlation ids ${run.correlationPrefix}-…`,
   ]
-  if (run.tags.length) out.push(`tags: ${run.tags.join(', ')}`)
-  if (run.note) out.push(`note: ${run.note}`)
-  if (run.error) out.push(`error: ${run.error}`)
-  if (run.generator.message) out.push(`warning: ${run.generator.message}`)
+  if (run.tags.length) out.push(`tags: ${printable(run.tags.join(', '))}`)
+  if (run.note) out.push(`note: ${printable(run.note)}`)
+  if (run.error) out.push(`error: ${printable(run.error)}`)
+  if (run.generator.message) out.push(`warning: ${printable(run.generator.message)}`)
   out.push(...warningLines(run))
   out.push('')
   if (run.results.length === 0) out.push('no results yet')

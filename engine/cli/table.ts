@@ -1,4 +1,6 @@
-// Plain-text tables for the terminal: columns padded to their widest cell.
+// Plain-text tables for the terminal: columns padded to their widest cell, every cell printable
+// (a name's line break or ESC escaped: text.ts).
+import { printable } from './text.ts'
 
 /** Columns padded to their widest cell; `right` lists the columns aligned right (numbers). */
 export function formatTable(
@@ -6,6 +8,7 @@ export function formatTable(
   rows: readonly (readonly string[])[],
   right: readonly number[] = [],
 ): string {
+  rows = rows.map((r) => r.map(printable))
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: readonly string[]): string =>
     cells

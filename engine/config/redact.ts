@@ -45,15 +45,33 @@ export function redactText(text: string): string {
 // libpq takes a password in the query too (postgres://host/db?password=…).
 const PASSWORD_PARAMS = ['password', 'sslpassword'] as const
 
-/** A URL with its password masked (the user name stays: it says which account was used). */
-export function redactUrl(url: string): string {
+/**
+ * Query parameters that carry a credential (`?api_key=`, `token=`, `sig=`…): the names a secret
+ * header has (isSecretHeader), and the short ones signed URLs use. Masked where a URL leaves the
+ * machine (the `shared` scope: exports, reports, PostgreSQL), as secret header values are.
+ */
+const SECRET_PARAM =
+  /^(sig|key|code|x-amz-security-token|x-goog-signature|client_secret)$|pass|pwd|credential/i
+
+export function isSecretParam(name: string): boolean {
+  return isSecretHeader(name) || SECRET_PARAM.test(name)
+}
+
+/**
+ * A URL with its password masked (the user name stays: it says which account was used); in the
+ * `shared` scope, every credential in its query too.
+ */
+export function redactUrl(url: string, scope: 'stored' | 'shared' = 'stored'): string {
   let u: URL
   try {
     u = new URL(url)
   } catch {
     return redactText(url)
   }
-  const params = PASSWORD_PARAMS.filter((k) => u.searchParams.has(k))
+  const names = [...new Set(u.searchParams.keys())]
+  const params = names.filter((k) =>
+    scope === 'shared' ? isSecretParam(k) : (PASSWORD_PARAMS as readonly string[]).includes(k),
+  )
   if (u.password === '' && params.length === 0) return url
   if (u.password !== '') u.password = REDACTED
   for (const k of params) u.searchParams.set(k, REDACTED)
@@ -72,7 +90,7 @@ function redactRecord(value: unknown): unknown {
 function redactTarget(t: unknown, scope: 'stored' | 'shared'): unknown {
   if (!isRecord(t)) return t
   const out: Loose = { ...t }
-  if (typeof t.url === 'string') out.url = redactUrl(t.url)
+  if (typeof t.url === 'string') out.url = redactUrl(t.url, scope)
   if (scope === 'shared') {
     if ('headers' in t) out.headers = redactRecord(t.headers)
     if (Array.isArray(t.steps))
@@ -87,7 +105,8 @@ function redactTarget(t: unknown, scope: 'stored' | 'shared'): unknown {
 /**
  * A config (or the JSON a run stored, whatever its shape) as a scope may hold it. `stored` (the
  * local database, run detail, the CLI): URL passwords masked. `shared` (reports, exports, anything
- * that leaves this machine): secret-looking header values and stack variables masked too.
+ * that leaves this machine): secret-looking header values, query parameters and stack variables
+ * masked too.
  */
 export function redactConfigJson(config: unknown, scope: 'stored' | 'shared'): unknown {
   if (!isRecord(config) || !Array.isArray(config.targets)) return config

@@ -238,6 +238,21 @@ export function hasWarmup(config: RunConfig): boolean {
 }
 
 /**
+ * The seconds of warm-up a run gets after its stack was just started: none when its config has a
+ * warm-up of its own, or says `load.warmupSeconds: 0` itself (the raw input: the parsed config's 0
+ * is also the default); DEFAULT_RESTART_WARMUP_SECONDS otherwise.
+ */
+export function restartWarmupSeconds(config: RunConfig, raw: unknown): number {
+  if (hasWarmup(config)) return 0
+  const load = typeof raw === 'object' && raw !== null ? (raw as { load?: unknown }).load : undefined
+  const said =
+    typeof load === 'object' && load !== null
+      ? (load as { warmupSeconds?: unknown }).warmupSeconds
+      : undefined
+  return said === 0 ? 0 : DEFAULT_RESTART_WARMUP_SECONDS
+}
+
+/**
  * The config opening with `seconds` of warm-up (a warm-up phase in front of a phases profile):
  * for a run whose stack was just (re)started, so a cold server's first seconds are not measured.
  */

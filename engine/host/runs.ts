@@ -18,7 +18,7 @@ import { parseRunConfig } from '../config/load.ts'
 import { preflight } from '../config/preflight.ts'
 import { resolveSecrets, secretLookup } from '../config/secret-vars.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { DEFAULT_RESTART_WARMUP_SECONDS, hasWarmup, warmedUp } from '../config/sweep.ts'
+import { restartWarmupSeconds, warmedUp } from '../config/sweep.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { distributions } from '../metrics/distribution.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
@@ -76,13 +76,14 @@ async function prepare(d: RunsDeps, raw: unknown): Promise<RunConfig> {
     } satisfies RunLogEvent)
   }
   // A stack just (re)started for this run is cold: the run opens with a stated warm-up, unless its
-  // config has one of its own.
-  if ((await ensureStacks(d.stacks, config, say)).length > 0 && !hasWarmup(config)) {
-    config = warmedUp(config, DEFAULT_RESTART_WARMUP_SECONDS)
+  // config has one of its own or says `load.warmupSeconds: 0`.
+  const warmup = restartWarmupSeconds(config, raw)
+  if ((await ensureStacks(d.stacks, config, say)).length > 0 && warmup > 0) {
+    config = warmedUp(config, warmup)
     bus.emit('run-log', {
       type: 'run-log',
       level: 'info',
-      message: `the run opens with ${DEFAULT_RESTART_WARMUP_SECONDS} s of warm-up (recorded, left out of its figures): its stack was just started`,
+      message: `the run opens with ${warmup} s of warm-up (recorded, left out of its figures): its stack was just started`,
     } satisfies RunLogEvent)
   }
   // Targets whose stack a sweep restarts are checked when it has (its health check).

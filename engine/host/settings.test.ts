@@ -1,7 +1,7 @@
 // Settings: what is saved is what comes back, after a reload and after the engine restarts; a
 // field cleared in the form (null or '' in the patch) is removed, not kept at its old value; a bad
 // value is refused in words and a bad value in the file is dropped alone.
-import { rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
@@ -90,6 +90,154 @@ describe('settings', () => {
       const s = await host.settings.get()
       expect(s).not.toHaveProperty('dockerHost')
       expect(s).toMatchObject({ cfApi: 'https://api.example.com', theme: 'system' })
+    } finally {
+      await host.close()
+    }
+  })
+
+  // Issue 20, item 6: every form of a password a PostgreSQL client reads, as pg reads it.
+  // [form, field, value, what the message names, what the cleaned URL is (null: dropped)]
+  const SECRET = 'hunter2secret'
+  const FORMS: [string, 'pgExportUrl' | 'dockerHost' | 'cfApi', string, string, string | null][] = [
+    ['user part', 'pgExportUrl', `postgres://u:${SECRET}@h/db`, 'user part', 'postgres://u@h/db'],
+    [
+      'user part, postgresql scheme',
+      'pgExportUrl',
+      `postgresql://u:${SECRET}@h:5432/db`,
+      'user part',
+      'postgresql://u@h:5432/db',
+    ],
+    [
+      'user part, two ports',
+      'pgExportUrl',
+      `postgres://u:${SECRET}@h:5432:99/db`,
+      'user part',
+      null, // pg cannot read it: the setting is dropped
+    ],
+    [
+      'user part, encoded @',
+      'pgExportUrl',
+      `postgres://u:${SECRET}%40x@h/db`,
+      'user part',
+      'postgres://u@h/db',
+    ],
+    [
+      'password= query',
+      'pgExportUrl',
+      `postgresql://u@h/db?password=${SECRET}`,
+      'password parameter',
+      'postgresql://u@h/db',
+    ],
+    [
+      'PASSWORD= query',
+      'pgExportUrl',
+      `postgres://u@h/db?PASSWORD=${SECRET}`,
+      'password parameter',
+      'postgres://u@h/db',
+    ],
+    [
+      'sslpassword= query',
+      'pgExportUrl',
+      `postgres://u@h/db?sslpassword=${SECRET}`,
+      'password parameter',
+      'postgres://u@h/db',
+    ],
+    [
+      'password among others',
+      'pgExportUrl',
+      `postgres://u@h/db?application_name=x&password=${SECRET}&connect_timeout=5`,
+      'password parameter',
+      'postgres://u@h/db?application_name=x&connect_timeout=5',
+    ],
+    [
+      'options -c password',
+      'pgExportUrl',
+      `postgres://u@h/db?options=-c%20password%3D${SECRET}`,
+      'options',
+      'postgres://u@h/db',
+    ],
+    [
+      'options PGPASSWORD',
+      'pgExportUrl',
+      `postgres://u@h/db?options=PGPASSWORD%3D${SECRET}`,
+      'options',
+      'postgres://u@h/db',
+    ],
+    [
+      'encoded key',
+      'pgExportUrl',
+      `postgres://u@h/db?pass%77ord=${SECRET}`,
+      'password parameter',
+      'postgres://u@h/db',
+    ],
+    [
+      'Docker host user part',
+      'dockerHost',
+      `tcp://u:${SECRET}@127.0.0.1:2375`,
+      'user part',
+      'tcp://u@127.0.0.1:2375',
+    ],
+    [
+      'Cloud Foundry user part',
+      'cfApi',
+      `https://u:${SECRET}@api.cf.example.com`,
+      'user part',
+      'https://u@api.cf.example.com',
+    ],
+    [
+      'Cloud Foundry password query',
+      'cfApi',
+      `https://api.cf.example.com/?password=${SECRET}`,
+      'password parameter',
+      'https://api.cf.example.com/',
+    ],
+  ]
+
+  it(`refuses every form of a password when set (hostile cases tried: ${FORMS.length})`, async () => {
+    const host = await createEngine({ dbPath })
+    try {
+      for (const [form, field, value, where] of FORMS) {
+        const err = await host.settings.set({ [field]: value }).catch((e: unknown) => e)
+        expect(err, form).toBeInstanceOf(ApiError)
+        expect((err as ApiError).message, form).toMatch(new RegExp(`${field} holds a password in .*${where}`))
+        expect(JSON.stringify(await host.settings.get()), form).not.toContain(SECRET)
+      }
+    } finally {
+      await host.close()
+    }
+    expect(readFileSync(join(dirname(dbPath), 'settings.json'), 'utf8')).not.toContain(SECRET)
+  })
+
+  it.each(FORMS)(
+    'strips %s from an older settings file, on disk too',
+    async (_form, field, value, _w, clean) => {
+      const file = join(dirname(dbPath), 'settings.json')
+      writeFileSync(file, JSON.stringify({ theme: 'dark', [field]: value }))
+      const host = await createEngine({ dbPath })
+      try {
+        const got = await host.settings.get()
+        expect(JSON.stringify(got)).not.toContain(SECRET)
+        expect(got.theme).toBe('dark')
+        if (clean === null) expect(got).not.toHaveProperty(field)
+        else expect(got[field]).toBe(clean)
+      } finally {
+        await host.close()
+      }
+      expect(readFileSync(file, 'utf8')).not.toContain(SECRET)
+    },
+  )
+
+  it('keeps a PostgreSQL URL without a password, and refuses one pg cannot read', async () => {
+    const host = await createEngine({ dbPath })
+    try {
+      const good = 'postgres://archive@db.example:5432/runs?sslmode=verify-full&application_name=cannonade'
+      expect((await host.settings.set({ pgExportUrl: good })).pgExportUrl).toBe(good)
+      const err = await host.settings
+        .set({ pgExportUrl: 'postgres://u@h:5432:99/db' })
+        .catch((e: unknown) => e)
+      expect((err as ApiError).message).toBe(
+        'settings:set: argument 0.pgExportUrl must be a PostgreSQL URL such as postgres://user@host:5432/database',
+      )
     } finally {
       await host.close()
     }

@@ -1,4 +1,5 @@
-// The settings file (<data dir>/settings.json): private (0600), and never holding a password. A
+// The settings file (<data dir>/settings.json): private (0600), and never holding a password, in
+// any form (engine/config/url-secrets.ts: user part, password= query, options). A
 // URL setting with one is refused when set (engine/api/schemas.ts, SettingsSchema), and a file
 // written before that rule loses it when the engine opens: settings:get never returns one. The
 // host's `settings` operations read and write it here.
@@ -7,6 +8,7 @@ import { dirname } from 'node:path'
 import type { z } from 'zod'
 import type { Api } from '../api/api.ts'
 import { parseArgs, SETTINGS_URL_FIELDS, SettingsSchema, type Settings } from '../api/schemas.ts'
+import { withoutUrlSecret } from '../config/url-secrets.ts'
 import { makePrivate, PRIVATE_FILE_MODE, privateDir } from '../paths.ts'
 
 const DEFAULTS: Settings = { theme: 'system' }
@@ -18,15 +20,12 @@ export function withoutPasswords(settings: Settings): { settings: Settings; stri
   for (const field of SETTINGS_URL_FIELDS) {
     const value = out[field]
     if (typeof value !== 'string') continue
-    try {
-      const u = new URL(value)
-      if (u.password === '') continue
-      u.password = ''
-      out[field] = u.toString()
-      stripped = true
-    } catch {
-      // not a URL: nothing that parses as a password
-    }
+    const clean = withoutUrlSecret(value)
+    if (clean === value) continue
+    // What cannot be cleaned of its password is dropped: the file never keeps one.
+    if (clean === null) delete out[field]
+    else out[field] = clean
+    stripped = true
   }
   return { settings: out, stripped }
 }

@@ -1,8 +1,38 @@
 // Reading a response's Server-Timing header (the target's own `app` and `db` durations), called by
 // engine/runner/connection.ts as the response's headers are parsed.
 
-/** `app;dur=12.3, db;dur=4.5` → µs into target.appUs / target.dbUs. */
-export function parseServerTiming(value: string, target: { appUs: number; dbUs: number }): void {
+/** The longest duration taken as a figure: one hour, in ms. Anything longer is not a measurement. */
+export const MAX_SERVER_TIMING_MS = 3_600_000
+
+let invalidHeaders = 0
+
+/** How many Server-Timing headers this process has refused (a bad `dur` on `app` or `db`). */
+export function invalidServerTimingHeaders(): number {
+  return invalidHeaders
+}
+
+/** Reset the count (a new run in the same process, and tests). */
+export function resetInvalidServerTimingHeaders(): void {
+  invalidHeaders = 0
+}
+
+/** A `dur` value in ms, or null when it is not a finite duration between 0 and an hour. */
+export function serverTimingMs(raw: string): number | null {
+  const text = raw.trim().replace(/^"|"$/g, '')
+  if (text === '') return null
+  const ms = Number(text)
+  if (!Number.isFinite(ms) || ms < 0 || ms > MAX_SERVER_TIMING_MS) return null
+  return ms
+}
+
+/**
+ * `app;dur=12.3, db;dur=4.5` → µs into target.appUs / target.dbUs. A `dur` that is not a duration
+ * (NaN, negative, infinite, longer than an hour) is kept out of the figures: the header counts as
+ * invalid and sets nothing. Returns false for an invalid header.
+ */
+export function parseServerTiming(value: string, target: { appUs: number; dbUs: number }): boolean {
+  let app: number | null = null
+  let db: number | null = null
   for (const part of value.split(',')) {
     const [rawName, ...params] = part.split(';')
     const name = rawName?.trim().toLowerCase()
@@ -10,10 +40,16 @@ export function parseServerTiming(value: string, target: { appUs: number; dbUs: 
     for (const p of params) {
       const [k, v] = p.split('=')
       if (k?.trim().toLowerCase() !== 'dur' || v === undefined) continue
-      const ms = Number(v.trim().replace(/^"|"$/g, ''))
-      if (!Number.isFinite(ms) || ms < 0) continue
-      if (name === 'app') target.appUs = ms * 1000
-      else target.dbUs = ms * 1000
+      const ms = serverTimingMs(v)
+      if (ms === null) {
+        invalidHeaders++
+        return false
+      }
+      if (name === 'app') app = ms
+      else db = ms
     }
   }
+  if (app !== null) target.appUs = app * 1000
+  if (db !== null) target.dbUs = db * 1000
+  return true
 }

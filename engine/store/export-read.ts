@@ -172,14 +172,15 @@ export function finishedRun(db: Db, runId: number): RunRow {
 }
 
 /**
- * A run's run_targets rows as stored (JSON columns unparsed), by target and round; a URL password
- * a run stored before passwords were masked is masked here.
+ * A run's run_targets rows as stored (JSON columns unparsed), by target and round, for an export; a
+ * URL password (a run stored before passwords were masked) and a query's credentials are masked here.
  */
 export function runTargetRows(db: Db, runId: number): RunTargetRow[] {
   const rows = db
     .prepare('SELECT * FROM run_targets WHERE run_id = ? ORDER BY target_index, round')
     .all(runId) as RunTargetRow[]
-  return rows.map((r) => ({ ...r, url: redactUrl(r.url) }))
+  // Rows leave the machine (exports): a credential in the query is masked as a header is.
+  return rows.map((r) => ({ ...r, url: redactUrl(r.url, 'shared') }))
 }
 
 /** Where a run came from, stable across databases: `<correlation prefix>@<started at>`. */

@@ -57,6 +57,7 @@ export async function recoverOrphanedRuns(
       .pluck()
       .all(run.id) as number[]
     finishRun(db, run.id, 'aborted', {
+      endedAt: lastStoredSecond(db, run),
       error,
       generator: sharedHealth(generatorHealth(cpu), run.shared_with),
       thresholds: opts.thresholds?.(run.id) ?? [],
@@ -64,6 +65,18 @@ export async function recoverOrphanedRuns(
     recovered.push({ runId: run.id, error })
   }
   return { recovered, finishing }
+}
+
+/**
+ * When a run that was killed ended: the end of its last stored second (series `t` counts seconds
+ * since its start), not the time it was found; its start when it stored none.
+ */
+function lastStoredSecond(db: Db, run: RunRow): string {
+  const started = Date.parse(run.started_at)
+  const lastT = db.prepare('SELECT max(t) FROM series WHERE run_id = ?').pluck().get(run.id) as number | null
+  if (!Number.isFinite(started)) return new Date().toISOString()
+  const ended = lastT === null ? started : started + (lastT + 1) * 1000
+  return new Date(Math.min(ended, Date.now())).toISOString()
 }
 
 function isGoneOwner(run: RunRow): boolean {

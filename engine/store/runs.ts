@@ -144,13 +144,15 @@ export function finishRun(
     thresholds?: ThresholdResult[]
     /** A run of load agents: who they were, their clocks and their own totals. */
     distribution?: Distribution
+    /** When it ended, if not now (a recovered run: its last stored second). */
+    endedAt?: string
   },
 ): void {
   db.prepare(
     'UPDATE runs SET status = ?, ended_at = ?, error = ?, generator = ?, thresholds = ?, distribution = coalesce(?, distribution) WHERE id = ?',
   ).run(
     status,
-    new Date().toISOString(),
+    fields.endedAt ?? new Date().toISOString(),
     // Free text: an error (an agent's, say) may quote a URL with its password.
     fields.error ? redactText(fields.error) : null,
     fields.generator ? JSON.stringify(fields.generator) : null,
