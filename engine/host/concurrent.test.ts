@@ -150,7 +150,8 @@ describe('a second run while one is going', () => {
       writeFileSync(f, JSON.stringify(config(name, duration)))
       return f
     }
-    const first = spawnCli(['run', file('first', 4), '--db', dbPath, '--quiet'])
+    // Long enough to still be going when the two others have started, on a loaded machine too.
+    const first = spawnCli(['run', file('first', 10), '--db', dbPath, '--quiet'])
     const row = await waitUntil(
       () =>
         peek<{ id: number }>(
