@@ -3,7 +3,8 @@
 //   npm test            the fast stage, after every change: typecheck and lint (side by side), the
 //                       pure and fixture tests (*.test.ts, in parallel), the short load tests
 //                       (*.load.test.ts, one file at a time)
-//   npm run test:all    every stage: the fast stage, then the long load tests (*.slow.test.ts), PostgreSQL
+//   npm run test:all    every stage: the fast stage, then the long fixture tests (*.long.test.ts, in
+//                       parallel), the long load tests (*.slow.test.ts), PostgreSQL
 //                       (*.pg.test.ts), Docker (*.docker.test.ts), end-to-end in Chromium
 //                       (e2e/*.e2e.ts) and packaging (e2e/*.package.ts)
 //   node scripts/test.mjs --stage NAME [--stage NAME…]   the stages named (see STAGES below)
@@ -65,6 +66,10 @@ const STAGES = [
     ...vitest('load', ['--project', 'load', '--no-file-parallelism']),
     fast: true,
     what: 'short load tests, one file at a time',
+  },
+  {
+    ...vitest('long', ['--project', 'long', '--maxWorkers', '4']),
+    what: 'fixture tests too long for the fast stage (many processes, kill -9, a full disk), in parallel',
   },
   {
     ...vitest('slow', ['--project', 'slow', '--no-file-parallelism']),
