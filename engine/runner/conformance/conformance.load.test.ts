@@ -68,9 +68,18 @@ function minLatencyUs(run: TestRun): number {
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 
 /** wrk's count of responses (and of errors) on `t`, for 1 s on 2 connections. */
+/** wrk's -c: at the end of its window up to this many requests are answered but not counted by wrk. */
+const WRK_CONNECTIONS = 2
+
+/** wrk's count against the server's: equal, but for the requests in flight when wrk stopped. */
+function expectWrkCount(counted: number, answered: number): void {
+  expect(counted).toBeLessThanOrEqual(answered)
+  expect(answered - counted).toBeLessThanOrEqual(WRK_CONNECTIONS)
+}
+
 function wrk(t: ConformanceTarget | { url: string; zero(): void }): { requests: number; errors: boolean } {
   t.zero()
-  const out = execFileSync('wrk', ['-t1', '-c2', '-d1s', '--timeout', '5s', `${t.url}/x`], {
+  const out = execFileSync('wrk', ['-t1', `-c${WRK_CONNECTIONS}`, '-d1s', '--timeout', '5s', `${t.url}/x`], {
     encoding: 'utf8',
     timeout: 15_000,
   })
@@ -139,12 +148,15 @@ describe('connections the server ends (Must 1)', () => {
     expectAnswered(r, target)
     // Each socket served its 10 requests: the connection reopened and the schedule went on.
     expect(target.sockets).toBeGreaterThanOrEqual(Math.floor(r.ok / 10))
-    expect(r.connect!.count).toBe(target.sockets)
+    // Every connection timed, but those opened as the window ended (at most one per connection),
+    // which the server accepted before the client had counted them.
+    expect(r.connect!.count).toBeLessThanOrEqual(target.sockets)
+    expect(target.sockets - r.connect!.count).toBeLessThanOrEqual(2)
     expect(minLatencyUs(done)).toBeGreaterThan(0)
     if (!hasWrk) return console.log('wrk is not installed: its reference count is not taken')
     const w = wrk(target)
     expect(w.errors).toBe(false)
-    expect(w.requests).toBe(target.answered)
+    expectWrkCount(w.requests, target.answered)
   })
 
   it('Node.js http with maxRequestsPerSocket = 100: no 503, no errors, every answer counted', async () => {
@@ -180,7 +192,7 @@ describe('connections the server ends (Must 1)', () => {
       const w = wrk(nginx)
       await new Promise((resolve) => setTimeout(resolve, 200))
       expect(w.errors).toBe(false)
-      expect(w.requests).toBe(nginx.logged())
+      expectWrkCount(w.requests, nginx.logged())
     } finally {
       nginx.stop()
     }
@@ -288,7 +300,7 @@ describe('responses framed as RFC 9112 says (Must 2)', () => {
     if (!hasWrk) return console.log('wrk is not installed: its reference count is not taken')
     const w = wrk(target)
     expect(w.errors).toBe(false)
-    expect(w.requests).toBe(target.answered)
+    expectWrkCount(w.requests, target.answered)
   })
 
   it('chunked with extensions and trailers', async () => {
