@@ -2,7 +2,9 @@
 // is put on a real small filesystem (a 20 MB tmpfs; an ext4 image on a loop device whose errors
 // remount it read-only), and the real command runs against it: it must end on its own, `failed`,
 // exit 1 with a message naming the disk and no stack trace, and what it stored stays readable.
-// Needs root (mount); without it the suite says why it is skipped.
+// Needs root (mount); without it the suite says why it is skipped. A slow test (one file at a
+// time): filling the disk within the window takes the load a quiet core gives; beside other
+// suites' processes a 15 s window once wrote too little to fill 8 MB.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
