@@ -2,15 +2,14 @@
 // list and a seeded stream of malformed request lines, paths, headers and WebSocket upgrades over
 // raw TCP. Every one gets a 4xx (never a 5xx, never silence), each refusal is a log line, and the
 // process still answers a valid call afterwards.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServe } from '../testing/process.ts'
 import { picker, prng, rawExchange } from '../testing/raw-http.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 const SEED = 0x12ca7
 const GENERATED = 240
 
@@ -18,27 +17,17 @@ let dir = ''
 let child: ChildProcess
 let port = 0
 let token = ''
-let stderr = ''
+let stderr: () => string = () => ''
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cannonade-fuzz-'))
   const web = join(dir, 'web')
   mkdirSync(web)
   writeFileSync(join(web, 'index.html'), '<!doctype html><title>app</title>')
-  child = spawn(process.execPath, [BIN, 'serve', '--db', join(dir, 'cannonade.db')], {
-    env: { ...process.env, CANNONADE_STATIC_DIR: web, CANNONADE_DATA_DIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
-  const url = await new Promise<URL>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString('utf8')
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
-      if (m?.[1]) resolve(new URL(m[1]))
-    })
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
-  })
+  const served = await startServe(dir, { CANNONADE_STATIC_DIR: web })
+  child = served.child
+  stderr = served.stderr
+  const url = served.url
   port = Number(url.port)
   token = url.searchParams.get('token')!
 })
@@ -272,7 +261,7 @@ describe('serve under malformed requests', () => {
       const replies = await Promise.all(batch.map((c) => rawExchange(port, c.bytes, c)))
       replies.forEach((r, j) => results.push({ name: batch[j]!.name, status: r.status, done: r.done }))
     }
-    expect(child.exitCode, stderr).toBeNull()
+    expect(child.exitCode, stderr()).toBeNull()
     const answered = results.filter((r) => r.status !== null)
     // No case may hang or be dropped without an answer, and none is a server error.
     expect(results.filter((r) => !r.done).map((r) => r.name)).toEqual([])
@@ -289,8 +278,8 @@ describe('serve under malformed requests', () => {
     })
     expect(valid.status).toBe(200)
     expect(await valid.json()).toEqual([])
-    expect(stderr).not.toMatch(/\n\s+at /) // no stack trace
-    expect(stderr).toContain('cannonade serve: 400 GET http://[: the request target is not a path')
-    expect(stderr).not.toContain(token) // log lines drop the query
+    expect(stderr()).not.toMatch(/\n\s+at /) // no stack trace
+    expect(stderr()).toContain('cannonade serve: 400 GET http://[: the request target is not a path')
+    expect(stderr()).not.toContain(token) // log lines drop the query
   })
 })

@@ -3,15 +3,13 @@
 // very long, unicode, empty, whitespace) as arguments and in every string field of a monitor spec
 // and a run config. Each call gets an answer, the process is alive afterwards, and no run is left
 // `running`. (A docker monitor's container `..` once made docker-modem emit an unhandled error.)
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServe } from '../testing/process.ts'
 import { channels } from '../api/names.ts'
-
-const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 
 /** Strings that once were, or classically are, a path, a URL or a terminal trick. */
 export const HOSTILE_STRINGS = [
@@ -78,24 +76,14 @@ let dir = ''
 let child: ChildProcess
 let origin = ''
 let token = ''
-let stderr = ''
+let stderr: () => string = () => ''
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cannonade-hostile-'))
-  child = spawn(process.execPath, [BIN, 'serve', '--db', join(dir, 'cannonade.db')], {
-    env: { ...process.env, CANNONADE_DATA_DIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
-  const url = await new Promise<URL>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString('utf8')
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
-      if (m?.[1]) resolve(new URL(m[1]))
-    })
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
-  })
+  const served = await startServe(dir)
+  child = served.child
+  stderr = served.stderr
+  const url = served.url
   origin = url.origin
   token = url.searchParams.get('token')!
 })
@@ -121,7 +109,7 @@ async function call(channel: string, args: unknown[]): Promise<{ status: number;
     const text = await res.text()
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null }
   } catch (e) {
-    if (child.exitCode !== null) throw new Error(`serve died on ${channel}: ${stderr}`, { cause: e })
+    if (child.exitCode !== null) throw new Error(`serve died on ${channel}: ${stderr()}`, { cause: e })
     return { status: 0, body: null }
   }
 }
@@ -151,7 +139,7 @@ describe('serve under hostile Api arguments', () => {
           if (r.status === 200) await waitIdle()
         }
       }
-      expect(child.exitCode, `serve died after ${JSON.stringify(s.slice(0, 40))}: ${stderr}`).toBeNull()
+      expect(child.exitCode, `serve died after ${JSON.stringify(s.slice(0, 40))}: ${stderr()}`).toBeNull()
     }
     console.log(`hostile cases tried: ${tried}; answers by status: ${JSON.stringify([...statuses])}`)
     expect(tried).toBeGreaterThanOrEqual(HOSTILE_MIN * (all.length + MONITOR_TEMPLATES.length))

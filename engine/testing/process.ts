@@ -1,6 +1,7 @@
 // The `cannonade` command as a child process (so a test can kill it like a user's kill -9 would),
 // and waiting for a condition with a deadline: every wait in a test ends.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 
@@ -50,4 +51,30 @@ export function peek<T>(dbPath: string, sql: string, ...params: unknown[]): T | 
   } finally {
     db?.close()
   }
+}
+
+/** A `cannonade serve` of a data folder: its process, the URL it printed (with the token), its stderr so far. */
+export interface Served {
+  child: ChildProcess
+  url: URL
+  stderr: () => string
+}
+
+export async function startServe(dir: string, env: Record<string, string> = {}): Promise<Served> {
+  let stderr = ''
+  const child = spawn(process.execPath, [CLI, 'serve', '--db', join(dir, 'cannonade.db')], {
+    env: { ...process.env, CANNONADE_DATA_DIR: dir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+  const url = await new Promise<URL>((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8')
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
+      if (m?.[1]) resolve(new URL(m[1]))
+    })
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
+  })
+  return { child, url, stderr: () => stderr }
 }
