@@ -26,6 +26,8 @@ const MEMORY: StackVar = {
 /** The next service of a chain: http(s) only, no credentials. */
 const CHAIN_URL: StackVar = {
   test: (v) => {
+    // Empty: unset, the server itself (compose passes `${CHAIN_URL:-}`, and a running stack's snapshot reads it back so).
+    if (v === '') return true
     if (v.length > 2000) return false
     try {
       const u = new URL(v)
