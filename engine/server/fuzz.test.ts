@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe } from '../testing/process.ts'
+import { startServe, stopServe } from '../testing/process.ts'
 import { picker, prng, rawExchange } from '../testing/raw-http.ts'
 
 const SEED = 0x12ca7
@@ -33,11 +33,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
-  }
+  await stopServe(child)
   rmSync(dir, { recursive: true, force: true })
 })
 

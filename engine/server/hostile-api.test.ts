@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe } from '../testing/process.ts'
+import { startServe, stopServe } from '../testing/process.ts'
 import { channels } from '../api/names.ts'
 
 /** Strings that once were, or classically are, a path, a URL or a terminal trick. */
@@ -89,11 +89,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
-  }
+  await stopServe(child)
   rmSync(dir, { recursive: true, force: true })
 })
 

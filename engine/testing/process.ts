@@ -78,3 +78,11 @@ export async function startServe(dir: string, env: Record<string, string> = {}):
   })
   return { child, url, stderr: () => stderr }
 }
+
+/** Ends a serve started by startServe, if it still runs, and waits for it. */
+export async function stopServe(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
