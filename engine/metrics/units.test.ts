@@ -13,7 +13,10 @@ describe('a latency in ms', () => {
       [1005, '1.01'],
       [2675, '2.68'],
       [4000, '4.00'],
-      [4004.9, '4.00'],
+      [4004.4, '4.00'],
+      // A mean is whole µs in the --json summary and the exports (4004.9 is 4005 there): 4.01.
+      [4004.9, '4.01'],
+      [4624.6, '4.63'],
       [123_456, '123.46'],
     ] as const) {
       expect(msText(us)).toBe(text)

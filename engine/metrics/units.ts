@@ -38,10 +38,12 @@ export function errorsText(errors: ErrorCounts, fmt: (n: number) => string = Str
  * µs as ms with `digits` decimals (2 unless said), rounded half up on the µs themselves: 4005 µs is
  * 4.01 ms on every screen. (`(4.005).toFixed(2)` gives "4.00" where `Intl.NumberFormat` gives
  * "4.01": a binary fraction rounded two ways. Rounding here first, once, leaves nothing to differ.)
+ * A fractional mean is taken to whole µs first, the unit the `--json` summary and the CSV exports
+ * store it in: a mean of 4624.6 µs is 4625 there, so it reads 4.63 ms on every screen, never 4.62.
  */
 export function msRounded(us: number, digits = 2): number {
   const scale = 10 ** (3 - digits)
-  return Math.round(us / scale) / 10 ** digits
+  return Math.round(Math.round(us) / scale) / 10 ** digits
 }
 
 /** Milliseconds from µs, two decimals: the precision every table prints latency with. */
