@@ -297,7 +297,8 @@ export class ResponseParser {
     if (end < 0) {
       const len = buf.length - base
       if (len > MAX_HEAD_BYTES) return this.failWith(`a header block over ${MAX_HEAD_BYTES} bytes`)
-      this.pending = [base === 0 && buf !== chunk ? buf : chunk.subarray(i)]
+      // A copy: the chunk is the connection's read buffer, which the next read overwrites.
+      this.pending = [base === 0 && buf !== chunk ? buf : Buffer.from(chunk.subarray(i))]
       this.pendingLen = len
       return chunk.length
     }
