@@ -8,7 +8,7 @@
 import { hostname } from 'node:os'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { from as copyFrom } from 'pg-copy-streams'
+import { pgCopyStreams } from '../lazy-deps.ts'
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult, type PgArchiveResult } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
@@ -101,7 +101,7 @@ async function copyTable(
   session.busy(`exporting run ${runId} (COPY ${spec.table})`)
   try {
     const copy = session.client.query(
-      copyFrom(`COPY ${PG_SCHEMA}.${spec.table} (run_id, ${spec.columns.join(', ')}) FROM STDIN`),
+      pgCopyStreams().from(`COPY ${PG_SCHEMA}.${spec.table} (run_id, ${spec.columns.join(', ')}) FROM STDIN`),
     )
     await pipeline(Readable.from(lines(), { objectMode: false }), copy)
   } finally {

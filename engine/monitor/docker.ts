@@ -1,4 +1,5 @@
-import Docker from 'dockerode'
+import type Docker from 'dockerode'
+import { dockerode } from '../lazy-deps.ts'
 import { dockerOptions, dockerWhere, type DockerHost } from './docker-host.ts'
 import { ContainerProcesses, containerPids } from './docker-procs.ts'
 import { cpuLimitOf, cpuPercent, ndjsonSplitter, parseStatsFrame } from './docker-stats.ts'
@@ -93,7 +94,8 @@ export class DockerMonitor implements Monitor {
     this.#intervalMs = intervalMs
     this.#host = host
     this.#callTimeoutMs = callTimeoutMs
-    this.#docker = new Docker(spec.socketPath ? { socketPath: spec.socketPath } : dockerOptions(host))
+    const Dockerode = dockerode()
+    this.#docker = new Dockerode(spec.socketPath ? { socketPath: spec.socketPath } : dockerOptions(host))
   }
 
   async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {

@@ -1,4 +1,5 @@
-import pg from 'pg'
+import type pg from 'pg'
+import { pgLib } from '../lazy-deps.ts'
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
 import { redactUrl } from '../config/redact.ts'
@@ -76,7 +77,7 @@ export class PostgresMonitor implements Monitor {
     if (this.#loop) throw new MonitorError('config', 'postgres monitor already started')
     const url = await this.#url()
     this.#where = this.#spec.stack !== undefined ? `stack ${this.#spec.stack}'s database` : redactUrl(url)
-    const client = new pg.Client({
+    const client = new (pgLib().Client)({
       connectionString: url,
       connectionTimeoutMillis: QUERY_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS,

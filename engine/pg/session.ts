@@ -3,7 +3,8 @@
 // statement and COPY. A server that stops answering (frozen, a network that drops packets) is cut
 // off after `idleMs` without progress, and the export fails with a message naming the server and
 // what it was doing; PostgreSQL rolls back the open transaction of a connection that is gone.
-import pg from 'pg'
+import type pg from 'pg'
+import { pgLib } from '../lazy-deps.ts'
 import { ApiError } from '../api/errors.ts'
 import { describePgError, withPassword, type PgTarget } from './errors.ts'
 
@@ -30,7 +31,7 @@ export class PgSession {
   constructor(url: string, target: PgTarget, o: PgSessionOptions = {}) {
     this.target = target
     this.idleMs = o.idleMs ?? 60_000
-    this.client = new pg.Client({
+    this.client = new (pgLib().Client)({
       connectionString: withPassword(url, o.password),
       connectionTimeoutMillis: o.connectTimeoutMs ?? 10_000,
       lock_timeout: o.lockTimeoutMs ?? 60_000,

@@ -6,6 +6,7 @@
 // The run is marked ended as soon as its window is over: its ledger blocks become rows afterwards,
 // in the background (store/expander.ts), and readers read both meanwhile.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process'
+import { getCompileCacheDir } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../api/errors.ts'
 import { compilePlan } from '../config/compile.ts'
@@ -62,6 +63,8 @@ function forkRunner(cpu: number | undefined, hooks: RunHooks): ChildProcess {
       CANNONADE_DEBUG_CPU: process.env.CANNONADE_DEBUG_CPU,
       CANNONADE_DEBUG: process.env.CANNONADE_DEBUG,
       CANNONADE_WRITER_TIMEOUT_MS: process.env.CANNONADE_WRITER_TIMEOUT_MS,
+      // The command's compile cache (bin/cannonade.mjs), if it has one: the runner starts in less CPU.
+      NODE_COMPILE_CACHE: getCompileCacheDir?.(),
     }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',

@@ -2,7 +2,8 @@
 // (each agent's rows in the order it wrote them: an agent awaits every insert before the next,
 // so a per-agent id cursor never skips one), releases barriers with NOTIFY, and wakes on the
 // agents' NOTIFY instead of polling blindly.
-import pg from 'pg'
+import type pg from 'pg'
+import { pgLib } from '../../lazy-deps.ts'
 import { describePgError, parsePgUrl } from '../../pg/errors.ts'
 import type {
   AgentEnd,
@@ -40,7 +41,7 @@ interface AgentDbRow {
 /** Open a client with errors in words (the password never shown), or throw one. */
 export async function connectPg(url: string, application: string): Promise<pg.Client> {
   const target = parsePgUrl(url)
-  const client = new pg.Client({
+  const client = new (pgLib().Client)({
     connectionString: url,
     connectionTimeoutMillis: 10_000,
     application_name: application,
