@@ -80,7 +80,10 @@ export function pgUnavailableReason(osUser?: string): string | null {
 }
 
 export interface StartPostgresOptions {
+  /** The port, or none: a free one (another free one if it is taken before postgres binds it). */
   port?: number
+  /** No `port`: try this one first, then free ones (a test takes it to show the retry). */
+  firstPort?: number
   /** The superuser role initdb creates (default "cannonade"). */
   user?: string
   /**
@@ -152,6 +155,31 @@ export async function runOk(
   return r
 }
 
+/**
+ * `pg_ctl start`, again on another port when the free port was taken by another process between
+ * freePort() and postgres binding it (a later `port` line of postgresql.conf wins). The port it
+ * listens on.
+ */
+async function startOnFreePort(
+  argv: string[],
+  o: { data: string; logFile: string; port: number; fixed: boolean; log: Log },
+): Promise<number> {
+  let port = o.port
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runOk(argv, 'pg_ctl start')
+      return port
+    } catch (err) {
+      const logText = fs.existsSync(o.logFile) ? fs.readFileSync(o.logFile, 'utf8') : ''
+      if (o.fixed || attempt === 3 || !/could not bind|Address already in use/.test(logText)) throw err
+      port = await freePort()
+      o.log(`[pg] the port was taken meanwhile: starting again on ${port}`)
+      fs.appendFileSync(path.join(o.data, 'postgresql.conf'), `port = ${port}\n`)
+      fs.rmSync(o.logFile, { force: true })
+    }
+  }
+}
+
 /** Starts a throwaway cluster in a temp dir (initdb + pg_ctl), listening on 127.0.0.1 only. */
 export async function startPostgres(opts: StartPostgresOptions = {}): Promise<LocalPostgres> {
   const log = opts.log ?? quiet
@@ -160,7 +188,7 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Lo
   if (!pgBin || why) throw new Error(why ?? 'PostgreSQL not found')
   const user = opts.user ?? 'cannonade'
   const password = opts.password ?? null
-  const port = opts.port ?? (await freePort())
+  let port = opts.port ?? opts.firstPort ?? (await freePort())
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cannonade-pg-'))
   const data = path.join(dir, 'data')
   const logFile = path.join(dir, 'postgres.log')
@@ -198,9 +226,9 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Lo
         .map(([k, v]) => `${k} = ${v}\n`)
         .join(''),
     )
-    await runOk(
+    port = await startOnFreePort(
       [...asUser, bin('pg_ctl'), '-D', data, '-l', logFile, '-w', '-t', '60', 'start'],
-      'pg_ctl start',
+      { data, logFile, port, fixed: opts.port !== undefined, log },
     )
   } catch (err) {
     const tail = fs.existsSync(logFile) ? `\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}` : ''
