@@ -155,7 +155,7 @@ export class Connection implements ResponseSink {
     this.step = new Uint8Array(ring).fill(NO_STEP)
     this.sentInChunk = new Float64Array(ring)
     this.headRequest = target.method.toUpperCase() === 'HEAD'
-    this.parser = new ResponseParser(this)
+    this.parser = new ResponseParser(this, scenario !== null)
     // One buffer more than can be in flight: a buffer is rewritten only after its response
     // arrived, so a write still queued in the socket is never changed under it.
     this.buffers = Array.from({ length: ring + 1 }, () => Buffer.from(template.bytes))

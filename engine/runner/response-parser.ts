@@ -14,7 +14,7 @@
 //   MAX_HEAD_BYTES (past it: a parse error).
 // - Body bytes are counted, never kept, unless the request's step captures from the body: then up
 //   to MAX_CAPTURE_BODY_BYTES are kept (past it the capture fails).
-import { validContentLength } from './framing.ts'
+import { headEnd, parseHead } from './response-head.ts'
 
 /** The largest header block (status line and headers, or trailers) accepted. */
 export const MAX_HEAD_BYTES = 256 * 1024
@@ -32,7 +32,10 @@ export const UNSOLICITED = -1
 export interface ResponseSink {
   /** A response starts: the flags of the request it answers, or UNSOLICITED. */
   begin(): number
-  /** The final response's head: its status and headers as [name, value, name, value, ...]. */
+  /**
+   * The final response's head: its status and headers as [name, value, name, value, ...] (every
+   * field when the parser was made with `allHeaders`, otherwise only Server-Timing fields).
+   */
   headers(status: number, headers: string[]): void
   /** A whole response: its status, its bytes on the wire (interim ones included), whether its connection may be reused. */
   complete(status: number, bytes: number, keepAlive: boolean): void
@@ -56,111 +59,6 @@ type State = (typeof S)[keyof typeof S]
 
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})(?:[ \t]*;.*)?$/
 
-/** Where a header block ends in buf[from, to): the index after its empty line, or -1. */
-function headEnd(buf: Buffer, from: number, to: number): number {
-  let p = from
-  for (;;) {
-    const lf = buf.indexOf(10, p)
-    if (lf < 0 || lf + 1 >= to) return -1
-    const c = buf[lf + 1]
-    if (c === 10) return lf + 2
-    if (c === 13) {
-      if (lf + 2 >= to) return -1
-      if (buf[lf + 2] === 10) return lf + 3
-    }
-    p = lf + 1
-  }
-}
-
-interface Framing {
-  status: number
-  headers: string[]
-  keepAlive: boolean
-  chunked: boolean
-  /** Content-Length, or -1: none (chunked or close-delimited). */
-  length: number
-}
-
-/** Characters of an RFC 9110 token (a field name), by char code. */
-const TCHAR = new Uint8Array(128)
-for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-  TCHAR[c.charCodeAt(0)] = 1
-
-function isToken(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c > 127 || TCHAR[c] === 0) return false
-  }
-  return s.length > 0
-}
-
-const isDigit = (c: number) => c >= 48 && c <= 57
-
-/** `HTTP/1.x NNN[ reason]`: the status, and whether it is HTTP/1.0; null when it is not one. */
-function statusLine(line: string): { status: number; http10: boolean } | null {
-  if (line.length < 12 || !line.startsWith('HTTP/1.') || line.charCodeAt(8) !== 32) return null
-  const minor = line.charCodeAt(7)
-  if (minor !== 48 && minor !== 49) return null
-  const [a, b, c] = [line.charCodeAt(9), line.charCodeAt(10), line.charCodeAt(11)]
-  if (!isDigit(a) || !isDigit(b) || !isDigit(c)) return null
-  if (line.length > 12 && line.charCodeAt(12) !== 32 && line.charCodeAt(12) !== 9) return null
-  return { status: (a - 48) * 100 + (b - 48) * 10 + (c - 48), http10: minor === 48 }
-}
-
-/** Read a header block (status line and fields); a string names what is wrong. */
-export function parseHead(text: string): Framing | string {
-  let lf = text.indexOf('\n')
-  const first = text.slice(0, lf > 0 && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)
-  const sl = statusLine(first)
-  if (!sl) return `not an HTTP/1.x status line: ${JSON.stringify(first.slice(0, 80))}`
-  const { status, http10 } = sl
-  if (status < 100) return `status ${status} is not a status code`
-  const headers: string[] = []
-  let te = ''
-  let length = -1
-  let connection = ''
-  for (let start = lf + 1; start < text.length; start = lf + 1) {
-    lf = text.indexOf('\n', start)
-    if (lf < 0) lf = text.length
-    const line = text.slice(start, lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)
-    if (line === '') continue
-    const c = line.charCodeAt(0)
-    if (c === 32 || c === 9) {
-      // obs-fold: the line continues the previous field's value (RFC 9112 §5.2).
-      if (headers.length === 0) return 'a folded line before any header field'
-      headers[headers.length - 1] += ' ' + line.trim()
-      continue
-    }
-    const colon = line.indexOf(':')
-    if (colon <= 0) return `a header line without a name: ${JSON.stringify(line.slice(0, 80))}`
-    const name = line.slice(0, colon)
-    if (!isToken(name)) return `a header name that is not a token: ${JSON.stringify(name.slice(0, 80))}`
-    const value = line.slice(colon + 1).trim()
-    headers.push(name, value)
-    const lower = name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : ''
-    if (lower === 'content-length') {
-      if (!validContentLength(value)) return `Content-Length ${JSON.stringify(value)} is not a length`
-      const n = Number(value)
-      if (length >= 0 && n !== length) return 'two different Content-Lengths'
-      length = n
-    } else if (lower === 'transfer-encoding') te = te ? `${te},${value}` : value
-    else if (lower === 'connection') connection = connection ? `${connection},${value}` : value
-  }
-  const options = connection === '' ? '' : connection.toLowerCase()
-  let keepAlive = http10
-    ? /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(options)
-    : options === '' || !/(?:^|,)\s*close\s*(?:,|$)/.test(options)
-  let chunked = false
-  if (te) {
-    const codings = te.toLowerCase().split(',')
-    chunked = codings[codings.length - 1]!.trim() === 'chunked'
-    if (length >= 0) keepAlive = false
-    length = -1
-    if (!chunked) keepAlive = false
-  } else if (length < 0) keepAlive = false
-  return { status, headers, keepAlive, chunked, length }
-}
-
 export class ResponseParser {
   private state: State = S.Idle
   private readonly sink: ResponseSink
@@ -182,8 +80,12 @@ export class ResponseParser {
   /** Bumped by reset(): a feed() whose callback reset the parser stops. */
   private generation = 0
 
-  constructor(sink: ResponseSink) {
+  /** Give the sink every header field (a scenario's captures read them), not only Server-Timing. */
+  private readonly allHeaders: boolean
+
+  constructor(sink: ResponseSink, allHeaders = false) {
     this.sink = sink
+    this.allHeaders = allHeaders
   }
 
   /** A new socket: forget what was being read. */
@@ -308,12 +210,12 @@ export class ResponseParser {
     this.pendingLen = 0
     this.bytes += end - base
     const gen = this.generation
-    this.onHead(buf.toString('latin1', base, end))
+    this.onHead(buf, base, end)
     return this.generation === gen && this.state !== S.Failed ? i + used : chunk.length
   }
 
-  private onHead(text: string): void {
-    const f = parseHead(text)
+  private onHead(buf: Buffer, start: number, end: number): void {
+    const f = parseHead(buf, start, end, this.allHeaders)
     if (typeof f === 'string') {
       this.failWith(f)
       return

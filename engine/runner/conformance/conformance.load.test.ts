@@ -233,8 +233,9 @@ describe('connections the server ends (Must 1)', () => {
       )
     }
     target = await startConformanceTarget(answer)
-    // 10 requests/s on 2 connections: each waits ~200 ms between requests, past the server's 60 ms.
-    const { r } = await run(target.url, { rate: 10, duration: 2 })
+    // 5 requests/s on 2 connections: each waits ~400 ms between requests, well past the server's 60 ms
+    // (a loaded machine may fire its timer late: at 200 ms apart the close sometimes came second).
+    const { r } = await run(target.url, { rate: 5, duration: 3 })
     expect(errorsBut(r)).toEqual({})
     expectAnswered(r, target)
     expect(target.sockets).toBeGreaterThan(r.ok / 2)
