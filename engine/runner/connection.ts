@@ -250,10 +250,10 @@ export class Connection implements ResponseSink {
           onread: {
             buffer: READ_BUFFER,
             // true: go on reading (false would pause the socket).
-            callback: (n: number, buf: Uint8Array) => {
+            callback: (n: number) => {
               if (this.client.conn !== socket) return true
               this.chunkNo++
-              this.parser.feed(n === buf.length ? READ_BUFFER : READ_BUFFER.subarray(0, n))
+              this.parser.feed(READ_BUFFER, n)
               return true
             },
           },

@@ -152,6 +152,26 @@ describe('responses split anywhere', () => {
     expect(seen.done).toEqual(whole.done)
   })
 
+  it('read into one reused buffer: the bytes past each read are never read, split anywhere', () => {
+    // What a socket's static read buffer holds past a read: an earlier read's bytes, line ends and
+    // chunk sizes included, which must not end a header block, a chunk-size line or a body.
+    const shared = Buffer.alloc(stream.length + 64, '\r\n0\r\n\r\nHTTP/1.1 500 X\r\n\r\n', 'latin1')
+    const readInto = (p: ResponseParser, piece: string) => {
+      shared.fill('\r\n0\r\n\r\nHTTP/1.1 500 X\r\n\r\n', 'latin1')
+      shared.write(piece, 0, 'latin1')
+      p.feed(shared, piece.length)
+    }
+    for (let cut = 1; cut < stream.length; cut++) {
+      const { p, seen } = parser()
+      readInto(p, stream.slice(0, cut))
+      readInto(p, stream.slice(cut))
+      expect(seen.done, `cut at ${cut}`).toEqual(whole.done)
+    }
+    const { p, seen } = parser()
+    for (const ch of stream) readInto(p, ch)
+    expect(seen.done).toEqual(whole.done)
+  })
+
   it('a 100 KB header block across packets is read; one past the limit is a parse error', () => {
     const big =
       `HTTP/1.1 200 OK\r\n${'X-Filler: ' + 'a'.repeat(1000) + '\r\n'}`.repeat(1) +

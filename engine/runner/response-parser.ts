@@ -77,6 +77,8 @@ export class ResponseParser {
   private bodyLen = 0
   /** The kept body went past MAX_CAPTURE_BODY_BYTES. */
   bodyOverflow = false
+  /** Where the chunk being fed ends (its bytes past it are not this read's). */
+  private limit = 0
   /** Bumped by reset(): a feed() whose callback reset the parser stops. */
   private generation = 0
 
@@ -110,9 +112,10 @@ export class ResponseParser {
     return this.body.length === 0 ? '' : Buffer.concat(this.body, this.bodyLen).toString('utf8')
   }
 
-  feed(chunk: Buffer): void {
+  /** The bytes chunk[0, n) were received (a read buffer may be longer than what was read into it). */
+  feed(chunk: Buffer, n = chunk.length): void {
     const gen = this.generation
-    const n = chunk.length
+    this.limit = n
     let i = 0
     while (i < n && this.generation === gen) {
       switch (this.state) {
@@ -173,7 +176,7 @@ export class ResponseParser {
       const flags = this.sink.begin()
       if (flags === UNSOLICITED) {
         this.failWith('a response arrived with no request waiting for it')
-        return chunk.length
+        return this.limit
       }
       this.flags = flags
       this.inResponse = true
@@ -190,19 +193,21 @@ export class ResponseParser {
     let buf = chunk
     let from = i
     let base = i
+    let to = this.limit
     if (this.pendingLen > 0) {
-      buf = Buffer.concat([...this.pending, chunk.subarray(i)])
+      buf = Buffer.concat([...this.pending, chunk.subarray(i, to)])
       from = Math.max(0, this.pendingLen - 3)
       base = 0
+      to = buf.length
     }
-    const end = headEnd(buf, from, buf.length)
+    const end = headEnd(buf, from, to)
     if (end < 0) {
-      const len = buf.length - base
+      const len = to - base
       if (len > MAX_HEAD_BYTES) return this.failWith(`a header block over ${MAX_HEAD_BYTES} bytes`)
       // A copy: the chunk is the connection's read buffer, which the next read overwrites.
-      this.pending = [base === 0 && buf !== chunk ? buf : Buffer.from(chunk.subarray(i))]
+      this.pending = [base === 0 && buf !== chunk ? buf : Buffer.from(chunk.subarray(i, to))]
       this.pendingLen = len
-      return chunk.length
+      return this.limit
     }
     if (end - base > MAX_HEAD_BYTES) return this.failWith(`a header block over ${MAX_HEAD_BYTES} bytes`)
     const used = end - base - this.pendingLen
@@ -211,7 +216,7 @@ export class ResponseParser {
     this.bytes += end - base
     const gen = this.generation
     this.onHead(buf, base, end)
-    return this.generation === gen && this.state !== S.Failed ? i + used : chunk.length
+    return this.generation === gen && this.state !== S.Failed ? i + used : this.limit
   }
 
   private onHead(buf: Buffer, start: number, end: number): void {
@@ -239,13 +244,14 @@ export class ResponseParser {
 
   /** Read a line of the chunked framing: a chunk size, the end of a chunk's data, or a trailer. */
   private chunkLine(chunk: Buffer, i: number): number {
-    const lf = chunk.indexOf(10, i)
-    const stop = lf < 0 ? chunk.length : lf
+    let lf = chunk.indexOf(10, i)
+    if (lf >= this.limit) lf = -1
+    const stop = lf < 0 ? this.limit : lf
     this.line += chunk.toString('latin1', i, stop)
     this.bytes += stop - i
     if (this.line.length > (this.state === S.Trailers ? MAX_HEAD_BYTES : MAX_CHUNK_LINE))
       return this.failWith('a chunk-size or trailer line too long')
-    if (lf < 0) return chunk.length
+    if (lf < 0) return this.limit
     this.bytes++
     let line = this.line
     this.line = ''
