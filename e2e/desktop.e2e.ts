@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { CHANNELS, events } from '../engine/api/channels.ts'
-import { argSchemas } from '../engine/api/schemas.ts'
+import { argNames, argSchemas } from '../engine/api/schemas.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
 import { HistoryPage, LivePage, ReportExport } from './pages/pages.ts'
 import { ARTIFACTS } from './support/app.ts'
@@ -80,7 +80,11 @@ describeDesktop('desktop app', 'runs the desktop checks', (backend, session) => 
         Array.from({ length: length + 1 }, () => ({ bogus: true })),
       )
       expect(reply, channel).toMatchObject({ ok: false, error: { code: 'bad-input' } })
-      expect(reply.ok ? '' : reply.error.message, channel).toMatch(new RegExp(`^${channel}: argument`))
+      expect(reply.ok ? '' : reply.error.message, channel).toMatch(
+        new RegExp(
+          `^${channel}: (the arguments|${[...(argNames[channel] ?? []), 'argument \\d+'].join('|')})[ .[]`,
+        ),
+      )
     }
     // And well-formed calls reach the engine in its utility process and come back.
     expect(await bridgeCall(app, 'settings:get', [])).toMatchObject({

@@ -18,3 +18,12 @@ export const desktopArgSchemas = {
 } as const
 
 export type DesktopChannel = keyof typeof desktopArgSchemas
+
+/** Each channel's arguments by name, so a refusal names the field (engine/api/schemas.ts argNames). */
+export const desktopArgNames: { readonly [C in DesktopChannel]?: readonly string[] } = {
+  [desktopChannels.secretsSet]: ['name', 'value'],
+  [desktopChannels.secretsDelete]: ['name'],
+  [desktopChannels.filesOpen]: ['path'],
+  [desktopChannels.filesReveal]: ['path'],
+  [desktopChannels.filesSaveAs]: ['path'],
+}

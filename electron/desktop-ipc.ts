@@ -8,7 +8,8 @@ import { app, dialog, ipcMain, shell, type BrowserWindow, type IpcMainInvokeEven
 import type { Envelope } from '../engine/api/transport/client.ts'
 import { ApiError, toErrorBody } from '../engine/api/errors.ts'
 import { checkDownloadable } from '../engine/api/files.ts'
-import { desktopArgSchemas, type DesktopChannel } from './desktop-args.ts'
+import { argumentWhere } from '../engine/api/schemas.ts'
+import { desktopArgNames, desktopArgSchemas, type DesktopChannel } from './desktop-args.ts'
 import type { EngineProcess } from './engine-process.ts'
 import { refused } from './api-ipc.ts'
 import type { Prefs } from './prefs.ts'
@@ -46,7 +47,7 @@ export function registerDesktopIpc(opts: {
           ok: false,
           error: {
             code: 'bad-input',
-            message: `${channel}: argument ${issue?.path.join('.') || '(all)'} ${issue?.message ?? 'is invalid'}`,
+            message: `${channel}: ${argumentWhere(desktopArgNames[channel], issue?.path ?? [])} ${issue?.message ?? 'is invalid'}`,
           },
         }
       }

@@ -15,19 +15,39 @@ const many = (n: number, f: (i: number) => unknown = (i) => `t${i}`) =>
 
 describe('arguments past a bound', () => {
   it.each<[string, Channel, unknown[], RegExp]>([
-    ['a 1,000-entry tag filter', 'runs:list', [{ tags: many(1000) }], /runs:list: argument 0\.tags/],
-    ['a tag filter entry of 10 kB', 'runs:list', [{ tags: ['x'.repeat(10_000)] }], /0\.tags\.0/],
-    ['an empty tag in a filter', 'runs:list', [{ tags: [''] }], /0\.tags\.0/],
-    ['a target filter of 10 kB', 'runs:list', [{ target: 'x'.repeat(10_000) }], /0\.target/],
-    ['a search of 10 kB', 'runs:list', [{ search: 'x'.repeat(10_000) }], /0\.search/],
-    ['a page of a million', 'runs:list', [{ limit: 1e6 }], /0\.limit/],
-    ['a sample filter target of 10 kB', 'runs:samples', [1, { target: 'x'.repeat(10_000) }], /1\.target/],
-    ['51 tags on a run', 'runs:tag', [1, many(51)], /argument 1/],
-    ['a tag of 65 characters', 'runs:tag', [1, ['x'.repeat(65)]], /1\.0/],
-    ['a note of 20 kB', 'runs:note', [1, 'x'.repeat(20_000)], /argument 1/],
-    ['a comparison of 1,001 runs', 'runs:compare', [{ runIds: many(1001, (i) => i + 1) }], /0\.runIds/],
-    ['an export of 1,001 runs', 'exports:json', [many(1001, (i) => i + 1)], /argument 0/],
-    ['a report of 1,001 runs', 'reports:create', [many(1001, (i) => i + 1)], /argument 0/],
+    ['a 1,000-entry tag filter', 'runs:list', [{ tags: many(1000) }], /runs:list: query\.tags /],
+    ['a tag filter entry of 10 kB', 'runs:list', [{ tags: ['x'.repeat(10_000)] }], /query\.tags\[0\]/],
+    ['an empty tag in a filter', 'runs:list', [{ tags: [''] }], /query\.tags\[0\] must not be empty/],
+    ['a target filter of 10 kB', 'runs:list', [{ target: 'x'.repeat(10_000) }], /query\.target/],
+    ['a search of 10 kB', 'runs:list', [{ search: 'x'.repeat(10_000) }], /query\.search/],
+    ['a page of a million', 'runs:list', [{ limit: 1e6 }], /query\.limit/],
+    [
+      'a sample filter target of 10 kB',
+      'runs:samples',
+      [1, { target: 'x'.repeat(10_000) }],
+      /runs:samples: query\.target/,
+    ],
+    ['51 tags on a run', 'runs:tag', [1, many(51)], /runs:tag: tags must hold at most 50 tags/],
+    [
+      'a tag of 65 characters',
+      'runs:tag',
+      [1, ['x'.repeat(65)]],
+      /runs:tag: tags\[0\] must be at most 64 characters/,
+    ],
+    [
+      'a note of 20 kB',
+      'runs:note',
+      [1, 'x'.repeat(20_000)],
+      /runs:note: note must be at most 10,000 characters/,
+    ],
+    [
+      'a comparison of 1,001 runs',
+      'runs:compare',
+      [{ runIds: many(1001, (i) => i + 1) }],
+      /runs:compare: query\.runIds/,
+    ],
+    ['an export of 1,001 runs', 'exports:json', [many(1001, (i) => i + 1)], /exports:json: runIds /],
+    ['a report of 1,001 runs', 'reports:create', [many(1001, (i) => i + 1)], /reports:create: runIds /],
   ])('%s is bad input naming the argument', (_name, channel, args, message) => {
     let error: unknown
     try {

@@ -12,13 +12,16 @@ import { IMPORT_KINDS, MAX_IMPORT_BYTES } from '../import/types.ts'
 const runId = z.number().int().positive()
 const runIds = z.array(runId).min(1).max(1000)
 const studyId = z.number().int().positive()
+// Messages follow the argument's name: "runs:tag: tags[0] must be at most 64 characters".
 const tag = z
   .string()
-  .min(1, 'a tag must not be empty')
-  .max(LIMITS.tagLength, `a tag is at most ${LIMITS.tagLength} characters`)
+  .min(1, 'must not be empty')
+  .max(LIMITS.tagLength, `must be at most ${LIMITS.tagLength} characters`)
 /** A run's tags and note, bounded as a config and an import bound them (issue 20, item 7). */
-const tags = z.array(tag).max(LIMITS.tags, `at most ${LIMITS.tags} tags`)
-const note = z.string().max(LIMITS.noteLength, `a note is at most ${LIMITS.noteLength} characters`)
+const tags = z.array(tag).max(LIMITS.tags, `must hold at most ${LIMITS.tags} tags`)
+const note = z
+  .string()
+  .max(LIMITS.noteLength, `must be at most ${LIMITS.noteLength.toLocaleString('en-US')} characters`)
 /** A target's name (engine/config/schema.ts allows 64 characters). */
 const targetName = z.string().max(64)
 
@@ -228,6 +231,56 @@ export const argSchemas = {
 
 export type Args<C extends Channel> = z.input<(typeof argSchemas)[C]>
 
+/**
+ * Each channel's arguments by name, in order (the Api's parameter names, engine/api/api.ts), so a
+ * refusal names the field: "runs:tag: tags[0] …", not "argument 1.0". A channel without arguments
+ * has none; an argument past the names is "argument N" (1-based).
+ */
+export const argNames: { readonly [C in Channel]?: readonly string[] } = {
+  'runs:validate': ['config'],
+  'runs:start': ['config', 'options'],
+  'runs:stop': ['runId'],
+  'runs:list': ['query'],
+  'runs:get': ['runId'],
+  'runs:series': ['runId', 'options'],
+  'runs:resources': ['runId'],
+  'runs:distribution': ['runId'],
+  'runs:samples': ['runId', 'query'],
+  'runs:compare': ['query'],
+  'runs:delete': ['runId'],
+  'runs:tag': ['runId', 'tags'],
+  'runs:note': ['runId', 'note'],
+  'runs:ledger': ['runId'],
+  'runs:prune': ['runId'],
+  'studies:get': ['studyId'],
+  'targets:probe': ['url', 'options'],
+  'scenarios:import': ['source'],
+  'stacks:up': ['name', 'options'],
+  'stacks:down': ['name', 'options'],
+  'monitor:test': ['spec'],
+  'exports:pg': ['runIds', 'options'],
+  'exports:pgTest': ['options'],
+  'exports:csv': ['runId', 'options'],
+  'exports:json': ['runIds'],
+  'exports:junit': ['runId'],
+  'exports:studyCsv': ['studyId'],
+  'reports:create': ['runIds', 'options'],
+  'settings:set': ['patch'],
+}
+
+/**
+ * Where an issue is in a call's arguments, in words: `tags[0]`, `query.limit`, `argument 3` for an
+ * argument without a name, `the arguments` for the list itself (one too many, or not a list).
+ */
+export function argumentWhere(names: readonly string[] | undefined, path: readonly PropertyKey[]): string {
+  const [first, ...rest] = path
+  if (first === undefined) return 'the arguments'
+  let where =
+    typeof first === 'number' ? (names?.[first] ?? `argument ${first + 1}`) : `argument ${String(first)}`
+  for (const key of rest) where += typeof key === 'number' ? `[${key}]` : `.${String(key)}`
+  return where
+}
+
 export type Settings = z.output<typeof SettingsSchema>
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>
 
@@ -237,11 +290,8 @@ export function parseArgs<C extends Channel>(channel: C, args: unknown): z.outpu
   const result = schema.safeParse(args)
   if (!result.success) {
     const issue = result.error.issues[0]
-    const where = issue ? issue.path.map(String).join('.') : ''
-    throw new ApiError(
-      'bad-input',
-      `${channel}: argument ${where || '(all)'} ${issue ? issueMessage(issue) : 'is invalid'}`,
-    )
+    const where = argumentWhere(argNames[channel], issue?.path ?? [])
+    throw new ApiError('bad-input', `${channel}: ${where} ${issue ? issueMessage(issue) : 'is invalid'}`)
   }
   return result.data as z.output<(typeof argSchemas)[C]>
 }

@@ -120,6 +120,12 @@ export interface TargetRoundSummary extends StatsBlock {
   /** Base64 compressed HDR histogram of latency (µs), lossless and mergeable. */
   histogram: string
   correctedHistogram: string | null
+  /**
+   * Server-Timing headers whose `app` or `db` duration was not a duration (NaN, negative,
+   * infinite, longer than an hour): kept out of serverApp/serverDb and counted here. 0 for runs
+   * recorded before it was counted.
+   */
+  serverTimingInvalid: number
 }
 
 /**

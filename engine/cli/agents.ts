@@ -4,7 +4,6 @@
 // The store's URL holds a password: by default the Job refers to a Secret the user creates; only
 // --secret-from-env puts the URL (from CANNONADE_STORE_URL, never argv) into the output.
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import {
   DEFAULT_AGENT_IMAGE,
   DEFAULT_STORE_SECRET,
@@ -17,6 +16,7 @@ import {
 } from '../agents/launchers/kubernetes-manifest.ts'
 import { ConfigError } from '../config/errors.ts'
 import { loadRunConfigFile, parseRunConfig } from '../config/load.ts'
+import { writeOutput } from '../exports/write.ts'
 import { helpText, parseFlags, UsageError } from './args.ts'
 import { reportError } from './common.ts'
 import type { CliCommand, CliContext } from './context.ts'
@@ -95,11 +95,10 @@ async function manifest(argv: string[], ctx: CliContext): Promise<number> {
   if (problem) throw new UsageError(problem)
   const yaml = toYaml(kubernetesAgents(options))
   if (flags.out !== undefined) {
-    // A file holding the password is its owner's alone, also when it was there before (mode
-    // applies only to a file it creates).
-    const mode = 'url' in store ? 0o600 : 0o644
-    if ('url' in store && existsSync(flags.out)) chmodSync(flags.out, mode)
-    writeFileSync(flags.out, yaml, { mode })
+    // Written as exports are (engine/exports/write.ts): never over the database or the data
+    // folder's files, a device or FIFO directly, a file replaced whole by a new one, so a file
+    // holding the password is its owner's alone, also when one was there before.
+    await writeOutput(flags.out, [yaml], { dbPath: ctx.dbPath, mode: 'url' in store ? 0o600 : 0o644 })
   } else ctx.stdout.write(yaml)
 
   const notes = [

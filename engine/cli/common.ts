@@ -5,10 +5,14 @@ import { createEngine, type EngineHost, type EngineOptions } from '../host/index
 import { UsageError } from './args.ts'
 import { completeLedger } from './complete.ts'
 import type { CliContext } from './context.ts'
+import { printable } from './text.ts'
 
-/** What the engine wants the user to know (a read-only database), once, on the command's stderr. */
+/**
+ * What the engine wants the user to know (a read-only database), once, on the command's stderr: one
+ * line, its control characters escaped (a notice can carry what a user typed, e.g. a path).
+ */
 export function noticeTo(stderr: NodeJS.WritableStream): (message: string) => void {
-  return (message) => stderr.write(`cannonade: ${message}\n`)
+  return (message) => stderr.write(`cannonade: ${printable(message)}\n`)
 }
 
 /**

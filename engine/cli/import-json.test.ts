@@ -207,22 +207,22 @@ export const BOUNDS: { entry: string; call: () => unknown; says: RegExp }[] = [
   {
     entry: 'runs:tag a long tag',
     call: () => parseArgs('runs:tag', [1, [long(65)]]),
-    says: /a tag is at most 64 characters/,
+    says: /tags\[0\] must be at most 64 characters/,
   },
   {
     entry: 'runs:tag an empty tag',
     call: () => parseArgs('runs:tag', [1, ['']]),
-    says: /a tag must not be empty/,
+    says: /tags\[0\] must not be empty/,
   },
   {
     entry: 'runs:note 10,001',
     call: () => parseArgs('runs:note', [1, long(10_001)]),
-    says: /a note is at most 10,?000 characters/,
+    says: /note must be at most 10,000 characters/,
   },
   {
     entry: 'runs:note 100,000',
     call: () => parseArgs('runs:note', [1, long(100_000)]),
-    says: /a note is at most 10,?000 characters/,
+    says: /note must be at most 10,000 characters/,
   },
   {
     entry: 'runs:list 51 tags',

@@ -6,8 +6,8 @@
 // (not a HAR, a command that is not curl, an OpenAPI 2 document, a file past the size an import reads;
 // for a ledger: a missing or unreadable FILE, a file of another run, an unknown run, an agent
 // already in), 1 the database could not be used.
-import { writeFileSync } from 'node:fs'
 import { ConfigError } from '../config/errors.ts'
+import { isStdout, writeOutput } from '../exports/write.ts'
 import { importScenario, MAX_IMPORT_BYTES, readImportFile, type ImportedScenario } from '../import/index.ts'
 import { DB_FLAG, helpText, parseFlags, UsageError, type FlagSpec } from './args.ts'
 import { parseRunId, reportError, withEngine } from './common.ts'
@@ -99,13 +99,22 @@ async function importLedger(rest: string[], ctx: CliContext): Promise<number> {
   return 0
 }
 
-/** The config printed, or written to --out with its steps listed. */
-function emit(made: ImportedScenario, out: string | undefined, ctx: CliContext): number {
+/**
+ * The config printed, or written to --out with its steps listed (on stderr when --out is standard
+ * output). --out is written as exports are (engine/exports/write.ts): never over the database or
+ * the data folder's files, a device or FIFO written directly, a file replaced whole.
+ */
+async function emit(
+  made: ImportedScenario,
+  out: string | undefined,
+  ctx: CliContext,
+  dbPath: string,
+): Promise<number> {
   if (out === undefined) {
     ctx.stdout.write(made.yaml)
     return 0
   }
-  writeFileSync(out, made.yaml)
+  await writeOutput(out, [made.yaml], { dbPath })
   const targets = made.config.targets
   const steps = targets.reduce((n, t) => n + (t.steps?.length ?? 0), 0)
   const lines = [
@@ -119,7 +128,8 @@ function emit(made: ImportedScenario, out: string | undefined, ctx: CliContext):
       )
   }
   lines.push(...made.notes.map((n) => `note: ${n}`))
-  ctx.stdout.write(lines.join('\n') + '\n')
+  const say = isStdout(out) ? ctx.stderr : ctx.stdout
+  say.write(lines.join('\n') + '\n')
   return 0
 }
 
@@ -164,7 +174,7 @@ async function importCurl(rest: string[], ctx: CliContext): Promise<number> {
   const source =
     bare >= 0 ? 'the curl command' : `${texts.length === 1 ? 'a curl text' : `${texts.length} curl texts`}`
   const made = importScenario('curl', texts, { source, ...(flags.name ? { name: flags.name } : {}) })
-  return emit(made, flags.out, ctx)
+  return emit(made, flags.out, ctx, ctx.dbPath)
 }
 
 async function importFile(kind: 'har' | 'openapi', rest: string[], ctx: CliContext): Promise<number> {
@@ -178,7 +188,7 @@ async function importFile(kind: 'har' | 'openapi', rest: string[], ctx: CliConte
     ...('keep-third-party' in flags ? { keepThirdParty: flags['keep-third-party'] } : {}),
     ...(flags.name ? { name: flags.name } : {}),
   })
-  return emit(made, flags.out, ctx)
+  return emit(made, flags.out, ctx, ctx.dbPath)
 }
 
 export async function importCommand(argv: string[], ctx: CliContext): Promise<number> {

@@ -106,6 +106,8 @@ export function jsonSummary(s: RunSummary) {
           }
         : {}),
       ...(r.steps ? { steps: r.steps.map((st) => ({ step: st.step, ...blockJson(st) })) } : {}),
+      // Server-Timing headers whose app or db duration was not one: kept out of serverApp/serverDb.
+      serverTimingInvalid: r.serverTimingInvalid,
     })),
     overRounds: s.overRounds.map(overRoundsJson),
   }
@@ -187,6 +189,11 @@ export function resultsTable(
     rows.push(blockRow(r.target, String(r.round), r), ...subRows(r))
     const f = figuresOf(r)
     if (f.failed > 0) errorLines.push(`errors ${r.target} #${r.round}: ${errorsText(f.errors)}`)
+    const bad = r.serverTimingInvalid
+    if (bad > 0)
+      errorLines.push(
+        `server-timing ${r.target} #${r.round}: ${bad} header${bad === 1 ? ' was not a duration' : 's were not durations'} (kept out of app/db time)`,
+      )
   }
   const all = over.filter((o) => o.rounds > 1)
   for (const o of all) {

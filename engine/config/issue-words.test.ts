@@ -178,7 +178,7 @@ describe('validation messages in words', () => {
       error = err
     }
     expect(error).toBeInstanceOf(ApiError)
-    expect((error as ApiError).message).toBe('runs:series: argument 1.maxPoints must be at least 10')
+    expect((error as ApiError).message).toBe('runs:series: options.maxPoints must be at least 10')
     const spec = MonitorSpecSchema.safeParse({ kind: 'process', port: 80, tree: 'yes' })
     expect(spec.success).toBe(false)
     if (!spec.success) expect(formatSpecIssues(spec.error)).toBe('monitor.tree: tree must be true or false')

@@ -31,6 +31,8 @@ export interface OutputOptions {
   /** The input field named in errors ('out', 'html'). */
   field?: string
   env?: NodeJS.ProcessEnv
+  /** A regular file's mode (default PRIVATE_FILE_MODE, 0600); a device or FIFO keeps its own. */
+  mode?: number
 }
 
 const PARTIAL = /\.partial-(\d+)$/
@@ -196,11 +198,11 @@ export function prepareOutput(outPath: string, opts: OutputOptions = {}): Prepar
   }
 }
 
-function destination(out: PreparedOutput, outPath: string): Writable {
+function destination(out: PreparedOutput, outPath: string, mode: number): Writable {
   const fd = STD_FD[outPath]
   if (fd !== undefined) return createWriteStream('', { fd, autoClose: false })
   return out.kind === 'file'
-    ? createWriteStream(out.path, { mode: PRIVATE_FILE_MODE })
+    ? createWriteStream(out.path, { mode })
     : createWriteStream(out.path, { flags: 'w' })
 }
 
@@ -212,7 +214,10 @@ export async function writeOutput(
 ): Promise<void> {
   const out = prepareOutput(outPath, opts)
   try {
-    await pipeline(Readable.from(text, { objectMode: false }), destination(out, outPath))
+    await pipeline(
+      Readable.from(text, { objectMode: false }),
+      destination(out, outPath, opts.mode ?? PRIVATE_FILE_MODE),
+    )
     out.commit()
   } catch (err) {
     out.discard()

@@ -51,9 +51,9 @@ describe('scenarios.import', () => {
       [{ kind: 'curl', text: 'wget http://h/' }, /starts with "wget", not curl/],
       [{ kind: 'har', text: '<html>' }, /is not a HAR file: not JSON/],
       [{ kind: 'openapi', text: 'swagger: "2.0"', base: 'http://h' }, /is OpenAPI 2/],
-      [{ kind: 'postman', text: '{}' }, /scenarios:import: argument 0\.kind/],
-      [{ kind: 'curl', text: '' }, /scenarios:import: argument 0\.text is empty/],
-      [{ kind: 'curl', text: 'curl h', extra: 1 }, /scenarios:import: argument 0/],
+      [{ kind: 'postman', text: '{}' }, /scenarios:import: source\.kind/],
+      [{ kind: 'curl', text: '' }, /scenarios:import: source\.text is empty/],
+      [{ kind: 'curl', text: 'curl h', extra: 1 }, /scenarios:import: source /],
     ]
     for (const [source, message] of cases) {
       const err = await rejection(

@@ -69,7 +69,7 @@ describe('settings', () => {
         const err = await host.settings.set({ dockerHost: bad }).catch((e: unknown) => e)
         expect(err).toBeInstanceOf(ApiError)
         expect((err as ApiError).message).toBe(
-          'settings:set: argument 0.dockerHost must be a Docker address such as unix:///var/run/docker.sock or tcp://127.0.0.1:2375',
+          'settings:set: patch.dockerHost must be a Docker address such as unix:///var/run/docker.sock or tcp://127.0.0.1:2375',
         )
       }
       for (const good of ['unix:///run/user/1000/docker.sock', 'tcp://10.0.0.2:2376', 'ssh://me@build-box']) {
@@ -236,7 +236,7 @@ describe('settings', () => {
         .set({ pgExportUrl: 'postgres://u@h:5432:99/db' })
         .catch((e: unknown) => e)
       expect((err as ApiError).message).toBe(
-        'settings:set: argument 0.pgExportUrl must be a PostgreSQL URL such as postgres://user@host:5432/database',
+        'settings:set: patch.pgExportUrl must be a PostgreSQL URL such as postgres://user@host:5432/database',
       )
     } finally {
       await host.close()

@@ -108,6 +108,8 @@ export class Connection implements ResponseSink {
   /** Server-Timing of the response being parsed, µs, -1 when absent. */
   appUs = -1
   dbUs = -1
+  /** Server-Timing headers on this connection whose duration was not one (kept out of appUs/dbUs). */
+  serverTimingInvalid = 0
   private readonly buffers: Buffer[]
   private next = 0
   private readonly idOffset: number
@@ -199,7 +201,7 @@ export class Connection implements ResponseSink {
     for (let i = 0; i < headers.length; i += 2) {
       const name = headers[i]!
       if (name.length === 13 && name.toLowerCase() === 'server-timing')
-        parseServerTiming(headers[i + 1]!, this)
+        if (!parseServerTiming(headers[i + 1]!, this)) this.serverTimingInvalid++
     }
   }
 

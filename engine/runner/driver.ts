@@ -65,6 +65,8 @@ export interface SegmentResult {
   stopped: boolean
   /** Rate mode: the schedule's counts (lateness comes from the ledger). */
   schedule: ScheduleCounts | null
+  /** Server-Timing headers whose duration was not a duration, over every connection. */
+  serverTimingInvalid: number
 }
 
 export class SegmentDriver implements ConnectionHost {
@@ -474,6 +476,7 @@ export class SegmentDriver implements ConnectionHost {
       sent: this.sent,
       stopped: this.stopped,
       schedule: this.open ? this.open.counts(now) : null,
+      serverTimingInvalid: this.conns.reduce((n, c) => n + c.serverTimingInvalid, 0),
     })
   }
 }

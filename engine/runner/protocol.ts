@@ -67,6 +67,8 @@ export interface EncodedSegment {
   connect?: string | null
   /** Rate mode: this agent's part of the send schedule, lateness as an encoded histogram (µs). */
   schedule?: EncodedSchedule | null
+  /** Server-Timing headers this agent counted as not durations (absent from older agents: 0). */
+  serverTimingInvalid?: number
 }
 
 export interface EncodedSchedule {
@@ -127,6 +129,7 @@ export type ToWriter =
       seconds: number
       phaseSeconds: number[]
       schedule: ScheduleCounts | null
+      serverTimingInvalid: number
     }
   | { type: 'close' }
 

@@ -4,18 +4,6 @@
 /** The longest duration taken as a figure: one hour, in ms. Anything longer is not a measurement. */
 export const MAX_SERVER_TIMING_MS = 3_600_000
 
-let invalidHeaders = 0
-
-/** How many Server-Timing headers this process has refused (a bad `dur` on `app` or `db`). */
-export function invalidServerTimingHeaders(): number {
-  return invalidHeaders
-}
-
-/** Reset the count (a new run in the same process, and tests). */
-export function resetInvalidServerTimingHeaders(): void {
-  invalidHeaders = 0
-}
-
 /** A `dur` value in ms, or null when it is not a finite duration between 0 and an hour. */
 export function serverTimingMs(raw: string): number | null {
   const text = raw.trim().replace(/^"|"$/g, '')
@@ -28,7 +16,8 @@ export function serverTimingMs(raw: string): number | null {
 /**
  * `app;dur=12.3, db;dur=4.5` → µs into target.appUs / target.dbUs. A `dur` that is not a duration
  * (NaN, negative, infinite, longer than an hour) is kept out of the figures: the header counts as
- * invalid and sets nothing. Returns false for an invalid header.
+ * invalid and sets nothing. Returns false for an invalid header: the connection counts it, and the
+ * count reaches the target's round as `serverTimingInvalid`.
  */
 export function parseServerTiming(value: string, target: { appUs: number; dbUs: number }): boolean {
   let app: number | null = null
@@ -41,10 +30,7 @@ export function parseServerTiming(value: string, target: { appUs: number; dbUs: 
       const [k, v] = p.split('=')
       if (k?.trim().toLowerCase() !== 'dur' || v === undefined) continue
       const ms = serverTimingMs(v)
-      if (ms === null) {
-        invalidHeaders++
-        return false
-      }
+      if (ms === null) return false
       if (name === 'app') app = ms
       else db = ms
     }

@@ -237,8 +237,15 @@ async function run(msg: StartMsg): Promise<void> {
     const result = await current.run()
     current = null
     if (link.failure) break
-    const { seconds, phaseSeconds, schedule } = result
-    const end = { type: 'segment-end', segment: seg.index, seconds, phaseSeconds, schedule } as const
+    const { seconds, phaseSeconds, schedule, serverTimingInvalid } = result
+    const end = {
+      type: 'segment-end',
+      segment: seg.index,
+      seconds,
+      phaseSeconds,
+      schedule,
+      serverTimingInvalid,
+    } as const
     await link
       .ask(end, 'segment-summary', `the summary of ${seg.target} round ${seg.round}`)
       .catch(() => undefined)

@@ -211,6 +211,7 @@ function onSegmentEnd(
   seconds: number,
   phaseSeconds: number[],
   schedule: ScheduleCounts | null,
+  serverTimingInvalid: number,
 ): void {
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
@@ -247,6 +248,7 @@ function onSegmentEnd(
     correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
     connect: st.connect ? latencyStats(st.connect) : null,
     schedule: scheduleStats(st, schedule),
+    serverTimingInvalid,
   }
   ledger.writeSummary(st.segment.targetIndex, summary)
   const encoded = encode
@@ -263,6 +265,7 @@ function onSegmentEnd(
         schedule: schedule
           ? { ...schedule, late: st.late, lateness: st.lateness ? encodeHistogram(st.lateness) : null }
           : null,
+        serverTimingInvalid,
       }
     : undefined
   total.destroy()
@@ -328,7 +331,7 @@ port.on('message', (msg: ToWriter) => {
         break
       case 'segment-end':
         if (broken) send({ type: 'error', error: broken, fatal: true })
-        else onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds, msg.schedule)
+        else onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds, msg.schedule, msg.serverTimingInvalid)
         break
       case 'close':
         if (process.env.CANNONADE_DEBUG_CPU) {

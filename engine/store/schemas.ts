@@ -78,6 +78,8 @@ export const TargetSummarySchema = z.object({
   // Runs written before connect times and the schedule were recorded have neither.
   connect: optionalLatency,
   schedule: ScheduleStatsSchema.nullish().transform((v) => v ?? null),
+  // Counted since issue 20: older runs read 0.
+  serverTimingInvalid: z.number().int().min(0).default(0),
 })
 
 export const ThresholdResultSchema = z.object({

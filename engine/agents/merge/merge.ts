@@ -120,6 +120,8 @@ export function mergeSegment(
       correctedHistogram: total.corrected ? encodeHistogram(total.corrected) : null,
       connect: mergeConnect(rows),
       schedule: mergeSchedule(rows),
+      // Each agent counted the headers of its own connections: together, the run's.
+      serverTimingInvalid: rows.reduce((n, r) => n + (r.segment.serverTimingInvalid ?? 0), 0),
     }
   } finally {
     total.destroy()
