@@ -8,9 +8,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadRunConfigFile } from '../config/load.ts'
 import { curlFixture } from '../import/fixtures/requests.ts'
-import { capturedCli } from '../testing/cli.ts'
+import { runCommand } from '../testing/cli.ts'
 import { CLI } from '../testing/process.ts'
-import { main } from './main.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-import-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -18,11 +17,7 @@ const DB = join(dir, 'never-opened.db')
 const HAR = new URL('../../e2e/fixtures/web-mode.har', import.meta.url).pathname
 const OPENAPI = new URL('../../targets/openapi.yaml', import.meta.url).pathname
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const { ctx, out, err } = capturedCli(DB)
-  const code = await main(argv, ctx)
-  return { code, out: out(), err: err() }
-}
+const cli = (...argv: string[]) => runCommand(DB, argv)
 
 describe('cannonade import har|curl|openapi', () => {
   it('import har --out writes a config the engine loads, and lists its steps', async () => {

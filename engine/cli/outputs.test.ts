@@ -26,10 +26,9 @@ import { createReport } from '../report/index.ts'
 import Database from 'better-sqlite3'
 import { migrate, openDb } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
-import { capturedCli } from '../testing/cli.ts'
+import { runCommand } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { spawnCli } from '../testing/process.ts'
-import { main } from './main.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'cannonade-outputs-'))
 const data = join(root, 'data')
@@ -66,11 +65,7 @@ function counts(): Record<string, number> {
   }
 }
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const { ctx, out, err } = capturedCli(DB)
-  const code = await main(argv, ctx)
-  return { code, out: out(), err: err() }
-}
+const cli = (...argv: string[]) => runCommand(DB, argv)
 
 const KINDS = ['csv', 'json', 'junit'] as const
 

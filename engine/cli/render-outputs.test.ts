@@ -24,10 +24,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDb } from '../store/db.ts'
-import { capturedCli } from '../testing/cli.ts'
+import { runCommand } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { spawnCli } from '../testing/process.ts'
-import { main } from './main.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'cannonade-render-outputs-'))
 const data = join(root, 'data')
@@ -122,11 +121,7 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true })
 })
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const { ctx, out, err } = capturedCli(DB)
-  const code = await main(argv, ctx)
-  return { code, out: out(), err: err() }
-}
+const cli = (argv: string[]) => runCommand(DB, argv)
 
 /** A command that never opened the FIFO leaves its reader waiting: a writer that closes at once ends it. */
 function releaseReader(fifo: string): void {
