@@ -1,13 +1,15 @@
 // The file is the record (issue 19, item 1), measured: `cannonade run` at full speed against nginx
 // (nginx on CPU 1, the command and its runner on CPU 0), and the time from the result the command
 // prints at its window's end to its exit, when `samples` holds one row per request. Reported per
-// million requests (target ≤ 1 s per million), with the rows checked against the run's requests.
+// million requests (target ≤ 1 s per million), with the rows checked against the run's requests;
+// then SQLite's own floor for inserting such rows, which no write path can beat.
 // Runnable alone (`node bench/ledger.ts`) or from `npm run bench` (bench/run.ts).
 // Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50).
 import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openDb } from '../engine/store/db.ts'
 import { spawnCli } from '../engine/testing/process.ts'
 import { startNginx } from './nginx.ts'
 
@@ -61,3 +63,31 @@ try {
 } finally {
   nginx.stop()
 }
+
+/**
+ * SQLite's own floor for the same rows: a million `samples` rows made inside SQLite (no value bound
+ * from JavaScript) into a fresh database with the product's schema, with and without the
+ * `(run_id, seq)` index. No way of handing the rows over can be faster than this.
+ */
+function sqliteFloor(withIndex: boolean): number {
+  const n = 1_000_000
+  const floorDb = openDb(join(dir, `floor-${withIndex ? 'index' : 'none'}.db`))
+  if (!withIndex) floorDb.exec('DROP INDEX samples_run_seq')
+  const cpu = process.cpuUsage()
+  floorDb.transaction(() => {
+    floorDb
+      .prepare(
+        `WITH RECURSIVE g(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM g WHERE i < ${n - 1})
+         INSERT INTO samples (run_id, target_index, round, seq, start_us, latency_us, corrected_us,
+           status, bytes, error, app_us, db_us, phase, step)
+         SELECT 1, 0, 1, i, i * 20, 500 + (i % 1000), NULL, 200, 150, 0, NULL, NULL, 0, NULL FROM g`,
+      )
+      .run()
+  })()
+  const used = process.cpuUsage(cpu)
+  floorDb.close()
+  return (used.user + used.system) / n
+}
+console.log(
+  `SQLite's own floor (rows made inside SQLite, CPU per row): ${sqliteFloor(true).toFixed(2)} µs with the (run_id, seq) index · ${sqliteFloor(false).toFixed(2)} µs without (1 s per million needs ≤ 1 µs)`,
+)
