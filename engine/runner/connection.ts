@@ -108,8 +108,11 @@ export class Connection implements ResponseSink {
   /** Server-Timing of the response being parsed, µs, -1 when absent. */
   appUs = -1
   dbUs = -1
-  /** Server-Timing headers on this connection whose duration was not one (kept out of appUs/dbUs). */
-  serverTimingInvalid = 0
+  /**
+   * Server-Timing headers on this connection whose duration was not one (kept out of appUs/dbUs),
+   * by the phase of the request they answered.
+   */
+  readonly serverTimingInvalid: number[] = []
   private readonly buffers: Buffer[]
   private next = 0
   private readonly idOffset: number
@@ -201,7 +204,10 @@ export class Connection implements ResponseSink {
     for (let i = 0; i < headers.length; i += 2) {
       const name = headers[i]!
       if (name.length === 13 && name.toLowerCase() === 'server-timing')
-        if (!parseServerTiming(headers[i + 1]!, this)) this.serverTimingInvalid++
+        if (!parseServerTiming(headers[i + 1]!, this)) {
+          const phase = this.phase[this.head]!
+          this.serverTimingInvalid[phase] = (this.serverTimingInvalid[phase] ?? 0) + 1
+        }
     }
   }
 

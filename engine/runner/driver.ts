@@ -65,8 +65,8 @@ export interface SegmentResult {
   stopped: boolean
   /** Rate mode: the schedule's counts (lateness comes from the ledger). */
   schedule: ScheduleCounts | null
-  /** Server-Timing headers whose duration was not a duration, over every connection. */
-  serverTimingInvalid: number
+  /** Server-Timing headers whose duration was not a duration, over every connection, by phase. */
+  serverTimingInvalid: number[]
 }
 
 export class SegmentDriver implements ConnectionHost {
@@ -476,7 +476,14 @@ export class SegmentDriver implements ConnectionHost {
       sent: this.sent,
       stopped: this.stopped,
       schedule: this.open ? this.open.counts(now) : null,
-      serverTimingInvalid: this.conns.reduce((n, c) => n + c.serverTimingInvalid, 0),
+      serverTimingInvalid: this.invalidByPhase(),
     })
+  }
+  /** The connections' invalid Server-Timing headers summed, by phase. */
+  private invalidByPhase(): number[] {
+    const byPhase: number[] = []
+    for (const c of this.conns)
+      c.serverTimingInvalid.forEach((n, phase) => (byPhase[phase] = (byPhase[phase] ?? 0) + n))
+    return byPhase
   }
 }

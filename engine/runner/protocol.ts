@@ -129,7 +129,8 @@ export type ToWriter =
       seconds: number
       phaseSeconds: number[]
       schedule: ScheduleCounts | null
-      serverTimingInvalid: number
+      /** Invalid Server-Timing headers by phase (the writer leaves warm-up phases out, as app/db time). */
+      serverTimingInvalid: number[]
     }
   | { type: 'close' }
 

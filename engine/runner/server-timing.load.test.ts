@@ -99,4 +99,48 @@ describe('Server-Timing headers that are not durations', () => {
       )
     console.log(`hostile Server-Timing headers tried: ${INVALID_FIRST * 2}`)
   })
+
+  it('are left out of the count in a warm-up phase, as app and db time leave it out', async () => {
+    // Invalid headers in the first 300 ms the target sees (inside the 1 s warm-up) and from 1.6 s
+    // to 1.9 s (inside the window measured): the run counts only the second ones.
+    let first = 0
+    const sent = { warmup: 0, measured: 0 }
+    const server: Server = createServer((_req, res) => {
+      const now = performance.now()
+      first ||= now
+      const t = now - first
+      const window = t < 300 ? 'warmup' : t >= 1600 && t < 1900 ? 'measured' : null
+      if (window) sent[window]++
+      res.writeHead(200, { 'Server-Timing': window ? 'app;dur=1e308' : VALID, 'Content-Length': '2' })
+      res.end('ok')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    target = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      invalidSent: [],
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        }),
+    }
+    const { summary } = await runConfig({
+      version: 1,
+      name: 'server-timing invalid in warm-up',
+      targets: [{ name: 'one', url: `${target.url}/t0` }],
+      load: { connections: 2, duration: 3, warmupSeconds: 1 },
+      cooldownSeconds: 0,
+    })
+    expect(summary.status).toBe('done')
+    const r = summary.results[0]!
+    expect(r.phases.map((p) => [p.phase, p.warmup ?? false])).toEqual([
+      ['warmup', true],
+      ['main', false],
+    ])
+    expect(sent.warmup).toBeGreaterThan(0)
+    expect(sent.measured).toBeGreaterThan(0)
+    expect(r.serverTimingInvalid).toBe(sent.measured)
+    // app time: every measured response but the invalid ones, as the count says.
+    expect(r.serverApp?.count).toBe(r.latency.count - sent.measured)
+  })
 })

@@ -211,7 +211,7 @@ function onSegmentEnd(
   seconds: number,
   phaseSeconds: number[],
   schedule: ScheduleCounts | null,
-  serverTimingInvalid: number,
+  invalidByPhase: number[],
 ): void {
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
@@ -220,6 +220,11 @@ function onSegmentEnd(
   const total = new StatsAccumulator()
   const phases: PhaseSummary[] = []
   let warmupSeconds = 0
+  // Like app and db time, the count of invalid Server-Timing headers leaves warm-up phases out.
+  const serverTimingInvalid = invalidByPhase.reduce(
+    (n, k, i) => (warmupPhases[i] === true ? n : n + (k ?? 0)),
+    0,
+  )
   st.phases.forEach((acc, i) => {
     const warmup = warmupPhases[i] === true
     if (warmup) warmupSeconds += phaseSeconds[i] ?? 0
