@@ -67,7 +67,7 @@ describe.skipIf(gate.skip)('a Prometheus monitor from the wizard', () => {
         .waitFor({ timeout: 20_000 })
       const text = (await result.textContent()) ?? ''
       if (text.startsWith('✓') || attempt === 4 || !text.includes('nothing for')) break
-      await page.waitForTimeout(2000)
+      await prom!.scraped(1) // the next scrape, not a fixed pause
     }
     expect(await result.textContent()).toMatch(
       new RegExp(
