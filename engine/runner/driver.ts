@@ -344,6 +344,10 @@ export class SegmentDriver implements ConnectionHost {
       this.nextStepAt = Infinity
       return
     }
+    // The hold's pace sent the last slot of a request-bound schedule and began the drain: what it
+    // sent is answered, never cut off as in flight by a window end (a slot of the step before,
+    // sent late, had made this step's count reach its end one slot early).
+    if (last && this.draining) return
     if (this.step)
       this.phaseSeconds[this.step.phase] =
         (this.phaseSeconds[this.step.phase] ?? 0) + (at - this.stepActualStart) / 1000
