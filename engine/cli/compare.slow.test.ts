@@ -1,7 +1,7 @@
 // `cannonade compare` against a known truth: three local targets whose service time the test sets
 // (1 ms, 4 ms, and a twin of the 1 ms one) and logs per request, five interleaved rounds by the
 // real runner. The slower target must be called slower with an interval that contains the true
-// ratio, derived from the servers' own log (service time + the measured loopback overhead); the
+// ratio, derived from the servers' own log (service time + each target's measured loopback overhead); the
 // twins must not be called different. Then pairs across runs by name, the JSON document, the Api's
 // headline, and bad input.
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -106,24 +106,22 @@ afterAll(async () => {
 
 /**
  * The true p50 ratio of two targets from the servers' log: each one's median service time plus
- * the loopback overhead (the median, over the run's requests, of what the client measured minus
- * what the server logged for the same correlation id).
+ * its own loopback overhead (the median, over that target's requests, of what the client measured
+ * minus what the server logged for the same correlation id). The overhead is a target's own: the
+ * 4 ms target's is 30-60 µs more than the 1 ms one's on this machine (its process wakes from a
+ * longer sleep), and one overhead for both put the truth 1-2 % low, outside a narrow interval.
  */
 function trueP50Ratio(runId: number, prefix: string, base: CountingTarget, other: CountingTarget): number {
   const rows = db
     .prepare('SELECT seq, latency_us AS us FROM samples WHERE run_id = ? AND error = 0')
     .all(runId) as { seq: number; us: number }[]
   const client = new Map(rows.map((r) => [`${prefix}-${String(r.seq).padStart(10, '0')}`, r.us]))
-  const overhead: number[] = []
-  for (const t of [base, other])
-    for (const s of t.served) {
-      const c = client.get(s.id)
-      if (c !== undefined) overhead.push(c - s.us)
-    }
-  expect(overhead.length).toBeGreaterThan(1000)
-  const o = median(overhead)
-  const served = (t: CountingTarget) => median(t.served.filter((s) => client.has(s.id)).map((s) => s.us))
-  return (served(other) + o) / (served(base) + o)
+  const truth = (t: CountingTarget): number => {
+    const served = t.served.filter((s) => client.has(s.id))
+    expect(served.length).toBeGreaterThan(500)
+    return median(served.map((s) => s.us)) + median(served.map((s) => client.get(s.id)! - s.us))
+  }
+  return truth(other) / truth(base)
 }
 
 describe('cannonade compare', () => {
