@@ -2,13 +2,17 @@
 // with local agents (default --raw upload) every request is a `samples` row of the run when
 // `cannonade run` returns; with --raw keep, `runs show` (text and --json) and every export say
 // where each agent's raw rows are and how to bring them in (no export writes "0 samples" with exit
-// 0), and `cannonade import ledger FILE --run ID` brings each in, once. Against a counting target.
+// 0), the report says the same, and `cannonade import ledger FILE --run ID` brings each in, once.
+// Against a counting target.
 import Database from 'better-sqlite3'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../cli/main.ts'
+import { buildReportHtml } from '../report/html.ts'
+import { openDb } from '../store/db.ts'
+import { HistoryStore } from '../store/queries.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
@@ -60,6 +64,16 @@ function rowsOf(dir: string, runId: number): { rows: number; distinct: number } 
   }
 }
 
+/** The run's report as HTML (what the PDF prints), from the command's database. */
+function reportOf(dir: string, runId: number): string {
+  const db = openDb(join(dir, 'c.db'), { readonly: true })
+  try {
+    return buildReportHtml(new HistoryStore(db), [runId])
+  } finally {
+    db.close()
+  }
+}
+
 describe("agents' raw ledgers", () => {
   it('local agents, default --raw upload: every request is a samples row when the command returns', async () => {
     const { dir, json, sent } = await agentsRun([])
@@ -84,6 +98,12 @@ describe("agents' raw ledgers", () => {
     expect(await main(['runs', 'show', id, '--json'], showJson.ctx)).toBe(0)
     const ledger = (JSON.parse(showJson.out()) as { ledger: { elsewhere: { requests: number } } }).ledger
     expect(ledger.elsewhere.requests).toBe(sent)
+
+    // The report's figures are whole (they came with the run); it says where the raw rows are.
+    const report = reportOf(dir, json.runId)
+    expect(report).toContain(`${sent.toLocaleString('en-US')} requests of this run are not in the database`)
+    expect(report).toContain(`cannonade import ledger FILE --run ${id}`)
+    for (const p of paths) expect(report).toContain(p)
 
     // No export passes for complete: CSV writes nothing, JSON and PostgreSQL say what they lack.
     const csv = cli()
@@ -113,5 +133,6 @@ describe("agents' raw ledgers", () => {
     const after = cli()
     expect(await main(['runs', 'show', id], after.ctx)).toBe(0)
     expect(after.out()).not.toContain('not in this database')
+    expect(reportOf(dir, json.runId)).not.toContain('Raw requests')
   })
 })

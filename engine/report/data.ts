@@ -3,12 +3,19 @@
 // the HTML afterwards is pure string work on this.
 import { LIMITS } from '../config/limits.ts'
 import { ApiError } from '../api/errors.ts'
-import type { CompareResult, ResourcePoint, SeriesPoint, StudyResults } from '../api/types.ts'
+import type {
+  CompareResult,
+  LedgerElsewhere,
+  ResourcePoint,
+  SeriesPoint,
+  StudyResults,
+} from '../api/types.ts'
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
 import { compareRuns, type CompareOptions } from '../metrics/compare.ts'
 import { distributions, type TargetDistribution } from '../metrics/distribution.ts'
 import { resourceSummary, type TargetResources } from '../metrics/resources.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
+import { keptElsewhere, runDistribution } from '../store/ledger-elsewhere.ts'
 import type { HistoryStore, RunDetail } from '../store/queries.ts'
 import type { TargetLimits } from '../store/resources.ts'
 import { studiesOf } from './study.ts'
@@ -32,6 +39,12 @@ export interface RunReportData {
   /** The run's targets compared with its first (null: fewer than two targets with results). */
   comparison: CompareResult | null
   comparisonNote: string | null
+  /**
+   * The run's requests its load agents kept (`--raw keep`): where they are and what brings them in,
+   * in the words `runs show` and the exports use. The report's figures are whole without them
+   * (the summaries and histograms came in with the run); a query of the samples table is not.
+   */
+  elsewhere: LedgerElsewhere | null
 }
 
 export interface ReportData {
@@ -139,6 +152,7 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
     limits: store.limits(runId),
     ...planOf(run),
     merged: distributions(run.results),
+    elsewhere: keptElsewhere(runId, runDistribution(store.db, runId)),
     comparison: own.result,
     comparisonNote:
       own.note ??

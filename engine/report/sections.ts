@@ -141,6 +141,16 @@ export function configurationTable(d: RunReportData): string {
   if (d.run.tags.length)
     rows.push(['Tags', d.run.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(' ')])
   if (d.run.note) rows.push(['Note', esc(d.run.note)])
+  if (d.elsewhere)
+    rows.push([
+      'Raw requests',
+      [
+        `${fmtInt(d.elsewhere.requests)} requests of this run are not in the database this report was made from (its figures are whole: they came with the run): ${d.elsewhere.advice}`,
+        ...d.elsewhere.where,
+      ]
+        .map(esc)
+        .join('<br>'),
+    ])
   return `<table class="kv">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>`
 }
 
