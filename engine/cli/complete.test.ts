@@ -83,6 +83,52 @@ describe('unfinished rows: completed, or said', () => {
     expect(again.out()).toBe("every ended run's requests are samples rows\n")
   }, 60_000)
 
+  it('on a terminal, a line rewritten in place counts the rows written, and is cleared at the end', async () => {
+    const { dbPath, runId } = pendingRun('progress', 20_000)
+    const captured = capturedCli(dbPath)
+    const host = await createEngine({ dbPath })
+    // The host writes rows in the background from its start: the command writes what is left.
+    const pending = host.local.ledgerPending().reduce((n, p) => n + p.rows, 0)
+    expect(pending).toBeGreaterThan(0)
+    expect(await completeLedger(host, { ...captured.ctx, isTTY: true })).toBe(0)
+    await host.close()
+    const all = pending.toLocaleString('en-US')
+    // Every update rewrites the line (carriage return, erase), then the line is erased for the result.
+    const updates = captured.err().split('\r\x1b[2K')
+    expect(updates[0]).toBe('')
+    expect(updates.at(-1)).toMatch(
+      new RegExp(`^wrote ${all} requests of run ${runId} as samples rows in [\\d.]+ s\\n$`),
+    )
+    const lines = updates.slice(1, -1)
+    expect(lines[0]).toBe(`writing samples rows: 0 of ${all} requests (0 %, 0/s)`)
+    let before = -1
+    for (const l of lines) {
+      const m = new RegExp(
+        `^writing samples rows: ([\\d,]+) of ${all} requests \\((\\d+) %, [\\d,]+/s\\)$`,
+      ).exec(l)
+      expect(m, l).not.toBeNull()
+      const n = Number(m![1]!.replace(/,/g, ''))
+      expect(n).toBeGreaterThanOrEqual(before)
+      expect(Number(m![2])).toBe(Math.floor((100 * n) / pending))
+      before = n
+    }
+    expect(stored(dbPath, runId)).toMatchObject({ rows: 20_000, inBlocks: 0 })
+    // Not a terminal: no line, only the result.
+    const { dbPath: plainDb } = pendingRun('plain', 5000)
+    const plain = capturedCli(plainDb)
+    const plainHost = await createEngine({ dbPath: plainDb })
+    // The host writes rows in the background from its start: the command writes what is left.
+    const left = plainHost.local.ledgerPending().reduce((n, p) => n + p.rows, 0)
+    expect(left).toBeGreaterThan(0)
+    expect(await completeLedger(plainHost, plain.ctx)).toBe(0)
+    await plainHost.close()
+    expect(plain.err()).toMatch(
+      new RegExp(
+        `^wrote ${left.toLocaleString('en-US')} requests of run \\d+ as samples rows in [\\d.]+ s\\n$`,
+      ),
+    )
+  }, 60_000)
+
   it('a run measuring on the database holds them back: the command says so, and a later one writes them', async () => {
     const { dbPath, runId } = pendingRun('held', 2000)
     // Another run going on this database (its owner alive: this process).

@@ -81,6 +81,7 @@ export async function completeLedger(
   }
   const started = performance.now()
   const line = progressLine(ctx, of, o.quiet ?? false)
+  line.update(of)
   const ticker = setInterval(() => line.update(total(host)), 200)
   const stop = interruptions(host)
   const why = await Promise.race([host.local.completeLedger().then(() => null), stop.stopped])
