@@ -4,7 +4,10 @@
 // million requests (target ≤ 1 s per million), with the rows checked against the run's requests;
 // then SQLite's own floor for inserting such rows, which no write path can beat.
 // Runnable alone (`node bench/ledger.ts`) or from `npm run bench` (bench/run.ts).
-// Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50).
+// Each round runs the command twice, alternated: as it is (rows written during the run, on idle
+// CPU: store/run-rows.ts) and with CANNONADE_RUN_ROWS=0 (rows only after the window), so the
+// time saved and what it costs the load are measured side by side.
+// Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50), BENCH_LEDGER_ROUNDS (3).
 import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -15,6 +18,7 @@ import { startNginx } from './nginx.ts'
 
 const SECONDS = Number(process.env.BENCH_LEDGER_SECONDS ?? 30)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const ROUNDS = Number(process.env.BENCH_LEDGER_ROUNDS ?? 3)
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-ledger-'))
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
@@ -23,18 +27,21 @@ interface Summary {
   targets: { sent: number }[]
 }
 
-const nginx = await startNginx(dir, 1)
-try {
-  const config = join(dir, 'ledger.yaml')
-  writeFileSync(
-    config,
-    `version: 1\nname: ledger bench\ntargets:\n  - name: nginx\n    url: ${nginx.url}\n` +
-      `load:\n  connections: ${CONNECTIONS}\n  duration: ${SECONDS}\ncooldownSeconds: 0\n`,
-  )
-  const dbPath = join(dir, 'ledger.db')
-  const out = join(dir, 'summary.json')
+type Mode = 'during' | 'after'
+const MODES: Record<Mode, string> = {
+  during: 'rows written during the run (default)',
+  after: 'rows written after it (CANNONADE_RUN_ROWS=0)',
+}
+
+/** One `cannonade run`: its rate and the time from its printed result to its exit, file complete. */
+async function oneRun(config: string, mode: Mode, i: number): Promise<{ rate: number; perMillion: number }> {
+  const dbPath = join(dir, `ledger-${mode}-${i}.db`)
+  const out = join(dir, `summary-${mode}-${i}.json`)
   const started = performance.now()
-  const cli = spawnCli(['run', config, '--db', dbPath, '--json', out, '--cpu', '0'])
+  const cli = spawnCli(
+    ['run', config, '--db', dbPath, '--json', out, '--cpu', '0'],
+    mode === 'after' ? { CANNONADE_RUN_ROWS: '0' } : {},
+  )
   // The result is the command's first output on stdout (no progress line off a terminal).
   let printed = 0
   cli.child.stdout?.once('data', () => (printed = performance.now()))
@@ -53,12 +60,39 @@ try {
   if (rows !== requests || blocks !== 0)
     throw new Error(`the file is not complete: ${rows} rows, ${blocks} blocks left, ${requests} requests`)
   const toFile = (exited - printed) / 1000
+  const perMillion = (toFile * 1e6) / requests
   // Of that, writing the rows (the command says how long it took); the rest is closing and exiting.
   const writing = /as samples rows in ([\d.]+) s/.exec(result.stderr)?.[1]
   console.log(
-    `end of window → complete file: ${toFile.toFixed(2)} s for ${fmt(requests)} requests of a ${SECONDS} s run at ${fmt(requests / SECONDS)} req/s ` +
-      `(${((toFile * 1e6) / requests).toFixed(2)} s per million, target ≤ 1; writing rows ${writing ?? '0'} s of it) · ` +
-      `command ${((exited - started) / 1000).toFixed(1)} s in all · load average ${loadavg()[0]!.toFixed(1)} (a shared machine slows all of it)`,
+    `  ${MODES[mode]}: end of window → complete file ${toFile.toFixed(2)} s for ${fmt(requests)} requests at ${fmt(requests / SECONDS)} req/s ` +
+      `(${perMillion.toFixed(2)} s per million; writing rows after the window ${writing ?? '0'} s of it) · ` +
+      `command ${((exited - started) / 1000).toFixed(1)} s in all · load average ${loadavg()[0]!.toFixed(1)}`,
+  )
+  return { rate: requests / SECONDS, perMillion }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!
+
+const nginx = await startNginx(dir, 1)
+try {
+  const config = join(dir, 'ledger.yaml')
+  writeFileSync(
+    config,
+    `version: 1\nname: ledger bench\ntargets:\n  - name: nginx\n    url: ${nginx.url}\n` +
+      `load:\n  connections: ${CONNECTIONS}\n  duration: ${SECONDS}\ncooldownSeconds: 0\n`,
+  )
+  console.log(
+    `the file is the record: cannonade run ${SECONDS} s at full speed against nginx (CPU 1), runner on CPU 0, ${CONNECTIONS} connections, ${ROUNDS} rounds alternated`,
+  )
+  const seen: Record<Mode, { rate: number; perMillion: number }[]> = { during: [], after: [] }
+  for (let i = 0; i < ROUNDS; i++)
+    for (const mode of (i % 2 ? ['after', 'during'] : ['during', 'after']) as Mode[])
+      seen[mode].push(await oneRun(config, mode, i))
+  const m = (mode: Mode, k: 'rate' | 'perMillion') => median(seen[mode].map((r) => r[k]))
+  console.log(
+    `end of window → complete file: ${m('during', 'perMillion').toFixed(2)} s per million requests (median; target ≤ 1) · ` +
+      `${m('after', 'perMillion').toFixed(2)} with the rows written only after the window · ` +
+      `throughput ${fmt(m('during', 'rate'))} vs ${fmt(m('after', 'rate'))} req/s, ratio ${(m('during', 'rate') / m('after', 'rate')).toFixed(3)} (the rows must not slow the load: ≥ 0.97)`,
   )
 } finally {
   nginx.stop()

@@ -2,9 +2,10 @@
 // (its window, a failed threshold, a Ctrl-C, its runner killed), `samples` holds one row per
 // request of the run, in-flight ones included, and no ledger block is left. Checked with plain
 // SQL, as a user's own query would, against the run's own figures and against what the target
-// received (every correlation id it saw is a row).
+// received (every correlation id it saw is a row). While a run goes on, its stored requests
+// already become rows, written by a thread of the command at the lowest priority (store/run-rows.ts).
 import Database from 'better-sqlite3'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,6 +59,22 @@ function record(dbPath: string, runId: number) {
   }
 }
 
+/** Threads of process `pid` whose nice value is 19 (/proc/PID/task/TID/stat, field 19). */
+function nicedThreads(pid: number): number {
+  let n = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (fields[16] === '19') n++
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return n
+}
+
 /** Every id the target received in this run is a row of it. */
 function everyIdIsARow(r: ReturnType<typeof record>, ids: string[]): void {
   const mine = ids.filter((id) => id.startsWith(`${r.prefix}-`))
@@ -90,6 +107,36 @@ describe('cannonade run returns with every request a samples row', () => {
     const sent = summary.targets.reduce((n, t) => n + t.sent, 0)
     expect(r).toMatchObject({ rows: sent, distinct: sent, blocks: 0 })
     expect(r.inflight).toBe(summary.targets.reduce((n, t) => n + t.inflight, 0))
+    everyIdIsARow(r, ids)
+  }, 60_000)
+
+  it('while the run goes on, its stored requests become rows on idle CPU (a thread of the command at nice 19)', async () => {
+    let seen: { rows: number; niced: number } | null = null
+    const { result, summary, dbPath, ids } = await runToEnd(
+      'during',
+      ['run', config('during', 4)],
+      async (db, cli) => {
+        // Rows of the run while it is still measuring, and the thread that writes them.
+        seen = await waitUntil(
+          () => {
+            const rows =
+              peek<{ n: number }>(
+                db,
+                "SELECT count(*) AS n FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.status = 'running'",
+              )?.n ?? 0
+            return rows > 0 && { rows, niced: nicedThreads(cli.child.pid!) }
+          },
+          30_000,
+          'samples rows of the running run',
+        )
+      },
+    )
+    expect(result.code, result.stderr).toBe(0)
+    expect(seen!.rows).toBeGreaterThan(0)
+    expect(seen!.niced).toBe(1)
+    const r = record(dbPath, summary.runId)
+    const sent = summary.targets.reduce((n, t) => n + t.sent, 0)
+    expect(r).toMatchObject({ rows: sent, distinct: sent, blocks: 0 })
     everyIdIsARow(r, ids)
   }, 60_000)
 

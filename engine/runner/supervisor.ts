@@ -18,6 +18,7 @@ import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { ensureReserve, storageFailure } from '../store/disk.ts'
 import { LedgerExpander } from '../store/expander.ts'
+import { runRowsEnabled, startRunRows } from '../store/run-rows.ts'
 import { processStart, thisProcess } from '../store/owner.ts'
 import { createRun, setWorkerPid } from '../store/runs.ts'
 import { gatherEnvironment } from './environment.ts'
@@ -130,8 +131,12 @@ export async function startRun(
     heartbeatMs: runner.tickMs,
     ...(opts.agent ? { agent: { share: opts.agent.share } } : {}),
   } satisfies ToRunner)
-  // The blocks become rows once the run has ended (whatever its end); failures leave them readable.
+  // The blocks become rows while the run goes on, on idle CPU (store/run-rows.ts), and what is
+  // left once it has ended (whatever its end); failures leave them readable.
   const expander = opts.expander ?? new LedgerExpander(db)
+  const during =
+    !opts.keepBlocks && dbPath !== ':memory:' && runRowsEnabled() ? startRunRows(dbPath, runId) : null
+  const ended = during ? runner.done.finally(() => during.stop()) : runner.done
   return {
     runId,
     correlationPrefix: prefix,
@@ -139,6 +144,6 @@ export async function startRun(
     stop: () => runner.stop(),
     kill: (signal) => runner.kill(signal),
     done: runner.done,
-    stored: opts.keepBlocks ? runner.done.then(noop, noop) : expander.afterEnd(runner.done),
+    stored: opts.keepBlocks ? runner.done.then(noop, noop) : expander.afterEnd(ended),
   }
 }

@@ -1,0 +1,87 @@
+// A measuring run's blocks become rows on idle CPU (run-rows.ts): a thread at nice 19 writes each
+// stored block as rows, once, and stops when told; on a disk short of room it writes nothing and
+// the blocks stay, readable, for the expansion after the run. Fixtures: a stored run whose rows
+// are put back into blocks and marked as still running.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { toBlocks } from '../testing/blocks.ts'
+import { insertFixtureRun } from '../testing/fixtures.ts'
+import { waitUntil } from '../testing/process.ts'
+import { openDb } from './db.ts'
+import { ledgerRowCount } from './samples-read.ts'
+import { runRowsEnabled, startRunRows } from './run-rows.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'cannonade-run-rows-'))
+
+function runningRun(name: string, rows: number): { dbPath: string; runId: number } {
+  const dbPath = join(dir, `${name}.db`)
+  const db = openDb(dbPath)
+  const { runId } = insertFixtureRun(db, { samplesPerRound: rows / 2, seed: 7 })
+  expect(toBlocks(db, runId, '1', 1000)).toBe(rows)
+  db.prepare("UPDATE runs SET status = 'running' WHERE id = ?").run(runId)
+  db.close()
+  return { dbPath, runId }
+}
+
+function stored(dbPath: string, runId: number) {
+  const db = openDb(dbPath, { readonly: true })
+  try {
+    const one = (sql: string) => db.prepare(sql).pluck().get(runId) as number
+    return {
+      requests: ledgerRowCount(db, runId),
+      rows: one('SELECT count(*) FROM samples WHERE run_id = ?'),
+      distinct: one('SELECT count(DISTINCT seq) FROM samples WHERE run_id = ?'),
+      inBlocks: one('SELECT coalesce(sum(count), 0) FROM sample_blocks WHERE run_id = ?'),
+    }
+  } finally {
+    db.close()
+  }
+}
+
+/** This process's threads whose nice value is 19. */
+function nicedThreads(): number {
+  let n = 0
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16] === '19') n++
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return n
+}
+
+describe.runIf(runRowsEnabled())('rows while a run measures', () => {
+  it('a thread at nice 19 writes every stored block as rows, once, and stops when told', async () => {
+    const { dbPath, runId } = runningRun('all', 20_000)
+    expect(nicedThreads()).toBe(0)
+    const during = startRunRows(dbPath, runId, { minFreeBytes: 0, idleMs: 20 })
+    await waitUntil(() => nicedThreads() === 1, 10_000, 'the thread at nice 19')
+    await waitUntil(() => stored(dbPath, runId).inBlocks === 0, 20_000, 'every block written as rows')
+    expect(during.rows).toBe(20_000)
+    expect(await during.stop()).toEqual({ rows: 20_000, why: null })
+    expect(stored(dbPath, runId)).toEqual({ requests: 20_000, rows: 20_000, distinct: 20_000, inBlocks: 0 })
+    expect(nicedThreads()).toBe(0)
+  }, 60_000)
+
+  it('on a disk short of room it writes nothing: the blocks stay for after the run', async () => {
+    const { dbPath, runId } = runningRun('full', 2000)
+    const during = startRunRows(dbPath, runId, { minFreeBytes: Number.MAX_SAFE_INTEGER, idleMs: 20 })
+    await waitUntil(() => nicedThreads() === 1, 10_000, 'the thread at nice 19')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await during.stop()).toEqual({ rows: 0, why: null })
+    expect(stored(dbPath, runId)).toEqual({ requests: 2000, rows: 0, distinct: 0, inBlocks: 2000 })
+  }, 60_000)
+
+  it('a database it cannot open: it ends and says why', async () => {
+    const file = join(dir, 'a-file')
+    writeFileSync(file, '')
+    const during = startRunRows(join(file, 'c.db'), 1, { minFreeBytes: 0 })
+    const ended = await during.stop()
+    expect(ended.rows).toBe(0)
+    expect(ended.why).toContain(join(file, 'c.db'))
+  }, 60_000)
+})

@@ -1,0 +1,74 @@
+// A measuring run's ledger blocks become `samples` rows while it runs, on CPU no one else wants
+// (issue 19, item 1: the file is complete soon after the window ends). The runner stores its
+// requests as blocks, cheap for the load generator; turning them into rows costs ~1.5 µs a request
+// (block-rows.ts), which after a 30 s run at 55,000 req/s was 2-3 s of waiting. So, from the run's
+// start, a thread of the process that started it (run-rows-thread.ts) writes the stored blocks as
+// rows at nice 19: the load generator, pinned or not, and the target keep every cycle they want,
+// and the rows take what is idle (a server that is the bottleneck leaves the generator's core
+// idle; a generator at full speed leaves the target's). What it has not written when the run
+// ends is written after it, as before (expander.ts), and readers read blocks and rows alike
+// meanwhile. Not started where a thread cannot have its own priority (only Linux can), nor where
+// the disk is short of room: the run's own blocks come first.
+import { Worker } from 'node:worker_threads'
+
+export interface RunRowsData {
+  dbPath: string
+  runId: number
+  /** Below this many free bytes on the database's disk, no block is written as rows. */
+  minFreeBytes: number
+  /** Pause when nothing is to be written, ms. */
+  idleMs: number
+}
+
+export type RunRowsReport =
+  | { type: 'rows'; rows: number }
+  /** why: null when stopped; else why it stopped or never started (the blocks stay for later). */
+  | { type: 'ended'; rows: number; why: string | null }
+
+export interface RunRows {
+  /** Requests written as rows so far. */
+  readonly rows: number
+  /** Stop after the block in hand; resolves with the rows written and why it ended early, if it did. */
+  stop(): Promise<{ rows: number; why: string | null }>
+}
+
+/** Off with CANNONADE_RUN_ROWS=0 (to measure what it costs, bench/ledger.ts). */
+export function runRowsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return process.platform === 'linux' && env.CANNONADE_RUN_ROWS !== '0'
+}
+
+export function startRunRows(
+  dbPath: string,
+  runId: number,
+  o: { minFreeBytes?: number; idleMs?: number } = {},
+): RunRows {
+  const data: RunRowsData = {
+    dbPath,
+    runId,
+    minFreeBytes: o.minFreeBytes ?? 512 * 2 ** 20,
+    idleMs: o.idleMs ?? 100,
+  }
+  const worker = new Worker(new URL('./run-rows-thread.ts', import.meta.url), { workerData: data })
+  let rows = 0
+  let why: string | null = null
+  const ended = new Promise<void>((resolve) => {
+    worker.on('message', (m: RunRowsReport) => {
+      rows = m.rows
+      if (m.type !== 'ended') return
+      why = m.why
+      void worker.terminate()
+    })
+    worker.on('error', (err: Error) => (why = err.message))
+    worker.on('exit', () => resolve())
+  })
+  return {
+    get rows() {
+      return rows
+    },
+    async stop() {
+      worker.postMessage('stop')
+      await ended
+      return { rows, why }
+    },
+  }
+}
