@@ -14,7 +14,7 @@ import type { RunRowsData, RunRowsReport } from './run-rows.ts'
 
 const port = parentPort
 if (!port) throw new Error('run-rows-thread.ts runs as a worker thread')
-const { dbPath, runId, minFreeBytes, idleMs } = workerData as RunRowsData
+const { dbPath, runId, minFreeBytes, idleMs, starvedMs } = workerData as RunRowsData
 
 let stopping = false
 let wake: (() => void) | null = null
@@ -70,8 +70,20 @@ async function main(): Promise<void> {
         await sleep(idleMs)
         continue
       }
+      const started = performance.now()
       rows += expander.expand(id)
       report({ type: 'rows', rows })
+      // A block holds the database's write lock while it is written (the runner's writer waits up
+      // to 5 s for it): a block that took this long had no idle CPU to use, so the rest waits for
+      // the run's end instead.
+      if (performance.now() - started > starvedMs) {
+        report({
+          type: 'ended',
+          rows,
+          why: `no idle CPU (a block took ${Math.round(performance.now() - started)} ms)`,
+        })
+        return
+      }
       // Messages (a stop) are read between blocks.
       await new Promise((resolve) => setImmediate(resolve))
     }

@@ -76,6 +76,16 @@ describe.runIf(runRowsEnabled())('rows while a run measures', () => {
     expect(stored(dbPath, runId)).toEqual({ requests: 2000, rows: 0, distinct: 0, inBlocks: 2000 })
   }, 60_000)
 
+  it('with no idle CPU (a block slower than starvedMs) it ends after that block, and the rest waits', async () => {
+    const { dbPath, runId } = runningRun('starved', 5000)
+    const during = startRunRows(dbPath, runId, { minFreeBytes: 0, idleMs: 20, starvedMs: 0 })
+    await waitUntil(() => nicedThreads() === 0 && during.rows > 0, 10_000, 'the thread to end')
+    const ended = await during.stop()
+    expect(ended.why).toMatch(/^no idle CPU \(a block took \d+ ms\)$/)
+    // One block of 1,000 written, the rest left in blocks.
+    expect(stored(dbPath, runId)).toEqual({ requests: 5000, rows: 1000, distinct: 1000, inBlocks: 4000 })
+  }, 60_000)
+
   it('a database it cannot open: it ends and says why', async () => {
     const file = join(dir, 'a-file')
     writeFileSync(file, '')

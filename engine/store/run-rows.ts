@@ -7,8 +7,10 @@
 // and the rows take what is idle (a server that is the bottleneck leaves the generator's core
 // idle; a generator at full speed leaves the target's). What it has not written when the run
 // ends is written after it, as before (expander.ts), and readers read blocks and rows alike
-// meanwhile. Not started where a thread cannot have its own priority (only Linux can), nor where
-// the disk is short of room: the run's own blocks come first.
+// meanwhile. Not started where a thread cannot have its own priority (only Linux can); nothing
+// written while the disk is short of room (the run's own blocks come first); and it ends after a
+// block that took over a second (no idle CPU: a block holds the write lock the runner's writer
+// waits for, and a starved thread would hold it long).
 import { Worker } from 'node:worker_threads'
 
 export interface RunRowsData {
@@ -18,6 +20,8 @@ export interface RunRowsData {
   minFreeBytes: number
   /** Pause when nothing is to be written, ms. */
   idleMs: number
+  /** A block that took longer than this (wall time) to write ends the thread: no idle CPU. */
+  starvedMs: number
 }
 
 export type RunRowsReport =
@@ -40,13 +44,14 @@ export function runRowsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 export function startRunRows(
   dbPath: string,
   runId: number,
-  o: { minFreeBytes?: number; idleMs?: number } = {},
+  o: { minFreeBytes?: number; idleMs?: number; starvedMs?: number } = {},
 ): RunRows {
   const data: RunRowsData = {
     dbPath,
     runId,
     minFreeBytes: o.minFreeBytes ?? 512 * 2 ** 20,
     idleMs: o.idleMs ?? 100,
+    starvedMs: o.starvedMs ?? 1000,
   }
   const worker = new Worker(new URL('./run-rows-thread.ts', import.meta.url), { workerData: data })
   let rows = 0
