@@ -5,9 +5,11 @@
 // then SQLite's own floor for inserting such rows, which no write path can beat.
 // Runnable alone (`node bench/ledger.ts`) or from `npm run bench` (bench/run.ts).
 // Each round runs the command twice, alternated: as it is (rows written during the run, on idle
-// CPU: store/run-rows.ts) and with CANNONADE_RUN_ROWS=0 (rows only after the window), so the
+// cycles: engine/runner/run-rows.ts) and with CANNONADE_RUN_ROWS=0 (rows only after the window), so the
 // time saved and what it costs the load are measured side by side.
-// Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50), BENCH_LEDGER_ROUNDS (3).
+// Then once more at a fixed rate, about half of full speed (a generator with idle cycles).
+// Environment: BENCH_LEDGER_SECONDS (30), BENCH_CONNECTIONS (50), BENCH_LEDGER_ROUNDS (3),
+// BENCH_LEDGER_RATE (25,000).
 import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -19,6 +21,7 @@ import { startNginx } from './nginx.ts'
 const SECONDS = Number(process.env.BENCH_LEDGER_SECONDS ?? 30)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const ROUNDS = Number(process.env.BENCH_LEDGER_ROUNDS ?? 3)
+const RATE = Number(process.env.BENCH_LEDGER_RATE ?? 25_000)
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-ledger-'))
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
@@ -73,27 +76,35 @@ async function oneRun(config: string, mode: Mode, i: number): Promise<{ rate: nu
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!
 
-const nginx = await startNginx(dir, 1)
-try {
-  const config = join(dir, 'ledger.yaml')
+/** Both ways, alternated, for one load: its medians printed, "full speed" or a fixed rate. */
+async function scenario(load: string, what: string, rounds: number): Promise<void> {
+  const config = join(dir, `ledger-${what.replace(/\W+/g, '-')}.yaml`)
   writeFileSync(
     config,
     `version: 1\nname: ledger bench\ntargets:\n  - name: nginx\n    url: ${nginx.url}\n` +
-      `load:\n  connections: ${CONNECTIONS}\n  duration: ${SECONDS}\ncooldownSeconds: 0\n`,
+      `load:\n  connections: ${CONNECTIONS}\n  duration: ${SECONDS}\n${load}cooldownSeconds: 0\n`,
   )
   console.log(
-    `the file is the record: cannonade run ${SECONDS} s at full speed against nginx (CPU 1), runner on CPU 0, ${CONNECTIONS} connections, ${ROUNDS} rounds alternated`,
+    `the file is the record: cannonade run ${SECONDS} s ${what} against nginx (CPU 1), runner on CPU 0, ${CONNECTIONS} connections, ${rounds} round${rounds > 1 ? 's' : ''} alternated`,
   )
   const seen: Record<Mode, { rate: number; perMillion: number }[]> = { during: [], after: [] }
-  for (let i = 0; i < ROUNDS; i++)
+  for (let i = 0; i < rounds; i++)
     for (const mode of (i % 2 ? ['after', 'during'] : ['during', 'after']) as Mode[])
       seen[mode].push(await oneRun(config, mode, i))
   const m = (mode: Mode, k: 'rate' | 'perMillion') => median(seen[mode].map((r) => r[k]))
   console.log(
-    `end of window → complete file: ${m('during', 'perMillion').toFixed(2)} s per million requests (median; target ≤ 1) · ` +
+    `end of window → complete file (${what}): ${m('during', 'perMillion').toFixed(2)} s per million requests (median; target ≤ 1) · ` +
       `${m('after', 'perMillion').toFixed(2)} with the rows written only after the window · ` +
       `throughput ${fmt(m('during', 'rate'))} vs ${fmt(m('after', 'rate'))} req/s, ratio ${(m('during', 'rate') / m('after', 'rate')).toFixed(3)} (the rows must not slow the load: ≥ 0.97)`,
   )
+}
+
+const nginx = await startNginx(dir, 1)
+try {
+  await scenario('', 'at full speed', ROUNDS)
+  // A generator with idle cycles (the usual case: the server is the bottleneck), at about half
+  // of what this machine's full speed was.
+  await scenario(`  rate: ${RATE}\n  maxConnections: 200\n`, `at ${fmt(RATE)} req/s`, 1)
 } finally {
   nginx.stop()
 }

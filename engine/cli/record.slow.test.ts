@@ -2,15 +2,16 @@
 // (its window, a failed threshold, a Ctrl-C, its runner killed), `samples` holds one row per
 // request of the run, in-flight ones included, and no ledger block is left. Checked with plain
 // SQL, as a user's own query would, against the run's own figures and against what the target
-// received (every correlation id it saw is a row). While a run goes on, its stored requests
-// already become rows, written by a thread of the command at the lowest priority (store/run-rows.ts).
+// received (every correlation id it saw is a row). While a run pinned to a CPU goes on, its stored
+// requests already become rows, written by a thread of the command on that CPU's idle cycles
+// (runner/run-rows.ts).
 import Database from 'better-sqlite3'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_KINDS } from '../api/types.ts'
-import { peek, spawnCli, waitUntil } from '../testing/process.ts'
+import { idleThreads, peek, spawnCli, waitUntil } from '../testing/process.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 let target: CountingTarget
@@ -59,22 +60,6 @@ function record(dbPath: string, runId: number) {
   }
 }
 
-/** Threads of process `pid` whose nice value is 19 (/proc/PID/task/TID/stat, field 19). */
-function nicedThreads(pid: number): number {
-  let n = 0
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (fields[16] === '19') n++
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return n
-}
-
 /** Every id the target received in this run is a row of it. */
 function everyIdIsARow(r: ReturnType<typeof record>, ids: string[]): void {
   const mine = ids.filter((id) => id.startsWith(`${r.prefix}-`))
@@ -110,11 +95,11 @@ describe('cannonade run returns with every request a samples row', () => {
     everyIdIsARow(r, ids)
   }, 60_000)
 
-  it('while the run goes on, its stored requests become rows on idle CPU (a thread of the command at nice 19)', async () => {
-    let seen: { rows: number; niced: number } | null = null
+  it("while a pinned run goes on, its stored requests become rows on the generator's idle cycles", async () => {
+    let seen: { rows: number; threads: { cpus: string }[] } | null = null
     const { result, summary, dbPath, ids } = await runToEnd(
       'during',
-      ['run', config('during', 4)],
+      ['run', config('during', 4), '--cpu', '0'],
       async (db, cli) => {
         // Rows of the run while it is still measuring, and the thread that writes them.
         seen = await waitUntil(
@@ -124,7 +109,7 @@ describe('cannonade run returns with every request a samples row', () => {
                 db,
                 "SELECT count(*) AS n FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.status = 'running'",
               )?.n ?? 0
-            return rows > 0 && { rows, niced: nicedThreads(cli.child.pid!) }
+            return rows > 0 && { rows, threads: idleThreads(cli.child.pid!) }
           },
           30_000,
           'samples rows of the running run',
@@ -133,7 +118,8 @@ describe('cannonade run returns with every request a samples row', () => {
     )
     expect(result.code, result.stderr).toBe(0)
     expect(seen!.rows).toBeGreaterThan(0)
-    expect(seen!.niced).toBe(1)
+    // One thread of the command, at the idle class, on the runner's CPU only.
+    expect(seen!.threads.map((t) => t.cpus)).toEqual(['0'])
     const r = record(dbPath, summary.runId)
     const sent = summary.targets.reduce((n, t) => n + t.sent, 0)
     expect(r).toMatchObject({ rows: sent, distinct: sent, blocks: 0 })

@@ -18,7 +18,7 @@ import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { ensureReserve, storageFailure } from '../store/disk.ts'
 import { LedgerExpander } from '../store/expander.ts'
-import { runRowsEnabled, startRunRows } from '../store/run-rows.ts'
+import { runRowsEnabled, startRunRows } from './run-rows.ts'
 import { processStart, thisProcess } from '../store/owner.ts'
 import { createRun, setWorkerPid } from '../store/runs.ts'
 import { gatherEnvironment } from './environment.ts'
@@ -131,11 +131,14 @@ export async function startRun(
     heartbeatMs: runner.tickMs,
     ...(opts.agent ? { agent: { share: opts.agent.share } } : {}),
   } satisfies ToRunner)
-  // The blocks become rows while the run goes on, on idle CPU (store/run-rows.ts), and what is
-  // left once it has ended (whatever its end); failures leave them readable.
+  // The blocks become rows while the run goes on, on the pinned generator's idle cycles
+  // (run-rows.ts), and what is left once it has ended (whatever its end); failures leave
+  // them readable.
   const expander = opts.expander ?? new LedgerExpander(db)
   const during =
-    !opts.keepBlocks && dbPath !== ':memory:' && runRowsEnabled() ? startRunRows(dbPath, runId) : null
+    opts.cpu !== undefined && !opts.keepBlocks && dbPath !== ':memory:' && runRowsEnabled()
+      ? startRunRows(dbPath, runId, opts.cpu)
+      : null
   const ended = during ? runner.done.finally(() => during.stop()) : runner.done
   return {
     runId,

@@ -1,6 +1,7 @@
 // The `cannonade` command as a child process (so a test can kill it like a user's kill -9 would),
 // and waiting for a condition with a deadline: every wait in a test ends.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
@@ -85,4 +86,26 @@ export async function stopServe(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
   await exited
+}
+
+/**
+ * Threads of process `pid` at the idle scheduling class (SCHED_IDLE, policy 5 in
+ * /proc/PID/task/TID/stat) or nice 19, each with the CPUs it may run on (Cpus_allowed_list).
+ */
+export function idleThreads(pid: number | 'self'): { tid: number; cpus: string }[] {
+  const found: { tid: number; cpus: string }[] = []
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      // Fields after the command name (which may hold spaces) start at its closing parenthesis:
+      // there, nice (field 19) is index 16 and policy (field 41) index 38.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (f[38] !== '5' && f[16] !== '19') continue
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8')
+      found.push({ tid: Number(tid), cpus: /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? '' })
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return found
 }

@@ -1,21 +1,24 @@
-// A measuring run's ledger blocks become `samples` rows while it runs, on CPU no one else wants
-// (issue 19, item 1: the file is complete soon after the window ends). The runner stores its
-// requests as blocks, cheap for the load generator; turning them into rows costs ~1.5 µs a request
-// (block-rows.ts), which after a 30 s run at 55,000 req/s was 2-3 s of waiting. So, from the run's
-// start, a thread of the process that started it (run-rows-thread.ts) writes the stored blocks as
-// rows at nice 19: the load generator, pinned or not, and the target keep every cycle they want,
-// and the rows take what is idle (a server that is the bottleneck leaves the generator's core
-// idle; a generator at full speed leaves the target's). What it has not written when the run
-// ends is written after it, as before (expander.ts), and readers read blocks and rows alike
-// meanwhile. Not started where a thread cannot have its own priority (only Linux can); nothing
+// A measuring run's ledger blocks become `samples` rows while it runs, on the generator's idle
+// cycles (issue 19, item 1: the file is complete soon after the window ends). The runner stores
+// its requests as blocks, cheap for the load generator; turning them into rows costs ~1.5 µs a
+// request (store/block-rows.ts), 2-3 s after a 30 s run at 55,000 req/s. So, when the runner is pinned
+// to a CPU (`--cpu`), a thread of the process that started it (run-rows-thread.ts) writes the
+// stored blocks as rows pinned to the same CPU at the idle scheduling class: it runs only when
+// the generator waits, and never on the target's cores. Measured (bench/ledger.ts): a thread free
+// to run anywhere, even at nice 19, slowed a run at full speed by ~12 % from the target's core
+// (nginx served fewer requests with the same CPU); pinned to the generator's CPU it did not. A
+// run that is not pinned writes its rows after the window, as before (store/expander.ts); readers read
+// blocks and rows alike meanwhile. Not started off Linux (no per-thread scheduling); nothing
 // written while the disk is short of room (the run's own blocks come first); and it ends after a
-// block that took over a second (no idle CPU: a block holds the write lock the runner's writer
+// block that took over a second (no idle cycles: a block holds the write lock the runner's writer
 // waits for, and a starved thread would hold it long).
 import { Worker } from 'node:worker_threads'
 
 export interface RunRowsData {
   dbPath: string
   runId: number
+  /** The CPU the runner is pinned to: the thread runs there only. */
+  cpu: number
   /** Below this many free bytes on the database's disk, no block is written as rows. */
   minFreeBytes: number
   /** Pause when nothing is to be written, ms. */
@@ -44,11 +47,13 @@ export function runRowsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 export function startRunRows(
   dbPath: string,
   runId: number,
+  cpu: number,
   o: { minFreeBytes?: number; idleMs?: number; starvedMs?: number } = {},
 ): RunRows {
   const data: RunRowsData = {
     dbPath,
     runId,
+    cpu,
     minFreeBytes: o.minFreeBytes ?? 512 * 2 ** 20,
     idleMs: o.idleMs ?? 100,
     starvedMs: o.starvedMs ?? 1000,

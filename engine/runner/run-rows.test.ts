@@ -1,16 +1,17 @@
-// A measuring run's blocks become rows on idle CPU (run-rows.ts): a thread at nice 19 writes each
-// stored block as rows, once, and stops when told; on a disk short of room it writes nothing and
+// A measuring run's blocks become rows on the generator's idle cycles (run-rows.ts): a thread
+// pinned to the generator's CPU at the idle class writes each stored block as rows, once, and
+// stops when told; on a disk short of room it writes nothing and
 // the blocks stay, readable, for the expansion after the run. Fixtures: a stored run whose rows
 // are put back into blocks and marked as still running.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { toBlocks } from '../testing/blocks.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { waitUntil } from '../testing/process.ts'
-import { openDb } from './db.ts'
-import { ledgerRowCount } from './samples-read.ts'
+import { idleThreads, waitUntil } from '../testing/process.ts'
+import { openDb } from '../store/db.ts'
+import { ledgerRowCount } from '../store/samples-read.ts'
 import { runRowsEnabled, startRunRows } from './run-rows.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-run-rows-'))
@@ -40,37 +41,28 @@ function stored(dbPath: string, runId: number) {
   }
 }
 
-/** This process's threads whose nice value is 19. */
-function nicedThreads(): number {
-  let n = 0
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16] === '19') n++
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return n
-}
-
 describe.runIf(runRowsEnabled())('rows while a run measures', () => {
-  it('a thread at nice 19 writes every stored block as rows, once, and stops when told', async () => {
+  it('a thread on CPU 0 at the idle class writes every stored block as rows, once, and stops when told', async () => {
     const { dbPath, runId } = runningRun('all', 20_000)
-    expect(nicedThreads()).toBe(0)
-    const during = startRunRows(dbPath, runId, { minFreeBytes: 0, idleMs: 20 })
-    await waitUntil(() => nicedThreads() === 1, 10_000, 'the thread at nice 19')
+    expect(idleThreads('self')).toEqual([])
+    const during = startRunRows(dbPath, runId, 0, { minFreeBytes: 0, idleMs: 20 })
+    const [thread] = await waitUntil(
+      () => idleThreads('self').length === 1 && idleThreads('self'),
+      10_000,
+      'the idle thread',
+    )
+    expect(thread!.cpus).toBe('0')
     await waitUntil(() => stored(dbPath, runId).inBlocks === 0, 20_000, 'every block written as rows')
     expect(during.rows).toBe(20_000)
     expect(await during.stop()).toEqual({ rows: 20_000, why: null })
     expect(stored(dbPath, runId)).toEqual({ requests: 20_000, rows: 20_000, distinct: 20_000, inBlocks: 0 })
-    expect(nicedThreads()).toBe(0)
+    expect(idleThreads('self')).toEqual([])
   }, 60_000)
 
   it('on a disk short of room it writes nothing: the blocks stay for after the run', async () => {
     const { dbPath, runId } = runningRun('full', 2000)
-    const during = startRunRows(dbPath, runId, { minFreeBytes: Number.MAX_SAFE_INTEGER, idleMs: 20 })
-    await waitUntil(() => nicedThreads() === 1, 10_000, 'the thread at nice 19')
+    const during = startRunRows(dbPath, runId, 0, { minFreeBytes: Number.MAX_SAFE_INTEGER, idleMs: 20 })
+    await waitUntil(() => idleThreads('self').length === 1, 10_000, 'the idle thread')
     await new Promise((r) => setTimeout(r, 300))
     expect(await during.stop()).toEqual({ rows: 0, why: null })
     expect(stored(dbPath, runId)).toEqual({ requests: 2000, rows: 0, distinct: 0, inBlocks: 2000 })
@@ -78,8 +70,8 @@ describe.runIf(runRowsEnabled())('rows while a run measures', () => {
 
   it('with no idle CPU (a block slower than starvedMs) it ends after that block, and the rest waits', async () => {
     const { dbPath, runId } = runningRun('starved', 5000)
-    const during = startRunRows(dbPath, runId, { minFreeBytes: 0, idleMs: 20, starvedMs: 0 })
-    await waitUntil(() => nicedThreads() === 0 && during.rows > 0, 10_000, 'the thread to end')
+    const during = startRunRows(dbPath, runId, 0, { minFreeBytes: 0, idleMs: 20, starvedMs: 0 })
+    await waitUntil(() => idleThreads('self').length === 0 && during.rows > 0, 10_000, 'the thread to end')
     const ended = await during.stop()
     expect(ended.why).toMatch(/^no idle CPU \(a block took \d+ ms\)$/)
     // One block of 1,000 written, the rest left in blocks.
@@ -89,7 +81,7 @@ describe.runIf(runRowsEnabled())('rows while a run measures', () => {
   it('a database it cannot open: it ends and says why', async () => {
     const file = join(dir, 'a-file')
     writeFileSync(file, '')
-    const during = startRunRows(join(file, 'c.db'), 1, { minFreeBytes: 0 })
+    const during = startRunRows(join(file, 'c.db'), 1, 0, { minFreeBytes: 0 })
     const ended = await during.stop()
     expect(ended.rows).toBe(0)
     expect(ended.why).toContain(join(file, 'c.db'))

@@ -1,20 +1,22 @@
 // The thread of run-rows.ts: it turns a measuring run's stored ledger blocks into `samples` rows
-// at the lowest CPU priority (nice 19, this thread alone: Linux keeps a nice value per thread), so
-// it takes only CPU that no one else wants. One block (at most 4,096 requests, ~6 ms of CPU) per
-// transaction, oldest first; between blocks it reads its messages, so a `stop` waits for one block
-// at most. A block it cannot write (the disk, a lock held too long) is left as it is, readable:
-// the expansion after the run (expander.ts) writes it, or says why it cannot.
+// on the generator's CPU (the one the runner is pinned to), at the idle scheduling class
+// (SCHED_IDLE, else nice 19; Linux keeps both per thread), so it takes only the cycles the
+// generator leaves idle and never the target's. One block (at most 4,096 requests, ~6 ms of CPU)
+// per transaction, oldest first; between blocks it reads its messages, so a `stop` waits for one
+// block at most. A block it cannot write (the disk, a lock held too long) is left as it is,
+// readable: the expansion after the run (store/expander.ts) writes it, or says why it cannot.
+import { spawnSync } from 'node:child_process'
 import { readlinkSync, statfsSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { dirname } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { blockExpander } from './block-rows.ts'
-import { openDb, type Db } from './db.ts'
+import { blockExpander } from '../store/block-rows.ts'
+import { openDb, type Db } from '../store/db.ts'
 import type { RunRowsData, RunRowsReport } from './run-rows.ts'
 
 const port = parentPort
 if (!port) throw new Error('run-rows-thread.ts runs as a worker thread')
-const { dbPath, runId, minFreeBytes, idleMs, starvedMs } = workerData as RunRowsData
+const { dbPath, runId, cpu, minFreeBytes, idleMs, starvedMs } = workerData as RunRowsData
 
 let stopping = false
 let wake: (() => void) | null = null
@@ -25,15 +27,27 @@ port.on('message', (m: unknown) => {
 })
 const report = (r: RunRowsReport) => port.postMessage(r)
 
-/** This thread's own nice value to 19 (Linux: the thread id, from /proc/thread-self). */
-function lowestPriority(): boolean {
+/**
+ * This thread alone onto `cpu`, at the idle scheduling class (`taskset`, `chrt -i` on its thread
+ * id from /proc/thread-self; nice 19 where chrt is missing). Null when done, else why not.
+ */
+function onIdleCycles(): string | null {
+  let tid: number
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
-    if (!Number.isInteger(tid) || tid <= 0) return false
-    setPriority(tid, 19)
-    return true
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
   } catch {
-    return false
+    return 'no thread id here'
+  }
+  if (!Number.isInteger(tid) || tid <= 0) return 'no thread id here'
+  const run = (cmd: string, args: string[]) =>
+    spawnSync(cmd, args, { stdio: 'ignore', timeout: 5000 }).status === 0
+  if (!run('taskset', ['-p', '-c', String(cpu), String(tid)])) return `cannot pin a thread to CPU ${cpu}`
+  if (run('chrt', ['-i', '-p', '0', String(tid)])) return null
+  try {
+    setPriority(tid, 19)
+    return null
+  } catch {
+    return 'no thread priority here'
   }
 }
 
@@ -56,8 +70,9 @@ const sleep = (ms: number) =>
   })
 
 async function main(): Promise<void> {
-  // Without the lowest priority the rows would take the load generator's CPU: not at all then.
-  if (!lowestPriority()) return report({ type: 'ended', rows: 0, why: 'no thread priority here' })
+  // Otherwise the rows would take the generator's or the target's CPU: not at all then.
+  const refused = onIdleCycles()
+  if (refused) return report({ type: 'ended', rows: 0, why: refused })
   let rows = 0
   let db: Db | null = null
   try {
