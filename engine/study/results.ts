@@ -9,6 +9,7 @@ import type { StudyAxis, StudyResults, SweepPoint } from '../api/types.ts'
 import { axisPosition, valueLabel } from '../config/sweep.ts'
 import { roundsFigures } from '../metrics/figures.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
+import { msText } from '../metrics/units.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { readStudy } from '../store/studies.ts'
@@ -72,7 +73,7 @@ function sentenceFor(
     // Categories (stacks, body kinds, target sets): no knee, but which value served most and fastest.
     const best = [...points].sort((a, b) => b.throughput - a.throughput)[0]!
     const fastest = [...points].sort((a, b) => a.p99 - b.p99)[0]!
-    return `${target}: the most throughput with ${name}=${best.label} (${best.throughput.toFixed(1)} req/s), the lowest p99 with ${name}=${fastest.label} (${(fastest.p99 / 1000).toFixed(2)} ms).`
+    return `${target}: the most throughput with ${name}=${best.label} (${best.throughput.toFixed(1)} req/s), the lowest p99 with ${name}=${fastest.label} (${msText(fastest.p99)} ms).`
   }
   const last = Math.max(...points.map((p) => p.value))
   if (knee === null)
