@@ -19,7 +19,7 @@ import { figuresOf, type Figures } from '../engine/metrics/figures.ts'
 import { fmtInt, fmtRate } from '../engine/report/format.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
 import { startTarget } from '../engine/testing/target.ts'
-import { appPerTest } from './support/app.ts'
+import { appPerTest, DRAWN_LINE } from './support/app.ts'
 import { cannonade, cliRow, firstNumber } from './support/cli.ts'
 
 const { start } = appPerTest()
@@ -27,7 +27,7 @@ const { start } = appPerTest()
 /** The y of every vertex of each recharts line of a chart, and the y of its x axis (value 0). */
 async function lineGeometry(page: Page, testId: string): Promise<{ axis: number; lines: number[][] }> {
   const plot = page.getByTestId(`${testId}-plot`)
-  await plot.locator('.recharts-line-curve').first().waitFor()
+  await plot.locator(DRAWN_LINE).first().waitFor({ state: 'attached' })
   const axis = Number(
     await plot.locator('.recharts-xAxis line.recharts-cartesian-axis-line').getAttribute('y1'),
   )
@@ -139,7 +139,11 @@ sweep: { path: load.connections, values: [3] }
     // After the stall the line is at 0 responses/s, whatever number of timeouts those seconds had.
     expect(thr.at(-1)).toBeCloseTo(throughput.axis, 0)
     expect(Math.min(...thr)).toBeLessThan(throughput.axis - 10)
-    await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
+    await page
+      .getByTestId('detail-chart-distribution-plot')
+      .locator(DRAWN_LINE)
+      .first()
+      .waitFor({ state: 'attached' })
     await app.screen('run-detail-stalls')
 
     // The live view of the ended run, compare (the same table) and the study page.

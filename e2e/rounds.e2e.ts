@@ -19,7 +19,7 @@ import { verdictWord } from '../engine/metrics/compare-words.ts'
 import { fmtInt, fmtMs, fmtRate } from '../engine/report/format.ts'
 import { startTarget } from '../engine/testing/target.ts'
 import { ReportExport } from './pages/pages.ts'
-import { appPerTest } from './support/app.ts'
+import { appPerTest, DRAWN_LINE } from './support/app.ts'
 import { cannonade, cliRow, firstNumber, pdfText } from './support/cli.ts'
 
 const { start } = appPerTest()
@@ -121,7 +121,11 @@ cooldownSeconds: 0
       expect(firstNumber((await unsent.first().textContent()) ?? '')).toBe(first.schedule!.unsent)
     }
     // The distribution draws corrected latency beside latency.
-    await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
+    await page
+      .getByTestId('detail-chart-distribution-plot')
+      .locator(DRAWN_LINE)
+      .first()
+      .waitFor({ state: 'attached' })
     expect(await page.getByTestId('detail-chart-distribution').textContent()).toContain(
       'quick from intended send (corrected)',
     )

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { HistoryPage, LivePage, Nav, WizardPage } from './pages/pages.ts'
-import { appPerTest } from './support/app.ts'
+import { appPerTest, DRAWN_LINE } from './support/app.ts'
 import { demoBase, demoRun, runAndWait } from './support/runs.ts'
 
 const { start } = appPerTest()
@@ -263,7 +263,11 @@ describe('web UI', () => {
     expect(await page.getByTestId(`${distribution}-scale-linear`).getAttribute('aria-pressed')).toBe('true')
     await page.getByTestId(`${distribution}-scale-log`).click()
     // One legend entry per target, not per round.
-    await page.getByTestId('compare-chart-throughput-plot').locator('.recharts-line-curve').first().waitFor()
+    await page
+      .getByTestId('compare-chart-throughput-plot')
+      .locator(DRAWN_LINE)
+      .first()
+      .waitFor({ state: 'attached' })
     expect(await page.getByTestId('compare-chart-throughput').locator('.recharts-legend-item').count()).toBe(
       2,
     )
@@ -276,8 +280,16 @@ describe('web UI', () => {
     for (const chart of ['compare-chart-throughput', 'compare-chart-latency'])
       expect(await legendColours(page, chart, names)).toEqual(colours)
     await app.open(`#/runs/${run.runId}`)
-    await page.getByTestId('detail-chart-distribution-plot').locator('.recharts-line-curve').first().waitFor()
-    await page.getByTestId('detail-chart-latency-plot').locator('.recharts-line-curve').first().waitFor()
+    await page
+      .getByTestId('detail-chart-distribution-plot')
+      .locator(DRAWN_LINE)
+      .first()
+      .waitFor({ state: 'attached' })
+    await page
+      .getByTestId('detail-chart-latency-plot')
+      .locator(DRAWN_LINE)
+      .first()
+      .waitFor({ state: 'attached' })
     expect(await page.getByTestId('detail-summary-sleep-8ms').count()).toBe(3)
     // p50 and p99 of each target: rounds are a band, not legend entries.
     expect(await page.getByTestId('detail-chart-latency').locator('.recharts-legend-item').count()).toBe(4)

@@ -19,6 +19,13 @@ export const ARTIFACTS = join(ROOT, 'artifacts', 'e2e')
 export const SCREENS = join(ROOT, 'artifacts', 'screens')
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
+/**
+ * A chart line that has been drawn: a path through two points at least. Wait for it attached, not
+ * visible: a flat line (a p50 that held for every second) has a box of zero height, which
+ * Playwright calls hidden however long it waits.
+ */
+export const DRAWN_LINE = '.recharts-line-curve[d*="L"]'
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
