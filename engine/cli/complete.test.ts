@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { createEngine } from '../host/index.ts'
 import { openDb } from '../store/db.ts'
 import { thisProcess } from '../store/owner.ts'
-import { ledgerRowCount } from '../store/samples-read.ts'
-import { toBlocks } from '../testing/blocks.ts'
+import { storedLedger, toBlocks } from '../testing/blocks.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { completeLedger } from './complete.ts'
@@ -29,20 +28,7 @@ function pendingRun(name: string, rows: number): { dbPath: string; runId: number
   return { dbPath, runId }
 }
 
-function stored(dbPath: string, runId: number) {
-  const db = openDb(dbPath, { readonly: true })
-  try {
-    const one = (sql: string) => db.prepare(sql).pluck().get(runId) as number
-    return {
-      requests: ledgerRowCount(db, runId),
-      rows: one('SELECT count(*) FROM samples WHERE run_id = ?'),
-      distinctRows: one('SELECT count(DISTINCT seq) FROM samples WHERE run_id = ?'),
-      inBlocks: one('SELECT coalesce(sum(count), 0) FROM sample_blocks WHERE run_id = ?'),
-    }
-  } finally {
-    db.close()
-  }
-}
+const stored = storedLedger
 
 describe('unfinished rows: completed, or said', () => {
   it('Ctrl-C while rows are written leaves the rest readable, and `runs complete` writes them', async () => {
@@ -64,7 +50,7 @@ describe('unfinished rows: completed, or said', () => {
     expect(half.requests).toBe(10_000)
     expect(half.inBlocks).toBeGreaterThan(0)
     expect(half.rows + half.inBlocks).toBe(10_000)
-    expect(half.distinctRows).toBe(half.rows)
+    expect(half.distinct).toBe(half.rows)
 
     const next = capturedCli(dbPath)
     expect(await runsCommand(['complete'], next.ctx)).toBe(0)
@@ -74,7 +60,7 @@ describe('unfinished rows: completed, or said', () => {
     expect(stored(dbPath, runId)).toEqual({
       requests: 10_000,
       rows: 10_000,
-      distinctRows: 10_000,
+      distinct: 10_000,
       inBlocks: 0,
     })
     // Nothing left: said so.

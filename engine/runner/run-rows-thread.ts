@@ -11,6 +11,7 @@ import { setPriority } from 'node:os'
 import { dirname } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { blockExpander } from '../store/block-rows.ts'
+import { firstBlockId } from '../store/blocks.ts'
 import { openDb, type Db } from '../store/db.ts'
 import type { RunRowsData, RunRowsReport } from './run-rows.ts'
 
@@ -78,9 +79,8 @@ async function main(): Promise<void> {
   try {
     db = openDb(dbPath, { skipMigrations: true })
     const expander = blockExpander(db)
-    const next = db.prepare('SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id LIMIT 1').pluck()
     while (!stopping) {
-      const id = next.get(runId) as number | undefined
+      const id = firstBlockId(db, runId)
       if (id === undefined || freeBytes() < minFreeBytes) {
         await sleep(idleMs)
         continue

@@ -7,11 +7,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { toBlocks } from '../testing/blocks.ts'
+import { storedLedger, toBlocks } from '../testing/blocks.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { idleThreads, waitUntil } from '../testing/process.ts'
 import { openDb } from '../store/db.ts'
-import { ledgerRowCount } from '../store/samples-read.ts'
 import { runRowsEnabled, startRunRows } from './run-rows.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-run-rows-'))
@@ -26,20 +25,7 @@ function runningRun(name: string, rows: number): { dbPath: string; runId: number
   return { dbPath, runId }
 }
 
-function stored(dbPath: string, runId: number) {
-  const db = openDb(dbPath, { readonly: true })
-  try {
-    const one = (sql: string) => db.prepare(sql).pluck().get(runId) as number
-    return {
-      requests: ledgerRowCount(db, runId),
-      rows: one('SELECT count(*) FROM samples WHERE run_id = ?'),
-      distinct: one('SELECT count(DISTINCT seq) FROM samples WHERE run_id = ?'),
-      inBlocks: one('SELECT coalesce(sum(count), 0) FROM sample_blocks WHERE run_id = ?'),
-    }
-  } finally {
-    db.close()
-  }
-}
+const stored = storedLedger
 
 describe.runIf(runRowsEnabled())('rows while a run measures', () => {
   it('a thread on CPU 0 at the idle class writes every stored block as rows, once, and stops when told', async () => {

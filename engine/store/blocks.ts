@@ -162,6 +162,14 @@ export function blockIds(db: Db, runId: number): number[] {
     .all(runId) as number[]
 }
 
+/** The run's oldest block still to be written as rows, or undefined when none is left. */
+export function firstBlockId(db: Db, runId: number): number | undefined {
+  return db
+    .prepare('SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id LIMIT 1')
+    .pluck()
+    .get(runId) as number | undefined
+}
+
 /**
  * A run's blocks (optionally of one target and round), decoded one at a time, in the order they
  * were written. Readers of samples read these as well as `samples` rows while a run's blocks are

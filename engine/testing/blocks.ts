@@ -3,8 +3,9 @@
 // in part or all, not yet `samples` rows.
 import { newColumns } from '../runner/columns.ts'
 import { encodeBlock, putSampleRow } from '../store/blocks.ts'
-import type { Db } from '../store/db.ts'
+import { openDb, type Db } from '../store/db.ts'
 import type { SampleDbRow } from '../store/rows.ts'
+import { ledgerRowCount } from '../store/samples-read.ts'
 
 type Row = SampleDbRow & { step: number | null }
 
@@ -37,4 +38,20 @@ export function toBlocks(db: Db, runId: number, where = '1', size = 500): number
     }
   })()
   return rows.length
+}
+
+/** What the file holds for a run: its requests, its rows (and distinct seqs), those still in blocks. */
+export function storedLedger(dbPath: string, runId: number) {
+  const db = openDb(dbPath, { readonly: true })
+  try {
+    const one = (sql: string) => db.prepare(sql).pluck().get(runId) as number
+    return {
+      requests: ledgerRowCount(db, runId),
+      rows: one('SELECT count(*) FROM samples WHERE run_id = ?'),
+      distinct: one('SELECT count(DISTINCT seq) FROM samples WHERE run_id = ?'),
+      inBlocks: one('SELECT coalesce(sum(count), 0) FROM sample_blocks WHERE run_id = ?'),
+    }
+  } finally {
+    db.close()
+  }
 }
