@@ -1,12 +1,15 @@
 // One figure per target over its rounds, on every screen, and the report that follows the
 // comparison the page shows (issue 19 items 4, 5, 6): two targets whose service times the test
-// sets (2 ms, and 6 ms with every 8th request a 503) × three interleaved rounds, open loop (a rate,
+// sets (2 ms, 4 ms, and 6 ms with every 8th request a 503) × three interleaved rounds, open loop (a rate,
 // so corrected latency and the schedule are kept), run by the real `cannonade` command. Each
 // target's figure over its rounds (engine/metrics/over-rounds.ts) must read the same in the CLI's
 // "all" row, `runs show --json`'s overRounds, the run page and Compare's "all" rows, and page 1 of
 // the PDF the Compare page exports; that PDF compares against the baseline and margin the page
 // shows and says so; the page's verdict words are the JSON's. Rate mode's corrected latency and
 // schedule are rows of the run page, not a tooltip, and "in flight at end" reads 0, not "–".
+// The Compare page and page 1 of its PDF are kept side by side in artifacts/screens
+// (compare-rounds.png, compare-rounds-pdf-page-1.png).
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,7 +22,7 @@ import { verdictWord } from '../engine/metrics/compare-words.ts'
 import { fmtInt, fmtMs, fmtRate } from '../engine/report/format.ts'
 import { startTarget } from '../engine/testing/target.ts'
 import { ReportExport } from './pages/pages.ts'
-import { appPerTest, DRAWN_LINE } from './support/app.ts'
+import { appPerTest, DRAWN_LINE, SCREENS } from './support/app.ts'
 import { cannonade, cliRow, firstNumber, pdfText } from './support/cli.ts'
 
 const { start } = appPerTest()
@@ -40,6 +43,7 @@ function expected(o: TargetOverRounds) {
 describe('a target over its rounds, the same on every screen', () => {
   it('CLI, runs show --json, run detail, compare and the PDF the Compare page exports', async () => {
     const quick = await startTarget({ delayMs: 2 })
+    const middle = await startTarget({ delayMs: 4 })
     const slow = await startTarget({ delayMs: 6, failEvery: { every: 8, status: 503 } })
     const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-rounds-'))
     const db = join(dataDir, 'cannonade.db')
@@ -50,6 +54,7 @@ describe('a target over its rounds, the same on every screen', () => {
 name: rounds everywhere
 targets:
   - { name: quick, url: "${quick.url}/x" }
+  - { name: middle, url: "${middle.url}/x" }
   - { name: steady, url: "${slow.url}/x" }
 load: { connections: 4, duration: 1, rate: 150 }
 rounds: 3
@@ -60,6 +65,7 @@ cooldownSeconds: 0
     const json = join(dataDir, 'summary.json')
     const ran = await cannonade(['run', config, '--db', db, '--json', json])
     await quick.close()
+    await middle.close()
     await slow.close()
     expect(ran.code, ran.stderr).toBe(0)
     const app = await start({ dataDir })
@@ -67,6 +73,7 @@ cooldownSeconds: 0
     const run: RunSummary = await app.engine.runs.get(runId)
     expect(run.overRounds.map((o) => [o.target, o.rounds])).toEqual([
       ['quick', 3],
+      ['middle', 3],
       ['steady', 3],
     ])
     const shown = JSON.parse(
@@ -140,15 +147,14 @@ cooldownSeconds: 0
       expect(await cells(page, `compare-summary-${runId}`, `detail-summary-${o.target}-all`)).toEqual(
         detail[o.target],
       )
-    const pair = page.getByTestId(`compare-pair-${runId}-quick`)
-    for (const m of compared.pairs[0]!.metrics)
-      expect(
-        await pair
-          .locator(`tr[data-verdict] >> nth=${compared.pairs[0]!.metrics.indexOf(m)}`)
-          .locator('td')
-          .last()
-          .textContent(),
-      ).toBe(verdictWord(m, 10))
+    expect(compared.pairs.map((p) => p.other.target)).toEqual(['quick', 'middle'])
+    for (const p of compared.pairs) {
+      const pair = page.getByTestId(`compare-pair-${runId}-${p.other.target}`)
+      for (const [i, m] of p.metrics.entries())
+        expect(await pair.locator(`tr[data-verdict] >> nth=${i}`).locator('td').last().textContent()).toBe(
+          verdictWord(m, 10),
+        )
+    }
 
     // 4. The report the page exports: page 1 compares as the page does, says so, and prints the
     // same figure for each target.
@@ -170,5 +176,19 @@ cooldownSeconds: 0
       expect(detail[o.target]![5]).toBe(`${fmtMs(l.p50)} ms`)
     }
     await app.screen('compare-rounds')
+    // Page 1 beside the page it was exported from (the issue's "done when").
+    const drawn = spawnSync('pdftoppm', [
+      '-png',
+      '-r',
+      '80',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      join(dataDir, 'reports', pdf!),
+      join(SCREENS, 'compare-rounds-pdf-page-1'),
+    ])
+    expect(drawn.status, String(drawn.stderr)).toBe(0)
   })
 })
