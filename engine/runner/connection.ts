@@ -18,55 +18,24 @@
 //   socket the server closed while idle reopens at once; requests in flight when the server
 //   closed are 'closed' errors (never retried).
 // Timeouts are checked by the driver's sweep, so no per-request timer is rearmed.
-import { createRequire } from 'node:module'
-import net from 'node:net'
-import tls from 'node:tls'
-import type { EventEmitter } from 'node:events'
-import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
+import type net from 'node:net'
+import { ERROR_KINDS } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
 import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
 import { KEEP_BODY, NO_BODY, ResponseParser, UNSOLICITED, type ResponseSink } from './response-parser.ts'
 import type { RequestTemplate } from './request-template.ts'
 import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
-
-const require = createRequire(import.meta.url)
-// autocannon's connection class is internal API (lib/httpClient.js, not in its typings), so package.json
-// pins autocannon to an exact version: any release may change the fields this module touches.
-const AutocannonClient = require('autocannon/lib/httpClient.js') as new (
-  opts: Record<string, unknown>,
-) => AcClient
-
-/** The parts of autocannon's Client this module relies on. */
-export interface AcClient extends EventEmitter {
-  conn: net.Socket
-  timeoutTicker: { reschedule(ms: number): void; clear(): void }
-  destroyed: boolean
-  secure: boolean
-  _connect(): void
-  _doRequest(): void
-  _destroyConnection(): void
-  destroy(): void
-}
+import { AutocannonClient, errorKindOf, openSocket, type AcClient } from './socket.ts'
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
 const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
+const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
 
-export function errorKindOf(err: NodeJS.ErrnoException): number {
-  const code = err.code ?? ''
-  let kind: ErrorKind = 'other'
-  if (code === 'ECONNREFUSED') kind = 'refused'
-  else if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') kind = 'reset'
-  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') kind = 'dns'
-  else if (code === 'ETIMEDOUT') kind = 'timeout'
-  else if (/^ERR_TLS|^ERR_SSL|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) kind = 'tls'
-  return ERROR_KINDS.indexOf(kind)
-}
-
-/** What a connection reports to its driver. Kept as plain functions: they run per request. */
 /** A scenario connection renders each step's request (captured values differ per pass). */
 export const NO_STEP = 255
 
+/** What a connection reports to its driver. Kept as plain functions: they run per request. */
 export interface ConnectionHost {
   /** May this connection send now? Called after every response and on (re)connect. */
   pump(conn: Connection): void
@@ -79,12 +48,6 @@ export interface ConnectionHost {
 }
 
 const RECONNECT_DELAY_MS = 5
-
-/**
- * What every plain connection of this process reads into. One is enough: a read's callback runs to
- * its end before the next read, and the parser keeps nothing of it after (it copies).
- */
-const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 
 export class Connection implements ResponseSink {
   readonly index: number
@@ -242,30 +205,11 @@ export class Connection implements ResponseSink {
     port: number,
     insecure: boolean,
   ): void {
-    // Plain sockets read into one static buffer (net's `onread`): no Buffer per read and no
-    // stream 'data' event, about 5 µs of CPU per response less (bench/RESULTS.md). The parser
-    // copies the little it keeps across reads. TLS sockets have no `onread`: they emit 'data'.
-    const socket = secure
-      ? tls.connect({
-          port,
-          host: hostname,
-          rejectUnauthorized: !insecure,
-          servername: net.isIP(hostname) ? undefined : hostname,
-        })
-      : net.connect({
-          port,
-          host: hostname,
-          onread: {
-            buffer: READ_BUFFER,
-            // true: go on reading (false would pause the socket).
-            callback: (n: number) => {
-              if (this.client.conn !== socket) return true
-              this.chunkNo++
-              this.parser.feed(READ_BUFFER, n)
-              return true
-            },
-          },
-        })
+    const socket = openSocket(secure, hostname, port, insecure, (buffer, n) => {
+      if (this.client.conn !== socket) return
+      this.chunkNo++
+      this.parser.feed(buffer, n)
+    })
     socket.setNoDelay(true)
     client.conn = socket
     this.parser.reset()
@@ -275,11 +219,6 @@ export class Connection implements ResponseSink {
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
     socket.on('error', (err: NodeJS.ErrnoException) => this.onSocketFailure(socket, errorKindOf(err)))
     socket.on('end', () => this.onServerEnd(socket))
-    if (secure)
-      socket.on('data', (chunk: Buffer) => {
-        this.chunkNo++
-        this.parser.feed(chunk)
-      })
     // During autocannon's constructor `this.client` is not assigned yet: the driver pumps a new connection.
     if (this.client) this.host.pump(this)
   }
@@ -369,6 +308,17 @@ export class Connection implements ResponseSink {
   }
 
   /** Send one request: the caller (driver) decided it may. */
+  /**
+   * The driver's timeout sweep: when the oldest request in flight has waited longer than `limitMs`,
+   * every request in flight fails as 'timeout' and the socket is dropped (reopened when `reopen`).
+   */
+  expire(now: number, limitMs: number, reopen: boolean): void {
+    if (this.inFlight === 0 || now - this.sentAt[this.head]! <= limitMs) return
+    this.failAll(ERR_TIMEOUT)
+    this.client._destroyConnection()
+    if (reopen) this.client._connect()
+  }
+
   send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
     let buf: Buffer
     const slot = (this.head + this.inFlight) % this.pipelining

@@ -14,3 +14,26 @@ export function cpuReader(): CpuReader {
     return u.user + u.system
   }
 }
+
+/** The load thread's CPU % (to 0.1) since the last read, or since `start`; null when no time passed. */
+export function cpuPercentMeter(read: CpuReader = cpuReader()): {
+  start(wall: number): void
+  read(): number | null
+} {
+  let lastCpu = 0
+  let lastWall = 0
+  return {
+    start(wall) {
+      lastWall = wall
+      lastCpu = read()
+    },
+    read() {
+      const wall = performance.now()
+      const cpu = read()
+      const percent = wall > lastWall ? ((cpu - lastCpu) / 1000 / (wall - lastWall)) * 100 : null
+      lastCpu = cpu
+      lastWall = wall
+      return percent === null ? null : Math.round(percent * 10) / 10
+    },
+  }
+}

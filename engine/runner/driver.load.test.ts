@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { SegmentDriver, type TickInfo } from './driver.ts'
+import { SegmentDriver } from './driver.ts'
+import type { TickInfo } from './segment.ts'
 import { Ledger } from './ledger.ts'
 
 let target: CountingTarget | null = null

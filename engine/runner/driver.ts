@@ -4,81 +4,30 @@
 // it had before the next step begins. In rate mode the sends follow one schedule for the whole
 // window (openloop.ts); a step's connection count is then the concurrency it allows (raised to
 // load.maxConnections when every connection is busy), and a request-bound step lasts count / rate.
-import type { Plan, Step } from '../config/compile.ts'
-import type { Load, Target } from '../config/schema.ts'
+// What a segment is given and gives back, and how its connections are made: segment.ts.
+import type { Step } from '../config/compile.ts'
 import { ERROR_KINDS } from '../api/types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
-import { Connection, type ConnectionHost } from './connection.ts'
-import { buildRequestTemplate, type RequestTemplate } from './request-template.ts'
-import { scenarioSetup, type ScenarioSetup } from './scenario.ts'
-import { hasThink, thinkSampler, type ThinkPlan } from './think.ts'
-import { cpuReader } from './cpu.ts'
-import type { Ledger } from './ledger.ts'
-import { OpenLoop, type ScheduleCounts } from './openloop.ts'
+import type { Connection, ConnectionHost } from './connection.ts'
+import { cpuPercentMeter } from './cpu.ts'
+import { OpenLoop } from './openloop.ts'
 import { timedSteps } from './pacer.ts'
+import {
+  connectionMaker,
+  serverTimingInvalidByPhase,
+  type SegmentOptions,
+  type SegmentResult,
+} from './segment.ts'
 
-const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
 const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
-
-export interface TickInfo {
-  /** Second of the run timeline that just closed. */
-  t: number
-  phase: number
-  connections: number
-  generatorCpu: number | null
-  /** A final slice of a few ms: the writer folds it into the second before (no row of its own). */
-  merge?: boolean
-}
-
-export interface SegmentOptions {
-  target: Target
-  load: Load
-  plan: Plan
-  /** performance.now() of the run's start: sample start times are µs from it. */
-  t0: number
-  /** Second of the run timeline at which this segment starts (segments start on whole seconds). */
-  startSecond: number
-  /**
-   * performance.now() at which the segment's window begins, when it is not "now": a load agent
-   * woken late by a busy machine still keeps the release instant, so its seconds line up.
-   */
-  startAt?: number
-  correlationHeader: string
-  correlationPrefix: string
-  /**
-   * Run-wide sequence counter: correlation ids are unique across segments. It advances by
-   * `stride`: agent i of N numbers its requests i, i + N, … so ids are unique across agents too.
-   */
-  counter: { next: number; stride: number }
-  /** Run-wide scenario pass counter (`${iteration}`), advanced by its stride like `counter`. */
-  iterations: { next: number; stride: number }
-  /** This process's share of a run split over agents (config/split.ts); {0, 1} alone. */
-  share: { index: number; count: number }
-  ledger: Ledger
-  onTick(info: TickInfo): void
-}
-
-export interface SegmentResult {
-  seconds: number
-  phaseSeconds: number[]
-  sent: number
-  stopped: boolean
-  /** Rate mode: the schedule's counts (lateness comes from the ledger). */
-  schedule: ScheduleCounts | null
-  /** Server-Timing headers whose duration was not a duration, over every connection, by phase. */
-  serverTimingInvalid: number[]
-}
 
 export class SegmentDriver implements ConnectionHost {
   private readonly o: SegmentOptions
-  private readonly template: RequestTemplate
-  private readonly scenario: ScenarioSetup | null
-  private readonly think: ThinkPlan | null
-  private readonly url: URL
+  private readonly newConnection: ReturnType<typeof connectionMaker>
   private readonly conns: Connection[] = []
   private readonly steps: Step[]
   private readonly open: OpenLoop | null
-  private readonly readCpu = cpuReader()
+  private readonly cpu = cpuPercentMeter()
   private running = false
   private draining = false
   /** Connections with a lower index may send. */
@@ -107,37 +56,17 @@ export class SegmentDriver implements ConnectionHost {
   private measured = 0
   private timer: NodeJS.Timeout | null = null
   private sweeper: NodeJS.Timeout | null = null
-  private lastCpu = 0
-  private lastWall = 0
   private stopped = false
   private readonly phaseSeconds: number[]
   private resolveDone: ((r: SegmentResult) => void) | null = null
 
   constructor(o: SegmentOptions) {
     this.o = o
-    this.url = new URL(o.target.url)
     const rate = o.load.rate
     this.steps = rate ? timedSteps(o.plan.steps, rate) : o.plan.steps
     this.open = rate ? new OpenLoop(this, o.plan.steps, rate, o.plan.maxRequests, o.share) : null
     this.phaseSeconds = o.plan.phases.map(() => 0)
-    this.template = buildRequestTemplate({
-      method: o.target.method,
-      url: this.url,
-      headers: o.target.headers,
-      body: o.target.body,
-      keepAlive: o.load.keepAlive,
-      correlationHeader: o.correlationHeader,
-      correlationPrefix: o.correlationPrefix,
-    })
-    this.scenario = o.target.steps
-      ? scenarioSetup(o.target.steps, this.url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
-      : null
-    const think: ThinkPlan = {
-      target: o.target.think,
-      steps: o.target.steps?.map((s) => s.think) ?? [],
-      seed: o.load.seed,
-    }
-    this.think = hasThink(think) ? think : null
+    this.newConnection = connectionMaker(o)
   }
 
   run(): Promise<SegmentResult> {
@@ -147,8 +76,7 @@ export class SegmentDriver implements ConnectionHost {
       this.startAt = Math.min(this.o.startAt ?? Infinity, performance.now())
       this.stepStartAt = this.startAt
       this.nextTickAt = this.startAt + 1000
-      this.lastWall = this.startAt
-      this.lastCpu = this.readCpu()
+      this.cpu.start(this.startAt)
       const sweepEvery = Math.min(250, Math.max(10, this.o.load.timeoutMs / 10))
       this.sweeper = setInterval(() => this.sweepTimeouts(), sweepEvery)
       this.advanceStep(this.startAt)
@@ -186,42 +114,42 @@ export class SegmentDriver implements ConnectionHost {
   }
 
   response(conn: Connection, slot: number, status: number, bytes: number, now: number): void {
-    const sentAt = conn.sentAt[slot]!
     const intended = conn.intendedAt[slot]!
-    if (intended >= 0) this.sentLate(sentAt, intended)
-    this.o.ledger.push(
-      conn.seq[slot]!,
-      (sentAt - this.o.t0) * 1000,
-      (now - sentAt) * 1000,
-      intended >= 0 ? (now - intended) * 1000 : -1,
-      status,
-      bytes,
-      conn.captureFailed ? ERR_CAPTURE : status >= 200 && status < 300 ? 0 : ERR_NON2XX,
-      conn.phase[slot]!,
-      conn.appUs,
-      conn.dbUs,
-      conn.step[slot]!,
-    )
+    const corrected = intended >= 0 ? (now - intended) * 1000 : -1
+    const kind = conn.captureFailed ? ERR_CAPTURE : status >= 200 && status < 300 ? 0 : ERR_NON2XX
     if (!this.o.load.keepAlive) conn.needsReconnect = true
-    this.answered(this.step, conn.phase[slot]!)
-    if (this.draining && !this.running) this.checkDrained()
+    this.record(conn, slot, (now - conn.sentAt[slot]!) * 1000, corrected, status, bytes, kind)
   }
 
   failed(conn: Connection, slot: number, kind: number): void {
+    this.record(conn, slot, -1, -1, 0, 0, kind)
+  }
+
+  /** A request ended (answered or failed): its ledger row, and what its end means for the step. */
+  private record(
+    conn: Connection,
+    slot: number,
+    latencyUs: number,
+    correctedUs: number,
+    status: number,
+    bytes: number,
+    kind: number,
+  ): void {
     const sentAt = conn.sentAt[slot]!
     const intended = conn.intendedAt[slot]!
     if (intended >= 0) this.sentLate(sentAt, intended)
+    const answered = latencyUs >= 0
     this.o.ledger.push(
       conn.seq[slot]!,
       (sentAt - this.o.t0) * 1000,
-      -1,
-      -1,
-      0,
-      0,
+      latencyUs,
+      correctedUs,
+      status,
+      bytes,
       kind,
       conn.phase[slot]!,
-      -1,
-      -1,
+      answered ? conn.appUs : -1,
+      answered ? conn.dbUs : -1,
       conn.step[slot]!,
     )
     this.answered(this.step, conn.phase[slot]!)
@@ -247,17 +175,8 @@ export class SegmentDriver implements ConnectionHost {
   connectionCount = (): number => this.conns.length
 
   addConnection(): void {
-    const i = this.conns.length
-    const { target, load } = this.o
-    const conn = new Connection(
-      i,
-      { ...target, url: this.url, timeoutMs: load.timeoutMs, pipelining: load.pipelining },
-      this.template,
-      this,
-      this.scenario,
-      this.think ? thinkSampler(this.think, i) : null,
-    )
-    this.conns[i] = conn
+    const conn = this.newConnection(this.conns.length, this)
+    this.conns.push(conn)
     this.pump(conn)
   }
 
@@ -348,9 +267,7 @@ export class SegmentDriver implements ConnectionHost {
     // sent is answered, never cut off as in flight by a window end (a slot of the step before,
     // sent late, had made this step's count reach its end one slot early).
     if (last && this.draining) return
-    if (this.step)
-      this.phaseSeconds[this.step.phase] =
-        (this.phaseSeconds[this.step.phase] ?? 0) + (at - this.stepActualStart) / 1000
+    this.stepTimeUntil(at)
     this.stepIndex++
     const step = this.steps[this.stepIndex]
     if (!step) {
@@ -375,6 +292,14 @@ export class SegmentDriver implements ConnectionHost {
     this.open?.pace()
   }
 
+  /** The current step's time until `at` goes to its phase's seconds. */
+  private stepTimeUntil(at: number): void {
+    const step = this.step
+    if (step)
+      this.phaseSeconds[step.phase] =
+        (this.phaseSeconds[step.phase] ?? 0) + (at - this.stepActualStart) / 1000
+  }
+
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
@@ -395,19 +320,13 @@ export class SegmentDriver implements ConnectionHost {
   }
 
   private tick(merge = false): void {
-    const wall = performance.now()
-    const cpu = this.readCpu()
-    const cpuPercent =
-      wall > this.lastWall ? ((cpu - this.lastCpu) / 1000 / (wall - this.lastWall)) * 100 : null
-    this.lastCpu = cpu
-    this.lastWall = wall
     this.o.ledger.flush()
     this.o.onTick({
       t: this.o.startSecond + this.tickIndex,
       phase: this.phase,
       // Rate mode: more connections than the step's count are busy when the server falls behind.
       connections: this.open ? Math.max(this.secondMaxActive, this.open.secondPeak) : this.secondMaxActive,
-      generatorCpu: cpuPercent === null ? null : Math.round(cpuPercent * 10) / 10,
+      generatorCpu: this.cpu.read(),
       ...(merge ? { merge } : {}),
     })
     this.tickIndex++
@@ -417,14 +336,7 @@ export class SegmentDriver implements ConnectionHost {
 
   private sweepTimeouts(): void {
     const now = performance.now()
-    const limit = this.o.load.timeoutMs
-    for (const conn of this.conns) {
-      if (conn.inFlight > 0 && now - conn.sentAt[conn.head]! > limit) {
-        conn.failAll(ERR_TIMEOUT)
-        conn.client._destroyConnection()
-        if (this.running) conn.client._connect()
-      }
-    }
+    for (const conn of this.conns) conn.expire(now, this.o.load.timeoutMs, this.running)
     if (this.draining && !this.running) this.checkDrained()
   }
 
@@ -457,9 +369,7 @@ export class SegmentDriver implements ConnectionHost {
     this.running = false
     this.draining = false
     const now = performance.now()
-    if (this.step)
-      this.phaseSeconds[this.step.phase] =
-        (this.phaseSeconds[this.step.phase] ?? 0) + (now - this.stepActualStart) / 1000
+    this.stepTimeUntil(now)
     this.step = null
     if (this.timer) clearTimeout(this.timer)
     if (this.sweeper) clearInterval(this.sweeper)
@@ -480,14 +390,7 @@ export class SegmentDriver implements ConnectionHost {
       sent: this.sent,
       stopped: this.stopped,
       schedule: this.open ? this.open.counts(now) : null,
-      serverTimingInvalid: this.invalidByPhase(),
+      serverTimingInvalid: serverTimingInvalidByPhase(this.conns),
     })
-  }
-  /** The connections' invalid Server-Timing headers summed, by phase. */
-  private invalidByPhase(): number[] {
-    const byPhase: number[] = []
-    for (const c of this.conns)
-      c.serverTimingInvalid.forEach((n, phase) => (byPhase[phase] = (byPhase[phase] ?? 0) + n))
-    return byPhase
   }
 }

@@ -1,0 +1,104 @@
+// What one segment (one target, one round) of a run is given and gives back (driver.ts runs it),
+// and its connections: what they send (the request template, a scenario's steps and think times)
+// is built once per segment from the target and load.
+import type { Plan } from '../config/compile.ts'
+import type { Load, Target } from '../config/schema.ts'
+import { Connection, type ConnectionHost } from './connection.ts'
+import type { Ledger } from './ledger.ts'
+import { buildRequestTemplate } from './request-template.ts'
+import { scenarioSetup } from './scenario.ts'
+import { hasThink, thinkSampler, type ThinkPlan } from './think.ts'
+import type { ScheduleCounts } from './openloop.ts'
+
+export interface TickInfo {
+  /** Second of the run timeline that just closed. */
+  t: number
+  phase: number
+  connections: number
+  generatorCpu: number | null
+  /** A final slice of a few ms: the writer folds it into the second before (no row of its own). */
+  merge?: boolean
+}
+
+export interface SegmentOptions {
+  target: Target
+  load: Load
+  plan: Plan
+  /** performance.now() of the run's start: sample start times are µs from it. */
+  t0: number
+  /** Second of the run timeline at which this segment starts (segments start on whole seconds). */
+  startSecond: number
+  /**
+   * performance.now() at which the segment's window begins, when it is not "now": a load agent
+   * woken late by a busy machine still keeps the release instant, so its seconds line up.
+   */
+  startAt?: number
+  correlationHeader: string
+  correlationPrefix: string
+  /**
+   * Run-wide sequence counter: correlation ids are unique across segments. It advances by
+   * `stride`: agent i of N numbers its requests i, i + N, … so ids are unique across agents too.
+   */
+  counter: { next: number; stride: number }
+  /** Run-wide scenario pass counter (`${iteration}`), advanced by its stride like `counter`. */
+  iterations: { next: number; stride: number }
+  /** This process's share of a run split over agents (config/split.ts); {0, 1} alone. */
+  share: { index: number; count: number }
+  ledger: Ledger
+  onTick(info: TickInfo): void
+}
+
+export interface SegmentResult {
+  seconds: number
+  phaseSeconds: number[]
+  sent: number
+  stopped: boolean
+  /** Rate mode: the schedule's counts (lateness comes from the ledger). */
+  schedule: ScheduleCounts | null
+  /** Server-Timing headers whose duration was not a duration, over every connection, by phase. */
+  serverTimingInvalid: number[]
+}
+
+/**
+ * The segment's connections, made one at a time by the driver: what they send (the request
+ * template, a scenario's steps, think times) is built once from the target and the load.
+ */
+export function connectionMaker(o: SegmentOptions): (index: number, host: ConnectionHost) => Connection {
+  const url = new URL(o.target.url)
+  const template = buildRequestTemplate({
+    method: o.target.method,
+    url,
+    headers: o.target.headers,
+    body: o.target.body,
+    keepAlive: o.load.keepAlive,
+    correlationHeader: o.correlationHeader,
+    correlationPrefix: o.correlationPrefix,
+  })
+  const scenario = o.target.steps
+    ? scenarioSetup(o.target.steps, url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
+    : null
+  const think: ThinkPlan = {
+    target: o.target.think,
+    steps: o.target.steps?.map((s) => s.think) ?? [],
+    seed: o.load.seed,
+  }
+  const thinks = hasThink(think)
+  const { timeoutMs, pipelining } = o.load
+  return (index, host) =>
+    new Connection(
+      index,
+      { ...o.target, url, timeoutMs, pipelining },
+      template,
+      host,
+      scenario,
+      thinks ? thinkSampler(think, index) : null,
+    )
+}
+
+/** The connections' Server-Timing headers whose duration was not one, summed by phase. */
+export function serverTimingInvalidByPhase(conns: Connection[]): number[] {
+  const byPhase: number[] = []
+  for (const c of conns)
+    c.serverTimingInvalid.forEach((n, phase) => (byPhase[phase] = (byPhase[phase] ?? 0) + n))
+  return byPhase
+}

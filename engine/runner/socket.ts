@@ -1,0 +1,81 @@
+// The sockets of load connections (connection.ts): autocannon's client class as that module drives
+// it, socket errors by kind, and opening a socket. Plain sockets read into one static buffer (net's
+// `onread`): no Buffer per read and no stream 'data' event, about 5 µs of CPU per response less
+// (bench/RESULTS.md); the parser copies the little it keeps across reads. TLS sockets have no
+// `onread`: they emit 'data'.
+import { createRequire } from 'node:module'
+import net from 'node:net'
+import tls from 'node:tls'
+import type { EventEmitter } from 'node:events'
+import { ERROR_KINDS, type ErrorKind } from '../api/types.ts'
+
+const require = createRequire(import.meta.url)
+// autocannon's connection class is internal API (lib/httpClient.js, not in its typings), so package.json
+// pins autocannon to an exact version: any release may change the fields connection.ts touches.
+export const AutocannonClient = require('autocannon/lib/httpClient.js') as new (
+  opts: Record<string, unknown>,
+) => AcClient
+
+/** The parts of autocannon's Client connection.ts relies on. */
+export interface AcClient extends EventEmitter {
+  conn: net.Socket
+  timeoutTicker: { reschedule(ms: number): void; clear(): void }
+  destroyed: boolean
+  secure: boolean
+  _connect(): void
+  _doRequest(): void
+  _destroyConnection(): void
+  destroy(): void
+}
+
+export function errorKindOf(err: NodeJS.ErrnoException): number {
+  const code = err.code ?? ''
+  let kind: ErrorKind = 'other'
+  if (code === 'ECONNREFUSED') kind = 'refused'
+  else if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') kind = 'reset'
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') kind = 'dns'
+  else if (code === 'ETIMEDOUT') kind = 'timeout'
+  else if (/^ERR_TLS|^ERR_SSL|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) kind = 'tls'
+  return ERROR_KINDS.indexOf(kind)
+}
+
+/**
+ * What every plain connection of this process reads into. One is enough: a read's callback runs to
+ * its end before the next read, and the parser keeps nothing of it after (it copies).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
+
+/**
+ * A socket to the target, its bytes handed to `onRead` as they arrive (a plain socket's `buffer`
+ * is the shared read buffer: read it before returning). TLS is verified unless `insecure`.
+ */
+export function openSocket(
+  secure: boolean,
+  hostname: string,
+  port: number,
+  insecure: boolean,
+  onRead: (buffer: Buffer, n: number) => void,
+): net.Socket {
+  if (secure) {
+    const socket = tls.connect({
+      port,
+      host: hostname,
+      rejectUnauthorized: !insecure,
+      servername: net.isIP(hostname) ? undefined : hostname,
+    })
+    socket.on('data', (chunk: Buffer) => onRead(chunk, chunk.length))
+    return socket
+  }
+  return net.connect({
+    port,
+    host: hostname,
+    onread: {
+      buffer: READ_BUFFER,
+      // true: go on reading (false would pause the socket).
+      callback: (n: number) => {
+        onRead(READ_BUFFER, n)
+        return true
+      },
+    },
+  })
+}
