@@ -1,0 +1,73 @@
+// The conformance suite's shared steps (issue 18): a short run of the load client against a raw
+// target, and the checks that what Cannonade reports agrees with the server's own counts: every
+// response the server wrote is a success (or still in flight when the window closed), no timeouts
+// that did not happen, and the right error kinds. Where wrk is installed, it runs against the same
+// target as a reference. The suites: connections.load.test.ts (connections the server ends) and
+// framing.load.test.ts (how responses are framed and split); docs/http-conformance.md is the table.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { expect } from 'vitest'
+import type { TargetRoundSummary } from '../../api/types.ts'
+import { runConfig, type TestRun } from '../../testing/run.ts'
+import type { ConformanceTarget } from './targets.ts'
+
+/** A 1 s run on 2 connections of GET `url`/x (`load` overrides), and its one target round. */
+export async function run(
+  url: string,
+  load: Record<string, unknown> = {},
+  method = 'GET',
+): Promise<{ r: TargetRoundSummary; run: TestRun }> {
+  const result = await runConfig({
+    version: 1,
+    name: 'conformance',
+    targets: [{ name: 't', url: `${url}/x`, method }],
+    load: { connections: 2, duration: 1, timeoutMs: 5_000, ...load },
+    cooldownSeconds: 0,
+  })
+  return { r: result.summary.results[0]!, run: result }
+}
+
+export const errorsBut = (r: TargetRoundSummary, ...allowed: string[]) =>
+  Object.fromEntries(
+    Object.entries(r.errors).filter(([k, n]) => k !== 'inflight' && !allowed.includes(k) && n),
+  )
+
+/** Every response the server wrote whole was a success or was in flight when the window closed. */
+export function expectAnswered(r: TargetRoundSummary, t: ConformanceTarget, counted = r.ok): void {
+  expect(counted).toBeGreaterThan(0)
+  expect(counted).toBeLessThanOrEqual(t.answered)
+  expect(t.answered).toBeLessThanOrEqual(counted + (r.errors.inflight ?? 0))
+}
+
+export function minLatencyUs(run: TestRun): number {
+  return run.db
+    .prepare('SELECT min(latency_us) FROM samples WHERE run_id = ? AND status > 0')
+    .pluck()
+    .get(run.summary.runId) as number
+}
+
+export const hasWrk = spawnSync('wrk', ['--version']).error === undefined
+
+/** wrk's -c: at the end of its window up to this many requests are answered but not counted by wrk. */
+const WRK_CONNECTIONS = 2
+
+/** wrk's count against the server's: equal, but for the requests in flight when wrk stopped. */
+export function expectWrkCount(counted: number, answered: number): void {
+  expect(counted).toBeLessThanOrEqual(answered)
+  expect(answered - counted).toBeLessThanOrEqual(WRK_CONNECTIONS)
+}
+
+/** wrk's count of responses (and of errors) on `t`, for 1 s on 2 connections. */
+export function wrk(t: ConformanceTarget | { url: string; zero(): void }): {
+  requests: number
+  errors: boolean
+} {
+  t.zero()
+  const out = execFileSync('wrk', ['-t1', `-c${WRK_CONNECTIONS}`, '-d1s', '--timeout', '5s', `${t.url}/x`], {
+    encoding: 'utf8',
+    timeout: 15_000,
+  })
+  return {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? -1),
+    errors: /Socket errors|Non-2xx/.test(out),
+  }
+}
