@@ -11,13 +11,16 @@
 // - profile: a V8 CPU profile (what `node --cpu-prof` writes) of Cannonade's runner process during
 //   one run against nginx, through its inspector; the top self-time entries, in % of samples and µs
 //   per request.
+// The CPU measuring is in bench/client-cpu.ts, the profiler in bench/client-profile.ts.
 // Environment: BENCH_CLIENT_SECONDS (8), BENCH_CLIENT_ROUNDS (3), BENCH_CONNECTIONS (50),
 // BENCH_CONFORMANCE_SECONDS (5), BENCH_SKIP_PROFILE=1, BENCH_SKIP_CONFORMANCE=1.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ROOT, timed, watchRunnerCpu } from './client-cpu.ts'
+import { profileRunner, selfTimes } from './client-profile.ts'
 import { startNginx } from './nginx.ts'
 
 const SECONDS = Number(process.env.BENCH_CLIENT_SECONDS ?? 8)
@@ -25,7 +28,6 @@ const ROUNDS = Number(process.env.BENCH_CLIENT_ROUNDS ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const CONF_SECONDS = Number(process.env.BENCH_CONFORMANCE_SECONDS ?? 5)
 const CONF_CONNECTIONS = 10
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'bin', 'cannonade.mjs')
 const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-bench-client-'))
@@ -46,41 +48,6 @@ interface Outcome {
   cpuUs: number
   /** Cannonade: its runner process alone (load loop and ledger writer thread), µs, read while it ran. */
   runnerCpuUs?: number
-}
-
-interface Timed {
-  code: number
-  stdout: string
-  stderr: string
-  cpuUs: number
-}
-
-const seconds = (m: string, s: string) => (Number(m) * 60 + Number(s)) * 1e6
-
-/** `cmd` pinned to CPU 0 under bash, whose `times` then gives the CPU of all it ran (reaped children). */
-function timed(cmd: string[], env: Record<string, string> = {}, timeoutS = 120): Promise<Timed> {
-  const script = '"$@"; rc=$?; times >&2; exit $rc'
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script, 'bench', 'taskset', '-c', '0', ...cmd], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      // The last line of `times`: the children's user and system time, e.g. "0m1.234s 0m0.567s".
-      const lines = stderr.trimEnd().split('\n')
-      const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(lines.at(-1) ?? '')
-      if (!m) return reject(new Error(`${cmd[0]}: no CPU times (exit ${code}): ${stderr.slice(-500)}`))
-      const cpuUs = seconds(m[1]!, m[2]!) + seconds(m[3]!, m[4]!)
-      resolve({ code: code ?? 128, stdout, stderr: lines.slice(0, -2).join('\n'), cpuUs })
-    })
-  })
 }
 
 async function wrk(url: string, connections: number, secs: number): Promise<Outcome> {
@@ -172,44 +139,6 @@ async function cannonade(
     cpuUs: r.cpuUs,
     runnerCpuUs: await watch.cpuUs,
   }
-}
-
-/** This checkout's runner process (engine/runner/worker.ts), if one is running. */
-function runnerPid(): number | undefined {
-  const worker = join(ROOT, 'engine', 'runner', 'worker.ts')
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(worker)) return Number(pid)
-    } catch {
-      /* gone */
-    }
-  }
-  return undefined
-}
-
-/**
- * The runner's own user+system CPU (/proc/PID/stat, clock ticks of 10 ms), read every 100 ms
- * until it ends: what it used up to its last reading (a lower bound by at most 100 ms of its end).
- */
-function watchRunnerCpu(): { done: boolean; cpuUs: Promise<number> } {
-  const w = { done: false, cpuUs: Promise.resolve(0) }
-  w.cpuUs = (async () => {
-    let pid: number | undefined
-    let last = 0
-    for (;;) {
-      pid ??= runnerPid()
-      if (pid) {
-        try {
-          const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-          last = (Number(f[11]) + Number(f[12])) * 10_000
-        } catch {
-          return last // it ended
-        }
-      } else if (w.done) return last
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  })()
-  return w
 }
 
 const CLIENTS: Client[] = HAS_WRK ? ['wrk', 'autocannon', 'cannonade'] : ['autocannon', 'cannonade']
@@ -348,130 +277,15 @@ async function conformance(): Promise<void> {
   )
 }
 
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]
-  samples: number[]
-  timeDeltas: number[]
-}
-
-/** Self time by function (file:line), from a .cpuprofile. */
-function selfTimes(p: CpuProfile): {
-  total: number
-  entries: { name: string; where: string; us: number; n: number }[]
-} {
-  const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]))
-  const acc = new Map<string, { name: string; where: string; us: number; n: number }>()
-  let total = 0
-  p.samples.forEach((id, i) => {
-    const f = byId.get(id)!
-    const file = f.url.replace(/^file:\/\//, '').replace(ROOT, '')
-    const where = file ? `${file}:${f.lineNumber + 1}` : ''
-    const key = `${f.functionName}@${where}`
-    const e = acc.get(key) ?? { name: f.functionName || '(anonymous)', where, us: 0, n: 0 }
-    const dt = p.timeDeltas[i + 1] ?? 0
-    e.us += dt
-    e.n++
-    total++
-    acc.set(key, e)
-  })
-  return { total, entries: [...acc.values()].sort((a, b) => b.n - a.n) }
-}
-
-/** The runner's pid, once it is running. */
-async function findRunner(deadlineMs: number): Promise<number | undefined> {
-  const until = Date.now() + deadlineMs
-  for (let pid = runnerPid(); Date.now() < until; pid = runnerPid()) {
-    if (pid) return pid
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return undefined
-}
-
-/** Whether process `pid` holds at least `n` sockets within `ms`. */
-async function socketsOpen(pid: number, n: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    try {
-      const fds = readdirSync(`/proc/${pid}/fd`)
-      let sockets = 0
-      for (const fd of fds) {
-        try {
-          if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) sockets++
-        } catch {
-          /* closed meanwhile */
-        }
-      }
-      if (sockets >= n) return true
-    } catch {
-      return false // it ended
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return false
-}
-
-/** One DevTools-protocol session on an inspector's WebSocket: send a method, await its result. */
-function devtools(url: string): Promise<{ call(method: string): Promise<unknown>; close(): void }> {
-  const ws = new WebSocket(url)
-  let id = 0
-  const waiting = new Map<number, (r: unknown) => void>()
-  ws.onmessage = (e) => {
-    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown }
-    if (m.id !== undefined) waiting.get(m.id)?.(m.result)
-  }
-  return new Promise((resolve, reject) => {
-    ws.onerror = () => reject(new Error(`inspector ${url}: connection failed`))
-    ws.onopen = () =>
-      resolve({
-        call: (method) =>
-          new Promise((res) => {
-            waiting.set(++id, res)
-            ws.send(JSON.stringify({ id, method }))
-          }),
-        close: () => ws.close(),
-      })
-  })
-}
-
-/**
- * The runner's CPU profile over most of its window. The runner gets a clean environment (no
- * NODE_OPTIONS: engine/env.ts), so its inspector is opened from outside (SIGUSR1, as `node
- * --inspect` would, on 127.0.0.1:9229) and the V8 profiler driven over the DevTools protocol.
- */
-async function profileRunner(): Promise<{ profile: CpuProfile; seconds: number } | string> {
-  const pid = await findRunner(20_000)
-  if (!pid) return 'the runner process was not found'
-  // Past its start (modules, database): once its connections are open, until before its window ends.
-  if (!(await socketsOpen(pid, CONNECTIONS, 30_000)))
-    return `the runner did not open ${CONNECTIONS} connections`
-  process.kill(pid, 'SIGUSR1')
-  const worker = join(ROOT, 'engine', 'runner', 'worker.ts')
-  let ws: string | undefined
-  for (let i = 0; i < 30 && !ws; i++) {
-    await new Promise((r) => setTimeout(r, 100))
-    const list = await fetch('http://127.0.0.1:9229/json/list').then(
-      (r) => r.json() as Promise<{ url: string; webSocketDebuggerUrl: string }[]>,
-      () => [],
-    )
-    ws = list.find((t) => t.url.includes(worker))?.webSocketDebuggerUrl
-  }
-  if (!ws) return 'the runner did not open its inspector on 127.0.0.1:9229 (port taken?)'
-  const s = await devtools(ws)
-  await s.call('Profiler.enable')
-  await s.call('Profiler.start')
-  const ms = Math.max(1, SECONDS - 3) * 1000
-  await new Promise((r) => setTimeout(r, ms))
-  const { profile } = (await s.call('Profiler.stop')) as { profile: CpuProfile }
-  s.close()
-  return { profile, seconds: ms / 1000 }
-}
-
 async function profile(): Promise<void> {
   const nginx = await startNginx(dir, 1)
   let o: Outcome
   let p: Awaited<ReturnType<typeof profileRunner>>
   try {
-    ;[o, p] = await Promise.all([cannonade(nginx.url, CONNECTIONS, SECONDS), profileRunner()])
+    ;[o, p] = await Promise.all([
+      cannonade(nginx.url, CONNECTIONS, SECONDS),
+      profileRunner(SECONDS, CONNECTIONS),
+    ])
   } finally {
     nginx.stop()
   }

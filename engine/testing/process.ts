@@ -15,7 +15,16 @@ export interface CliProcess {
 }
 
 export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  return spawnCollected(process.execPath, [CLI, ...args], env)
+}
+
+/** Any command as a child process whose stdout and stderr are kept until it exits. */
+export function spawnCollected(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): CliProcess {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
