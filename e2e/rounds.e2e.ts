@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { RunSummary, TargetOverRounds } from '../engine/api/types.ts'
 import { figuresOf } from '../engine/metrics/figures.ts'
-import { msText } from '../engine/metrics/units.ts'
+import { msText, serverTimingInvalidText } from '../engine/metrics/units.ts'
 import { verdictWord } from '../engine/metrics/compare-words.ts'
 import { fmtInt, fmtMs, fmtRate } from '../engine/report/format.ts'
 import { startTarget } from '../engine/testing/target.ts'
@@ -43,7 +43,8 @@ function expected(o: TargetOverRounds) {
 describe('a target over its rounds, the same on every screen', () => {
   it('CLI, runs show --json, run detail, compare and the PDF the Compare page exports', async () => {
     const quick = await startTarget({ delayMs: 2 })
-    const middle = await startTarget({ delayMs: 4 })
+    // middle sends Server-Timing, its first 7 answers with a duration that is not one.
+    const middle = await startTarget({ delayMs: 4, serverTiming: true, serverTimingInvalid: 7 })
     const slow = await startTarget({ delayMs: 6, failEvery: { every: 8, status: 503 } })
     const dataDir = mkdtempSync(join(tmpdir(), 'cannonade-rounds-'))
     const db = join(dataDir, 'cannonade.db')
@@ -127,6 +128,17 @@ cooldownSeconds: 0
         .getByTestId(`detail-summary-${o.target}-schedule-unsent`)
       expect(firstNumber((await unsent.first().textContent()) ?? '')).toBe(first.schedule!.unsent)
     }
+    // Server-Timing headers that were not durations: the CLI's words, under the round that got them.
+    expect(middle.serverTimingInvalidSent).toBe(7)
+    const invalidRounds = run.results.filter((r) => r.serverTimingInvalid > 0)
+    expect(invalidRounds.map((r) => [r.target, r.round, r.serverTimingInvalid])).toEqual([['middle', 1, 7]])
+    expect(ran.stdout).toContain(`server-timing middle #1: ${serverTimingInvalidText(7)}\n`)
+    expect(
+      await page
+        .getByTestId('detail-summary')
+        .getByTestId('detail-summary-middle-server-timing-invalid')
+        .allTextContents(),
+    ).toEqual([`↳ Server-Timing${serverTimingInvalidText(7)}`])
     // The distribution draws corrected latency beside latency.
     await page
       .getByTestId('detail-chart-distribution-plot')
@@ -175,6 +187,9 @@ cooldownSeconds: 0
       // The run page's p50 of the target, in the PDF's page 1.
       expect(detail[o.target]![5]).toBe(`${fmtMs(l.p50)} ms`)
     }
+    expect(pdfText(join(dataDir, 'reports', pdf!), 1, 99)).toContain(
+      `Server-Timing middle #1: ${serverTimingInvalidText(7)}`,
+    )
     await app.screen('compare-rounds')
     // Page 1 beside the page it was exported from (the issue's "done when").
     const drawn = spawnSync('pdftoppm', [

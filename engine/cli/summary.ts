@@ -13,7 +13,7 @@ import type {
 } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { figuresOf } from '../metrics/figures.ts'
-import { errorsText, msText, thresholdSentence } from '../metrics/units.ts'
+import { errorsText, msText, serverTimingInvalidText, thresholdSentence } from '../metrics/units.ts'
 import { formatTable } from './table.ts'
 import { warningLine } from '../monitor/warnings.ts'
 
@@ -190,10 +190,7 @@ export function resultsTable(
     const f = figuresOf(r)
     if (f.failed > 0) errorLines.push(`errors ${r.target} #${r.round}: ${errorsText(f.errors)}`)
     const bad = r.serverTimingInvalid
-    if (bad > 0)
-      errorLines.push(
-        `server-timing ${r.target} #${r.round}: ${bad} header${bad === 1 ? ' was not a duration' : 's were not durations'} (kept out of app/db time)`,
-      )
+    if (bad > 0) errorLines.push(`server-timing ${r.target} #${r.round}: ${serverTimingInvalidText(bad)}`)
   }
   const all = over.filter((o) => o.rounds > 1)
   for (const o of all) {

@@ -41,6 +41,15 @@ export function errorsText(errors: ErrorCounts, fmt: (n: number) => string = Str
  * A fractional mean is taken to whole µs first, the unit the `--json` summary and the CSV exports
  * store it in: a mean of 4624.6 µs is 4625 there, so it reads 4.63 ms on every screen, never 4.62.
  */
+/**
+ * Server-Timing headers whose duration was not one (TargetRoundSummary.serverTimingInvalid), in the
+ * words every screen uses under a Server-Timing label: the CLI's run table, the run page and the
+ * report.
+ */
+export function serverTimingInvalidText(n: number, fmt: (n: number) => string = String): string {
+  return `${fmt(n)} header${n === 1 ? ' was not a duration' : 's were not durations'} (kept out of app/db time)`
+}
+
 export function msRounded(us: number, digits = 2): number {
   const scale = 10 ** (3 - digits)
   return Math.round(Math.round(us) / scale) / 10 ** digits

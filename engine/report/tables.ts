@@ -6,7 +6,7 @@
 // comparison's tables are in comparison.ts.
 import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../api/types.ts'
 import { figuresOf, type Figures } from '../metrics/figures.ts'
-import { errorsText } from '../metrics/units.ts'
+import { errorsText, serverTimingInvalidText } from '../metrics/units.ts'
 import type { RunReportData } from './data.ts'
 import { esc, fmtInt, fmtMs, fmtRate, fmtSeconds } from './format.ts'
 
@@ -176,7 +176,16 @@ function serverTimingTable(groups: [string, TargetRoundSummary[]][]): string {
         if (st.serverApp || st.serverDb) blocks.push(['', `${r.round} · ${esc(st.step)}`, st])
     })
   }
-  if (blocks.length === 0) return ''
+  // Headers whose duration was not one are kept out of the figures: said under the table.
+  const invalid = groups.flatMap(([target, rounds]) =>
+    rounds
+      .filter((r) => r.serverTimingInvalid > 0)
+      .map(
+        (r) =>
+          `<p class="note">Server-Timing ${esc(target)} #${r.round}: ${serverTimingInvalidText(r.serverTimingInvalid, fmtInt)}</p>`,
+      ),
+  )
+  if (blocks.length === 0 && invalid.length === 0) return ''
   const headHtml = `<thead><tr><th rowspan="2" class="name">Target</th><th rowspan="2">Round</th><th colspan="3" class="group">End to end (client)</th>
 <th colspan="3" class="group">Application (Server-Timing app)</th><th colspan="3" class="group">Database (Server-Timing db)</th></tr>
 <tr>${'<th class="num">mean</th><th class="num">p50</th><th class="num">p99</th>'.repeat(3)}</tr></thead>`
@@ -184,5 +193,6 @@ function serverTimingTable(groups: [string, TargetRoundSummary[]][]): string {
     ([first, second, b]) =>
       `<tr><td class="name">${first}</td><td>${second}</td>${timingCells(b.latency)}${timingCells(b.serverApp)}${timingCells(b.serverDb)}</tr>`,
   )
-  return `<h4>Where the time went (ms): client, application and database</h4>${table(headHtml, rows)}`
+  const tableHtml = blocks.length > 0 ? table(headHtml, rows) : ''
+  return `<h4>Where the time went (ms): client, application and database</h4>${tableHtml}${invalid.join('')}`
 }

@@ -6,6 +6,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { jsonSummary, resultsTable } from '../cli/summary.ts'
+import { serverTimingInvalidText } from '../metrics/units.ts'
+import { loadRunData } from '../report/data.ts'
+import { fmtInt } from '../report/format.ts'
+import { summaryTable } from '../report/tables.ts'
+import { HistoryStore } from '../store/queries.ts'
 import { runConfig } from '../testing/run.ts'
 
 // Invalid headers, cycled: each has a bad `dur` on app or db (a valid one beside it is dropped too).
@@ -65,7 +70,7 @@ afterEach(async () => {
 describe('Server-Timing headers that are not durations', () => {
   it('are counted per target and round as the target sent them, and kept out of app and db time', async () => {
     target = await startTimingTarget()
-    const { summary } = await runConfig({
+    const run = await runConfig({
       version: 1,
       name: 'server-timing invalid',
       targets: [
@@ -75,6 +80,7 @@ describe('Server-Timing headers that are not durations', () => {
       load: { connections: 4, duration: 2 },
       cooldownSeconds: 0,
     })
+    const { summary } = run
     expect(summary.status).toBe('done')
     expect(target.invalidSent).toEqual([INVALID_FIRST, INVALID_FIRST])
     for (const r of summary.results) {
@@ -97,6 +103,10 @@ describe('Server-Timing headers that are not durations', () => {
       expect(table).toContain(
         `server-timing ${name} #1: ${INVALID_FIRST} headers were not durations (kept out of app/db time)`,
       )
+    // The report says it in the same words, under its Server-Timing table.
+    const tables = summaryTable(loadRunData(new HistoryStore(run.db), summary.runId))
+    for (const name of ['one', 'two'])
+      expect(tables).toContain(`Server-Timing ${name} #1: ${serverTimingInvalidText(INVALID_FIRST, fmtInt)}`)
     console.log(`hostile Server-Timing headers tried: ${INVALID_FIRST * 2}`)
   })
 

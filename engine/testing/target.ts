@@ -19,7 +19,10 @@ export interface TargetOptions {
   correlationHeader?: string
   status?: number
   tls?: { key: string; cert: string }
+  /** Answer with `Server-Timing: app;dur=1.5, db;dur=0.25`. */
   serverTiming?: boolean
+  /** With serverTiming: the first this many answers carry `app;dur=NaN, db;dur=0.25` instead (not a duration). */
+  serverTimingInvalid?: number
   /** Overload: from this many ms after the first request, accept requests and never answer them. */
   hangAfterMs?: number
   /** Every `every`-th request (counted from 1) is answered with `status` instead. */
@@ -44,6 +47,8 @@ export interface CountingTarget {
   /** Requests answered, by status; and those held without an answer (hangAfterMs). */
   answered: Map<number, number>
   hung: number
+  /** Answers whose Server-Timing was not a duration (serverTimingInvalid). */
+  serverTimingInvalidSent: number
   close(): Promise<void>
 }
 
@@ -63,6 +68,7 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     firstRequestAt: 0,
     answered: new Map(),
     hung: 0,
+    serverTimingInvalidSent: 0,
     close: async () => {},
   }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -92,7 +98,11 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       state.answered.set(status, (state.answered.get(status) ?? 0) + 1)
       res.statusCode = status
       if (typeof id === 'string') res.setHeader(header, id)
-      if (opts.serverTiming) res.setHeader('server-timing', 'app;dur=1.5, db;dur=0.25')
+      if (opts.serverTiming) {
+        const invalid = state.serverTimingInvalidSent < (opts.serverTimingInvalid ?? 0)
+        if (invalid) state.serverTimingInvalidSent++
+        res.setHeader('server-timing', invalid ? 'app;dur=NaN, db;dur=0.25' : 'app;dur=1.5, db;dur=0.25')
+      }
       res.end('ok')
       if (typeof id === 'string')
         state.served.push({ id, us: Number(process.hrtime.bigint() - arrived) / 1000 })

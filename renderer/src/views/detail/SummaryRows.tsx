@@ -2,6 +2,7 @@
 // counts shown under a target's row. Counts and rates are engine/metrics/figures.ts's, as in the
 // CLI, the exports and the report: requests in flight at the end are a column of their own (0
 // when there were none, never "–"), throughput is responses per second.
+import type { ReactNode } from 'react'
 import type { LatencyStats, ScheduleStats, StatsBlock } from '../../../../engine/api/types.ts'
 import { figuresOf } from '../../../../engine/metrics/figures.ts'
 import { errorsText } from '../../../../engine/metrics/units.ts'
@@ -75,6 +76,16 @@ export function TimingRow({
   )
 }
 
+/** A line of words under a target's row, across the value columns. */
+export function NoteRow({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <tr className="sub-row" data-testid={testId}>
+      <th scope="row">↳ {label}</th>
+      <td colSpan={VALUE_COLUMNS}>{children}</td>
+    </tr>
+  )
+}
+
 /**
  * Rate mode: how the sends kept to the schedule, as rows (not a tooltip): the counts (scheduled,
  * sent, never sent, late, the most connections busy at once), then the lateness percentiles.
@@ -89,17 +100,14 @@ export function ScheduleRows({ s, testId }: { s: ScheduleStats; testId: string }
   ]
   return (
     <>
-      <tr className="sub-row" data-testid={`${testId}-counts`}>
-        <th scope="row">↳ schedule</th>
-        <td colSpan={VALUE_COLUMNS}>
-          {items.map(([key, label, n], i) => (
-            <span key={key}>
-              {i > 0 ? ' · ' : ''}
-              {label} <b data-testid={`${testId}-${key}`}>{count(n)}</b>
-            </span>
-          ))}
-        </td>
-      </tr>
+      <NoteRow label="schedule" testId={`${testId}-counts`}>
+        {items.map(([key, label, n], i) => (
+          <span key={key}>
+            {i > 0 ? ' · ' : ''}
+            {label} <b data-testid={`${testId}-${key}`}>{count(n)}</b>
+          </span>
+        ))}
+      </NoteRow>
       <TimingRow
         label="lateness after the intended time"
         n={`${count(s.late)} late`}

@@ -1,14 +1,15 @@
 // The numbers of a run: one row per target and round, its phases (each with its own wall time)
 // and scenario steps beneath it, in rate mode its latency from the intended send time (corrected)
 // and the schedule, the application and database time the target reported (Server-Timing) beside
-// the client's latency, its connect times (never part of a request's latency); and with several
+// the client's latency (and its headers that were not durations), its connect times (never part of a request's latency); and with several
 // rounds, each target over its rounds (engine/metrics/over-rounds.ts: the figure the CLI's "all"
 // rows and page 1 of the report give it).
 import { Fragment } from 'react'
 import type { TargetOverRounds, TargetRoundSummary } from '../../../../engine/api/types.ts'
+import { serverTimingInvalidText } from '../../../../engine/metrics/units.ts'
 import { count } from '../../lib/format.ts'
 import { NumHeads } from '../../ui/Common.tsx'
-import { Cells, ScheduleRows, TimingRow } from './SummaryRows.tsx'
+import { Cells, NoteRow, ScheduleRows, TimingRow } from './SummaryRows.tsx'
 
 function Head() {
   return (
@@ -80,6 +81,11 @@ function TargetRows({ r, multiRound }: { r: TargetRoundSummary; multiRound: bool
       {r.schedule ? <ScheduleRows s={r.schedule} testId={`${id}-schedule`} /> : null}
       {r.serverApp ? <TimingRow label="app (Server-Timing)" l={r.serverApp} testId={`${id}-app`} /> : null}
       {r.serverDb ? <TimingRow label="db (Server-Timing)" l={r.serverDb} testId={`${id}-db`} /> : null}
+      {r.serverTimingInvalid > 0 ? (
+        <NoteRow label="Server-Timing" testId={`${id}-server-timing-invalid`}>
+          {serverTimingInvalidText(r.serverTimingInvalid, count)}
+        </NoteRow>
+      ) : null}
       {r.connect ? (
         <TimingRow
           label="connect"
