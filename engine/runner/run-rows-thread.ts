@@ -89,8 +89,8 @@ async function main(): Promise<void> {
       rows += expander.expand(id)
       report({ type: 'rows', rows })
       // A block holds the database's write lock while it is written (the runner's writer waits up
-      // to 5 s for it): a block that took this long had no idle CPU to use, so the rest waits for
-      // the run's end instead.
+      // to a minute for it, writer.ts): a block that took this long had no idle CPU to use, so the
+      // rest waits for the run's end instead.
       if (performance.now() - started > starvedMs) {
         report({
           type: 'ended',

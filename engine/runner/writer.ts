@@ -57,6 +57,8 @@ const LATE_US = 1000
 let db: Db | null = null
 let dbPath = ''
 /** Set by the first storage failure: nothing more is written. */
+/** How long the writer waits for another connection's write lock. */
+const LOCK_WAIT_MS = 60_000
 let broken: string | null = null
 let ledger: LedgerWriter | null = null
 let phaseNames: string[] = []
@@ -69,6 +71,11 @@ const segments = new Map<number, SegmentState>()
 function open(path: string, runId: number, phases: string[], warmup: boolean[]): void {
   dbPath = path
   db = openDb(path, { skipMigrations: true })
+  // Another connection may hold the write lock for a while (the app's expander, the rows thread
+  // starved on an idle CPU: run-rows.ts, a user's own sqlite3): a batch given up on after SQLite's
+  // usual 5 s would fail the run, so the writer waits up to a minute (locked.long.test.ts). Its
+  // batches wait in memory meanwhile; the load thread goes on.
+  db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
   ledger = new LedgerWriter(db, runId)
   phaseNames = phases
   warmupPhases = warmup
