@@ -2,7 +2,9 @@
 // (nginx on CPU 1, the command and its runner on CPU 0), and the time from the result the command
 // prints at its window's end to its exit, when `samples` holds one row per request. Reported per
 // million requests (target ≤ 1 s per million), with the rows checked against the run's requests;
-// then SQLite's own floor for inserting such rows, which no write path can beat.
+// then what the product's write path costs per row against SQLite's own floor for inserting such
+// rows, which no write path can beat, in three table layouts (the schema's, without its index, and
+// one B-tree keyed by (run_id, seq)): how much a schema change could take off.
 // Runnable alone (`node bench/ledger.ts`) or from `npm run bench` (bench/run.ts).
 // Each round runs the command twice, alternated: as it is (rows written during the run, on idle
 // cycles: engine/runner/run-rows.ts) and with CANNONADE_RUN_ROWS=0 (rows only after the window), so the
@@ -14,7 +16,9 @@ import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDb } from '../engine/store/db.ts'
+import { blockRowWriter } from '../engine/store/block-rows.ts'
+import { newBlockColumns } from '../engine/store/blocks.ts'
+import { openDb, type Db } from '../engine/store/db.ts'
 import { spawnCli } from '../engine/testing/process.ts'
 import { startNginx } from './nginx.ts'
 
@@ -109,30 +113,83 @@ try {
   nginx.stop()
 }
 
-/**
- * SQLite's own floor for the same rows: a million `samples` rows made inside SQLite (no value bound
- * from JavaScript) into a fresh database with the product's schema, with and without the
- * `(run_id, seq)` index. No way of handing the rows over can be faster than this.
- */
-function sqliteFloor(withIndex: boolean): number {
+/** The table layouts measured: the product's, without its index, one B-tree keyed by (run_id, seq). */
+type Layout = 'schema' | 'no index' | 'one B-tree'
+const SAMPLES_ONE_BTREE = `CREATE TABLE samples (run_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+  target_index INTEGER NOT NULL, round INTEGER NOT NULL, phase INTEGER NOT NULL, start_us INTEGER NOT NULL,
+  latency_us INTEGER NOT NULL, corrected_us INTEGER, status INTEGER NOT NULL, bytes INTEGER NOT NULL,
+  error INTEGER NOT NULL, app_us INTEGER, db_us INTEGER, step INTEGER, PRIMARY KEY (run_id, seq)) STRICT, WITHOUT ROWID`
+
+/** A fresh database with the product's schema, its `samples` table laid out as `layout`. */
+let made = 0
+function layoutDb(name: string, layout: Layout): Db {
+  const d = openDb(join(dir, `${name}-${layout.replace(/\W+/g, '-')}-${made++}.db`))
+  if (layout === 'no index') d.exec('DROP INDEX samples_run_seq')
+  if (layout === 'one B-tree') d.exec(`DROP TABLE samples; ${SAMPLES_ONE_BTREE}`)
+  return d
+}
+
+/** CPU µs per row of a million rows, for `write` run in one transaction per block of 4,096. */
+function perRow(d: Db, write: (block: number) => void): number {
   const n = 1_000_000
-  const floorDb = openDb(join(dir, `floor-${withIndex ? 'index' : 'none'}.db`))
-  if (!withIndex) floorDb.exec('DROP INDEX samples_run_seq')
+  const tx = d.transaction(write)
   const cpu = process.cpuUsage()
-  floorDb.transaction(() => {
-    floorDb
-      .prepare(
-        `WITH RECURSIVE g(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM g WHERE i < ${n - 1})
-         INSERT INTO samples (run_id, target_index, round, seq, start_us, latency_us, corrected_us,
-           status, bytes, error, app_us, db_us, phase, step)
-         SELECT 1, 0, 1, i, i * 20, 500 + (i % 1000), NULL, 200, 150, 0, NULL, NULL, 0, NULL FROM g`,
-      )
-      .run()
-  })()
+  for (let b = 0; b * 4096 < n; b++) tx.immediate(b)
   const used = process.cpuUsage(cpu)
-  floorDb.close()
-  return (used.user + used.system) / n
+  d.close()
+  return (used.user + used.system) / (Math.ceil(n / 4096) * 4096)
+}
+
+/**
+ * SQLite's own floor for the same rows: rows made inside SQLite (no value bound from JavaScript).
+ * No way of handing the rows over can be faster than this.
+ */
+function sqliteFloor(layout: Layout): number {
+  const d = layoutDb('floor', layout)
+  const insert = d.prepare(
+    `WITH RECURSIVE g(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM g WHERE i < 4095)
+     INSERT INTO samples (run_id, target_index, round, seq, start_us, latency_us, corrected_us,
+       status, bytes, error, app_us, db_us, phase, step)
+     SELECT 1, 0, 1, ? + i, (? + i) * 20, 500 + (i % 1000), NULL, 200, 150, 0, NULL, NULL, 0, NULL FROM g`,
+  )
+  return perRow(d, (b) => insert.run(b * 4096, b * 4096))
+}
+
+/** The product's path (store/block-rows.ts): a ledger block's columns bound and inserted. */
+function writePath(layout: Layout): number {
+  const d = layoutDb('path', layout)
+  const rows = blockRowWriter(d)
+  const c = newBlockColumns(4096)
+  return perRow(d, (b) => {
+    for (let i = 0; i < 4096; i++) {
+      const seq = b * 4096 + i
+      c.seq[i] = seq
+      c.startUs[i] = seq * 20 + (seq % 7)
+      c.latencyUs[i] = 300 + ((seq * 7919) % 1000)
+      c.status[i] = 200
+      c.bytes[i] = 150
+      c.correctedUs[i] = c.appUs[i] = c.dbUs[i] = -1
+    }
+    c.count = 4096
+    rows.insert(1, 0, 1, c)
+  })
+}
+
+const LAYOUTS: Layout[] = ['schema', 'no index', 'one B-tree']
+// Alternated, twice: the machine is shared.
+const cost: Record<string, number[]> = {}
+for (let i = 0; i < 2; i++)
+  for (const layout of LAYOUTS) {
+    ;(cost[`floor ${layout}`] ??= []).push(sqliteFloor(layout))
+    ;(cost[`path ${layout}`] ??= []).push(writePath(layout))
+  }
+const range = (k: string) => {
+  const xs = cost[k]!
+  return `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
 }
 console.log(
-  `SQLite's own floor (rows made inside SQLite, CPU per row): ${sqliteFloor(true).toFixed(2)} µs with the (run_id, seq) index · ${sqliteFloor(false).toFixed(2)} µs without (1 s per million needs ≤ 1 µs)`,
+  `CPU per row, a million rows, one transaction per block of 4,096 (µs; 1 s per million needs ≤ 1): ` +
+    LAYOUTS.map((l) => `${l}: write path ${range(`path ${l}`)}, SQLite's floor ${range(`floor ${l}`)}`).join(
+      ' · ',
+    ),
 )

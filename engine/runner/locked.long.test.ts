@@ -3,7 +3,7 @@
 // holds the lock while a block is written), a user's own sqlite3 in a transaction. The runner's
 // writer waits for it as long as a minute, not SQLite's usual 5 s: a batch it gave up on would be
 // requests lost from the ledger and from every figure. A run during which the test holds the lock
-// for 7 s, in its window or across its end, keeps every request the target received, in its
+// for 6 s, in its window or across its end, keeps every request the target received, in its
 // figures and its ledger, and ends `done`.
 import { afterEach, expect, it } from 'vitest'
 import { figuresOf } from '../metrics/figures.ts'
@@ -21,10 +21,10 @@ afterEach(async () => {
 })
 
 it.each([
-  ['in the middle of its window', 1500],
-  ['across the end of its window', 8000],
+  ['in the middle of its window', 1000],
+  ['across the end of its window', 5000],
 ])(
-  'a run keeps every request while another connection holds the write lock for 7 s %s',
+  'a run keeps every request while another connection holds the write lock for 6 s %s',
   async (_when, fromMs) => {
     target = await startTarget({ delayMs: 2 })
     const dbPath = tempDbPath()
@@ -34,7 +34,7 @@ it.each([
         version: 1,
         name: 'locked',
         targets: [{ name: 't', url: target.url }],
-        load: { connections: 2, duration: 10 },
+        load: { connections: 2, duration: 7 },
         cooldownSeconds: 0,
       },
       () => {
@@ -43,7 +43,7 @@ it.each([
           const other = openDb(dbPath, { skipMigrations: true })
           other.prepare('BEGIN IMMEDIATE').run()
           const from = performance.now()
-          await sleep(7000)
+          await sleep(6000)
           other.prepare('COMMIT').run()
           other.close()
           return performance.now() - from
@@ -53,7 +53,7 @@ it.each([
       dbPath,
     )
     // The lock was held, for longer than SQLite's usual wait.
-    expect(await held).toBeGreaterThan(6900)
+    expect(await held).toBeGreaterThan(5900)
     const { summary } = run
     expect(summary.status, String(summary.error)).toBe('done')
     expect(summary.error).toBeNull()
@@ -62,7 +62,7 @@ it.each([
     expect(f.sent).toBe(target.requests)
     expect(storedLedger(dbPath, summary.runId).requests).toBe(f.sent)
     console.log(
-      `locked for 7 s from ${fromMs} ms of a 10 s run: ${f.sent} requests, all in the figures and the ledger`,
+      `locked for 6 s from ${fromMs} ms of a 7 s run: ${f.sent} requests, all in the figures and the ledger`,
     )
   },
 )
