@@ -26,7 +26,7 @@ export function fmtRatioRange(lo: number, hi: number): string {
 
 /** A metric's value with its unit: latency µs → ms, throughput req/s, error rate %. */
 export function fmtMetricValue(metric: CompareMetricName, v: number): string {
-  if (metric === 'throughput') return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} req/s`
+  if (metric === 'throughput') return `${v.toFixed(1)} req/s`
   if (metric === 'errorRate') return `${(v * 100).toFixed(2)} %`
   return `${msText(v)} ms`
 }

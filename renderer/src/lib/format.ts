@@ -4,6 +4,7 @@ import { msRounded } from '../../../engine/metrics/units.ts'
 
 const nf0 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 })
 const nf1 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
+const rate1 = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 
 const ms2 = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
@@ -26,9 +27,10 @@ export function count(n: number | null | undefined): string {
   return nf0.format(n)
 }
 
+/** Requests per second with one decimal, as the CLI's table and the report print them. */
 export function rate(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '–'
-  return `${n >= 100 ? nf0.format(n) : nf1.format(n)} req/s`
+  return `${rate1.format(n)} req/s`
 }
 
 export function percent(n: number | null | undefined, digits = 1): string {
