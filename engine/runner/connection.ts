@@ -307,7 +307,6 @@ export class Connection implements ResponseSink {
     this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
   }
 
-  /** Send one request: the caller (driver) decided it may. */
   /**
    * The driver's timeout sweep: when the oldest request in flight has waited longer than `limitMs`,
    * every request in flight fails as 'timeout' and the socket is dropped (reopened when `reopen`).
@@ -319,6 +318,7 @@ export class Connection implements ResponseSink {
     if (reopen) this.client._connect()
   }
 
+  /** Send one request: the caller (driver) decided it may. */
   send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
     let buf: Buffer
     const slot = (this.head + this.inFlight) % this.pipelining
