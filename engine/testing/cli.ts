@@ -4,11 +4,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, expect } from 'vitest'
 import type { CliContext } from '../cli/context.ts'
 import { main } from '../cli/main.ts'
-import { runCommand as cannonadeRun } from '../cli/run.ts'
 
 export function capturedCli(dbPath: string): { ctx: CliContext; out: () => string; err: () => string } {
   let out = ''
@@ -49,20 +47,6 @@ export function refusedConfigs(): (
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  async function run(file: string): Promise<{ code: number; stderr: string }> {
-    const stderr = new PassThrough()
-    let text = ''
-    stderr.on('data', (c: Buffer) => (text += c.toString('utf8')))
-    const db = join(dir, 'never.db')
-    const code = await cannonadeRun([file, '--db', db], {
-      dbPath: db,
-      stdout: new PassThrough(),
-      stderr,
-      isTTY: false,
-    })
-    return { code, stderr: text }
-  }
-
   let n = 0
   return async function expectRefused(
     doc: Record<string, unknown> | string,
@@ -71,7 +55,8 @@ export function refusedConfigs(): (
   ) {
     const file = join(dir, `case-${n++}.json`)
     writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc))
-    const { code, stderr } = await run(file)
+    const db = join(dir, 'never.db')
+    const { code, err: stderr } = await runCommand(db, ['run', file, '--db', db])
     expect(code, stderr).toBe(2)
     // One line per issue: "  field: message".
     const line = stderr.split('\n').find((l) => l.startsWith(`  ${field}: `))
