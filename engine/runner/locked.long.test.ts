@@ -4,7 +4,8 @@
 // writer waits for it as long as a minute, not SQLite's usual 5 s: a batch it gave up on would be
 // requests lost from the ledger and from every figure. A run during which the test holds the lock
 // for 6 s, in its window or across its end, keeps every request the target received, in its
-// figures and its ledger, and ends `done`.
+// figures and its ledger, and ends `done`; its resource samples (the generator's, and a monitor's in
+// the parent) are all stored, each at its own second, though the lock held them back.
 import { afterEach, expect, it } from 'vitest'
 import { figuresOf } from '../metrics/figures.ts'
 import { openDb } from '../store/db.ts'
@@ -33,7 +34,7 @@ it.each([
       {
         version: 1,
         name: 'locked',
-        targets: [{ name: 't', url: target.url }],
+        targets: [{ name: 't', url: target.url, monitor: { kind: 'process', pid: process.pid } }],
         load: { connections: 2, duration: 7 },
         cooldownSeconds: 0,
       },
@@ -61,6 +62,25 @@ it.each([
     // The target's own count is the truth: every request it received is in the figures and the ledger.
     expect(f.sent).toBe(target.requests)
     expect(storedLedger(dbPath, summary.runId).requests).toBe(f.sent)
+    const seconds = openDb(dbPath, { readonly: true })
+      .prepare(
+        "SELECT DISTINCT CAST(t AS INTEGER) FROM resource_samples WHERE run_id = ? AND source = 'generator' ORDER BY 1",
+      )
+      .pluck()
+      .all(summary.runId)
+    // The generator's own sample of every second, those held back by the lock included, each at
+    // its own second (not when the lock let it through).
+    expect(seconds).toEqual(Array.from({ length: 7 }, (_, i) => i + 1))
+    const monitored = openDb(dbPath, { readonly: true })
+      .prepare(
+        "SELECT DISTINCT CAST(t AS INTEGER) FROM resource_samples WHERE run_id = ? AND source = 'process' AND t >= 0 ORDER BY 1",
+      )
+      .pluck()
+      .all(summary.runId) as number[]
+    // The target's monitor (this process) goes on sampling through the lock: its samples wait and
+    // are stored once the lock is free, none dropped (a sample a second, give or take the timer).
+    expect(monitored.length, JSON.stringify(monitored)).toBeGreaterThanOrEqual(6)
+    expect(Math.max(...monitored)).toBeGreaterThanOrEqual(6)
     console.log(
       `locked for 6 s from ${fromMs} ms of a 7 s run: ${f.sent} requests, all in the figures and the ledger`,
     )

@@ -8,7 +8,7 @@ import { redactText } from '../config/redact.ts'
 import { monitorsOf, type RunConfig } from '../config/schema.ts'
 import { createMonitor, type Monitor, type ResourceSample, type StackLocator } from '../monitor/index.ts'
 import { readRssBytes } from '../monitor/procfs.ts'
-import type { Db } from '../store/db.ts'
+import { isBusy, withLockWait, type Db } from '../store/db.ts'
 import { resourceWriter } from '../store/resources.ts'
 import { warningWriter, type WarningWriter } from '../store/warnings.ts'
 import type { ResourcePoint, RunWarning } from '../api/types.ts'
@@ -20,6 +20,9 @@ export class ResourceRecorder {
   /** Samples since the last progress event, for the live view. */
   private recent: ResourcePoint[] = []
   private readonly insert: (s: ResourceSample) => void
+  /** Stored samples not yet written: the database was locked by another connection. */
+  private unwritten: { t: number; s: ResourceSample }[]
+  private readonly flushUnwritten: () => void
   private readonly warnings: WarningWriter
   /** Warnings stored before t = 0 was known: told once it is (or at the end, if it never is). */
   private untold: RunWarning[] = []
@@ -40,11 +43,35 @@ export class ResourceRecorder {
     this.warnings = warningWriter(db, runId)
     const write = resourceWriter(db, runId)
     let failed = false
-    this.insert = (s) => {
-      const t = (s.t - (this.t0 ?? s.t)) / 1000
+    let waiting = false
+    // Samples wait here while another connection holds the database's write lock (the rows
+    // thread starved on the generator's CPU, a user's own sqlite3): tried again with the next
+    // sample after a brief wait, so the host's event loop never stalls seconds on the lock, and
+    // written with the usual wait at the end of the run. A disk that fails drops them, once said.
+    this.unwritten = []
+    const flush = (wait: boolean) => {
       try {
-        write(t, s)
+        withLockWait(db, wait, () => {
+          while (this.unwritten.length > 0) {
+            const { t, s } = this.unwritten[0]!
+            write(t, s)
+            this.unwritten.shift()
+            this.remember(t, s)
+          }
+        })
+        waiting = false
       } catch (err) {
+        if (isBusy(err) && !wait) {
+          // Said once the wait is long: a lock held for a block's write is no news.
+          const oldest = this.unwritten[0]?.s.t ?? Date.now()
+          if (!waiting && Date.now() - oldest > 5000)
+            this.opts.onLog?.(
+              'warn',
+              `resource samples of run ${runId} wait for the database, which another connection is writing; they are kept and stored when it is free`,
+            )
+          if (Date.now() - oldest > 5000) waiting = true
+          return
+        }
         // A full or failing disk: the run itself ends on it (its writer reports it); the
         // samples of the monitors are dropped, once said, and never take the host down.
         if (!failed)
@@ -53,20 +80,33 @@ export class ResourceRecorder {
             `resource samples of run ${runId} could not be stored: ${err instanceof Error ? err.message : String(err)}`,
           )
         failed = true
-        return
+        this.unwritten.length = 0
       }
-      if (this.recent.length < 1000)
-        this.recent.push({
-          t,
-          target: s.target,
-          source: s.source,
-          instance: s.instance,
-          cpuPercent: s.cpuPercent,
-          memoryBytes: s.memoryBytes,
-          connections: s.connections ?? null,
-          ...(s.metric ? { metric: s.metric, value: s.value ?? null } : {}),
-        })
     }
+    this.flushUnwritten = () => flush(true)
+    this.insert = (s) => {
+      if (failed) return
+      const t = (s.t - (this.t0 ?? s.t)) / 1000
+      // Bounded: an hour of one sample a second for 16 instances.
+      if (this.unwritten.length >= 57_600) this.unwritten.shift()
+      this.unwritten.push({ t, s })
+      flush(false)
+    }
+  }
+
+  /** A stored sample, for the live view's next progress event. */
+  private remember(t: number, s: ResourceSample): void {
+    if (this.recent.length < 1000)
+      this.recent.push({
+        t,
+        target: s.target,
+        source: s.source,
+        instance: s.instance,
+        cpuPercent: s.cpuPercent,
+        memoryBytes: s.memoryBytes,
+        connections: s.connections ?? null,
+        ...(s.metric ? { metric: s.metric, value: s.value ?? null } : {}),
+      })
   }
 
   start(): void {
@@ -137,12 +177,16 @@ export class ResourceRecorder {
     else this.insert(s)
   }
 
-  /** One generator sample per second: the load thread's CPU from its tick, the runner's RSS. */
-  generator(pid: number, cpuPercent: number | null): void {
+  /**
+   * One generator sample per second: the load thread's CPU over the series' second `second` (from
+   * its tick), the runner's RSS now. Placed at that second's end on the run's timeline, not when
+   * its report arrived: reports held back (the runner's writer waiting for a lock) keep their seconds.
+   */
+  generator(pid: number, cpuPercent: number | null, second: number): void {
     // null when not Linux or the process just ended; 0 (no VmRSS: a zombie) is no reading either.
     const memory = readRssBytes(pid) || null
     this.record({
-      t: Date.now(),
+      t: this.t0 === null ? Date.now() : this.t0 + (second + 1) * 1000,
       source: 'generator',
       target: 'generator',
       instance: String(pid),
@@ -163,6 +207,7 @@ export class ResourceRecorder {
 
   async stop(): Promise<void> {
     await Promise.allSettled(this.monitors.map((m) => m.stop()))
+    this.flushUnwritten()
     if (this.t0 === null) this.pending.length = 0
     this.tellUntold(this.t0)
   }

@@ -97,7 +97,7 @@ export class RunnerChild {
         hooks.onStarted?.(msg)
         break
       case 'progress':
-        resources.generator(this.d.child.pid ?? -1, msg.event.point.generatorCpu)
+        resources.generator(this.d.child.pid ?? -1, msg.event.point.generatorCpu, msg.event.point.t)
         hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
         if (msg.encoded) hooks.onEncodedSecond?.(msg.encoded)
         break

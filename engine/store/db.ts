@@ -267,6 +267,33 @@ function guarded<T>(file: string, fn: () => T): T {
   }
 }
 
+/** How long a connection waits for another's write lock before SQLITE_BUSY. */
+const LOCK_WAIT_MS = 5000
+
+/** Another connection held the write lock (past the wait, if there was one). */
+export function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY')
+}
+
+/** The wait of a write that can be tried again later (`withLockWait`): longer than a block's write. */
+const BRIEF_WAIT_MS = 50
+
+/**
+ * `fn` on `db`, waiting for another connection's write lock as usual (`wait`) or only briefly (it
+ * throws SQLITE_BUSY after 50 ms): for writes that can be tried again later and must not stall the
+ * event loop for seconds.
+ */
+export function withLockWait<T>(db: Db, wait: boolean, fn: () => T): T {
+  if (wait) return fn()
+  db.pragma(`busy_timeout = ${BRIEF_WAIT_MS}`)
+  try {
+    return fn()
+  } finally {
+    db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
+  }
+}
+
 export function openDb(file: string, opts: OpenOptions = {}): Db {
   return openHistory(file, opts).db
 }
@@ -307,7 +334,7 @@ export function openHistory(file: string, opts: OpenOptions = {}): OpenedHistory
   }
   try {
     guarded(file, () => {
-      db.pragma('busy_timeout = 5000')
+      db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
       const foreign = foreignTables(db)
       if (foreign.length > 0)
         throw new StorageError(
