@@ -76,3 +76,11 @@ export async function runToEnd(
   const { runId } = await host.runs.start(config)
   return { runId, ended: await ended }
 }
+
+/** The shortest latency of an answered request of the run, µs, from its `samples` rows. */
+export function minLatencyUs(run: TestRun): number {
+  return run.db
+    .prepare('SELECT min(latency_us) FROM samples WHERE run_id = ? AND status > 0')
+    .pluck()
+    .get(run.summary.runId) as number
+}

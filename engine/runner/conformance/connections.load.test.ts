@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { errorsBut, expectAnswered, expectWrkCount, hasWrk, minLatencyUs, run, wrk } from './harness.ts'
+import { minLatencyUs } from '../../testing/run.ts'
+import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from './harness.ts'
 import { OK, reply, startConformanceTarget, type Answer, type ConformanceTarget } from './targets.ts'
 
 let target: ConformanceTarget | null = null

@@ -7,7 +7,8 @@
 // server ends: connections.load.test.ts; docs/http-conformance.md is the table.
 import type net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { errorsBut, expectAnswered, expectWrkCount, hasWrk, minLatencyUs, run, wrk } from './harness.ts'
+import { minLatencyUs } from '../../testing/run.ts'
+import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from './harness.ts'
 import {
   bytewise,
   OK,

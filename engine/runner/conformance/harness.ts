@@ -38,13 +38,6 @@ export function expectAnswered(r: TargetRoundSummary, t: ConformanceTarget, coun
   expect(t.answered).toBeLessThanOrEqual(counted + (r.errors.inflight ?? 0))
 }
 
-export function minLatencyUs(run: TestRun): number {
-  return run.db
-    .prepare('SELECT min(latency_us) FROM samples WHERE run_id = ? AND status > 0')
-    .pluck()
-    .get(run.summary.runId) as number
-}
-
 export const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 
 /** wrk's -c: at the end of its window up to this many requests are answered but not counted by wrk. */
