@@ -70,7 +70,7 @@ const RunSchema = z.object({
     warnings: z
       .array(
         z.object({
-          kind: z.literal('monitor'),
+          kind: z.enum(['monitor', 'connections']),
           field: z.string(),
           target: z.string(),
           source: z.string(),

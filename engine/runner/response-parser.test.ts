@@ -82,7 +82,10 @@ describe('framing (RFC 9112 §6.3)', () => {
       [304, true],
       [204, true],
     ])
-    const head = feedAll('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nHTTP/1.1 200 OK\r\n\r\n', NO_BODY)
+    const head = feedAll(
+      'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nHTTP/1.1 200 OK\r\n\r\n',
+      NO_BODY,
+    )
     expect(head.done.map((d) => d.keepAlive)).toEqual([true, true])
     // What the Connection field or the version says still holds.
     const closing = feedAll(
