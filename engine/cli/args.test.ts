@@ -90,6 +90,12 @@ describe('--help of every command', () => {
       '--demo',
       '--duration S',
       '--connections N',
+      '--requests N',
+      '--rate R',
+      '--method METHOD',
+      "--header 'K: V'",
+      '--body BODY',
+      '--save FILE.yaml',
       '--allow-concurrent',
     ],
     // Everything an agent needs comes from its environment (engine/agents/README.md).

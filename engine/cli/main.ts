@@ -9,6 +9,8 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   run CONFIG.(json|yaml) [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
                                                                run a load test (with sweep: a study)
   run CONFIG --agents N [--on local|docker|swarm|kubernetes|external] [--raw keep|upload]   N load agents, one run
+  run URL [-c|--connections N] [-d|--duration S | -n|--requests N] [--rate R] [-m|--method METHOD] [-H|--header 'K: V'] [-b|--body BODY] [--save FILE.yaml]
+                                                               one URL, no config (--save writes its config)
   run --demo [--duration S] [--connections N]                  against the embedded demo target
   agent                                                        one agent's share (its environment says which)
   agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--secret NAME | --secret-from-env] [--agent-cpu CPU] [--agent-memory MEM] [--out FILE]
