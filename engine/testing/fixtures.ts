@@ -221,7 +221,8 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
           for (let i = 0; i < (target.instances ?? 1); i++)
             insResource.run(
               runId,
-              offsetUs / 1e6 + t,
+              // Read at the end of the second it covers (engine/metrics/resources.ts sampleSecond).
+              offsetUs / 1e6 + t + 1,
               target.name,
               'process',
               `pid ${4242 + i}`,

@@ -2,13 +2,16 @@
 // answered and on how many connections: the truth the conformance suite (engine/runner/conformance/)
 // and the side-by-side table with wrk (bench/servers.ts) hold Cannonade's figures against.
 // nginx counts in its access log (`$connection`, a serial number per connection); Node.js servers in
-// the test's process. Each start says `null` when the server is not installed.
+// the test's process; Tomcat, Jetty, Go's net/http and Python's http.server (bench/servers/, built
+// here with Maven and go build on first use) behind GET /__count. Each start says `null` when the
+// server or its toolchain is not installed.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** What a server counted since its last zero(): requests answered, by status, and on how many connections. */
 export interface ServerCount {
@@ -173,4 +176,103 @@ export async function nginx304(): Promise<{ server: RealServer; etag: string } |
   const etag = (await fetch(server.url)).headers.get('etag') ?? ''
   server.zero()
   return { server, etag }
+}
+
+const SERVERS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'servers')
+const JAVA_DIR = join(SERVERS_DIR, 'java')
+
+/**
+ * A server of bench/servers/ as a child process on a free port (on CPU `cpu` when given), counting
+ * what it answered behind GET /__count; null with the reason when it cannot run here.
+ */
+async function startCounting(
+  name: string,
+  command: string[],
+  cpu: number | undefined,
+  path = '/x',
+): Promise<RealServer> {
+  const port = await freePort()
+  const args = [...command, String(port)]
+  const child =
+    cpu === undefined
+      ? spawn(args[0]!, args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn('taskset', ['-c', String(cpu), ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)))
+  const base = `http://127.0.0.1:${port}`
+  const get = async (p: string) =>
+    (await fetch(`${base}${p}`)).json() as Promise<{ requests: number; connections: number }>
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) break
+    if (
+      await get('/__zero').then(
+        () => true,
+        () => false,
+      )
+    ) {
+      return {
+        name,
+        url: `${base}${path}`,
+        zero: () => void get('/__zero').catch(() => {}),
+        count: async () => {
+          const c = await get('/__count')
+          return { requests: c.requests, connections: c.connections, statuses: { 200: c.requests } }
+        },
+        stop: async () => {
+          if (child.exitCode !== null) return
+          child.kill('SIGTERM')
+          await new Promise((r) => child.once('exit', r))
+        },
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${name} did not start on port ${port}: ${stderr.trim() || 'no output'}`)
+}
+
+/** Build what a server needs once: the Java servers with Maven, the Go server with go build. */
+function built(what: 'java' | 'go'): string | null {
+  if (what === 'java') {
+    const classes = join(JAVA_DIR, 'target', 'classes')
+    if (!existsSync(join(classes, 'bench', 'TomcatServer.class'))) {
+      if (spawnSync('mvn', ['-v']).error !== undefined) return null
+      const r = spawnSync('mvn', ['-q', '-B', '-f', join(JAVA_DIR, 'pom.xml'), 'package'], {
+        stdio: 'inherit',
+      })
+      if (r.status !== 0) return null
+    }
+    return `${classes}:${join(JAVA_DIR, 'target', 'lib', '*')}`
+  }
+  const out = join(SERVERS_DIR, 'go', 'go-server')
+  if (!existsSync(out)) {
+    if (spawnSync('go', ['version']).error !== undefined) return null
+    const r = spawnSync('go', ['build', '-o', out, '.'], { cwd: join(SERVERS_DIR, 'go'), stdio: 'inherit' })
+    if (r.status !== 0) return null
+  }
+  return out
+}
+
+/** Embedded Tomcat at its defaults (maxKeepAliveRequests 100), built with Maven; null without Java. */
+export async function tomcat(cpu?: number): Promise<RealServer | null> {
+  const cp = built('java')
+  return cp ? startCounting('tomcat', ['java', '-cp', cp, 'bench.TomcatServer'], cpu) : null
+}
+
+/** Jetty 12 at its defaults, built with Maven; null without Java. */
+export async function jetty(cpu?: number): Promise<RealServer | null> {
+  const cp = built('java')
+  return cp ? startCounting('jetty', ['java', '-cp', cp, 'bench.JettyServer'], cpu) : null
+}
+
+/** Go's net/http at its defaults, built with go build; null without Go. */
+export async function goServer(cpu?: number): Promise<RealServer | null> {
+  const bin = built('go')
+  return bin ? startCounting('go-net-http', [bin], cpu) : null
+}
+
+/** Python's http.server (HTTP/1.0, a connection per request); null without python3. */
+export async function pythonServer(cpu?: number): Promise<RealServer | null> {
+  if (spawnSync('python3', ['--version']).error !== undefined) return null
+  return startCounting('python-http.server', ['python3', join(SERVERS_DIR, 'python_server.py')], cpu)
 }
