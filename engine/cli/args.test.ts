@@ -128,6 +128,7 @@ describe('--help of every command', () => {
       '--run ID',
       '--keep-static',
       '--keep-third-party',
+      '--keep-conditional',
       '--base URL',
       '--out CONFIG.yaml',
       '--name TEXT',

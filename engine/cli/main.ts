@@ -19,7 +19,7 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   runs show ID [--json] | runs delete ID | runs prune ID | runs complete   the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
-  import json FILE | import ledger FILE --run ID | import har FILE [--keep-static] [--keep-third-party] | import curl 'curl …'…
+  import json FILE | import ledger FILE --run ID | import har FILE [--keep-static] [--keep-third-party] [--keep-conditional] | import curl 'curl …'…
   import openapi SPEC --base URL        har, curl, openapi: [--name TEXT] [--out CONFIG.yaml]
   report ID... --out FILE.pdf [--baseline RUN:TARGET] [--min-effect PCT] [--pair A=B] [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]

@@ -168,10 +168,9 @@ export const nodeOk = (name = 'node-http', maxRequestsPerSocket?: number) =>
   )
 
 /** nginx serving a static file: with its ETag in If-None-Match, every answer is a 304. */
-export async function nginx304(): Promise<{ server: RealServer; etag: string } | null> {
-  const server = await startNginx('nginx-304', 'try_files $uri =404;', '/page.html', {
-    'page.html': 'hello\n',
-  })
+export async function nginx304(cpu?: number): Promise<{ server: RealServer; etag: string } | null> {
+  const files = { 'page.html': 'hello\n' }
+  const server = await startNginx('nginx-304', 'try_files $uri =404;', '/page.html', files, cpu)
   if (!server) return null
   const etag = (await fetch(server.url)).headers.get('etag') ?? ''
   server.zero()
@@ -275,4 +274,10 @@ export async function goServer(cpu?: number): Promise<RealServer | null> {
 export async function pythonServer(cpu?: number): Promise<RealServer | null> {
   if (spawnSync('python3', ['--version']).error !== undefined) return null
   return startCounting('python-http.server', ['python3', join(SERVERS_DIR, 'python_server.py')], cpu)
+}
+
+/** A Node.js `http` server in a process of its own (so it can be pinned): `ok`, `204` or `max100`. */
+export function nodeProcess(mode: 'ok' | '204' | 'max100', cpu?: number): Promise<RealServer> {
+  const name = { ok: 'node-http', '204': 'node-204', max100: 'node-http max100' }[mode]
+  return startCounting(name, [process.execPath, join(SERVERS_DIR, 'node_server.mjs'), mode], cpu)
 }
