@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runConfig } from '../testing/run.ts'
 import { thinkSampler } from './think.ts'
 import { resultsTable } from '../cli/summary.ts'
+import { stepTables } from '../report/tables.ts'
+import type { RunReportData } from '../report/data.ts'
 
 let server: http.Server | null = null
 afterEach(() => {
@@ -154,6 +156,11 @@ describe('scenarios', () => {
     const table = resultsTable(summary.results)
     expect(table).toContain('step market #1 login: unexpected status 20 (401 ×20)')
     expect(table).toContain('step market #1 me: skipped after login failed: 20')
+    // The report's step table says the same, in the same words (the run page's rows use them too).
+    const report = { run: { config: { targets: [{ name: 'market' }] }, results: summary.results } }
+    const html = stepTables(report as unknown as RunReportData)
+    expect(html).toContain('unexpected status 20 (401 ×20)')
+    expect(html).toContain('market #1 step me: skipped after login failed: 20')
   })
 
   it('an answer whose capture finds nothing is a capture error; the step after it is skipped', async () => {
