@@ -79,7 +79,10 @@ interface Row {
   serverConnections: number
 }
 
-async function cannonade(s: RealServer, headers: Record<string, string>): Promise<Omit<Row, 'server' | 'round'>> {
+async function cannonade(
+  s: RealServer,
+  headers: Record<string, string>,
+): Promise<Omit<Row, 'server' | 'round'>> {
   s.zero()
   const out = join(dir, `${s.name}-${Date.now()}.json`)
   const args = ['run', s.url, '-c', String(CONNECTIONS), '-d', String(SECONDS), '--quiet', '--json', out]
