@@ -60,6 +60,8 @@ export interface ConnectionHost {
     errorKind: number,
   ): void
   failed(conn: Connection, slot: number, errorKind: number): void
+  /** The connection could not open (`errorKind`): what it would have sent fails with it. */
+  connectFailed(conn: Connection, errorKind: number): void
   /** A scenario step failed in `phase`: the steps after it in its pass are skipped. */
   stepFailed(step: number, phase: number): void
   /** A run-unique number for each scenario pass (`${iteration}`). */
@@ -271,6 +273,9 @@ export class Connection implements ResponseSink {
     socket.removeAllListeners('error')
     socket.on('error', () => {})
     socket.destroy()
+    // A connection that could not open (refused, TLS, DNS…) holds no request: the request it was
+    // opened for fails with it, as it would have on the socket.
+    if (!this.ready && this.inFlight === 0) this.host.connectFailed(this, kind)
     this.failAll(kind)
     if (this.closed || client.destroyed) return
     // A short pause keeps a refused port from becoming a busy loop; errors are still counted.
@@ -349,14 +354,25 @@ export class Connection implements ResponseSink {
    * every request in flight fails as 'timeout' and the socket is dropped (reopened when `reopen`).
    */
   expire(now: number, limitMs: number, reopen: boolean): void {
+    // A connect that has not finished within the timeout (a full accept queue) fails as one.
+    if (!this.ready && this.inFlight === 0 && !this.closed && now - this.connectStart > limitMs) {
+      this.host.connectFailed(this, ERR_TIMEOUT)
+      this.failAll(ERR_TIMEOUT)
+      this.client._destroyConnection()
+      if (reopen) this.client._connect()
+      return
+    }
     if (this.inFlight === 0 || now - this.sentAt[this.head]! <= limitMs) return
     this.failAll(ERR_TIMEOUT)
     this.client._destroyConnection()
     if (reopen) this.client._connect()
   }
 
-  /** Send one request: the caller (driver) decided it may. */
-  send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
+  /**
+   * Send one request: the caller (driver) decided it may. `write` false: the request is only put
+   * in flight, for the connection that could not open to fail it (connectFailed).
+   */
+  send(seq: number, nowMs: number, intendedMs: number, phase: number, write = true): void {
     let buf: Buffer
     const slot = (this.head + this.inFlight) % this.pipelining
     if (this.scenario) {
@@ -401,7 +417,7 @@ export class Connection implements ResponseSink {
     this.phase[slot] = phase
     this.sentInChunk[slot] = this.chunkNo
     this.inFlight++
-    this.client.conn.write(buf)
+    if (write) this.client.conn.write(buf)
   }
 
   /** Keep-alive off: drop the socket after each response and open a new one for the next request. */

@@ -157,6 +157,18 @@ export class SegmentDriver implements ConnectionHost {
     if (this.draining && !this.running) this.checkDrained()
   }
 
+  connectFailed(conn: Connection, kind: number): void {
+    // Closed loop: the request the connection was opened for fails with it (a refused port, a TLS
+    // failure, a connect that timed out), counted as sent as before. Rate mode keeps it due: the
+    // schedule sends it on a connection that opens, or counts it never sent.
+    if (!this.running || this.open || this.stepHolding || conn.index >= this.active) return
+    const max = this.o.plan.maxRequests
+    if (max !== null && this.measured >= max) return
+    // Put on the connection unwritten; the connection fails it with `kind` next.
+    this.transmit(conn, performance.now(), -1, this.phase, false)
+    void kind
+  }
+
   stepFailed(step: number, phase: number): void {
     // Like the steps' own figures, skips leave warm-up phases out.
     if (!this.o.plan.warmup[phase]) this.skips.failed(step)
@@ -210,8 +222,8 @@ export class SegmentDriver implements ConnectionHost {
     }
   }
 
-  transmit(conn: Connection, now: number, intended: number, phase: number): void {
-    conn.send(this.o.counter.next, now, intended, phase)
+  transmit(conn: Connection, now: number, intended: number, phase: number, write = true): void {
+    conn.send(this.o.counter.next, now, intended, phase, write)
     this.o.counter.next += this.o.counter.stride
     this.sent++
     if (!this.o.plan.warmup[phase]) this.measured++
