@@ -37,7 +37,7 @@ function event(
     requests,
     responses: requests - errors / 2,
     errors,
-    errorsByKind: errors ? { timeout: errors / 2, non2xx: errors / 2 } : {},
+    errorsByKind: errors ? { timeout: errors / 2, status: errors / 2 } : {},
     bytes: requests * 2048,
     mean: 3000 + (t % 50) * 10,
     p50: 2500,

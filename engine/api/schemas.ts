@@ -78,6 +78,7 @@ export const ImportSourceSchema = z
     base: z.string().max(2000).optional(),
     keepStatic: z.boolean().optional(),
     keepThirdParty: z.boolean().optional(),
+    keepConditional: z.boolean().optional(),
     name: z.string().max(200).optional(),
     /** What to call the source in notes: a file's name. */
     source: z.string().max(200).optional(),

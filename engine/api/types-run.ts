@@ -18,7 +18,8 @@ import type {
  * puts it in words).
  */
 export interface RunWarning {
-  kind: 'monitor'
+  /** A monitor that could not read its source, or a target that reopened connections (runner/reconnects.ts). */
+  kind: 'monitor' | 'connections'
   /** The config field of the monitor: targets.0.monitor (targets.0.monitor.1 in a list). */
   field: string
   target: string

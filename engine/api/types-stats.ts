@@ -9,8 +9,10 @@ export const RUN_ENDS = ['done', 'partial', 'aborted', 'failed'] as const
 export const RUN_STATUSES = ['running', ...RUN_ENDS] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 
-/** Why a request did not produce a 2xx response. Codes are stored as integers (see ERROR_KINDS). */
-// Append only: samples store the index. 'capture': a scenario step's expected status or captured value was missing.
+/** Why a request did not succeed. Codes are stored as integers (see ERROR_KINDS). */
+// Append only: samples store the index. 'status': an answer outside its success statuses
+// (engine/config/status-rule.ts: 200–399 unless the config says; called 'non2xx' before issue 28,
+// when only 2xx succeeded). 'capture': a scenario step's captured value was missing.
 // 'parse': the response broke HTTP/1.1 (a malformed status line, an invalid Content-Length or chunk size).
 // 'closed': the server ended the connection (in order, not a reset) before the request's response was whole.
 export const ERROR_KINDS = [
@@ -18,7 +20,7 @@ export const ERROR_KINDS = [
   'timeout',
   'refused',
   'reset',
-  'non2xx',
+  'status',
   'tls',
   'dns',
   'other',
@@ -56,10 +58,12 @@ export interface LatencyStats {
 export interface StatsBlock {
   /** Requests with an outcome: answered or failed (not those still in flight at the window's end). */
   requests: number
-  /** Completed with a 2xx status. */
+  /** Succeeded: answered with a status its rule counts as a success (200–399 by default), captures found. */
   ok: number
   /** By kind; includes `inflight`, which is not an error (failedRequests leaves it out). */
   errors: ErrorCounts
+  /** The `status` errors by the status code they got: `{ "404": 1204 }` (absent in older runs). */
+  unexpected?: Record<string, number>
   statusClasses: Record<'1xx' | '2xx' | '3xx' | '4xx' | '5xx', number>
   bytes: number
   /** Responses (any status) per second of the window; requests without an answer do not count. */
@@ -82,6 +86,11 @@ export interface PhaseSummary extends StatsBlock {
 
 export interface StepSummary extends StatsBlock {
   step: string
+  /**
+   * Passes in which this step was not sent because a step before it failed (an unexpected status, a
+   * capture that found nothing, a timeout…), by the step that failed: `{ login: 1204 }`.
+   */
+  skipped?: Record<string, number>
 }
 
 /**

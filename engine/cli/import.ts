@@ -30,6 +30,10 @@ const HAR_FLAGS = {
     type: 'boolean',
     help: "har: keep requests to other sites than the page's, a target per site (left out by default)",
   },
+  'keep-conditional': {
+    type: 'boolean',
+    help: 'har: keep If-None-Match, If-Modified-Since… (dropped by default: the server would answer 304 to what the browser had cached)',
+  },
   ...OUT,
 } as const satisfies FlagSpec
 const LEDGER_FLAGS = {
@@ -51,7 +55,7 @@ const OPENAPI_FLAGS = {
 export const IMPORT_USAGE = helpText(
   `usage: cannonade import json FILE [--db FILE]        runs written by "cannonade export json"
        cannonade import ledger FILE --run ID [--db FILE]   an agent's kept raw ledger (its ledger.db) into its run
-       cannonade import har FILE [--keep-static] [--keep-third-party] [--out CONFIG.yaml]
+       cannonade import har FILE [--keep-static] [--keep-third-party] [--keep-conditional] [--out CONFIG.yaml]
        cannonade import curl 'curl …' ['curl …'…] [--out CONFIG.yaml]   (or - to read them from stdin)
        cannonade import openapi SPEC --base URL [--out CONFIG.yaml]
 har, curl and openapi write a run config with a scenario step per request; secrets (cookies,
@@ -186,6 +190,7 @@ async function importFile(kind: 'har' | 'openapi', rest: string[], ctx: CliConte
     ...('base' in flags && flags.base !== undefined ? { base: flags.base } : {}),
     ...('keep-static' in flags ? { keepStatic: flags['keep-static'] } : {}),
     ...('keep-third-party' in flags ? { keepThirdParty: flags['keep-third-party'] } : {}),
+    ...('keep-conditional' in flags ? { keepConditional: flags['keep-conditional'] } : {}),
     ...(flags.name ? { name: flags.name } : {}),
   })
   return emit(made, flags.out, ctx, ctx.dbPath)

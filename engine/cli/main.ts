@@ -9,6 +9,8 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   run CONFIG.(json|yaml) [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
                                                                run a load test (with sweep: a study)
   run CONFIG --agents N [--on local|docker|swarm|kubernetes|external] [--raw keep|upload]   N load agents, one run
+  run URL [-c|--connections N] [-d|--duration S | -n|--requests N] [--rate R] [-m|--method METHOD] [-H|--header 'K: V'] [-b|--body BODY] [--save FILE.yaml]
+                                                               one URL, no config (--save writes its config)
   run --demo [--duration S] [--connections N]                  against the embedded demo target
   agent                                                        one agent's share (its environment says which)
   agents manifest CONFIG --agents N --on kubernetes [--run KEY] [--image IMG] [--namespace NS] [--secret NAME | --secret-from-env] [--agent-cpu CPU] [--agent-memory MEM] [--out FILE]
@@ -17,7 +19,7 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   runs show ID [--json] | runs delete ID | runs prune ID | runs complete   the history
   export pg ID... --url postgres://... | export csv ID --out FILE [--series]
   export csv --study ID --out FILE | export json ID... --out FILE | export junit ID --out FILE
-  import json FILE | import ledger FILE --run ID | import har FILE [--keep-static] [--keep-third-party] | import curl 'curl …'…
+  import json FILE | import ledger FILE --run ID | import har FILE [--keep-static] [--keep-third-party] [--keep-conditional] | import curl 'curl …'…
   import openapi SPEC --base URL        har, curl, openapi: [--name TEXT] [--out CONFIG.yaml]
   report ID... --out FILE.pdf [--baseline RUN:TARGET] [--min-effect PCT] [--pair A=B] [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]

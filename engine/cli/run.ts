@@ -1,4 +1,5 @@
 // `cannonade run CONFIG [--db FILE] [--json OUT] [--quiet] [--cpu N]`
+// `cannonade run URL [-c N] [-d S | -n N] [--rate R] [-m METHOD] [-H 'K: V'] [-b BODY] [--save FILE.yaml]`
 // `cannonade run --demo [--duration S] [--connections N]`
 // A client of the engine like the app: runs.start, progress and the end through its events, the
 // summary through runs.get; a config with `sweep` is the engine's study (./study.ts prints it).
@@ -20,6 +21,7 @@ import type { CliCommand, CliContext } from './context.ts'
 import { ProgressLine } from './progress.ts'
 import { formatSummary, jsonSummary } from './summary.ts'
 import { runStudy } from './study.ts'
+import { isUrl, saveConfig, urlRunConfig } from './run-url.ts'
 import { endings, onInterrupt, printJoin, printLogs } from './watch.ts'
 
 const RUN_FLAGS = {
@@ -52,8 +54,39 @@ const RUN_FLAGS = {
     help: "with --agents: upload each agent's raw per-request ledger into this run after the load (default), or keep it with the agent (default for external)",
   },
   demo: { type: 'boolean', help: 'run against the embedded demo target instead of a CONFIG' },
-  duration: { type: 'number', value: 'S', help: 'with --demo: seconds of load (default 10)' },
-  connections: { type: 'number', value: 'N', help: 'with --demo: connections (default 10)' },
+  duration: {
+    type: 'number',
+    value: 'S',
+    short: 'd',
+    help: 'with a URL or --demo: seconds of load (default 10)',
+  },
+  connections: {
+    type: 'number',
+    value: 'N',
+    short: 'c',
+    help: 'with a URL or --demo: connections (default 10)',
+  },
+  requests: {
+    type: 'number',
+    value: 'N',
+    short: 'n',
+    help: 'with a URL: this many requests instead of a duration',
+  },
+  rate: {
+    type: 'number',
+    value: 'R',
+    help: 'with a URL: R requests/s, open loop (latency from the intended send time)',
+  },
+  method: { type: 'string', value: 'METHOD', short: 'm', help: 'with a URL: the method (default GET)' },
+  header: {
+    type: 'string',
+    value: "'K: V'",
+    short: 'H',
+    multiple: true,
+    help: 'with a URL: a header (again for more)',
+  },
+  body: { type: 'string', value: 'BODY', short: 'b', help: 'with a URL: the request body' },
+  save: { type: 'string', value: 'FILE.yaml', help: 'with a URL: write its one-target config to FILE.yaml' },
   'allow-concurrent': {
     type: 'boolean',
     help: 'start even while another run is going on this database (both then report a shared generator)',
@@ -62,6 +95,7 @@ const RUN_FLAGS = {
 
 export const RUN_USAGE = helpText(
   `usage: cannonade run CONFIG.(json|yaml) [--db FILE] [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
+       cannonade run URL [-c N] [-d S | -n N] [--rate R] [-m METHOD] [-H 'K: V'] [-b BODY] [--save FILE.yaml]
        cannonade run CONFIG --agents N [--on local|docker|swarm|kubernetes|external] [--raw keep|upload]
        cannonade run --demo [--duration S] [--connections N] [--db FILE] [--json OUT] [--quiet] [--cpu N]`,
   RUN_FLAGS,
@@ -196,6 +230,15 @@ function withAgents(config: RunConfig, flags: { agents?: number; on?: string; ra
   })
 }
 
+/** Options that make a URL's config: refused with a config file or --demo, naming them. */
+function urlOnly(flags: Record<string, unknown>): void {
+  const given = ['requests', 'rate', 'method', 'header', 'body', 'save'].filter((f) => flags[f] !== undefined)
+  if (given.length)
+    throw new UsageError(
+      `${given.map((f) => `--${f}`).join(', ')}: with a URL only (cannonade run http://…); a config file says these itself`,
+    )
+}
+
 function invalidConfig(ctx: CliContext, issues: readonly { field: string; message: string }[]): number {
   ctx.stderr.write(
     `cannonade run: invalid config\n${issues.map((i) => `  ${i.field || '(config)'}: ${i.message}`).join('\n')}\n`,
@@ -216,18 +259,26 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       throw new UsageError('--agents must be a whole number from 1')
     // A config file is read and checked before the engine opens: bad input writes nothing.
     let config: RunConfig | null = null
+    let saved: Record<string, unknown> | null = null
+    const url = positional.length === 1 && isUrl(positional[0]!) ? positional[0]! : null
+    if (!url) urlOnly(flags)
     if (flags.demo) {
       if (positional.length) throw new UsageError('--demo takes no config file')
+    } else if (url) {
+      const made = urlRunConfig({ url, ...flags, headers: flags.header })
+      config = withAgents(made.config, flags)
+      if (flags.save !== undefined) saved = made.raw
     } else {
       if (duration !== undefined || connections !== undefined) {
         throw new UsageError(
-          '--duration and --connections go with --demo; set load.duration / load.connections in the config',
+          '--duration and --connections go with a URL or --demo; set load.duration / load.connections in the config',
         )
       }
       if (positional.length !== 1)
-        throw new UsageError(positional.length ? 'give one config file' : 'missing CONFIG file')
+        throw new UsageError(positional.length ? 'give one config file or URL' : 'missing CONFIG file or URL')
       config = withAgents(loadRunConfigFile(positional[0]!), flags)
     }
+    if (saved && flags.save !== undefined) await saveConfig(flags.save, saved, flags.db ?? ctx.dbPath)
     if (flags.json !== undefined) {
       checkOutFile('--json', flags.json)
       // The database and the data folder's own files are refused before the run, not after it.

@@ -14,6 +14,7 @@ import type {
 import type { RunConfig } from '../config/schema.ts'
 import { figuresOf } from '../metrics/figures.ts'
 import { errorsText, msText, serverTimingInvalidText, thresholdSentence } from '../metrics/units.ts'
+import { skippedText } from '../metrics/skipped.ts'
 import { formatTable } from './table.ts'
 import { warningLine } from '../monitor/warnings.ts'
 
@@ -45,6 +46,8 @@ function blockJson(b: StatsBlock) {
     ok: f.ok,
     failed: f.failed,
     errors: f.errors,
+    // The `status` errors by the code they got.
+    ...(Object.keys(f.unexpected).length ? { unexpected: f.unexpected } : {}),
     inflight: f.inflight,
     errorRate: f.errorRate,
     throughput: Math.round(f.throughput * 100) / 100,
@@ -105,7 +108,16 @@ export function jsonSummary(s: RunSummary) {
             },
           }
         : {}),
-      ...(r.steps ? { steps: r.steps.map((st) => ({ step: st.step, ...blockJson(st) })) } : {}),
+      ...(r.steps
+        ? {
+            steps: r.steps.map((st) => ({
+              step: st.step,
+              ...blockJson(st),
+              // Passes in which the step was not sent, by the step that failed before it.
+              ...(st.skipped ? { skipped: st.skipped } : {}),
+            })),
+          }
+        : {}),
       // Server-Timing headers whose app or db duration was not one: kept out of serverApp/serverDb.
       serverTimingInvalid: r.serverTimingInvalid,
     })),
@@ -188,7 +200,9 @@ export function resultsTable(
   for (const r of results) {
     rows.push(blockRow(r.target, String(r.round), r), ...subRows(r))
     const f = figuresOf(r)
-    if (f.failed > 0) errorLines.push(`errors ${r.target} #${r.round}: ${errorsText(f.errors)}`)
+    if (f.failed > 0)
+      errorLines.push(`errors ${r.target} #${r.round}: ${errorsText(f.errors, String, f.unexpected)}`)
+    errorLines.push(...stepLines(r))
     const bad = r.serverTimingInvalid
     if (bad > 0) errorLines.push(`server-timing ${r.target} #${r.round}: ${serverTimingInvalidText(bad)}`)
   }
@@ -208,6 +222,18 @@ export function resultsTable(
     ...(all.length ? [ALL_ROUNDS_NOTE] : []),
   ]
   return formatTable(HEAD, rows, RIGHT) + notes.map((l) => `${l}\n`).join('')
+}
+
+/** A scenario's failures and skips per step: what failed, and what was not sent after it. */
+function stepLines(r: TargetRoundSummary): string[] {
+  const out: string[] = []
+  for (const st of r.steps ?? []) {
+    const f = figuresOf(st)
+    const who = `step ${r.target} #${r.round} ${st.step}`
+    if (f.failed > 0) out.push(`${who}: ${errorsText(f.errors, String, f.unexpected)}`)
+    if (st.skipped) out.push(`${who}: ${skippedText(st.skipped)}`)
+  }
+  return out
 }
 
 /** One line per threshold, its limit and actual value in their units. */

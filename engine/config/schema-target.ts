@@ -5,6 +5,7 @@ import { MONITOR_KINDS, MonitorSpecSchema, STACK_NAME } from './schema-monitor.t
 import { LIMITS, MAX_REPLICAS } from './limits.ts'
 import { HTTP_METHODS, headerName, secretVariables } from './schema-fields.ts'
 import { stackEnvIssues } from './stack-env.ts'
+import { ExpectSchema } from './status-rule.ts'
 
 export const TargetUrlSchema = z.string().superRefine((value, ctx) => {
   let url: URL
@@ -92,7 +93,12 @@ export const StepSchema = z
     capture: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), CaptureSchema)
       .default({}),
-    /** A response with another status ends the pass (counted as a 'capture' error) and starts over. */
+    /**
+     * The statuses that are a success for this step (status-rule.ts), instead of the target's: an
+     * answer outside them is an `unexpected status` error and ends the pass, which starts over.
+     */
+    expect: ExpectSchema.optional(),
+    /** The older form of `expect: { status: [N] }` (configs and templates that say it still run). */
     expectStatus: z.number().int().min(100).max(599).optional(),
     /**
      * Run once per connection, before the loop of the other steps (register and log in once, then
@@ -103,6 +109,10 @@ export const StepSchema = z
     think: ThinkSchema.optional(),
   })
   .strict()
+  .refine((s) => s.expect === undefined || s.expectStatus === undefined, {
+    message: 'says expect and expectStatus: keep expect.status only',
+    path: ['expectStatus'],
+  })
 
 /** A bundled stack this target runs on; `env` is what a sweep may change (POOL_SIZE…). */
 export const TargetStackSchema = z
@@ -141,6 +151,11 @@ export const TargetSchema = z
         error: "must be a string, null, or { size: bytes, kind: 'json' | 'text' }",
       })
       .default(null),
+    /**
+     * The statuses that are a success (status-rule.ts): codes, ranges ('200-299') or classes
+     * ('2xx'); by default 200–399. Any other answer is an `unexpected status` error, its code counted.
+     */
+    expect: ExpectSchema.optional(),
     /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
     insecure: z.boolean().default(false),
     /** One resource monitor, or several (say docker for CPU and postgres for connections). */

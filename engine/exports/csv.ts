@@ -29,7 +29,13 @@ import {
   TABLES,
   type ServerSecond,
 } from '../store/export-read.ts'
-import { instanceSeconds, targetSeconds, type InstanceSecond, type TargetSecond } from '../store/resources.ts'
+import {
+  instanceSeconds,
+  metricSeconds,
+  targetSeconds,
+  type InstanceSecond,
+  type TargetSecond,
+} from '../store/resources.ts'
 import { missingSamples } from '../store/ledger-elsewhere.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, LATENCY_US_COLUMNS, writeOutput } from './write.ts'
@@ -125,6 +131,7 @@ function ownFigures(own: TargetSecond | undefined, timing: ServerSecond | undefi
 function instanceLines(
   head: readonly (string | number)[],
   instances: readonly InstanceSecond[] | undefined,
+  metrics: readonly null[],
 ): string {
   const blank = SERIES_CSV_HEADER.length - head.length - 7
   return (instances ?? [])
@@ -136,13 +143,20 @@ function instanceLines(
         i.memoryBytes,
         ...Array<null>(4).fill(null),
         i.instance,
+        ...metrics,
       ]),
     )
     .join('')
 }
 
 function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
-  yield csvLine(SERIES_CSV_HEADER)
+  // A monitor's named series (a Prometheus query's, a preset's heap_bytes…): a column each, after
+  // the fixed ones, `metric_<name>`, the target's value in the second (its instances summed or
+  // averaged as the series' unit says: engine/metrics/units.ts seriesAggregate).
+  const metrics = metricSeconds(db, runId)
+  const metricNames = [...new Set([...metrics.values()].flatMap((m) => [...m.keys()]))].sort()
+  yield csvLine([...SERIES_CSV_HEADER, ...metricNames.map((m) => `metric_${m}`)])
+  const blankMetrics = metricNames.map(() => null)
   const resources = targetSeconds(db, runId)
   const instances = instanceSeconds(db, runId)
   const server = serverSeconds(db, runId)
@@ -176,9 +190,10 @@ function* seriesLines(db: Db, runId: number, names: RunNames, count: (n: number)
           server.get(`${Number(target)}:${Number(round)}:${Number(t)}`),
         ),
         '',
+        ...metricNames.map((m) => metrics.get(name)?.get(m)?.get(Number(t)) ?? null),
       ])
       const own = instances.get(name)?.get(Number(t))
-      text += instanceLines(head, own)
+      text += instanceLines(head, own, blankMetrics)
       lines += own?.length ?? 0
     }
     count(lines)

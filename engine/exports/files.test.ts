@@ -47,7 +47,7 @@ describe('exportCsv', () => {
     expect(lines).toHaveLength(30_001)
     expect(lines[0]).toBe(SAMPLE_CSV_HEADER.join(','))
     expect(lines[43]).toMatch(new RegExp(`^${prefix}-0000000042,42,a b,1,main,`))
-    expect(lines.some((l) => /,timeout,|,non2xx,|,reset,/.test(l))).toBe(true)
+    expect(lines.some((l) => /,timeout,|,status,|,reset,/.test(l))).toBe(true)
     expect(readdirSync(dir)).toEqual(['samples.csv'])
   })
 

@@ -11,6 +11,7 @@ import { JSON_FORMAT, JSON_VERSION } from './json.ts'
 import { TABLES } from '../store/export-read.ts'
 import { MAX_WARNINGS } from '../store/warnings.ts'
 import { LIMITS } from '../config/limits.ts'
+import { withLegacyRule } from '../config/status-rule.ts'
 import {
   DistributionSchema,
   GeneratorHealthSchema,
@@ -69,7 +70,7 @@ const RunSchema = z.object({
     warnings: z
       .array(
         z.object({
-          kind: z.literal('monitor'),
+          kind: z.enum(['monitor', 'connections']),
           field: z.string(),
           target: z.string(),
           source: z.string(),
@@ -127,13 +128,26 @@ interface RawRun {
  * A run record checked with RunSchema, its JSON columns kept as the file has them (the schemas
  * check them; what is stored is what was exported, every field of it).
  */
-function parseRun(value: unknown, file: string, where: string): RunRecord {
+/**
+ * The config a run of a file in `version` ran with: before version 2 (issue 28) only 2xx was a
+ * success, and a target that named no rule had that one.
+ */
+function ranWith(config: Record<string, unknown>, version: number): Record<string, unknown> {
+  if (version >= 2 || !Array.isArray(config.targets)) return config
+  const targets = (config.targets as unknown[]).filter(
+    (t): t is Record<string, unknown> => typeof t === 'object' && t !== null,
+  )
+  return targets.length === config.targets.length ? withLegacyRule({ ...config, targets }) : config
+}
+
+function parseRun(value: unknown, file: string, where: string, version: number): RunRecord {
   const parsed = parseRecord(RunSchema, value, file, where)
   const raw = value as RawRun
   return {
     ...parsed,
     run: {
       ...parsed.run,
+      config: ranWith(parsed.run.config, version),
       generator: raw.run.generator as RunRecord['run']['generator'],
       thresholds: raw.run.thresholds as RunRecord['run']['thresholds'],
       distribution: raw.run.distribution as RunRecord['run']['distribution'],
@@ -226,7 +240,8 @@ function* readLines(file: string): Generator<string> {
   }
 }
 
-function checkHeader(value: unknown, file: string): void {
+/** The file's format version, when this Cannonade reads it. */
+function checkHeader(value: unknown, file: string): number {
   const header = parseRecord(HeaderSchema, value, file, 'header')
   if (header.version > JSON_VERSION) {
     throw bad(
@@ -235,6 +250,7 @@ function checkHeader(value: unknown, file: string): void {
       `format version ${header.version} is newer than this Cannonade reads (${JSON_VERSION}); update Cannonade`,
     )
   }
+  return header.version
 }
 
 /** Records of a file in json.ts's line layout, or of any JSON layout by parsing it whole. */
@@ -250,7 +266,7 @@ export function* records(file: string): Generator<ImportEvent> {
     yield* wholeDocument(file)
     return
   }
-  checkHeader(JSON.parse(`${first.value}]}`), file)
+  const version = checkHeader(JSON.parse(`${first.value}]}`), file)
   let line = 1
   let inSamples = false
   for (const text of lines) {
@@ -271,7 +287,7 @@ export function* records(file: string): Generator<ImportEvent> {
         text.endsWith('"samples":[')
       ) {
         const value: unknown = JSON.parse(`${text.replace(/^,/, '')}]}`)
-        yield { kind: 'run', run: parseRun(value, file, where) }
+        yield { kind: 'run', run: parseRun(value, file, where, version) }
         inSamples = true
       } else if (text.trim() !== '') throw bad(file, where, 'unexpected content')
     } catch (err) {
@@ -290,7 +306,7 @@ function* wholeDocument(file: string): Generator<ImportEvent> {
   } catch (err) {
     throw bad(file, 'document', `not valid JSON (${(err as Error).message})`)
   }
-  checkHeader(doc, file)
+  const version = checkHeader(doc, file)
   const runs = parseRecord(
     z.object({ runs: z.array(z.record(z.string(), z.unknown())) }),
     doc,
@@ -299,7 +315,7 @@ function* wholeDocument(file: string): Generator<ImportEvent> {
   ).runs
   for (const [i, raw] of runs.entries()) {
     const { samples, ...meta } = raw
-    yield { kind: 'run', run: parseRun(meta, file, `runs.${i}`) }
+    yield { kind: 'run', run: parseRun(meta, file, `runs.${i}`, version) }
     const rows = parseRecord(
       z.array(z.array(z.union([z.number(), z.null()]))),
       samples ?? [],

@@ -36,7 +36,8 @@ import { writeOutput } from './write.ts'
 import { redactConfigJson } from '../config/redact.ts'
 
 export const JSON_FORMAT = 'cannonade-runs'
-export const JSON_VERSION = 1
+/** 2: a run's config holds the success statuses it ran with (a version 1 file's runs had 2xx only). */
+export const JSON_VERSION = 2
 
 function parsed(text: string | null, runId: number, column: string): unknown {
   if (text === null) return null

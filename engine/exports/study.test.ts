@@ -55,13 +55,14 @@ describe('the per-second CSV', () => {
         state: null,
         ...(n !== undefined ? { connections: n } : {}),
       } as Parameters<typeof write>[1])
-    // Second 0: instance a means 35 %, b 55 %: 90 % in all; memory 100 + 300 MB.
-    sample(0.2, 'docker', 'a', 30, 100e6)
-    sample(0.7, 'docker', 'a', 40, 100e6)
-    sample(0.2, 'docker', 'b', 50, 300e6)
-    sample(0.7, 'docker', 'b', 60, 300e6)
-    sample(0.5, 'postgres', 'active', null, null, 3)
-    sample(0.5, 'postgres', 'idle', null, null, 2)
+    // Second 0: instance a means 35 %, b 55 %: 90 % in all; memory 100 + 300 MB. Read between 0.7
+    // and 1.2 s, they cover second 0 (a reading covers the second before it: sampleSecond).
+    sample(0.7, 'docker', 'a', 30, 100e6)
+    sample(1.2, 'docker', 'a', 40, 100e6)
+    sample(0.7, 'docker', 'b', 50, 300e6)
+    sample(1.2, 'docker', 'b', 60, 300e6)
+    sample(1.0, 'postgres', 'active', null, null, 3)
+    sample(1.0, 'postgres', 'idle', null, null, 2)
     const out = join(mkdtempSync(join(tmpdir(), 'cannonade-csv-')), 'series.csv')
     await exportCsv(db, runId, { kind: 'series' }, out)
     const rows = rowsOf(out, SERIES_CSV_HEADER)

@@ -1,7 +1,11 @@
 // A HAR file (HTTP Archive 1.2, as browsers' "Save all as HAR" and Playwright's recordHar write it)
 // as requests: the page's own requests in the order they started. Static assets (scripts, style
 // sheets, images, fonts, media) and other sites' requests (analytics, CDNs) are left out unless
-// asked for; requests a step cannot replay (WebSockets, other schemes, unanswered) always are.
+// asked for; requests a step cannot replay (WebSockets, other schemes, unanswered) always are. As a
+// user means it (issue 28): what the browser served from its cache or memory never reached the
+// server, so it is left out and listed; a reload's conditional headers (If-None-Match,
+// If-Modified-Since…) are dropped unless asked for, since with them the server answers 304 to
+// what the browser had, and a recorded 304 is then no answer to expect.
 import { z } from 'zod'
 import { ConfigError, configErrorFromZod } from '../config/errors.ts'
 import type { ReadRequests, SourceRequest } from './types.ts'
@@ -15,6 +19,8 @@ const HarSchema = z.object({
         z.object({
           startedDateTime: z.string().optional(),
           _resourceType: z.string().optional(),
+          /** Chromium's DevTools: 'memory' or 'disk' when the browser answered from its cache. */
+          _fromCache: z.string().optional(),
           request: z.object({
             method: z.string(),
             url: z.string(),
@@ -31,6 +37,8 @@ const HarSchema = z.object({
             .object({
               status: z.number(),
               content: z.object({ mimeType: z.string().optional() }).optional(),
+              /** Bytes that came over the network (Chromium, Playwright): 0 when the cache answered. */
+              _transferSize: z.number().optional(),
             })
             .optional(),
         }),
@@ -45,6 +53,23 @@ type Entry = z.output<typeof HarSchema>['log']['entries'][number]
 export interface HarOptions {
   keepStatic?: boolean
   keepThirdParty?: boolean
+  /** Keep If-None-Match, If-Modified-Since and the other conditional headers (dropped by default). */
+  keepConditional?: boolean
+}
+
+/** Request headers that make an answer depend on what the browser had cached (RFC 9110 §13.1). */
+const CONDITIONAL = new Set([
+  'if-none-match',
+  'if-modified-since',
+  'if-match',
+  'if-unmodified-since',
+  'if-range',
+])
+
+/** An entry the browser answered from its cache or memory: nothing of it reached the server. */
+function fromCache(e: Entry): boolean {
+  if (e._fromCache !== undefined && e._fromCache !== '') return true
+  return e.response?._transferSize === 0 && (e.response.status ?? 0) > 0
 }
 
 const STATIC_TYPES = new Set([
@@ -137,7 +162,7 @@ function firstPartyOf(entries: readonly Entry[]): URL | null {
   }
 }
 
-type Reason = 'static' | 'third' | 'socket' | 'scheme' | 'unanswered'
+type Reason = 'static' | 'third' | 'socket' | 'scheme' | 'unanswered' | 'cache'
 
 function reasonToLeaveOut(e: Entry, url: URL, site: string, opts: HarOptions): Reason | null {
   const upgrade = e.request.headers.some((h) => h.name.toLowerCase() === 'upgrade')
@@ -150,6 +175,7 @@ function reasonToLeaveOut(e: Entry, url: URL, site: string, opts: HarOptions): R
     return 'socket'
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'scheme'
   if (!e.response || e.response.status <= 0) return 'unanswered'
+  if (fromCache(e)) return 'cache'
   if (!opts.keepThirdParty && siteOf(url.hostname) !== site) return 'third'
   if (!opts.keepStatic && isStatic(e, url)) return 'static'
   return null
@@ -159,14 +185,23 @@ function leftOutNotes(left: Map<Reason, URL[]>): string[] {
   const notes: string[] = []
   const count = (r: Reason) => left.get(r)?.length ?? 0
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`
+  if (count('cache')) {
+    const byPath = new Map<string, number>()
+    for (const u of left.get('cache')!) byPath.set(u.pathname, (byPath.get(u.pathname) ?? 0) + 1)
+    const list = [...byPath].map(([p, k]) => (k > 1 ? `${p} ×${k}` : p))
+    notes.push(
+      `left out ${n(count('cache'), 'request')} the browser answered from its cache or memory (the server never saw ${count('cache') === 1 ? 'it' : 'them'}): ${list.slice(0, 8).join(', ')}${list.length > 8 ? ', …' : ''}`,
+    )
+  }
+  // Said without naming a command's flag: the app shows these beside its own checkboxes.
   if (count('static'))
     notes.push(
-      `left out ${n(count('static'), 'static asset')} (scripts, style sheets, images, fonts, media): --keep-static keeps them`,
+      `left out ${n(count('static'), 'static asset')} (scripts, style sheets, images, fonts, media): keep static assets to replay them`,
     )
   if (count('third')) {
     const hosts = [...new Set(left.get('third')!.map((u) => u.host))]
     notes.push(
-      `left out ${n(count('third'), 'request')} to other sites (${hosts.slice(0, 5).join(', ')}${hosts.length > 5 ? ', …' : ''}): --keep-third-party keeps them, a target per site`,
+      `left out ${n(count('third'), 'request')} to other sites (${hosts.slice(0, 5).join(', ')}${hosts.length > 5 ? ', …' : ''}): keep other sites' requests to replay them, a target per site`,
     )
   }
   if (count('socket'))
@@ -191,6 +226,7 @@ export function readHar(text: string, opts: HarOptions = {}): ReadRequests {
   const site = siteOf(first.hostname)
   const left = new Map<Reason, URL[]>()
   const requests: SourceRequest[] = []
+  let conditional = 0
   const ordered = entries
     .map((e, i) => ({ e, i, t: Date.parse(e.startedDateTime ?? '') }))
     .sort((a, b) => (Number.isFinite(a.t) && Number.isFinite(b.t) && a.t !== b.t ? a.t - b.t : a.i - b.i))
@@ -208,14 +244,26 @@ export function readHar(text: string, opts: HarOptions = {}): ReadRequests {
       left.set(reason, [...(left.get(reason) ?? []), url])
       continue
     }
+    const headers = e.request.headers.filter(
+      (h) => opts.keepConditional || !CONDITIONAL.has(h.name.toLowerCase()),
+    )
+    const dropped = headers.length < e.request.headers.length
+    if (dropped) conditional++
+    // Without its conditional headers the request gets the whole answer, not the 304 recorded.
+    const status = e.response && !(dropped && e.response.status === 304) ? e.response.status : undefined
     requests.push({
       method: e.request.method.toUpperCase(),
       url: url.toString(),
-      headers: e.request.headers.map((h) => [h.name, h.value]),
+      headers: headers.map((h) => [h.name, h.value]),
       body: body(e),
-      ...(e.response ? { status: e.response.status } : {}),
+      ...(status !== undefined ? { status } : {}),
     })
   }
+  const notes = leftOutNotes(left)
+  if (conditional)
+    notes.push(
+      `dropped the conditional headers (If-None-Match, If-Modified-Since…) of ${conditional} request${conditional === 1 ? '' : 's'}: with them the server answers 304 to what the browser had cached; keep conditional headers to send them`,
+    )
   if (requests.length === 0)
     throw new ConfigError([
       {
@@ -223,5 +271,5 @@ export function readHar(text: string, opts: HarOptions = {}): ReadRequests {
         message: `holds no request to replay (${leftOutNotes(left).join('; ') || 'none'})`,
       },
     ])
-  return { requests, notes: leftOutNotes(left), firstParty: first.origin, name: `HAR: ${first.host}` }
+  return { requests, notes, firstParty: first.origin, name: `HAR: ${first.host}` }
 }

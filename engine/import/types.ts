@@ -15,6 +15,8 @@ export interface ImportOptions {
   keepStatic?: boolean
   /** har: keep requests to other sites than the page's, each site a target of its own. */
   keepThirdParty?: boolean
+  /** har: keep a reload's If-None-Match, If-Modified-Since… (dropped by default: the server would answer 304). */
+  keepConditional?: boolean
   /** The config's name (default: from the source). */
   name?: string
   /** What the source is called in notes and the YAML's header: a file name, "pasted text". */

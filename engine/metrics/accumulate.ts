@@ -11,7 +11,7 @@ import { answeredInSecond } from './figures.ts'
 import { extremesOf, latencyStats, newHistogram, record, type Extremes, type Histogram } from './hdr.ts'
 
 export const ERR_NONE = 0
-export const ERR_NON2XX = ERROR_KINDS.indexOf('non2xx')
+export const ERR_STATUS = ERROR_KINDS.indexOf('status')
 export const ERR_INFLIGHT = ERROR_KINDS.indexOf('inflight')
 
 export const HISTOGRAMS = ['latency', 'corrected', 'app', 'db'] as const
@@ -23,6 +23,8 @@ export class StatsAccumulator {
   bytes = 0
   readonly errors = new Float64Array(ERROR_KINDS.length)
   readonly status = new Float64Array(5)
+  /** `status` errors by their status code (few codes: a map, touched only on such an error). */
+  readonly unexpected = new Map<number, number>()
   readonly latency: Histogram = newHistogram()
   corrected: Histogram | null = null
   app: Histogram | null = null
@@ -55,7 +57,8 @@ export class StatsAccumulator {
     if (latencyUs < 0) return
     const cls = (status / 100) | 0
     if (cls >= 1 && cls <= 5) this.status[cls - 1] = (this.status[cls - 1] ?? 0) + 1
-    if (cls === 2) this.ok++
+    if (error === ERR_NONE) this.ok++
+    else if (error === ERR_STATUS) this.unexpected.set(status, (this.unexpected.get(status) ?? 0) + 1)
     this.bytes += bytes
     record(this.latency, latencyUs)
     if (correctedUs >= 0) record((this.corrected ??= newHistogram()), correctedUs)
@@ -69,6 +72,14 @@ export class StatsAccumulator {
       const n = this.errors[i] ?? 0
       if (n > 0) out[ERROR_KINDS[i] as Exclude<(typeof ERROR_KINDS)[number], 'none'>] = n
     }
+    return out
+  }
+
+  /** The `status` errors by code, as StatsBlock.unexpected holds them (codes in ascending order). */
+  unexpectedCounts(): Record<string, number> {
+    const out: Record<string, number> = {}
+    for (const code of [...this.unexpected.keys()].sort((a, b) => a - b))
+      out[code] = this.unexpected.get(code)!
     return out
   }
 
@@ -96,6 +107,7 @@ export class StatsAccumulator {
       requests: this.requests,
       ok: this.ok,
       errors: this.errorCounts(),
+      ...(this.unexpected.size > 0 ? { unexpected: this.unexpectedCounts() } : {}),
       statusClasses: this.statusClasses(),
       bytes: this.bytes,
       throughput: seconds > 0 ? completed / seconds : 0,
@@ -113,6 +125,7 @@ export class StatsAccumulator {
     this.bytes = 0
     this.errors.fill(0)
     this.status.fill(0)
+    this.unexpected.clear()
     this.latency.reset()
     this.corrected?.reset()
     this.app?.reset()
@@ -134,10 +147,21 @@ export class StatsAccumulator {
     for (let i = 0; i < this.errors.length; i++)
       this.errors[i] = (this.errors[i] ?? 0) + (other.errors[i] ?? 0)
     for (let i = 0; i < 5; i++) this.status[i] = (this.status[i] ?? 0) + (other.status[i] ?? 0)
+    this.addUnexpected(other.unexpected)
     this.latency.add(other.latency)
     if (other.corrected) (this.corrected ??= newHistogram()).add(other.corrected)
     if (other.app) (this.app ??= newHistogram()).add(other.app)
     if (other.db) (this.db ??= newHistogram()).add(other.db)
+  }
+
+  /** Add `status` error counts by code. */
+  addUnexpected(counts: ReadonlyMap<number, number> | Readonly<Record<string, number>>): void {
+    const entries: Iterable<[number | string, number]> =
+      counts instanceof Map ? counts.entries() : Object.entries(counts as Readonly<Record<string, number>>)
+    for (const [code, n] of entries) {
+      const c = Number(code)
+      this.unexpected.set(c, (this.unexpected.get(c) ?? 0) + n)
+    }
   }
 
   destroy(): void {

@@ -22,6 +22,8 @@ export interface EncodedStats {
   errors: number[]
   /** 1xx…5xx. */
   status: number[]
+  /** `status` errors by their code (absent from agents of older versions). */
+  unexpected?: Record<string, number>
   latency: string
   corrected: string | null
   app: string | null
@@ -90,6 +92,7 @@ export function encodeStats(acc: StatsAccumulator): EncodedStats {
     bytes: acc.bytes,
     errors: Array.from(acc.errors),
     status: Array.from(acc.status),
+    ...(acc.unexpected.size > 0 ? { unexpected: acc.unexpectedCounts() } : {}),
     latency: encodeHistogram(acc.latency),
     corrected: acc.corrected ? encodeHistogram(acc.corrected) : null,
     app: acc.app ? encodeHistogram(acc.app) : null,
@@ -123,6 +126,7 @@ export function addStats(acc: StatsAccumulator, e: EncodedStats, who: string): v
   acc.bytes += e.bytes
   e.errors.forEach((n, i) => (acc.errors[i] = (acc.errors[i] ?? 0) + n))
   e.status.forEach((n, i) => (acc.status[i] = (acc.status[i] ?? 0) + n))
+  if (e.unexpected) acc.addUnexpected(e.unexpected)
   addEncoded(acc.latency, e.latency, who)
   if (e.corrected) addEncoded((acc.corrected ??= newHistogram()), e.corrected, who)
   if (e.app) addEncoded((acc.app ??= newHistogram()), e.app, who)

@@ -13,7 +13,7 @@ async function block(seconds: number): Promise<StatsBlock> {
   await initHdr()
   const acc = new StatsAccumulator()
   for (let i = 0; i < 90; i++) acc.add(2000 + i, -1, 200, 10, 0, -1, -1) // 90 answered 2xx
-  for (let i = 0; i < 6; i++) acc.add(3000, -1, 503, 10, code('non2xx'), -1, -1) // 6 answered 5xx
+  for (let i = 0; i < 6; i++) acc.add(3000, -1, 503, 10, code('status'), -1, -1) // 6 answered 503, not in the rule
   for (let i = 0; i < 3; i++) acc.add(-1, -1, 0, 0, code('timeout'), -1, -1) // 3 without an answer
   acc.add(-1, -1, 0, 0, code('refused'), -1, -1)
   for (let i = 0; i < 7; i++) acc.add(-1, -1, 0, 0, code('inflight'), -1, -1) // 7 in flight at the end
@@ -33,7 +33,8 @@ describe('figures: one definition of every count and rate', () => {
       failed: 10,
       unanswered: 4,
       inflight: 7,
-      errors: { timeout: 3, refused: 1, non2xx: 6 },
+      errors: { timeout: 3, refused: 1, status: 6 },
+      unexpected: { '503': 6 },
       seconds: 2,
     })
     // Throughput: responses (2xx and 5xx) per second; the 4 without an answer and the 7 in flight do not count.
@@ -81,9 +82,12 @@ describe('units', () => {
   })
 
   it('names error kinds in one order and words', () => {
-    expect(errorsText({ non2xx: 12, timeout: 3, capture: 1 })).toBe(
-      'timeout 3 · non-2xx 12 · capture failed 1',
+    expect(errorsText({ status: 12, timeout: 3, capture: 1 })).toBe(
+      'timeout 3 · unexpected status 12 · capture found nothing 1',
     )
+    expect(
+      errorsText({ status: 1204, timeout: 3 }, (n) => n.toLocaleString('en-US'), { 500: 4, 404: 1200 }),
+    ).toBe('timeout 3 · unexpected status 1,204 (404 ×1,200, 500 ×4)')
     expect(errorsText({})).toBe('none')
   })
 })

@@ -9,12 +9,14 @@
 // - requests   requests with an outcome: answered, or failed without an answer. The denominator of
 //              the error rate. (What `requests` always meant in StatsBlock and the `--json` summary.)
 // - answered   responses of any status (1xx-5xx)
-// - ok         responses with a 2xx status
-// - failed     errors: non-2xx answers, scenario captures that failed, and requests without an
-//              answer (timeout, refused, reset, TLS, DNS, other). `failedRequests()` counts them.
+// - ok         successes: answers whose status is in their rule (200–399 unless the config's
+//              `expect` says otherwise: engine/config/status-rule.ts) and whose captures were found
+// - failed     errors: answers with an unexpected status (their codes counted: `unexpected`),
+//              scenario captures that found nothing, and requests without an answer (timeout,
+//              refused, reset, TLS, DNS, other). `failedRequests()` counts them.
 // - inflight   still waiting when a time window closed: not known to have failed, so neither an
 //              error nor a latency; its own category ("in flight at end")
-// - throughput responses per second of the window: successful and non-2xx answers count, requests
+// - throughput responses per second of the window: successes and unexpected statuses count, requests
 //              without an answer (errors without a response, in flight at end) do not
 // - errorRate  failed / requests
 // - latency    percentiles of answered requests only; a second (or block) without an answer has no
@@ -32,6 +34,8 @@ export interface Figures {
   inflight: number
   /** Errors by kind, without `inflight` (which is not an error). */
   errors: ErrorCounts
+  /** The `status` errors by their status code. */
+  unexpected: Record<string, number>
   /** Responses per second of the window. */
   throughput: number
   /** failed / requests; null when there was no request with an outcome. */
@@ -70,6 +74,7 @@ export function figuresOf(b: StatsBlock): Figures {
     unanswered: Math.max(0, b.requests - answered),
     inflight,
     errors: errorsOnly(b.errors),
+    unexpected: b.unexpected ?? {},
     throughput: b.throughput,
     errorRate: b.requests > 0 ? failed / b.requests : null,
     seconds: b.seconds,
@@ -88,6 +93,9 @@ export function roundsFigures(rounds: readonly StatsBlock[]): Figures {
   for (const f of all)
     for (const [k, n] of Object.entries(f.errors) as [keyof ErrorCounts, number][])
       errors[k] = (errors[k] ?? 0) + n
+  const unexpected: Record<string, number> = {}
+  for (const f of all)
+    for (const [code, n] of Object.entries(f.unexpected)) unexpected[code] = (unexpected[code] ?? 0) + n
   const requests = sum((f) => f.requests)
   const failed = sum((f) => f.failed)
   return {
@@ -99,6 +107,7 @@ export function roundsFigures(rounds: readonly StatsBlock[]): Figures {
     unanswered: sum((f) => f.unanswered),
     inflight: sum((f) => f.inflight),
     errors,
+    unexpected,
     throughput: all.length ? sum((f) => f.throughput) / all.length : 0,
     errorRate: requests > 0 ? failed / requests : null,
     seconds: sum((f) => f.seconds),

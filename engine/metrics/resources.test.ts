@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest'
 import type { ResourcePoint } from '../api/types.ts'
 import { resourceSummary } from './resources.ts'
 
+// `t` is the second a sample was read in; it is stored half a second on, in the second it covers
+// (sampleSecond: a reading covers the second before it).
 const sample = (t: number, instance: string, cpu: number | null, mb: number | null): ResourcePoint => ({
-  t,
+  t: t + 0.5,
   target: 'cluster',
   source: 'process',
   instance,

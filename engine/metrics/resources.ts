@@ -34,6 +34,18 @@ export interface TargetResources {
   connections: ({ state: string } & MeanPeak)[]
 }
 
+/**
+ * The second of the run a resource sample belongs to: the one it covers (issue 28, Must 5). A
+ * monitor's reading at t covers (t − 1, t] (a CPU % is the difference from the reading a second
+ * before; the generator's sample of second k is stored at k + 1), so it belongs to the second that
+ * holds the middle of that interval: a sample at 20.67 s is second 20's, one at 21.0 too, one at
+ * 20.2 s second 19's. The run page, Compare, the study page, `runs show`, the CSV and the PDF all
+ * place samples with it (and engine/store/resources.ts's SQL with SAMPLE_SECOND_SQL, the same rule).
+ */
+export function sampleSecond(t: number): number {
+  return Math.floor(t - 0.5)
+}
+
 /** Each target's seconds under load: the whole seconds its series has. */
 export function loadSeconds(series: readonly Pick<SeriesPoint, 'target' | 't'>[]): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>()
@@ -66,7 +78,7 @@ function cells(resources: readonly ResourcePoint[]): Map<string, Map<string, Ent
       seconds: new Map<number, Cell>(),
     }
     entry.first = Math.min(entry.first, r.t)
-    const t = Math.floor(r.t)
+    const t = sampleSecond(r.t)
     const cell: Cell = entry.seconds.get(t) ?? { cpu: [], mem: [], conn: [] }
     if (r.cpuPercent !== null) cell.cpu.push(r.cpuPercent)
     if (r.memoryBytes !== null) cell.mem.push(r.memoryBytes)
@@ -114,7 +126,7 @@ export function resourceSummary(
         source: e.source,
         cpu: meanPeak(cpu),
         memory: meanPeak(mem),
-        firstSampleAt: Math.floor(e.first),
+        firstSampleAt: sampleSecond(e.first),
         firstCpuAt,
       })
     }

@@ -46,9 +46,10 @@ describe('one CPU figure per target', () => {
     const ins = db.prepare(
       `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes) VALUES (?, ?, 'api', ?, ?, ?, ?)`,
     )
-    ins.run(runId, 0.3, 'process', '4242', 60, 100)
-    ins.run(runId, 0.0, 'prometheus', '127.0.0.1:8082', 62, 101)
-    ins.run(runId, 1.3, 'prometheus', '127.0.0.1:8082', 64, 102)
+    // Read at 0.8, 0.5 and 1.8 s: they cover seconds 0, 0 and 1 (sampleSecond).
+    ins.run(runId, 0.8, 'process', '4242', 60, 100)
+    ins.run(runId, 0.5, 'prometheus', '127.0.0.1:8082', 62, 101)
+    ins.run(runId, 1.8, 'prometheus', '127.0.0.1:8082', 64, 102)
     expect(targetSeconds(db, runId).get('api')?.get(0)).toMatchObject({ cpuPercent: 60, memoryBytes: 100 })
     // A second only Prometheus read: no process figure there, and no Prometheus one in its place.
     expect(targetSeconds(db, runId).get('api')?.get(1)).toBeUndefined()

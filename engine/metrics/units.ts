@@ -8,12 +8,12 @@ const KIND_LABEL: Record<Exclude<ErrorKind, 'none'>, string> = {
   timeout: 'timeout',
   refused: 'refused',
   reset: 'reset',
-  non2xx: 'non-2xx',
+  status: 'unexpected status',
   tls: 'TLS',
   dns: 'DNS',
   other: 'other',
   inflight: 'in flight at end',
-  capture: 'capture failed',
+  capture: 'capture found nothing',
   parse: 'malformed response',
   closed: 'closed by server',
 }
@@ -24,14 +24,33 @@ export function kindLabel(kind: string): string {
 }
 
 /**
- * Errors by kind in words, in ERROR_KINDS order: "timeout 3 · non-2xx 12"; "none" without any.
- * Pass figures' `errors` (no `inflight`): requests in flight at the end are shown on their own.
+ * Errors by kind in words, in ERROR_KINDS order: "timeout 3 · unexpected status 12 (404 ×10, 500
+ * ×2)"; "none" without any. Pass figures' `errors` (no `inflight`): requests in flight at the end
+ * are shown on their own; `unexpected` (figures' codes of the `status` errors) names their codes.
  */
-export function errorsText(errors: ErrorCounts, fmt: (n: number) => string = String): string {
-  const parts = ERROR_KINDS.filter((k) => k !== 'none' && (errors[k] ?? 0) > 0).map(
-    (k) => `${kindLabel(k)} ${fmt(errors[k as Exclude<ErrorKind, 'none'>] ?? 0)}`,
-  )
+export function errorsText(
+  errors: ErrorCounts,
+  fmt: (n: number) => string = String,
+  unexpected: Readonly<Record<string, number>> = {},
+): string {
+  const parts = ERROR_KINDS.filter((k) => k !== 'none' && (errors[k] ?? 0) > 0).map((k) => {
+    const text = `${kindLabel(k)} ${fmt(errors[k as Exclude<ErrorKind, 'none'>] ?? 0)}`
+    return k === 'status' && Object.keys(unexpected).length
+      ? `${text} (${statusCodesText(unexpected, fmt)})`
+      : text
+  })
   return parts.length ? parts.join(' · ') : 'none'
+}
+
+/** Unexpected statuses by code: "404 ×1,204, 500 ×3" (the codes in ascending order). */
+export function statusCodesText(
+  unexpected: Readonly<Record<string, number>>,
+  fmt: (n: number) => string = String,
+): string {
+  return Object.entries(unexpected)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([code, n]) => `${code} ×${fmt(n)}`)
+    .join(', ')
 }
 
 /**

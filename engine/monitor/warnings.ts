@@ -11,6 +11,11 @@ function seconds(t: number): string {
  * warning read before the run's start was known has no place yet, t null, and is one of those
  * too), or "from 12 s into the run".
  */
+/** What a warning is about, as a banner or the report heads it. */
+export function warningTitle(w: Pick<RunWarning, 'kind'>): string {
+  return w.kind === 'monitor' ? 'Monitor failed' : 'Connections reopened'
+}
+
 export function warningWhen(w: Pick<RunWarning, 't'>): string {
   if (w.t === null || w.t < 0.5) return 'from the start'
   return `from ${seconds(w.t)} into the run`
@@ -29,6 +34,8 @@ export function warningSubject(w: Pick<RunWarning, 'source' | 'target' | 'field'
 
 /** One line: which monitor, what failed, from when, and what it means for the figures. */
 export function warningLine(w: RunWarning): string {
+  // A target's connections: its message says what, where and why.
+  if (w.kind !== 'monitor') return `${w.message[0]!.toUpperCase()}${w.message.slice(1)}.`
   const subject = warningSubject(w)
   return `${subject[0]!.toUpperCase()}${subject.slice(1)} failed ${warningWhen(w)}: ${w.message.replace(/[.\s]+$/, '')}. ${warningEffect(w)[0]!.toUpperCase()}${warningEffect(w).slice(1)}.`
 }

@@ -6,6 +6,7 @@
 import type { Plan, PreviewPoint } from '../config/compile.ts'
 import { ERROR_KINDS, type ErrorKind, type ResourcePoint, type SeriesPoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
+import { sampleSecond } from '../metrics/resources.ts'
 import { NINES_FROM, NINES_TICKS } from '../metrics/distribution.ts'
 import { kindLabel } from '../metrics/units.ts'
 import { esc } from './format.ts'
@@ -228,18 +229,19 @@ export function joinPerSecond(points: readonly SeriesPoint[], all: readonly Reso
   if (!Number.isFinite(step)) step = 1
   const buckets = new Map<number, Map<string, { cpu: number[]; mem: number[] }>>()
   for (const r of resources) {
-    // The series point whose [t, t + step) holds this sample.
+    // The series point whose [t, t + step) holds the second this sample covers (sampleSecond).
+    const second = sampleSecond(r.t)
     let lo = 0
     let hi = points.length - 1
     let hit = -1
     while (lo <= hi) {
       const mid = (lo + hi) >> 1
-      if (points[mid]!.t <= r.t) {
+      if (points[mid]!.t <= second) {
         hit = mid
         lo = mid + 1
       } else hi = mid - 1
     }
-    if (hit < 0 || r.t >= points[hit]!.t + step) continue
+    if (hit < 0 || second >= points[hit]!.t + step) continue
     const perInstance = buckets.get(hit) ?? new Map<string, { cpu: number[]; mem: number[] }>()
     const inst = perInstance.get(r.instance) ?? { cpu: [], mem: [] }
     if (r.cpuPercent !== null) inst.cpu.push(r.cpuPercent)

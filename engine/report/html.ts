@@ -2,7 +2,7 @@
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
 import type { CompareResult } from '../api/types.ts'
-import { warningLine } from '../monitor/warnings.ts'
+import { warningLine, warningTitle } from '../monitor/warnings.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import {
   distributionChart,
@@ -52,7 +52,7 @@ function warnings(d: RunReportData, printed: Set<string>): string {
   // A monitor that could not read its source: its CPU and memory charts are missing or have gaps.
   for (const w of d.run.warnings)
     out.push(
-      `<div class="warning" data-warning="monitor"><b>Monitor failed.</b> ${esc(warningLine(w))}</div>`,
+      `<div class="warning" data-warning="${w.kind}"><b>${warningTitle(w)}.</b> ${esc(warningLine(w))}</div>`,
     )
   if (d.run.status !== 'done') {
     out.push(

@@ -4,7 +4,7 @@
 // CPU and memory over time with a line per instance beside the sum. Solid lines in tints of the
 // target's colour (dashes are thousands of strokes in Chromium's PDF: README.md).
 import type { ResourcePoint } from '../api/types.ts'
-import type { MeanPeak, TargetResources } from '../metrics/resources.ts'
+import { sampleSecond, type MeanPeak, type TargetResources } from '../metrics/resources.ts'
 import { esc, fmtBytes } from './format.ts'
 import { tint } from './palette.ts'
 import { lineChart, type LineSeries } from './svg.ts'
@@ -67,7 +67,7 @@ function perInstance(
     const v = r.target === target && r.source !== 'generator' && r.source !== 'postgres' ? value(r) : null
     if (v === null) continue
     const byT = acc.get(r.instance) ?? new Map<number, number[]>()
-    const t = Math.floor(r.t)
+    const t = sampleSecond(r.t)
     byT.set(t, [...(byT.get(t) ?? []), v])
     acc.set(r.instance, byT)
   }

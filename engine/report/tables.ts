@@ -7,6 +7,7 @@
 import type { LatencyStats, StatsBlock, TargetRoundSummary } from '../api/types.ts'
 import { figuresOf, type Figures } from '../metrics/figures.ts'
 import { errorsText, serverTimingInvalidText } from '../metrics/units.ts'
+import { skippedText } from '../metrics/skipped.ts'
 import type { RunReportData } from './data.ts'
 import { esc, fmtInt, fmtMs, fmtRate, fmtSeconds } from './format.ts'
 
@@ -41,7 +42,7 @@ export function latencyCells(l: LatencyStats): string {
 function row(first: string, second: string, f: Figures, l: LatencyStats, cls = ''): string {
   return `<tr${cls ? ` class="${cls}"` : ''}><td class="name">${first}</td><td>${second}</td><td class="num">${fmtSeconds(f.seconds)}</td>
 <td class="num">${fmtInt(f.requests)}</td><td class="num">${fmtRate(f.throughput)}</td>${latencyCells(l)}
-<td class="errors">${esc(errorsText(f.errors, fmtInt))}</td><td class="num">${fmtInt(f.inflight)}</td></tr>`
+<td class="errors">${esc(errorsText(f.errors, fmtInt, f.unexpected))}</td><td class="num">${fmtInt(f.inflight)}</td></tr>`
 }
 
 function table(headHtml: string, rows: readonly string[]): string {
@@ -155,7 +156,18 @@ export function stepTables(d: RunReportData): string {
     }
   }
   if (rows.length === 0) return ''
-  return `<h3>Per scenario step</h3>${table(head('Target', 'Round · step'), rows)}`
+  // The steps not sent because one before them failed, in the words the CLI and the app use.
+  const skips = resultsByTarget(d).flatMap(([target, rounds]) =>
+    rounds.flatMap((r) =>
+      (r.steps ?? [])
+        .filter((st) => st.skipped)
+        .map(
+          (st) =>
+            `<p class="note" data-skipped>${esc(target)} #${r.round} step ${esc(st.step)}: ${esc(skippedText(st.skipped!, fmtInt))}</p>`,
+        ),
+    ),
+  )
+  return `<h3>Per scenario step</h3>${table(head('Target', 'Round · step'), rows)}${skips.join('')}`
 }
 
 function timingCells(l: LatencyStats | null): string {

@@ -13,6 +13,11 @@
 //   (http-parser-js): framing as RFC 9112 says, bodies counted and not kept. A response the parser
 //   rejects fails its request as 'parse' at once and resets the socket, instead of waiting for a
 //   timeout; so does a response that arrives before any request waits for it;
+// - nothing is written before the socket is connected: a request is sent (it has a correlation id
+//   and a row) only once it is on a socket the server could read, so a connection still opening
+//   when the window closes holds no request (issue 28, finding 6);
+// - an answer is a success when its status is in its target's or step's rule (status-rule.ts:
+//   200–399 unless the config says otherwise), else an `unexpected status` error;
 // - a response that ends its connection (`Connection: close`, HTTP/1.0, a body ending at close) is
 //   a success and nothing more is written on that socket: it reopens for the next request. A
 //   socket the server closed while idle reopens at once; requests in flight when the server
@@ -27,10 +32,14 @@ import type { RequestTemplate } from './request-template.ts'
 import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
 import { AutocannonClient, errorKindOf, openSocket, type AcClient } from './socket.ts'
+import { successRule, successTable, type Expect } from '../config/status-rule.ts'
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
 const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
 const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
+const ERR_INFLIGHT = ERROR_KINDS.indexOf('inflight')
+const ERR_STATUS = ERROR_KINDS.indexOf('status')
+const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
 
 /** A scenario connection renders each step's request (captured values differ per pass). */
 export const NO_STEP = 255
@@ -41,8 +50,20 @@ export interface ConnectionHost {
   pump(conn: Connection): void
   /** The socket is ready for requests: `us` since it was created (TCP connect + TLS handshake). */
   connected(conn: Connection, us: number): void
-  response(conn: Connection, slot: number, status: number, bytes: number, nowMs: number): void
+  /** An answer; `errorKind` 0 when it succeeded (its status in its rule, its captures found). */
+  response(
+    conn: Connection,
+    slot: number,
+    status: number,
+    bytes: number,
+    nowMs: number,
+    errorKind: number,
+  ): void
   failed(conn: Connection, slot: number, errorKind: number): void
+  /** The connection could not open (`errorKind`): what it would have sent fails with it. */
+  connectFailed(conn: Connection, errorKind: number): void
+  /** A scenario step failed in `phase`: the steps after it in its pass are skipped. */
+  stepFailed(step: number, phase: number): void
   /** A run-unique number for each scenario pass (`${iteration}`). */
   nextIteration(): number
 }
@@ -67,6 +88,8 @@ export class Connection implements ResponseSink {
   queued = false
   needsReconnect = false
   closed = false
+  /** The socket is connected: requests may be written (nothing is written while it opens). */
+  ready = false
   private connectStart = 0
   /** Server-Timing of the response being parsed, µs, -1 when absent. */
   appUs = -1
@@ -92,8 +115,8 @@ export class Connection implements ResponseSink {
   /** Responses completed on the current socket. */
   private socketAnswered = 0
   readonly sentInChunk: Float64Array
-  /** The response being reported failed its step's expected status or capture. */
-  captureFailed = false
+  /** Which statuses are a success for a plain target's requests (status-rule.ts). */
+  private readonly success: Uint8Array
   /** Think time: no request before this performance.now() (0: none pending). */
   thinkUntil = 0
   private thinkTimer: NodeJS.Timeout | null = null
@@ -103,7 +126,14 @@ export class Connection implements ResponseSink {
 
   constructor(
     index: number,
-    target: { url: URL; insecure: boolean; timeoutMs: number; pipelining: number; method: string },
+    target: {
+      url: URL
+      insecure: boolean
+      timeoutMs: number
+      pipelining: number
+      method: string
+      expect?: Expect | undefined
+    },
     template: RequestTemplate,
     host: ConnectionHost,
     scenario: ScenarioSetup | null = null,
@@ -123,6 +153,7 @@ export class Connection implements ResponseSink {
     this.step = new Uint8Array(ring).fill(NO_STEP)
     this.sentInChunk = new Float64Array(ring)
     this.headRequest = target.method.toUpperCase() === 'HEAD'
+    this.success = successTable(successRule(target))
     this.parser = new ResponseParser(this, scenario !== null)
     // One buffer more than can be in flight: a buffer is rewritten only after its response
     // arrived, so a write still queued in the socket is never changed under it.
@@ -182,13 +213,16 @@ export class Connection implements ResponseSink {
       const ms = this.pause(step === NO_STEP ? 0 : step)
       if (ms > 0) this.thinkUntil = now + ms
     }
-    if (this.scenario) this.advanceScenario(slot, status)
+    const step = this.step[slot]!
+    const success = step === NO_STEP ? this.success : this.scenario!.steps[step]!.success
+    let kind = status < 600 && success[status] === 1 ? 0 : ERR_STATUS
+    if (this.scenario) kind = this.advanceScenario(slot, kind)
     this.head = (this.head + 1) % this.pipelining
     this.inFlight--
     // Nothing more is written on a socket its server ends: the next request goes on a new one.
     if (!keepAlive) this.needsReconnect = true
     this.socketAnswered++
-    this.host.response(this, slot, status, bytes, now)
+    this.host.response(this, slot, status, bytes, now, kind)
     this.appUs = -1
     this.dbUs = -1
     this.host.pump(this)
@@ -212,6 +246,7 @@ export class Connection implements ResponseSink {
     })
     socket.setNoDelay(true)
     client.conn = socket
+    this.ready = false
     this.parser.reset()
     this.socketAnswered = 0
     this.connectStart = performance.now()
@@ -219,16 +254,14 @@ export class Connection implements ResponseSink {
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
     socket.on('error', (err: NodeJS.ErrnoException) => this.onSocketFailure(socket, errorKindOf(err)))
     socket.on('end', () => this.onServerEnd(socket))
-    // During autocannon's constructor `this.client` is not assigned yet: the driver pumps a new connection.
-    if (this.client) this.host.pump(this)
   }
 
-  /** Requests written while connecting leave now: their latency starts here, not at the write. */
+  /** The socket is connected: the connection may send now (its requests' latency starts then). */
   private onReady(socket: net.Socket): void {
     if (this.client.conn !== socket || this.closed) return
-    const now = performance.now()
-    for (let i = 0; i < this.inFlight; i++) this.sentAt[(this.head + i) % this.pipelining] = now
-    this.host.connected(this, (now - this.connectStart) * 1000)
+    this.ready = true
+    this.host.connected(this, (performance.now() - this.connectStart) * 1000)
+    this.host.pump(this)
   }
 
   /** The socket failed, the server closed it or sent what is not HTTP: every request in flight on it failed. */
@@ -240,6 +273,9 @@ export class Connection implements ResponseSink {
     socket.removeAllListeners('error')
     socket.on('error', () => {})
     socket.destroy()
+    // A connection that could not open (refused, TLS, DNS…) holds no request: the request it was
+    // opened for fails with it, as it would have on the socket.
+    if (!this.ready && this.inFlight === 0) this.host.connectFailed(this, kind)
     this.failAll(kind)
     if (this.closed || client.destroyed) return
     // A short pause keeps a refused port from becoming a busy loop; errors are still counted.
@@ -267,18 +303,22 @@ export class Connection implements ResponseSink {
     this.onSocketFailure(socket, ERR_CLOSED)
   }
 
-  private advanceScenario(slot: number, status: number): void {
+  /** A scenario step's answer: its captures read, the next step chosen; its error kind. */
+  private advanceScenario(slot: number, kind: number): number {
     const scenario = this.scenario!
     const step = scenario.steps[this.step[slot]!]!
-    const ok = applyCaptures(step, status, this.parser.keptBody(), this.lastHeaders, this.vars)
-    this.captureFailed = !ok
+    if (kind === 0 && !applyCaptures(step, this.parser.keptBody(), this.lastHeaders, this.vars))
+      kind = ERR_CAPTURE
     // A failed step ends the pass: the next request starts the pass over, like a failed Locust task
     // (a failed once-step starts the whole scenario over: its user is not set up yet).
-    if (!ok) this.stepIndex = this.setupDone ? scenario.firstLoop : 0
-    else {
+    if (kind !== 0) {
+      this.host.stepFailed(this.step[slot]!, this.phase[slot]!)
+      this.stepIndex = this.setupDone ? scenario.firstLoop : 0
+    } else {
       this.stepIndex = this.stepIndex + 1 === scenario.steps.length ? scenario.firstLoop : this.stepIndex + 1
       if (this.stepIndex >= scenario.firstLoop) this.setupDone = true
     }
+    return kind
   }
 
   /** Is this connection in its think time? Then it asks its driver again when the pause is over. */
@@ -302,6 +342,8 @@ export class Connection implements ResponseSink {
       this.head = (this.head + 1) % this.pipelining
       this.inFlight--
       this.host.failed(this, slot, kind)
+      // A step without an answer ends its pass too (a window's end is no failure).
+      if (this.scenario && kind !== ERR_INFLIGHT) this.host.stepFailed(this.step[slot]!, this.phase[slot]!)
     }
     // The socket failed, not the user: a set-up scenario goes on with its captures.
     this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
@@ -312,14 +354,25 @@ export class Connection implements ResponseSink {
    * every request in flight fails as 'timeout' and the socket is dropped (reopened when `reopen`).
    */
   expire(now: number, limitMs: number, reopen: boolean): void {
+    // A connect that has not finished within the timeout (a full accept queue) fails as one.
+    if (!this.ready && this.inFlight === 0 && !this.closed && now - this.connectStart > limitMs) {
+      this.host.connectFailed(this, ERR_TIMEOUT)
+      this.failAll(ERR_TIMEOUT)
+      this.client._destroyConnection()
+      if (reopen) this.client._connect()
+      return
+    }
     if (this.inFlight === 0 || now - this.sentAt[this.head]! <= limitMs) return
     this.failAll(ERR_TIMEOUT)
     this.client._destroyConnection()
     if (reopen) this.client._connect()
   }
 
-  /** Send one request: the caller (driver) decided it may. */
-  send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
+  /**
+   * Send one request: the caller (driver) decided it may. `write` false: the request is only put
+   * in flight, for the connection that could not open to fail it (connectFailed).
+   */
+  send(seq: number, nowMs: number, intendedMs: number, phase: number, write = true): void {
     let buf: Buffer
     const slot = (this.head + this.inFlight) % this.pipelining
     if (this.scenario) {
@@ -364,7 +417,7 @@ export class Connection implements ResponseSink {
     this.phase[slot] = phase
     this.sentInChunk[slot] = this.chunkNo
     this.inFlight++
-    this.client.conn.write(buf)
+    if (write) this.client.conn.write(buf)
   }
 
   /** Keep-alive off: drop the socket after each response and open a new one for the next request. */

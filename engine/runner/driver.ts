@@ -6,8 +6,7 @@
 // load.maxConnections when every connection is busy), and a request-bound step lasts count / rate.
 // What a segment is given and gives back, and how its connections are made: segment.ts.
 import type { Step } from '../config/compile.ts'
-import { ERROR_KINDS } from '../api/types.ts'
-import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
+import { ERR_INFLIGHT } from '../metrics/accumulate.ts'
 import type { Connection, ConnectionHost } from './connection.ts'
 import { cpuPercentMeter } from './cpu.ts'
 import { OpenLoop } from './openloop.ts'
@@ -15,11 +14,10 @@ import { timedSteps } from './pacer.ts'
 import {
   connectionMaker,
   serverTimingInvalidByPhase,
+  SkipTally,
   type SegmentOptions,
   type SegmentResult,
 } from './segment.ts'
-
-const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
 
 export class SegmentDriver implements ConnectionHost {
   private readonly o: SegmentOptions
@@ -58,6 +56,7 @@ export class SegmentDriver implements ConnectionHost {
   private sweeper: NodeJS.Timeout | null = null
   private stopped = false
   private readonly phaseSeconds: number[]
+  private readonly skips: SkipTally
   private resolveDone: ((r: SegmentResult) => void) | null = null
 
   constructor(o: SegmentOptions) {
@@ -66,6 +65,7 @@ export class SegmentDriver implements ConnectionHost {
     this.steps = rate ? timedSteps(o.plan.steps, rate) : o.plan.steps
     this.open = rate ? new OpenLoop(this, o.plan.steps, rate, o.plan.maxRequests, o.share) : null
     this.phaseSeconds = o.plan.phases.map(() => 0)
+    this.skips = new SkipTally(o.target.steps?.length ?? 0)
     this.newConnection = connectionMaker(o)
   }
 
@@ -103,6 +103,8 @@ export class SegmentDriver implements ConnectionHost {
       conn.parked = true
       return
     }
+    // Nothing is written on a socket still opening: it pumps itself once connected.
+    if (!conn.ready) return
     // Think time: the connection asks again when its pause is over (never in rate mode: the schema).
     if (conn.thinkUntil > 0 && conn.thinking()) return
     if (this.open) this.open.offer(conn)
@@ -113,10 +115,9 @@ export class SegmentDriver implements ConnectionHost {
     if (this.running || this.draining) this.o.ledger.connect(us)
   }
 
-  response(conn: Connection, slot: number, status: number, bytes: number, now: number): void {
+  response(conn: Connection, slot: number, status: number, bytes: number, now: number, kind: number): void {
     const intended = conn.intendedAt[slot]!
     const corrected = intended >= 0 ? (now - intended) * 1000 : -1
-    const kind = conn.captureFailed ? ERR_CAPTURE : status >= 200 && status < 300 ? 0 : ERR_NON2XX
     if (!this.o.load.keepAlive) conn.needsReconnect = true
     this.record(conn, slot, (now - conn.sentAt[slot]!) * 1000, corrected, status, bytes, kind)
   }
@@ -154,6 +155,23 @@ export class SegmentDriver implements ConnectionHost {
     )
     this.answered(this.step, conn.phase[slot]!)
     if (this.draining && !this.running) this.checkDrained()
+  }
+
+  connectFailed(conn: Connection, kind: number): void {
+    // Closed loop: the request the connection was opened for fails with it (a refused port, a TLS
+    // failure, a connect that timed out), counted as sent as before. Rate mode keeps it due: the
+    // schedule sends it on a connection that opens, or counts it never sent.
+    if (!this.running || this.open || this.stepHolding || conn.index >= this.active) return
+    const max = this.o.plan.maxRequests
+    if (max !== null && this.measured >= max) return
+    // Put on the connection unwritten; the connection fails it with `kind` next.
+    this.transmit(conn, performance.now(), -1, this.phase, false)
+    void kind
+  }
+
+  stepFailed(step: number, phase: number): void {
+    // Like the steps' own figures, skips leave warm-up phases out.
+    if (!this.o.plan.warmup[phase]) this.skips.failed(step)
   }
 
   nextIteration(): number {
@@ -204,8 +222,8 @@ export class SegmentDriver implements ConnectionHost {
     }
   }
 
-  transmit(conn: Connection, now: number, intended: number, phase: number): void {
-    conn.send(this.o.counter.next, now, intended, phase)
+  transmit(conn: Connection, now: number, intended: number, phase: number, write = true): void {
+    conn.send(this.o.counter.next, now, intended, phase, write)
     this.o.counter.next += this.o.counter.stride
     this.sent++
     if (!this.o.plan.warmup[phase]) this.measured++
@@ -391,6 +409,7 @@ export class SegmentDriver implements ConnectionHost {
       stopped: this.stopped,
       schedule: this.open ? this.open.counts(now) : null,
       serverTimingInvalid: serverTimingInvalidByPhase(this.conns),
+      ...this.skips.result(),
     })
   }
 }

@@ -69,6 +69,8 @@ export interface EncodedSegment {
   schedule?: EncodedSchedule | null
   /** Server-Timing headers this agent counted as not durations (absent from older agents: 0). */
   serverTimingInvalid?: number
+  /** Scenario: steps this agent skipped after a failed step, [j × steps + k] (segment.ts SkipTally). */
+  skipped?: number[]
 }
 
 export interface EncodedSchedule {
@@ -131,6 +133,8 @@ export type ToWriter =
       schedule: ScheduleCounts | null
       /** Invalid Server-Timing headers by phase (the writer leaves warm-up phases out, as app/db time). */
       serverTimingInvalid: number[]
+      /** Scenario: steps skipped after a failed step (segment.ts SkipTally). */
+      skipped?: number[] | undefined
     }
   | { type: 'close' }
 

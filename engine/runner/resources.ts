@@ -10,7 +10,7 @@ import { createMonitor, type Monitor, type ResourceSample, type StackLocator } f
 import { readRssBytes } from '../monitor/procfs.ts'
 import { isBusy, withLockWait, type Db } from '../store/db.ts'
 import { resourceWriter } from '../store/resources.ts'
-import { warningWriter, type WarningWriter } from '../store/warnings.ts'
+import { warningWriter, type NewWarning, type WarningWriter } from '../store/warnings.ts'
 import type { ResourcePoint, RunWarning } from '../api/types.ts'
 
 export class ResourceRecorder {
@@ -123,17 +123,7 @@ export class ResourceRecorder {
             'warn',
             `${field} (${target.name}): ${message}${stopped ? '; the run goes on without it' : ''}`,
           )
-          const w = this.warnings.record({
-            kind: 'monitor',
-            field,
-            target: target.name,
-            source: spec.kind,
-            message,
-            stopped,
-          })
-          if (!w) return
-          if (this.t0 === null) this.untold.push(w)
-          else this.opts.onWarning?.(w)
+          this.warn({ kind: 'monitor', field, target: target.name, source: spec.kind, message, stopped })
         }
         const warn = (e: unknown) => report(e, true)
         let monitor: Monitor
@@ -156,6 +146,14 @@ export class ResourceRecorder {
           .catch(warn)
       })
     })
+  }
+
+  /** A warning of the run: stored at once, told to the live view once its place on the timeline is known. */
+  warn(warning: NewWarning): void {
+    const w = this.warnings.record(warning)
+    if (!w) return
+    if (this.t0 === null) this.untold.push(w)
+    else this.opts.onWarning?.(w)
   }
 
   setT0(t0Epoch: number): void {

@@ -10,7 +10,14 @@ export interface Framing {
   status: number
   /** [name, value, ...]: every field with `all`, otherwise only Server-Timing fields. */
   headers: string[]
+  /** May the connection be reused after this response, given how its body is framed? */
   keepAlive: boolean
+  /**
+   * What the Connection field and the HTTP version alone say (RFC 9112 §9.3): the answer for a
+   * response that has no body whatever its framing fields say (1xx, 204, 304, any answer to HEAD),
+   * whose end is its header block (§6.3), so a missing length or a Transfer-Encoding ends nothing.
+   */
+  persistent: boolean
   chunked: boolean
   /** Content-Length, or -1: none (chunked or close-delimited). */
   length: number
@@ -172,7 +179,8 @@ export function parseHead(buf: Buffer, start: number, end: number, all: boolean)
     if (wrong !== null) return wrong
   }
   let { length } = f
-  let keepAlive = keepAliveOf(f.connection, http10)
+  const persistent = keepAliveOf(f.connection, http10)
+  let keepAlive = persistent
   let chunked = false
   if (f.te) {
     const codings = f.te.toLowerCase().split(',')
@@ -181,5 +189,5 @@ export function parseHead(buf: Buffer, start: number, end: number, all: boolean)
     length = -1
     if (!chunked) keepAlive = false
   } else if (length < 0) keepAlive = false
-  return { status, headers: f.headers, keepAlive, chunked, length }
+  return { status, headers: f.headers, keepAlive, persistent, chunked, length }
 }

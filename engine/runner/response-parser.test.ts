@@ -67,6 +67,39 @@ describe('framing (RFC 9112 §6.3)', () => {
     expect(s.done.map((d) => d.status)).toEqual([204, 304])
   })
 
+  it('HEAD, 204 and 304 keep their connection without a Content-Length, and with a Transfer-Encoding', () => {
+    // They end at their header block (§6.3): nothing says the connection ends (issue 28).
+    const bodiless =
+      'HTTP/1.1 204 No Content\r\n\r\n' +
+      'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n' +
+      'HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n' +
+      'HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n'
+    const s = feedAll(bodiless)
+    expect(s.failed).toEqual([])
+    expect(s.done.map((d) => [d.status, d.keepAlive])).toEqual([
+      [204, true],
+      [304, true],
+      [304, true],
+      [204, true],
+    ])
+    const head = feedAll(
+      'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nHTTP/1.1 200 OK\r\n\r\n',
+      NO_BODY,
+    )
+    expect(head.done.map((d) => d.keepAlive)).toEqual([true, true])
+    // What the Connection field or the version says still holds.
+    const closing = feedAll(
+      'HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\nHTTP/1.0 304 Not Modified\r\n\r\n' +
+        'HTTP/1.0 204 No Content\r\nConnection: keep-alive\r\n\r\n',
+    )
+    expect(closing.done.map((d) => d.keepAlive)).toEqual([false, false, true])
+    // A 200 without length or chunking is still close-delimited.
+    const { p, seen } = parser()
+    p.feed(b('HTTP/1.1 200 OK\r\n\r\nbody'))
+    expect(p.end()).toBe('complete')
+    expect(seen.done[0]!.keepAlive).toBe(false)
+  })
+
   it('chunked with extensions and trailers; Transfer-Encoding wins over Content-Length', () => {
     const seen = feedAll(
       'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n' +

@@ -4,7 +4,10 @@
 // and accumulated every body as a string: issue 18).
 // - A 1xx interim response (100 Continue, 103 Early Hints) is skipped: the request's latency ends at
 //   its final response. 101 was never asked for: a parse error.
-// - No body after HEAD, 1xx, 204 and 304, whatever their headers say.
+// - No body after HEAD, 1xx, 204 and 304, whatever their headers say, and their connection is kept
+//   unless Connection or HTTP/1.0 says otherwise: without a Content-Length they end at their header
+//   block (wrk's http-parser does the same; taking them as close-delimited reopened a connection
+//   per request against a Node.js 204 or nginx's 304: issue 28).
 // - Transfer-Encoding wins over Content-Length: chunked (extensions and trailers read and dropped)
 //   when it is the last coding, otherwise the body ends at close. A response with both is a success
 //   but its connection is not reused (it can mean response splitting).
@@ -232,9 +235,10 @@ export class ResponseParser {
       return
     }
     this.status = status
-    this.keepAlive = f.keepAlive
+    const bodiless = (this.flags & NO_BODY) !== 0 || status === 204 || status === 304
+    this.keepAlive = bodiless ? f.persistent : f.keepAlive
     this.sink.headers(status, f.headers)
-    if (this.flags & NO_BODY || status === 204 || status === 304 || f.length === 0) this.done()
+    if (bodiless || f.length === 0) this.done()
     else if (f.chunked) this.state = S.ChunkSize
     else if (f.length > 0) {
       this.remaining = f.length

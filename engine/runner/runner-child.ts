@@ -20,6 +20,7 @@ import {
 import type { FromRunner, ToRunner } from './protocol.ts'
 import type { ResourceRecorder } from './resources.ts'
 import type { RunHooks, RunOptions } from './run-types.ts'
+import { reconnectWarning } from './reconnects.ts'
 
 export interface RunnerChildDeps {
   child: ChildProcess
@@ -101,10 +102,13 @@ export class RunnerChild {
         hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
         if (msg.encoded) hooks.onEncodedSecond?.(msg.encoded)
         break
-      case 'segment':
+      case 'segment': {
+        const reopened = reconnectWarning(this.d.config, msg.summary)
+        if (reopened) resources.warn(reopened)
         hooks.onSegment?.(msg.summary)
         if (msg.encoded) hooks.onEncodedSegment?.(msg.encoded, msg.summary)
         break
+      }
       case 'barrier':
         this.relayBarrier(msg.segment)
         break

@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runConfig } from '../testing/run.ts'
 import { thinkSampler } from './think.ts'
+import { resultsTable } from '../cli/summary.ts'
+import { stepTables } from '../report/tables.ts'
+import type { RunReportData } from '../report/data.ts'
 
 let server: http.Server | null = null
 afterEach(() => {
@@ -113,11 +116,11 @@ describe('scenarios', () => {
     expect(perStep.map((s) => s.step)).toEqual([0, 1, 2])
   })
 
-  it('a failed capture ends the pass and is counted as a capture error', async () => {
+  it('a failed step is named by what happened, and the steps after it are counted as skipped', async () => {
     const { url, seen } = await marketplace()
     const { summary } = await runConfig({
       version: 1,
-      name: 'broken capture',
+      name: 'unknown user',
       targets: [
         {
           name: 'market',
@@ -131,6 +134,7 @@ describe('scenarios', () => {
               capture: { token: { json: 'data.token' } },
             },
             { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}' } },
+            { name: 'again', path: '/me', headers: { authorization: 'Bearer ${token}' } },
           ],
         },
       ],
@@ -138,8 +142,54 @@ describe('scenarios', () => {
       cooldownSeconds: 0,
     })
     const r = summary.results[0]!
-    expect(r.errors.capture).toBe(20)
+    // The server answered 401 (as it counted): an unexpected status, not a capture.
+    expect(seen.login).toBe(20)
+    expect(r.errors).toEqual({ status: 20 })
+    expect(r.unexpected).toEqual({ '401': 20 })
+    const [login, me, again] = r.steps!
+    expect(login!.errors).toEqual({ status: 20 })
+    expect(login!.skipped).toBeUndefined()
+    expect(me!.skipped).toEqual({ login: 20 })
+    expect(again!.skipped).toEqual({ login: 20 })
     expect(seen.me + seen.meUnauthorized).toBe(0) // never reached: each pass started over at login
+    // The CLI's table (`cannonade run`, `runs show`) says both under the target.
+    const table = resultsTable(summary.results)
+    expect(table).toContain('step market #1 login: unexpected status 20 (401 ×20)')
+    expect(table).toContain('step market #1 me: skipped after login failed: 20')
+    // The report's step table says the same, in the same words (the run page's rows use them too).
+    const report = { run: { config: { targets: [{ name: 'market' }] }, results: summary.results } }
+    const html = stepTables(report as unknown as RunReportData)
+    expect(html).toContain('unexpected status 20 (401 ×20)')
+    expect(html).toContain('market #1 step me: skipped after login failed: 20')
+  })
+
+  it('an answer whose capture finds nothing is a capture error; the step after it is skipped', async () => {
+    const { url, seen } = await marketplace()
+    const { summary } = await runConfig({
+      version: 1,
+      name: 'capture finds nothing',
+      targets: [
+        {
+          name: 'market',
+          url,
+          steps: [
+            ...signUp('iteration').map((s) =>
+              s.name === 'login' ? { ...s, capture: { token: { json: 'data.missing' } } } : s,
+            ),
+            { name: 'me', path: '/me', headers: { authorization: 'Bearer ${token}' } },
+          ],
+        },
+      ],
+      load: { connections: 1, requests: 20 },
+      cooldownSeconds: 0,
+    })
+    const r = summary.results[0]!
+    const [register, login, me] = r.steps!
+    expect(register!.errors).toEqual({})
+    expect(login!.errors).toEqual({ capture: login!.requests })
+    expect(login!.requests).toBe(seen.login)
+    expect(me!.requests).toBe(0)
+    expect(me!.skipped).toEqual({ login: seen.login })
   })
 })
 

@@ -1,8 +1,9 @@
 // Scenarios: a target whose connections each run a sequence of requests (register → login →
 // browse), with values captured from one response and used in the next, as in the Locust study.
 // Plain targets never come here: their request is prebuilt once (connection.ts).
-import type { Step } from '../config/schema.ts'
+import type { Step, Target } from '../config/schema.ts'
 import { basicAuthorization } from '../config/redact.ts'
+import { successRule, successTable } from '../config/status-rule.ts'
 
 type Part = string | { v: string }
 
@@ -13,7 +14,8 @@ export interface CompiledStep {
   headers: [string, Part[]][]
   body: Part[] | null
   captures: [string, { json: string[] } | { header: string }][]
-  expectStatus: number | null
+  /** Which statuses are a success for this step: its own rule, else its target's (status-rule.ts). */
+  success: Uint8Array
   hasAuthorization: boolean
 }
 
@@ -37,7 +39,7 @@ function render(p: readonly Part[], vars: Record<string, string>): string {
   return s
 }
 
-export function compileScenario(steps: readonly Step[]): CompiledStep[] {
+export function compileScenario(steps: readonly Step[], target: Pick<Target, 'expect'> = {}): CompiledStep[] {
   return steps.map((s) => ({
     name: s.name,
     method: s.method,
@@ -48,7 +50,7 @@ export function compileScenario(steps: readonly Step[]): CompiledStep[] {
       name,
       'json' in c ? { json: c.json.split('.').filter(Boolean) } : { header: c.header.toLowerCase() },
     ]),
-    expectStatus: s.expectStatus ?? null,
+    success: successTable(successRule(target, s)),
     hasAuthorization: Object.keys(s.headers).some((k) => k.toLowerCase() === 'authorization'),
   }))
 }
@@ -75,15 +77,13 @@ export function renderStepRequest(
   return body ? Buffer.concat([h, body]) : h
 }
 
-/** Apply a step's captures; false when the status is not the expected one or a value is missing. */
+/** Apply the captures of a step's successful answer; false when a value is missing. */
 export function applyCaptures(
   step: CompiledStep,
-  status: number,
   body: string,
   rawHeaders: readonly string[],
   vars: Record<string, string>,
 ): boolean {
-  if (step.expectStatus !== null ? status !== step.expectStatus : status < 200 || status >= 300) return false
   if (step.captures.length === 0) return true
   let json: unknown
   let parsed = false
@@ -131,17 +131,17 @@ export interface ScenarioSetup {
 }
 
 export function scenarioSetup(
-  steps: readonly Step[],
+  target: Pick<Target, 'expect'> & { steps: readonly Step[] },
   url: URL,
   keepAlive: boolean,
   correlationHeader: string,
   correlationPrefix: string,
 ): ScenarioSetup {
   return {
-    steps: compileScenario(steps),
+    steps: compileScenario(target.steps, target),
     firstLoop: Math.max(
       0,
-      steps.findIndex((s) => !s.once),
+      target.steps.findIndex((s) => !s.once),
     ),
     host: url.host,
     basePath: url.pathname.replace(/\/$/, ''),

@@ -57,6 +57,8 @@ export interface SegmentResult {
   schedule: ScheduleCounts | null
   /** Server-Timing headers whose duration was not a duration, over every connection, by phase. */
   serverTimingInvalid: number[]
+  /** Scenario: passes in which step j was skipped after step k failed, at [j × steps + k]. */
+  skipped?: number[]
 }
 
 /**
@@ -74,8 +76,9 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
     correlationHeader: o.correlationHeader,
     correlationPrefix: o.correlationPrefix,
   })
-  const scenario = o.target.steps
-    ? scenarioSetup(o.target.steps, url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
+  const steps = o.target.steps
+  const scenario = steps
+    ? scenarioSetup({ ...o.target, steps }, url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
     : null
   const think: ThinkPlan = {
     target: o.target.think,
@@ -101,4 +104,26 @@ export function serverTimingInvalidByPhase(conns: Connection[]): number[] {
   for (const c of conns)
     c.serverTimingInvalid.forEach((n, phase) => (byPhase[phase] = (byPhase[phase] ?? 0) + n))
   return byPhase
+}
+
+/** A scenario's skipped steps: the passes in which step j was not sent because step k failed. */
+export class SkipTally {
+  private readonly steps: number
+  /** At [j × steps + k]. */
+  private readonly counts: Float64Array
+
+  constructor(steps: number) {
+    this.steps = steps
+    this.counts = new Float64Array(steps * steps)
+  }
+
+  /** Step k failed: the steps after it in its pass are skipped. */
+  failed(k: number): void {
+    for (let j = k + 1; j < this.steps; j++) this.counts[j * this.steps + k]!++
+  }
+
+  /** What the segment's result carries: nothing for a plain target. */
+  result(): Pick<SegmentResult, 'skipped'> {
+    return this.steps ? { skipped: Array.from(this.counts) } : {}
+  }
 }

@@ -237,7 +237,7 @@ async function run(msg: StartMsg): Promise<void> {
     const result = await current.run()
     current = null
     if (link.failure) break
-    const { seconds, phaseSeconds, schedule, serverTimingInvalid } = result
+    const { seconds, phaseSeconds, schedule, serverTimingInvalid, skipped } = result
     const end = {
       type: 'segment-end',
       segment: seg.index,
@@ -245,6 +245,7 @@ async function run(msg: StartMsg): Promise<void> {
       phaseSeconds,
       schedule,
       serverTimingInvalid,
+      skipped,
     } as const
     await link
       .ask(end, 'segment-summary', `the summary of ${seg.target} round ${seg.round}`)

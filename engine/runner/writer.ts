@@ -20,6 +20,7 @@ import {
   type Histogram,
 } from '../metrics/hdr.ts'
 import { encodeStats } from '../metrics/encoded.ts'
+import { skippedByStep } from '../metrics/skipped.ts'
 import type { PhaseSummary, ScheduleStats, TargetRoundSummary } from '../api/types.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
 import { storageFailure } from '../store/disk.ts'
@@ -213,13 +214,9 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
   })
 }
 
-function onSegmentEnd(
-  segIndex: number,
-  seconds: number,
-  phaseSeconds: number[],
-  schedule: ScheduleCounts | null,
-  invalidByPhase: number[],
-): void {
+function onSegmentEnd(end: Extract<ToWriter, { type: 'segment-end' }>): void {
+  const { segment: segIndex, seconds, phaseSeconds, schedule } = end
+  const invalidByPhase = end.serverTimingInvalid
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
   // Warm-up phases are kept as phases but stay out of the segment's figures (and so out of the
@@ -244,10 +241,12 @@ function onSegmentEnd(
     })
   })
   const block = total.toBlock(Math.max(0, seconds - warmupSeconds))
+  const skipped = skippedByStep(st.stepNames, end.skipped)
   const steps = st.stepNames.length
     ? st.stepNames.map((name, i) => ({
         step: name,
         ...(st.steps[i] ?? new StatsAccumulator()).toBlock(Math.max(0, seconds - warmupSeconds)),
+        ...(skipped[i] ? { skipped: skipped[i] } : {}),
       }))
     : undefined
   const summary: TargetRoundSummary = {
@@ -278,6 +277,7 @@ function onSegmentEnd(
           ? { ...schedule, late: st.late, lateness: st.lateness ? encodeHistogram(st.lateness) : null }
           : null,
         serverTimingInvalid,
+        ...(end.skipped ? { skipped: end.skipped } : {}),
       }
     : undefined
   total.destroy()
@@ -343,7 +343,7 @@ port.on('message', (msg: ToWriter) => {
         break
       case 'segment-end':
         if (broken) send({ type: 'error', error: broken, fatal: true })
-        else onSegmentEnd(msg.segment, msg.seconds, msg.phaseSeconds, msg.schedule, msg.serverTimingInvalid)
+        else onSegmentEnd(msg)
         break
       case 'close':
         if (process.env.CANNONADE_DEBUG_CPU) {

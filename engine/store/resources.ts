@@ -58,6 +58,12 @@ export function resourceLimits(db: Db, runId: number): TargetLimits[] {
     .all(runId) as TargetLimits[]
 }
 
+/**
+ * The second a sample belongs to, in SQL: the second it covers, as engine/metrics/resources.ts's
+ * sampleSecond says (a reading at t covers (t − 1, t]: the second holding t − 0.5).
+ */
+const SECOND = 'CAST(floor(t - 0.5) AS INTEGER)'
+
 /** One target's own figures in one second of the run: what studies plot against throughput. */
 export interface TargetSecond {
   /**
@@ -86,9 +92,9 @@ export function targetSeconds(db: Db, runId: number): Map<string, Map<number, Ta
   const resources = db
     .prepare(
       `SELECT target, source, t, sum(cpu) AS cpu, sum(mem) AS mem FROM (
-         SELECT target, source, CAST(floor(t) AS INTEGER) AS t, instance, avg(cpu_percent) AS cpu, avg(memory_bytes) AS mem
+         SELECT target, source, ${SECOND} AS t, instance, avg(cpu_percent) AS cpu, avg(memory_bytes) AS mem
          FROM resource_samples WHERE run_id = ? AND source NOT IN ('generator', 'postgres')
-         GROUP BY target, source, CAST(floor(t) AS INTEGER), instance)
+         GROUP BY target, source, ${SECOND}, instance)
        GROUP BY target, source, t`,
     )
     .all(runId) as { target: string; source: string; t: number; cpu: number | null; mem: number | null }[]
@@ -102,9 +108,9 @@ export function targetSeconds(db: Db, runId: number): Map<string, Map<number, Ta
   const connections = db
     .prepare(
       `SELECT target, t, sum(n) AS total, sum(CASE WHEN instance = 'active' THEN n ELSE 0 END) AS active FROM (
-         SELECT target, CAST(floor(t) AS INTEGER) AS t, instance, max(connections) AS n
+         SELECT target, ${SECOND} AS t, instance, max(connections) AS n
          FROM resource_samples WHERE run_id = ? AND source = 'postgres'
-         GROUP BY target, CAST(floor(t) AS INTEGER), instance)
+         GROUP BY target, ${SECOND}, instance)
        GROUP BY target, t`,
     )
     .all(runId) as { target: string; t: number; total: number | null; active: number | null }[]
@@ -131,9 +137,9 @@ export interface InstanceSecond {
 export function instanceSeconds(db: Db, runId: number): Map<string, Map<number, InstanceSecond[]>> {
   const all = db
     .prepare(
-      `SELECT target, source, CAST(floor(t) AS INTEGER) AS t, instance, avg(cpu_percent) AS cpu, avg(memory_bytes) AS mem
+      `SELECT target, source, ${SECOND} AS t, instance, avg(cpu_percent) AS cpu, avg(memory_bytes) AS mem
        FROM resource_samples WHERE run_id = ? AND source NOT IN ('generator', 'postgres') AND metric IS NULL
-       GROUP BY target, source, CAST(floor(t) AS INTEGER), instance ORDER BY target, t, instance`,
+       GROUP BY target, source, ${SECOND}, instance ORDER BY target, t, instance`,
     )
     .all(runId) as {
     target: string
@@ -171,9 +177,9 @@ export function instanceSeconds(db: Db, runId: number): Map<string, Map<number, 
 export function metricSeconds(db: Db, runId: number): Map<string, Map<string, Map<number, number>>> {
   const rows = db
     .prepare(
-      `SELECT target, metric, CAST(floor(t) AS INTEGER) AS t, avg(value) AS v
+      `SELECT target, metric, ${SECOND} AS t, avg(value) AS v
        FROM resource_samples WHERE run_id = ? AND metric IS NOT NULL AND value IS NOT NULL
-       GROUP BY target, metric, CAST(floor(t) AS INTEGER), instance`,
+       GROUP BY target, metric, ${SECOND}, instance`,
     )
     .all(runId) as { target: string; metric: string; t: number; v: number }[]
   const sums = new Map<string, Map<string, Map<number, { sum: number; n: number }>>>()

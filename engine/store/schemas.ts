@@ -6,14 +6,23 @@ import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ErrorCounts, type ErrorKind } from '../api/types.ts'
 
 const KNOWN_ERRORS = new Set<string>(ERROR_KINDS.filter((k) => k !== 'none'))
+/** Kinds an older Cannonade wrote under another name: `non2xx` is `status` (issue 28). */
+const RENAMED: Readonly<Record<string, ErrorKind>> = { non2xx: 'status' }
 
 export const ErrorCountsSchema = z.record(z.string(), z.number()).transform((raw): ErrorCounts => {
   const out: ErrorCounts = {}
-  for (const [kind, n] of Object.entries(raw)) {
-    if (KNOWN_ERRORS.has(kind) && n !== 0) out[kind as Exclude<ErrorKind, 'none'>] = n
+  for (const [name, n] of Object.entries(raw)) {
+    const kind = RENAMED[name] ?? name
+    if (KNOWN_ERRORS.has(kind) && n !== 0) {
+      const k = kind as Exclude<ErrorKind, 'none'>
+      out[k] = (out[k] ?? 0) + n
+    }
   }
   return out
 })
+
+/** Counts by status code or by step name (older runs have none). */
+const countsBy = z.record(z.string(), z.number()).optional()
 
 export const LatencyStatsSchema = z.object({
   count: z.number(),
@@ -45,6 +54,7 @@ const statsShape = {
   requests: z.number(),
   ok: z.number(),
   errors: ErrorCountsSchema.default({}),
+  unexpected: countsBy,
   statusClasses: StatusClassesSchema.prefault({}),
   bytes: z.number().default(0),
   throughput: z.number(),
@@ -74,7 +84,7 @@ export const ScheduleStatsSchema = z.object({
 export const TargetSummarySchema = z.object({
   ...statsShape,
   phases: z.array(PhaseSummarySchema).default([]),
-  steps: z.array(z.object({ ...statsShape, step: z.string() })).optional(),
+  steps: z.array(z.object({ ...statsShape, step: z.string(), skipped: countsBy })).optional(),
   // Runs written before connect times and the schedule were recorded have neither.
   connect: optionalLatency,
   schedule: ScheduleStatsSchema.nullish().transform((v) => v ?? null),

@@ -11,7 +11,7 @@ export type NewWarning = Omit<RunWarning, 'at' | 't' | 'count'>
 export const MAX_WARNINGS = 100
 
 type WarningRow = {
-  kind: 'monitor'
+  kind: RunWarning['kind']
   field: string
   target: string
   source: string

@@ -5,6 +5,7 @@
 // timeline, so a second's throughput and CPU are the same second's.
 import type { ScalingPoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
+import { sampleSecond } from '../metrics/resources.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { resourceLimits, resourcePoints } from '../store/resources.ts'
@@ -18,13 +19,20 @@ export function scalingPoint(db: Db, runId: number, target: string): ScalingPoin
   const instances = new Set(samples.map((p) => p.instance))
   if (instances.size === 0) return null
   // One sum per second, only where every instance reported: a partial sum would understate it.
-  const perSecond = new Map<number, Map<string, number>>()
+  // Each instance's mean in the second, as every other view of the run takes it.
+  const readings = new Map<number, Map<string, number[]>>()
   for (const p of samples) {
-    const t = Math.floor(p.t)
-    const at = perSecond.get(t) ?? new Map<string, number>()
-    at.set(p.instance, p.cpuPercent!)
-    perSecond.set(t, at)
+    const t = sampleSecond(p.t)
+    const at = readings.get(t) ?? new Map<string, number[]>()
+    at.set(p.instance, [...(at.get(p.instance) ?? []), p.cpuPercent!])
+    readings.set(t, at)
   }
+  const perSecond = new Map(
+    [...readings].map(([t, at]) => [
+      t,
+      new Map([...at].map(([i, xs]) => [i, xs.reduce((a, x) => a + x, 0) / xs.length])),
+    ]),
+  )
   const throughput = new Map<number, number>()
   for (const s of new HistoryStore(db).series(runId)) {
     if (s.target === target) throughput.set(s.t, (throughput.get(s.t) ?? 0) + s.requests)

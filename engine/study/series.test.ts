@@ -45,12 +45,13 @@ describe('a study plots its targets’ monitored series against throughput', () 
     runIds.forEach((runId, i) => {
       const k = i + 1
       for (const t of measured(runId)) {
+        // Read 0.7–1.2 s after the second starts: they cover it (a reading covers the second before it).
         for (const instance of ['a:9100', 'b:9100']) {
-          ins.run(runId, t + 0.2, instance, 20 * k, 100 * MiB * k, null, null)
-          ins.run(runId, t + 0.2, instance, null, null, 'heap_bytes', 50 * MiB * k)
+          ins.run(runId, t + 0.7, instance, 20 * k, 100 * MiB * k, null, null)
+          ins.run(runId, t + 0.7, instance, null, null, 'heap_bytes', 50 * MiB * k)
           // Two readings in one second: the instance's mean of the second.
-          ins.run(runId, t + 0.2, instance, null, null, 'event_loop_lag_seconds', 0.001 * k)
-          ins.run(runId, t + 0.7, instance, null, null, 'event_loop_lag_seconds', 0.003 * k)
+          ins.run(runId, t + 0.7, instance, null, null, 'event_loop_lag_seconds', 0.001 * k)
+          ins.run(runId, t + 1.2, instance, null, null, 'event_loop_lag_seconds', 0.003 * k)
         }
       }
       // Outside the measured seconds (the idle baseline, a cooldown): not in the means.

@@ -179,7 +179,7 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
           let bytes = 512
           if (rand() < errorRate) {
             const r = rand()
-            if (r < 0.5) [error, status, bytes] = [KIND.non2xx, 500, 64]
+            if (r < 0.5) [error, status, bytes] = [KIND.status, 500, 64]
             else [error, status, bytes, latency] = [r < 0.8 ? KIND.timeout : KIND.reset, 0, 0, -1]
           }
           const app = latency >= 0 ? Math.round(latency * 0.6) : null
@@ -221,7 +221,8 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
           for (let i = 0; i < (target.instances ?? 1); i++)
             insResource.run(
               runId,
-              offsetUs / 1e6 + t,
+              // Read at the end of the second it covers (engine/metrics/resources.ts sampleSecond).
+              offsetUs / 1e6 + t + 1,
               target.name,
               'process',
               `pid ${4242 + i}`,

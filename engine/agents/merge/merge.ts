@@ -11,6 +11,7 @@ import type {
 import type { Segment } from '../../config/segments.ts'
 import { secondPoint, StatsAccumulator } from '../../metrics/accumulate.ts'
 import { addStats, checkSettings } from '../../metrics/encoded.ts'
+import { addSkipped, skippedByStep } from '../../metrics/skipped.ts'
 import {
   decodeHistogram,
   EMPTY_STATS,
@@ -107,8 +108,14 @@ export function mergeSegment(
     byPhase.forEach((acc, i) => {
       if (acc) phaseBlocks.push({ phase: phases[i] ?? 'main', ...acc.toBlock(phaseSeconds[i] ?? seconds) })
     })
+    // Each agent counted the passes its own connections skipped: together, the run's.
+    const skipped = skippedByStep(stepNames, addSkipped(rows.map((r) => r.segment.skipped)))
     const steps: StepSummary[] | undefined = stepNames.length
-      ? stepNames.map((step, i) => ({ step, ...(bySteps[i] ??= new StatsAccumulator()).toBlock(seconds) }))
+      ? stepNames.map((step, i) => ({
+          step,
+          ...(bySteps[i] ??= new StatsAccumulator()).toBlock(seconds),
+          ...(skipped[i] ? { skipped: skipped[i] } : {}),
+        }))
       : undefined
     return {
       target: seg.target,

@@ -50,7 +50,7 @@ describe('responses framed as RFC 9112 says (Must 2)', () => {
     expectAnswered(r, target)
   })
 
-  it('204 and 304 with a Content-Length: no body, no timeout (304 counted as non-2xx)', async () => {
+  it('204 and 304 with a Content-Length: no body, no timeout, both successes (200–399)', async () => {
     target = await startConformanceTarget((socket, nth, _r, t) =>
       reply(
         socket,
@@ -59,9 +59,9 @@ describe('responses framed as RFC 9112 says (Must 2)', () => {
       ),
     )
     const { r } = await run(target.url)
-    expect(errorsBut(r, 'non2xx')).toEqual({})
-    expectAnswered(r, target, r.ok + (r.errors.non2xx ?? 0))
-    expect(Math.abs(r.ok - (r.errors.non2xx ?? 0))).toBeLessThanOrEqual(2)
+    expect(errorsBut(r)).toEqual({})
+    expectAnswered(r, target)
+    expect(r.connect!.count).toBe(2)
   })
 
   it('HTTP/1.0 with the body ending at close: a success, the connection reopened', async () => {
@@ -74,8 +74,10 @@ describe('responses framed as RFC 9112 says (Must 2)', () => {
     expect(errorsBut(r)).toEqual({})
     expectAnswered(r, target)
     if (!hasWrk) return console.log('wrk is not installed: its reference count is not taken')
-    const w = wrk(target)
-    expect(w.errors).toBe(false)
+    const w = await wrk(target)
+    // wrk counts each answer and also a read error for the close that ends its body (its way: the
+    // server's count is the truth both are held to).
+    expect(w.errors).toBe(true)
     expectWrkCount(w.requests, target.answered)
   })
 

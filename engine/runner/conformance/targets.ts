@@ -12,6 +12,8 @@ export interface ConformanceTarget {
   answered: number
   /** Connections accepted. */
   sockets: number
+  /** Connections that carried a request (wrk, for one, opens one without a request first). */
+  served: number
   /** Reset the counts (between a Cannonade run and a wrk run on the same target). */
   zero(): void
   close(): Promise<void>
@@ -47,10 +49,12 @@ export async function startConformanceTarget(answer: Answer, halfOpen = false): 
     received: 0,
     answered: 0,
     sockets: 0,
+    served: 0,
     zero: () => {
       t.received = 0
       t.answered = 0
       t.sockets = 0
+      t.served = 0
     },
     close: async () => {},
   }
@@ -68,6 +72,7 @@ export async function startConformanceTarget(answer: Answer, halfOpen = false): 
         const request = buf.slice(0, end + 4)
         buf = buf.slice(end + 4)
         t.received++
+        if (nth === 0) t.served++
         answer(socket, ++nth, request, t)
       }
     })

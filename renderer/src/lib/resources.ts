@@ -4,6 +4,7 @@
 // instance as its own line beside the sum: what is stored per instance is shown per instance.
 import type { ResourcePoint } from '../../../engine/api/types.ts'
 import type { Row } from '../ui/charts/types.ts'
+import { sampleSecond } from '../../../engine/metrics/resources.ts'
 
 /** A line of an instance: its key in the rows, its target and its name. */
 export interface InstanceLine {
@@ -47,8 +48,8 @@ function bySecond(points: readonly ResourcePoint[]) {
   const keyOf = targetKeys(points)
   for (const p of points) {
     if (p.cpuPercent === null && p.memoryBytes === null) continue // a connection count, a named series
-    // Second k holds the samples of [k, k + 1), as the series, the CSV and runs show count them.
-    const t = Math.floor(p.t)
+    // The second the sample covers, as every screen, the CSV and the PDF place it.
+    const t = sampleSecond(p.t)
     const target = keyOf(p)
     const instances = cells.get(target) ?? new Map<string, Map<number, Acc>>()
     const seconds = instances.get(p.instance) ?? new Map<number, Acc>()

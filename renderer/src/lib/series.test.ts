@@ -62,8 +62,9 @@ describe('chart rows', () => {
   })
 
   it('keeps database connections per target and state, the later sample of a second, not a sum', () => {
+    // Samples cover the second before their t (sampleSecond): read at 0.6–0.9 s, second 0's.
     const pg = (t: number, instance: string, connections: number) => ({
-      t,
+      t: t + 0.5,
       target: 'a',
       source: 'postgres',
       instance,
@@ -72,7 +73,7 @@ describe('chart rows', () => {
       connections,
     })
     const cpu = {
-      t: 0.2,
+      t: 0.7,
       target: 'a',
       source: 'docker',
       instance: 'c',
@@ -97,7 +98,7 @@ describe('chart rows', () => {
   it('sums instances per target and pairs throughput with resources by second', () => {
     const res = [
       {
-        t: 0.4,
+        t: 0.9,
         target: 'a',
         source: 'docker',
         instance: '1',
@@ -106,7 +107,7 @@ describe('chart rows', () => {
         connections: null,
       },
       {
-        t: 0.1,
+        t: 0.6,
         target: 'a',
         source: 'docker',
         instance: '2',
@@ -125,7 +126,7 @@ describe('chart rows', () => {
 
   it('draws a target read by two sources as a line per source, never their sum; figures take one of them', () => {
     const at = (source: string, instance: string, cpuPercent: number | null, metric?: string) => ({
-      t: 0.5,
+      t: 1.0,
       target: 'a',
       source,
       instance,
@@ -143,6 +144,7 @@ describe('chart rows', () => {
     expect(rows.cpu).toEqual([{ t: 0, 'a · process': 60, 'a · prometheus': 62 }])
     expect(rows.targets).toEqual(['a · process', 'a · prometheus'])
     // Throughput against CPU: the process monitor's reading (engine/metrics/sources.ts), as the report's.
-    expect(throughputVsResources([point('a', 1)], res, 'a').cpu).toEqual([{ x: 101, y: 60 }])
+    // The same second as the CPU chart's (it paired a sample read at 0.5 s with second 1 before).
+    expect(throughputVsResources([point('a', 0), point('a', 1)], res, 'a').cpu).toEqual([{ x: 100, y: 60 }])
   })
 })

@@ -5,6 +5,7 @@
 import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
 import { figureReadings } from '../../../engine/metrics/sources.ts'
 import { kindLabel } from '../../../engine/metrics/units.ts'
+import { sampleSecond } from '../../../engine/metrics/resources.ts'
 import type { Marker, Row } from '../ui/charts/types.ts'
 
 /** The targets of some points, in order of first appearance. */
@@ -83,7 +84,7 @@ export function dbConnectionRows(points: readonly ResourcePoint[]): { rows: Row[
   const keys = new Set<string>()
   for (const p of [...points].sort((a, b) => a.t - b.t)) {
     if (p.connections === null || p.connections === undefined) continue
-    const t = Math.round(p.t)
+    const t = sampleSecond(p.t)
     const key = `${p.target} ${p.instance}`
     keys.add(key)
     const row = rows.get(t) ?? { t }
@@ -99,14 +100,27 @@ export function throughputVsResources(
   resources: readonly ResourcePoint[],
   target: string,
 ): { cpu: { x: number; y: number }[]; memory: { x: number; y: number }[] } {
-  const byT = new Map<number, { cpu: number | null; mem: number | null }>()
-  // With several CPU sources, the target's figure source, as the report and studies take it.
+  // Each instance's mean in the second, summed over the instances, as the CPU chart, the study
+  // page and the PDF take it. With several CPU sources, the target's figure source.
+  const cells = new Map<number, Map<string, { cpu: number[]; mem: number[] }>>()
   for (const r of figureReadings(resources)) {
     if (r.target !== target) continue
-    const t = Math.round(r.t)
-    const e = byT.get(t) ?? { cpu: null, mem: null }
-    if (r.cpuPercent !== null) e.cpu = (e.cpu ?? 0) + r.cpuPercent
-    if (r.memoryBytes !== null) e.mem = (e.mem ?? 0) + r.memoryBytes / (1024 * 1024)
+    const t = sampleSecond(r.t)
+    const at = cells.get(t) ?? new Map<string, { cpu: number[]; mem: number[] }>()
+    const cell = at.get(r.instance) ?? { cpu: [], mem: [] }
+    if (r.cpuPercent !== null) cell.cpu.push(r.cpuPercent)
+    if (r.memoryBytes !== null) cell.mem.push(r.memoryBytes / (1024 * 1024))
+    at.set(r.instance, cell)
+    cells.set(t, at)
+  }
+  const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length
+  const byT = new Map<number, { cpu: number | null; mem: number | null }>()
+  for (const [t, at] of cells) {
+    const e: { cpu: number | null; mem: number | null } = { cpu: null, mem: null }
+    for (const c of at.values()) {
+      if (c.cpu.length) e.cpu = (e.cpu ?? 0) + mean(c.cpu)
+      if (c.mem.length) e.mem = (e.mem ?? 0) + mean(c.mem)
+    }
     byT.set(t, e)
   }
   const cpu: { x: number; y: number }[] = []

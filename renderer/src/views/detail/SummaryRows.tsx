@@ -38,7 +38,7 @@ export function Cells({ s }: { s: StatsBlock }) {
       <td className="num">{count(f.requests)}</td>
       <td className="num">{rate(f.throughput)}</td>
       <LatencyCells l={s.latency} />
-      <td className="num" title={errorsText(f.errors)} data-testid="cell-errors">
+      <td className="num" title={errorsText(f.errors, count, f.unexpected)} data-testid="cell-errors">
         {count(f.failed)} {f.errorRate !== null && f.failed > 0 ? `(${percent(f.errorRate * 100)})` : ''}
       </td>
       <td className="num" data-testid="cell-inflight">

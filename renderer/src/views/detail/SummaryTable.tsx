@@ -6,7 +6,9 @@
 // rows and page 1 of the report give it).
 import { Fragment } from 'react'
 import type { TargetOverRounds, TargetRoundSummary } from '../../../../engine/api/types.ts'
-import { serverTimingInvalidText } from '../../../../engine/metrics/units.ts'
+import { errorsText, serverTimingInvalidText } from '../../../../engine/metrics/units.ts'
+import { skippedText } from '../../../../engine/metrics/skipped.ts'
+import { figuresOf } from '../../../../engine/metrics/figures.ts'
 import { count } from '../../lib/format.ts'
 import { NumHeads } from '../../ui/Common.tsx'
 import { Cells, NoteRow, ScheduleRows, TimingRow } from './SummaryRows.tsx'
@@ -70,11 +72,30 @@ function TargetRows({ r, multiRound }: { r: TargetRoundSummary; multiRound: bool
           ))
         : null}
       {(r.steps ?? []).map((st) => (
-        <tr key={`step-${st.step}`} className="sub-row" data-testid={`${id}-step`}>
-          <th scope="row">↳ step {st.step}</th>
-          <Cells s={st} />
-        </tr>
+        <Fragment key={`step-${st.step}`}>
+          <tr className="sub-row" data-testid={`${id}-step`}>
+            <th scope="row">↳ step {st.step}</th>
+            <Cells s={st} />
+          </tr>
+          {figuresOf(st).failed > 0 || st.skipped ? (
+            <NoteRow label={`step ${st.step}`} testId={`${id}-step-failures`}>
+              {[
+                figuresOf(st).failed > 0
+                  ? errorsText(figuresOf(st).errors, count, figuresOf(st).unexpected)
+                  : '',
+                st.skipped ? skippedText(st.skipped, count) : '',
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </NoteRow>
+          ) : null}
+        </Fragment>
       ))}
+      {figuresOf(r).failed > 0 ? (
+        <NoteRow label="errors" testId={`${id}-errors`}>
+          {errorsText(figuresOf(r).errors, count, figuresOf(r).unexpected)}
+        </NoteRow>
+      ) : null}
       {r.corrected ? (
         <TimingRow label="corrected (from intended send)" l={r.corrected} testId={`${id}-corrected`} />
       ) : null}

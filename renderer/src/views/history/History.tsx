@@ -3,6 +3,7 @@
 import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, EmptyState } from '../../ui/Common.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
+import { QuickRun } from '../../ui/QuickRun.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { useStudyIndex } from '../studies/useStudies.ts'
 import { HistoryFilters } from './HistoryFilters.tsx'
@@ -13,6 +14,8 @@ import { useHistory } from './useHistory.ts'
 function NoRunsYet() {
   return (
     <EmptyState title="No runs yet" testId="history-empty">
+      <p>Give it a URL and start: 10 connections for 10 seconds unless you say otherwise.</p>
+      <QuickRun />
       <p>
         Cannonade keeps every run here. To see what a run looks like, start the demo: a 10-second run against
         a small server built into Cannonade.
@@ -68,6 +71,7 @@ export function History() {
           <ExportReport runIds={runIds} testId="history-report" />
         </div>
       ) : null}
+      <QuickRun />
       <HistoryFilters filters={h.filters} filter={h.filter} />
       {h.list.error ? <Banner kind="error">Could not load runs: {h.list.error}</Banner> : null}
       <HistoryTable

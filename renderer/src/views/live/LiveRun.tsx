@@ -124,12 +124,17 @@ function Stats({ view, next, running }: { view: LiveView; next: UpNext | null; r
         value={next ? next.target : current}
         testId="live-current"
       />
+      {/* During a cool-down the last second is the last target's, not the one named next: said so. */}
       <Stat
-        label="throughput (responses, last second)"
+        label={`throughput${next && latest ? ` of ${latest.target}` : ''} (responses, last second)`}
         value={rate(latest?.responses)}
         testId="live-throughput"
       />
-      <Stat label="p99 (last second)" value={ms(latest?.p99)} testId="live-p99" />
+      <Stat
+        label={`p99${next && latest ? ` of ${latest.target}` : ''} (last second)`}
+        value={ms(latest?.p99)}
+        testId="live-p99"
+      />
       <Stat label="requests" value={count(view.totals.requests)} testId="live-requests" />
       <Stat label="errors" value={count(view.totals.errors)} testId="live-errors" />
       {view.totals.inflight !== null ? (

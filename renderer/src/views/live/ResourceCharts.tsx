@@ -8,6 +8,7 @@ import { memo, useMemo } from 'react'
 import type { ResourcePoint } from '../../../../engine/api/types.ts'
 import { colour, colourFor, tint } from '../../lib/format.ts'
 import { resourceRows } from '../../lib/resources.ts'
+import { metricCharts } from '../../lib/metrics.ts'
 import { dbConnectionRows } from '../../lib/series.ts'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'
 import type { Marker, SeriesDef } from '../../ui/charts/types.ts'
@@ -34,7 +35,12 @@ function useResourceCharts(
     }))
     const db = dbConnectionRows(resources)
     const dbSeries: SeriesDef[] = db.keys.map((k, i) => ({ key: k, label: k, colour: colour(i + 1) }))
-    return { res, series: [...sums, ...lines], db, dbSeries }
+    // A monitor's named series: a chart per unit, a line per target and series.
+    const metrics = metricCharts(resources).map((m) => ({
+      ...m,
+      series: m.keys.map((k, i): SeriesDef => ({ key: k, label: k, colour: colour(i) })),
+    }))
+    return { res, series: [...sums, ...lines], db, dbSeries, metrics }
   }, [resources, keys, targets])
 }
 
@@ -52,7 +58,7 @@ function ResourceChartsImpl({
   markers: readonly Marker[]
   prefix: string
 }) {
-  const { res, series, db, dbSeries } = useResourceCharts(resources, keys, targets)
+  const { res, series, db, dbSeries, metrics } = useResourceCharts(resources, keys, targets)
   const count = (v: number) => String(Math.round(v))
   const firsts = res.instances.filter((i) => res.firstCpu.has(i.key))
   return (
@@ -96,6 +102,17 @@ function ResourceChartsImpl({
           yLabel="connections"
         />
       ) : null}
+      {metrics.map((m) => (
+        <TimeChart
+          key={m.unit}
+          title={`Monitored series${m.unit ? ` (${m.unit})` : ''}: ${m.keys.join(', ')}`}
+          rows={m.rows}
+          series={m.series}
+          markers={markers}
+          testId={`${prefix}-chart-metric-${m.unit === '%' ? 'percent' : m.unit || 'value'}`}
+          {...(m.unit ? { unit: m.unit } : {})}
+        />
+      ))}
     </>
   )
 }

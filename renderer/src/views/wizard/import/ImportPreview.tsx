@@ -44,7 +44,7 @@ export function ImportPreview({ made, onUse }: { made: ImportedScenario; onUse: 
         </ul>
       ) : null}
       <Button variant="primary" onClick={onUse} data-testid="import-use">
-        Use these {steps} step{steps === 1 ? '' : 's'}
+        {steps === 1 ? 'Use this step' : `Use these ${steps} steps`}
         {made.config.targets.length > 1 ? ` (${made.config.targets.length} targets)` : ''}
       </Button>
     </div>

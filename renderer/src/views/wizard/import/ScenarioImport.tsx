@@ -22,6 +22,7 @@ interface Source {
   fileName: string | null
   base: string
   keepStatic: boolean
+  keepConditional: boolean
   keepThirdParty: boolean
 }
 
@@ -89,6 +90,12 @@ function SourceFields({ source, set }: { source: Source; set: (s: Partial<Source
             onChange={(keepThirdParty) => set({ keepThirdParty })}
             testId="import-keep-third-party"
           />
+          <CheckboxField
+            label="Keep conditional headers (If-None-Match, If-Modified-Since: the server answers 304)"
+            checked={source.keepConditional}
+            onChange={(keepConditional) => set({ keepConditional })}
+            testId="import-keep-conditional"
+          />
         </div>
       ) : null}
     </>
@@ -104,6 +111,7 @@ export function ScenarioImport({ onUse }: { onUse: (config: RunConfig) => void }
     base: '',
     keepStatic: false,
     keepThirdParty: false,
+    keepConditional: false,
   })
   const [made, setMade] = useState<ImportedScenario | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -124,7 +132,13 @@ export function ScenarioImport({ onUse }: { onUse: (config: RunConfig) => void }
           kind: s.kind,
           text: s.kind === 'har' ? slimHar(s.text) : s.text,
           ...(s.kind === 'openapi' && s.base.trim() ? { base: s.base.trim() } : {}),
-          ...(s.kind === 'har' ? { keepStatic: s.keepStatic, keepThirdParty: s.keepThirdParty } : {}),
+          ...(s.kind === 'har'
+            ? {
+                keepStatic: s.keepStatic,
+                keepThirdParty: s.keepThirdParty,
+                keepConditional: s.keepConditional,
+              }
+            : {}),
           ...(s.fileName ? { source: s.fileName } : {}),
         }),
       )

@@ -1,0 +1,3 @@
+module cannonade.dev/bench/servers
+
+go 1.22
