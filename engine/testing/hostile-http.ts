@@ -24,6 +24,8 @@ export interface HostileAnswer {
   trickleMs?: number
   /** Accept and never answer. */
   silent?: boolean
+  /** Answer this many ms late. */
+  delayMs?: number
 }
 
 export interface Received {
@@ -112,7 +114,10 @@ export async function startHostile(script: Script, opts: { https?: boolean } = {
       }
       received.push(r)
       res.on('error', () => {})
-      answer(res, server.script(r), timers)
+      const a = server.script(r)
+      if (!a.delayMs) return answer(res, a, timers)
+      const t = setTimeout(() => answer(res, a, timers), a.delayMs)
+      timers.add(t)
     })
   }
   const srv: Server = tls ? createHttps({ key: tls.key, cert: tls.cert }, handler) : createHttp(handler)
