@@ -15,7 +15,8 @@ export const dockerRequired = process.env.CANNONADE_REQUIRE_DOCKER === '1'
 export function composeUnavailable(): string | null {
   const ask = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8', timeout: 20_000 })
   const info = ask('docker', ['info', '--format', '{{.ServerVersion}}'])
-  if (info.error?.code === 'ENOENT') return 'Docker is not installed (no `docker` command)'
+  const code: unknown = info.error && 'code' in info.error ? info.error.code : undefined
+  if (code === 'ENOENT') return 'Docker is not installed (no `docker` command)'
   if (info.status !== 0)
     return `Docker is not running (docker info: ${(info.stderr || String(info.error)).trim().split('\n')[0]})`
   if (ask('docker', ['compose', 'version', '--short']).status === 0) return null
