@@ -2,7 +2,7 @@
 // the command runs in its own process group, and at the deadline the whole group is killed, so a
 // wrapper script whose child keeps the output pipe open cannot hang the caller either. Output is
 // passed on line by line; the last 200 lines are kept for error messages.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 
 export interface CommandResult {
   code: number
@@ -19,6 +19,18 @@ export interface CommandOptions {
   input?: string
   /** Kill the command (and whatever it started) after this long. */
   timeoutMs: number
+}
+
+/** Kill `child` and whatever it started; its pipes are closed, not waited for (a grandchild may hold them). */
+function killGroup(child: ChildProcessWithoutNullStreams): void {
+  try {
+    if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
+    else child.kill('SIGKILL')
+  } catch {
+    /* already gone */
+  }
+  child.stdout.destroy()
+  child.stderr.destroy()
 }
 
 /** The most characters of one line of a command's output that are kept. */
@@ -66,15 +78,7 @@ export function runCommand(
     child.stdout.on('data', feed)
     child.stderr.on('data', feed)
     const timer = setTimeout(() => {
-      try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
-        else child.kill('SIGKILL')
-      } catch {
-        /* already gone */
-      }
-      // Do not wait for pipes some grandchild may still hold.
-      child.stdout.destroy()
-      child.stderr.destroy()
+      killGroup(child)
       finish(124, true)
     }, opts.timeoutMs)
     child.on('error', (err) => finish(127, false, err.message))
@@ -119,16 +123,7 @@ export function captureCommand(
     let err = ''
     let settled = false
     let tooLarge = false
-    const kill = () => {
-      try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
-        else child.kill('SIGKILL')
-      } catch {
-        /* already gone */
-      }
-      child.stdout.destroy()
-      child.stderr.destroy()
-    }
+    const kill = () => killGroup(child)
     const finish = (code: number, timedOut: boolean) => {
       if (settled) return
       settled = true

@@ -2,8 +2,8 @@
 // every kind: each hostile value a source could send is its own case, and each ends as no
 // reading, a shortened name or a sample left out, with a problem in words holding no value.
 import { describe, expect, it } from 'vitest'
-import { checkSample, instanceLimit, printableText, SAMPLE_BOUNDS } from './bounds.ts'
-import type { ResourceSample, SampleSource } from './types.ts'
+import { checkSample, instanceLimit, printableText, SAMPLE_BOUNDS, SAMPLE_SOURCES } from './bounds.ts'
+import type { ResourceSample } from './types.ts'
 
 const NOW = 1_700_000_000_000
 const window = { fromMs: NOW - 60_000, toMs: NOW + 60_000 }
@@ -22,15 +22,7 @@ const good = (more: Partial<Record<keyof ResourceSample, unknown>> = {}): Resour
     ...more,
   }) as ResourceSample
 
-const KINDS: SampleSource[] = [
-  'docker',
-  'process',
-  'cloudfoundry',
-  'postgres',
-  'prometheus',
-  'kubernetes',
-  'generator',
-]
+const KINDS = SAMPLE_SOURCES
 const NOT_NUMBERS: [string, unknown][] = [
   ['NaN', NaN],
   ['Infinity', Infinity],

@@ -27,7 +27,8 @@ export const SAMPLE_BOUNDS = {
   futureMs: 60_000,
 }
 
-const SOURCES = new Set<SampleSource>([
+/** Every source a sample may come from. */
+export const SAMPLE_SOURCES: readonly SampleSource[] = [
   'docker',
   'process',
   'cloudfoundry',
@@ -35,7 +36,8 @@ const SOURCES = new Set<SampleSource>([
   'prometheus',
   'kubernetes',
   'generator',
-])
+]
+const SOURCES = new Set(SAMPLE_SOURCES)
 
 /** The time window a sample's `t` (epoch ms) must lie in. */
 export interface SampleWindow {
