@@ -1,6 +1,6 @@
 // What a monitor reports is checked where it enters the run (issue 29, items 5, 7 and 9), the same
 // for every kind: a Prometheus stand-in answers the real monitor with hostile series beside a good
-// one (memory of 1e300, NaN and far-off timestamps, a 1 MB label, control characters, 3,000
+// one (memory of 1e300, NaN and far-off timestamps, a 1 MB label, control characters, 400
 // series), while a process monitor watches the target. The run stores only values in range,
 // bounded names and a bounded number of instances, says what it left out as warnings, and the
 // other monitor and the generator lose nothing. A monitor that answers only after the run ended
@@ -31,7 +31,7 @@ const grid = (body: string): number[] => {
   return out
 }
 
-/** Every query's answer: one good series, the hostile ones, and 3,000 more series. */
+/** Every query's answer: one good series, the hostile ones, and 400 more series. */
 function hostileMatrix(body: string): object {
   const ts = grid(body)
   const at = (v: string) => ts.map((t): [unknown, unknown] => [t, v])
@@ -50,7 +50,7 @@ function hostileMatrix(body: string): object {
     },
     { metric: { instance: 'x'.repeat(1 << 20) }, values: at('1') },
     { metric: { instance: 'ctl\u001b[2J\r\nX-Injected: 1' }, values: at('1') },
-    ...Array.from({ length: 3000 }, (_, i) => ({ metric: { instance: `pod-${i}` }, values: at('1') })),
+    ...Array.from({ length: 400 }, (_, i) => ({ metric: { instance: `pod-${i}` }, values: at('1') })),
   ])
 }
 
@@ -96,10 +96,11 @@ describe('monitor values checked where they enter the run', () => {
     expect(promRows.map((r) => r.instance)).toContain('ctl?[2J??X-Injected: 1')
     expect(new Set(promRows.map((r) => r.instance)).size).toBeLessThanOrEqual(SAMPLE_BOUNDS.instances)
     expect(promRows.some((r) => r.instance === 'nan-time' || r.instance === 'far')).toBe(false)
-    // Nothing else was lost: the process monitor and the generator sampled every second.
-    const seconds = (source: string) =>
-      new Set(rows.filter((r) => r.source === source && r.t >= 0 && r.t < 3).map((r) => Math.floor(r.t))).size
-    expect(seconds('process')).toBeGreaterThanOrEqual(2)
+    // Nothing else was lost: the process monitor's samples go on after the first hostile value
+    // (once, every later sample of the run was dropped there), and the generator's are all there.
+    const firstHostile = Math.min(...promRows.filter((r) => r.instance === 'huge').map((r) => r.t))
+    expect(Number.isFinite(firstHostile)).toBe(true)
+    expect(rows.some((r) => r.source === 'process' && r.t > firstHostile)).toBe(true)
     expect(rows.filter((r) => r.source === 'generator').length).toBe(3)
     const warnings = db
       .prepare('SELECT message FROM run_warnings WHERE run_id = ?')
