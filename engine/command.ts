@@ -2,7 +2,7 @@
 // the command runs in its own process group, and at the deadline the whole group is killed, so a
 // wrapper script whose child keeps the output pipe open cannot hang the caller either. Output is
 // passed on line by line; the last 200 lines are kept for error messages.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 
 export interface CommandResult {
   code: number
@@ -20,6 +20,21 @@ export interface CommandOptions {
   /** Kill the command (and whatever it started) after this long. */
   timeoutMs: number
 }
+
+/** Kill `child` and whatever it started; its pipes are closed, not waited for (a grandchild may hold them). */
+function killGroup(child: ChildProcessWithoutNullStreams): void {
+  try {
+    if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
+    else child.kill('SIGKILL')
+  } catch {
+    /* already gone */
+  }
+  child.stdout.destroy()
+  child.stderr.destroy()
+}
+
+/** The most characters of one line of a command's output that are kept. */
+const MAX_LINE_CHARS = 64 * 1024
 
 export function runCommand(
   cmd: string,
@@ -40,7 +55,8 @@ export function runCommand(
     const feed = (chunk: Buffer) => {
       const text = partial + chunk.toString('utf8')
       const parts = text.split(/\r?\n|\r/)
-      partial = parts.pop() ?? ''
+      // A line that never ends (a command writing megabytes without a line break) is cut.
+      partial = (parts.pop() ?? '').slice(0, MAX_LINE_CHARS)
       for (const line of parts) {
         if (!line.trim()) continue
         lines.push(line)
@@ -62,15 +78,7 @@ export function runCommand(
     child.stdout.on('data', feed)
     child.stderr.on('data', feed)
     const timer = setTimeout(() => {
-      try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
-        else child.kill('SIGKILL')
-      } catch {
-        /* already gone */
-      }
-      // Do not wait for pipes some grandchild may still hold.
-      child.stdout.destroy()
-      child.stderr.destroy()
+      killGroup(child)
       finish(124, true)
     }, opts.timeoutMs)
     child.on('error', (err) => finish(127, false, err.message))
@@ -81,4 +89,67 @@ export function runCommand(
 /** "docker info did not answer within 20 s" for a timed-out result, or null. */
 export function timeoutMessage(r: CommandResult, what: string, timeoutMs: number): string | null {
   return r.timedOut ? `${what} did not answer within ${Math.round(timeoutMs / 1000)} s and was stopped` : null
+}
+
+export interface CapturedOutput {
+  code: number
+  stdout: string
+  /** Its last 2,000 characters. */
+  stderr: string
+  timedOut: boolean
+  /** It wrote more than `maxBytes` to stdout and was stopped. */
+  tooLarge: boolean
+}
+
+/**
+ * A command whose stdout is its answer (a credential plugin's JSON), run without blocking the
+ * caller: at most `maxBytes` of stdout are kept (past them, and at the deadline, its process group
+ * is killed), stdin is closed at once.
+ */
+export function captureCommand(
+  cmd: string,
+  args: readonly string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number; maxBytes: number },
+): Promise<CapturedOutput> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    })
+    const out: Buffer[] = []
+    let size = 0
+    let err = ''
+    let settled = false
+    let tooLarge = false
+    const kill = () => killGroup(child)
+    const finish = (code: number, timedOut: boolean) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: err, timedOut, tooLarge })
+    }
+    child.stdin.on('error', () => {})
+    child.stdin.end()
+    child.stdout.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > opts.maxBytes) {
+        tooLarge = true
+        kill()
+        return finish(1, false)
+      }
+      out.push(c)
+    })
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString('utf8')).slice(-2000)))
+    const timer = setTimeout(() => {
+      kill()
+      finish(124, true)
+    }, opts.timeoutMs)
+    child.on('error', (e) => {
+      err = e.message
+      finish(127, false)
+    })
+    child.on('close', (code) => finish(code ?? 1, false))
+  })
 }

@@ -110,6 +110,21 @@ describe('a docker command that never returns', () => {
     })
   }
 
+  it('detecting Docker Compose waits without holding the event loop (issue 29, the host never blocks)', async () => {
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 10)
+    try {
+      const { value } = await elapsed(() =>
+        withFakeDocker('exec sleep 600', () => detectCompose({ fresh: true })),
+      )
+      expect(value).toBeInstanceOf(Error)
+      // Run synchronously, `docker info` held the loop until its deadline: no timer fired meanwhile.
+      expect(ticks).toBeGreaterThan(10)
+    } finally {
+      clearInterval(timer)
+    }
+  })
+
   it("a run's environment (docker ps and inspect of monitored containers) is gathered anyway", async () => {
     const config = parseRunConfig({
       version: 1,

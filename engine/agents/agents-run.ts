@@ -34,6 +34,8 @@ export interface PreparedRun {
   hooks: RunHooks
   secrets?: Record<string, string>
   stacks?: StackLocator
+  dockerHost?: string
+  secretsDir?: string
   /** The PostgreSQL store's URL, for the line external agents run (masked there). */
   storeUrl?: string
 }
@@ -58,6 +60,8 @@ export class AgentsRun {
     this.resources = new ResourceRecorder(p.db, p.runId, p.config, {
       secrets: p.secrets,
       ...(p.stacks ? { stacks: p.stacks } : {}),
+      ...(p.dockerHost ? { dockerHost: p.dockerHost } : {}),
+      ...(p.secretsDir ? { secretsDir: p.secretsDir } : {}),
       onLog: (level, message) => this.log(level, message),
     })
     this.coordinator = new Coordinator({

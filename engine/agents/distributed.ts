@@ -155,6 +155,8 @@ async function prepare(
     hooks,
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
     ...(opts.stacks ? { stacks: opts.stacks } : {}),
+    ...(opts.dockerHost ? { dockerHost: opts.dockerHost } : {}),
+    ...(opts.secretsDir ? { secretsDir: opts.secretsDir } : {}),
     ...(opts.storeUrl ? { storeUrl: opts.storeUrl } : {}),
   }
 }

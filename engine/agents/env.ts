@@ -2,7 +2,7 @@
 // knows its index, the agent count, its run and where the coordination store is. The store's URL
 // carries a password, so it comes from the environment or a secret file, never from argv (which
 // every user of the machine can read in the process list).
-import { readFileSync } from 'node:fs'
+import { FileRefused, readRegularFile } from '../config/files.ts'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -82,11 +82,18 @@ export function readAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
   const file = env[ENV.storeUrlFile]
   if (!storeUrl && file) {
     try {
-      storeUrl = readFileSync(file, 'utf8').trim()
+      // A mounted secret: a regular file of a URL's size, never a FIFO or device read for ever.
+      storeUrl = readRegularFile(file, 64 * 1024)
+        .toString('utf8')
+        .trim()
     } catch (err) {
-      throw new AgentEnvError(
-        `${ENV.storeUrlFile}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-      )
+      const why =
+        err instanceof FileRefused
+          ? err.reason === 'missing'
+            ? 'ENOENT'
+            : err.message.slice(file.length + 1)
+          : String(err)
+      throw new AgentEnvError(`${ENV.storeUrlFile}: cannot read ${file} (${why})`)
     }
   }
   if (!storeUrl)

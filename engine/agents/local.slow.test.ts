@@ -222,6 +222,54 @@ describe('two local agents, embedded coordination', () => {
     db.close()
   })
 
+  it('an agent lost before it uploaded: runs show and the exports count it, name it and point to its ledger, which import ledger brings in (issue 29, item 15)', async () => {
+    target = await startTarget({ delayMs: 1 })
+    let killed = -1
+    const { summary, db } = await run(config(target.url, { duration: 4, raw: 'upload' }), (e, r) => {
+      const victim = e.agents?.find((a) => a.index === 1)
+      if (e.point.t === 1 && killed < 0 && victim) {
+        killed = victim.pid
+        r.kill(victim.pid)
+      }
+    })
+    expect(summary.status).toBe('partial')
+    const a1 = summary.distribution!.perAgent[1]!
+    expect(a1.state).toBe('lost')
+    const stored = db
+      .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+      .pluck()
+      .get(summary.runId) as number
+    const sent = summary.results[0]!.requests
+    // The database holds agent 0's ledger; what the run counted of agent 1 is said, with where it is.
+    const a0 = summary.distribution!.perAgent[0]!
+    expect(stored).toBe(a0.ledger.rows)
+    expect(sent).toBe(a0.requests + a1.requests)
+    const path = a1.ledger.path.slice(a1.ledger.path.indexOf(':') + 1)
+    const id = String(summary.runId)
+    const cli = () => capturedCli(db.name)
+    const show = cli()
+    expect(await main(['runs', 'show', id], show.ctx)).toBe(0)
+    expect(show.out()).toContain(`${a1.requests.toLocaleString('en-US')} more are not in this database`)
+    expect(show.out()).toContain('agent 1 was lost before its raw ledger was uploaded')
+    expect(show.out()).toContain(path)
+    const csv = cli()
+    expect(await main(['export', 'csv', id, '--out', join(dirname(db.name), 's.csv')], csv.ctx)).toBe(1)
+    expect(csv.err()).toContain(`cannonade import ledger FILE --run ${id}`)
+    expect(csv.err()).toContain(path)
+    // Its ledger holds what it measured (and what it sent after its last second was merged).
+    const imp = cli()
+    expect(await main(['import', 'ledger', path, '--run', id], imp.ctx), imp.err()).toBe(0)
+    const now = db
+      .prepare('SELECT count(*) FROM samples WHERE run_id = ?')
+      .pluck()
+      .get(summary.runId) as number
+    expect(now).toBeGreaterThanOrEqual(sent)
+    const after = cli()
+    expect(await main(['runs', 'show', id], after.ctx)).toBe(0)
+    expect(after.out()).not.toContain('not in this database')
+    db.close()
+  })
+
   it('a stop ends every agent at once: the run is aborted, with what they measured', async () => {
     target = await startTarget({ delayMs: 1 })
     let stopped = false

@@ -130,6 +130,17 @@ const SETTINGS = {
   /** The wizard's default Cloud Foundry API endpoint and user for a new cloudfoundry monitor. */
   cfApi: text({ url: true }),
   cfUsername: text(),
+  /**
+   * The folder whose files a config may name as secrets (a monitor's tokenFile): any other file is
+   * never read for a config (engine/config/files.ts). Unset: CANNONADE_SECRETS_DIR, else none.
+   */
+  secretsDir: text({
+    check: {
+      test: (v) => v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v),
+      message:
+        'must be an absolute path to a folder (the one holding the files a config may name as secrets)',
+    },
+  }),
   theme: z.enum(['system', 'light', 'dark']),
   /** Drop the raw samples of runs older than this many days (summaries and series stay). */
   ledgerRetentionDays: z.number().int().min(1).max(3650),
@@ -142,6 +153,7 @@ export const SettingsSchema = z
     pgExportUrl: SETTINGS.pgExportUrl.optional(),
     cfApi: SETTINGS.cfApi.optional(),
     cfUsername: SETTINGS.cfUsername.optional(),
+    secretsDir: SETTINGS.secretsDir.optional(),
     theme: SETTINGS.theme.default('system'),
     ledgerRetentionDays: SETTINGS.ledgerRetentionDays.nullable().optional(),
   })
@@ -158,6 +170,7 @@ export const SettingsPatchSchema = z
     pgExportUrl: SETTINGS.pgExportUrl.nullable().optional(),
     cfApi: SETTINGS.cfApi.nullable().optional(),
     cfUsername: SETTINGS.cfUsername.nullable().optional(),
+    secretsDir: SETTINGS.secretsDir.nullable().optional(),
     theme: SETTINGS.theme.nullable().optional(),
     ledgerRetentionDays: SETTINGS.ledgerRetentionDays.nullable().optional(),
   })

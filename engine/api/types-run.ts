@@ -226,7 +226,7 @@ export interface LedgerElsewhere {
   /** Requests of the run whose raw rows are not in this database. */
   requests: number
   /** Each agent that kept its ledger: where it is (its host and file), or that it is gone. */
-  agents: { index: number; host: string; path: string; rows: number; gone: boolean }[]
+  agents: { index: number; host: string; path: string; rows: number; gone: boolean; lost: boolean }[]
   /** What brings them in, in words naming the command (the same on every screen). */
   advice: string
   /** One line per agent, as every screen shows it: `agent 0 on HOST: PATH (N requests)`. */

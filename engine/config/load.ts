@@ -1,9 +1,10 @@
 // Reading run configs from files or objects: JSON or YAML, versioned, migrated, validated.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { RunConfigV1Schema, StoredRunConfigSchema, type RunConfig } from './schema.ts'
 import { ConfigError, configErrorFromZod, fieldOf } from './errors.ts'
+import { FileRefused, readRegularFile } from './files.ts'
+import { statSync } from 'node:fs'
 
 export const CURRENT_VERSION = 1
 
@@ -128,29 +129,31 @@ export const megabytes = (bytes: number): string =>
 
 /**
  * The text of a file the user named (`what`: "config file", "HAR file"), refused before it is read
- * when it is no regular file (a device such as /dev/zero never ends) or larger than `maxBytes`.
+ * when it is no regular file (a FIFO would block the open, a device such as /dev/zero never ends)
+ * or larger than `maxBytes` (./files.ts).
  */
+const sizeOf = (path: string): number => {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
 export function readInputFile(path: string, what: string, maxBytes: number): string {
-  const refuse = (message: string): never => {
-    throw new ConfigError([{ field: '', message }])
-  }
-  let fd: number
   try {
-    fd = openSync(path, 'r')
+    return readRegularFile(path, maxBytes).toString('utf8')
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    return refuse(code === 'ENOENT' ? `${what} not found: ${path}` : `cannot read ${path}: ${String(err)}`)
-  }
-  try {
-    const stat = fstatSync(fd)
-    if (!stat.isFile()) refuse(`${path} is not a file: give the ${what}'s path`)
-    if (stat.size > maxBytes)
-      refuse(
-        `${path} is ${megabytes(stat.size)}, more than a ${what} may be (${megabytes(maxBytes)}): is it the right file?`,
-      )
-    return readFileSync(fd, 'utf8')
-  } finally {
-    closeSync(fd)
+    if (!(err instanceof FileRefused)) throw err
+    const message =
+      err.reason === 'missing'
+        ? `${what} not found: ${path}`
+        : err.reason === 'not-file'
+          ? `${path} is not a file: give the ${what}'s path`
+          : err.reason === 'too-large'
+            ? `${path} is ${megabytes(sizeOf(path))}, more than a ${what} may be (${megabytes(maxBytes)}): is it the right file?`
+            : `cannot read ${path}: ${err.message.slice(path.length + 1)}`
+    throw new ConfigError([{ field: '', message }])
   }
 }
 

@@ -1,7 +1,8 @@
 // Reading a JSON export (json.ts) as a stream of records: line by line in the layout json.ts
 // writes, or, for a file someone reformatted, by parsing the whole document. Every record is
 // checked with zod; a bad one names the file and line.
-import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, readSync, statSync } from 'node:fs'
+import { openRegularFile } from '../config/files.ts'
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { ApiError } from '../api/errors.ts'
@@ -216,24 +217,45 @@ export function checkImportFile(file: string): void {
     )
 }
 
+/**
+ * The file's lines, each chunk of it scanned once: a line longer than a chunk is kept as chunks and
+ * joined once when it ends (a 200 MB line was joined and split again at every 4 MB, minutes and
+ * gigabytes). Opened without blocking and read only while it is a regular file (../config/files.ts).
+ */
 function* readLines(file: string): Generator<string> {
-  const fd = openSync(file, 'r')
+  let fd: number
+  try {
+    fd = openRegularFile(file, MAX_IMPORT_JSON_BYTES).fd
+  } catch (err) {
+    throw new ApiError('bad-input', `file: ${err instanceof Error ? err.message : String(err)}`, 'file')
+  }
   try {
     const buf = Buffer.alloc(4 << 20)
     const decoder = new StringDecoder('utf8')
-    let rest = ''
+    let held: string[] = []
+    let heldChars = 0
     for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
-      const parts = (rest + decoder.write(buf.subarray(0, n))).split('\n')
-      rest = parts.pop() ?? ''
-      if (rest.length > MAX_LINE_CHARS)
+      const text = decoder.write(buf.subarray(0, n))
+      let start = 0
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        held.push(text.slice(start, nl))
+        yield held.length === 1 ? held[0]! : held.join('')
+        held = []
+        heldChars = 0
+        start = nl + 1
+      }
+      if (start < text.length) {
+        held.push(text.slice(start))
+        heldChars += text.length - start
+      }
+      if (heldChars > MAX_LINE_CHARS)
         throw bad(
           file,
           'document',
           `a line longer than ${MAX_LINE_CHARS / 2 ** 20} MiB characters: not a Cannonade export`,
         )
-      yield* parts
     }
-    rest += decoder.end()
+    const rest = held.join('') + decoder.end()
     if (rest !== '') yield rest
   } finally {
     closeSync(fd)

@@ -22,9 +22,10 @@ import {
   scenariosApi,
   stacksApi,
   targetsApi,
-  type DockerHostOption,
+  type MonitorSettingsOption,
 } from './targets.ts'
 import { createBus } from './bus.ts'
+import { secretsFolder } from '../config/files.ts'
 import { createStudies } from './studies.ts'
 import { runsApi } from './runs.ts'
 import { exportsApi, reportsApi } from './outputs.ts'
@@ -94,7 +95,7 @@ function launchOptions(
   opts: EngineOptions,
   owner: LaunchOptions['owner'],
   expander: LaunchOptions['expander'],
-  dockerHost: DockerHostOption,
+  monitorSettings: MonitorSettingsOption,
 ): LaunchOptions {
   const storeUrl = opts.agentStoreUrl ?? opts.secrets?.().CANNONADE_STORE_URL
   return {
@@ -103,7 +104,7 @@ function launchOptions(
     owner,
     expander,
     ...(storeUrl ? { agentStoreUrl: storeUrl } : {}),
-    ...dockerHost(),
+    ...monitorSettings(),
   }
 }
 
@@ -155,9 +156,10 @@ function ledgerRetention(db: Db, readOnly: string | null, settings: SettingsStor
 export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const { db, readOnly, writable, self, history, events, active, upkeep } = await openStorage(opts)
   const settings = settingsStore(join(dirname(opts.dbPath), 'settings.json'), readOnly === null)
-  const dockerHost: DockerHostOption = () => {
-    const host = settings.read().dockerHost
-    return host ? { dockerHost: host } : {}
+  const monitorSettings: MonitorSettingsOption = () => {
+    const { dockerHost, secretsDir } = settings.read()
+    const folder = secretsFolder(secretsDir)
+    return { ...(dockerHost ? { dockerHost } : {}), ...(folder ? { secretsDir: folder } : {}) }
   }
   const stacks = hostStacks({
     dbPath: opts.dbPath,
@@ -170,7 +172,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
   const retention = ledgerRetention(db, readOnly, settings)
   retention()
 
-  const runOptions = () => launchOptions(opts, self, upkeep.expander, dockerHost)
+  const runOptions = () => launchOptions(opts, self, upkeep.expander, monitorSettings)
   const studies = createStudies({ db, dbPath: opts.dbPath, bus: events, active, stacks, runOptions })
   // PostgreSQL gets PGPASSWORD when its URL carries no password.
   const outputs = {
@@ -217,7 +219,7 @@ export async function createEngine(opts: EngineOptions): Promise<EngineHost> {
     targets: targetsApi(),
     scenarios: scenariosApi(),
     stacks: stacksApi(stacks, events),
-    monitor: monitorApi(stacks, dockerHost, opts.secrets),
+    monitor: monitorApi(stacks, monitorSettings, opts.secrets),
     // Exports land in <data dir>/exports/, named after the run, and report their path.
     exports: exportsApi(outputs),
     reports: reportsApi(outputs),

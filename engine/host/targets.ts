@@ -14,7 +14,8 @@ import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import type { HostBus } from './bus.ts'
 
 /** The Docker host setting as an option for runs and monitor tests (stacks read it themselves). */
-export type DockerHostOption = () => { dockerHost?: string }
+/** What monitors take from the settings, read when they start: the Docker host and the secrets folder. */
+export type MonitorSettingsOption = () => { dockerHost?: string; secretsDir?: string }
 
 /** This data folder's stacks, on `ports` where given; the Docker host setting read at each call. */
 export function hostStacks(o: {
@@ -77,7 +78,7 @@ export function stacksApi(stacks: Stacks, bus: HostBus): Api['stacks'] {
 
 export function monitorApi(
   stacks: Stacks,
-  dockerHost: DockerHostOption,
+  monitorSettings: MonitorSettingsOption,
   /** The secrets handed to the engine (the desktop app's): a monitor's token or password variable. */
   secrets?: () => Readonly<Record<string, string>>,
 ): Api['monitor'] {
@@ -86,7 +87,7 @@ export function monitorApi(
       const r = await testMonitor(spec, {
         timeoutMs: 10_000,
         stacks,
-        ...dockerHost(),
+        ...monitorSettings(),
         ...(secrets ? { secrets: { ...secrets() } } : {}),
       })
       return { ok: r.ok, message: r.message, instances: r.instances }

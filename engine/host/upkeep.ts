@@ -6,7 +6,7 @@
 import { ApiError } from '../api/errors.ts'
 import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
-import type { Db } from '../store/db.ts'
+import { storageProblem, type Db } from '../store/db.ts'
 import { LedgerExpander } from '../store/expander.ts'
 import type { ProcessRef } from '../store/owner.ts'
 import type { HistoryStore } from '../store/queries.ts'
@@ -69,10 +69,17 @@ export async function startLedgerUpkeep(d: UpkeepDeps): Promise<LedgerUpkeep> {
   try {
     if (!d.readOnly) await recover(0)
   } catch (err) {
-    throw new ApiError(
-      'unavailable',
-      `cannot end the runs of a Cannonade process that died: ${err instanceof Error ? err.message : String(err)}`,
-    )
+    // A disk with no room: what only reads still works; the runs end when the disk has room.
+    if (storageProblem(err) !== null)
+      log(
+        'warn',
+        `the runs of a Cannonade process that died stay running until the database can be written (${err instanceof Error ? err.message : String(err)})`,
+      )
+    else
+      throw new ApiError(
+        'unavailable',
+        `cannot end the runs of a Cannonade process that died: ${err instanceof Error ? err.message : String(err)}`,
+      )
   }
 
   let busyUntil = 0

@@ -136,6 +136,18 @@ const REFUSED: Record<string, string> = {
   '--negotiate': 'Negotiate authentication answers a challenge, which a step cannot',
   '--aws-sigv4': 'AWS signatures are computed per request, which a step cannot',
 }
+/** Options left out that change what curl would send, or where: said in a note, never silently. */
+const NOTED: Record<string, string> = {
+  '-K': 'curl reads more options from that file, which the import does not read: none of them is in the config',
+  '--config':
+    'curl reads more options from that file, which the import does not read: none of them is in the config',
+  '--netrc-file': 'curl reads a user and password from that file, which the import does not read',
+  '-n': 'curl reads a user and password from ~/.netrc, which the import does not read',
+  '--netrc': 'curl reads a user and password from ~/.netrc, which the import does not read',
+  '--netrc-optional': 'curl reads a user and password from ~/.netrc, which the import does not read',
+  '--resolve': "curl connects to another address than the URL's host; the config sends to the URL's host",
+  '--connect-to': "curl connects to another host than the URL's; the config sends to the URL's host",
+}
 const DATA = new Set([
   '-d',
   '--data',
@@ -179,6 +191,8 @@ interface Parsed {
   compressed: boolean
   insecure: boolean
   user: string | null
+  /** What was left out that changes the request (NOTED). */
+  notes: string[]
 }
 
 type Fail = (message: string) => never
@@ -256,6 +270,7 @@ function parseWords(words: readonly string[], fail: Fail): Parsed {
     compressed: false,
     insecure: false,
     user: null,
+    notes: [],
   }
   const takesValue = (o: string) =>
     SHORT_WITH_VALUE.has(o) ||
@@ -281,10 +296,12 @@ function parseWords(words: readonly string[], fail: Fail): Parsed {
       if (option in REFUSED) fail(`${option}: ${REFUSED[option]}`)
       if (!takesValue(option)) {
         if (!flag(p, option)) fail(`${option} is not a curl option this import knows`)
+        if (option in NOTED) p.notes.push(`left out ${option}: ${NOTED[option]}`)
         continue
       }
       const value = attached ?? words[++i]
       if (value === undefined) fail(`${option} needs a value`)
+      if (option in NOTED) p.notes.push(`left out ${option} ${value.slice(0, 80)}: ${NOTED[option]}`)
       if (!IGNORED_WITH_VALUE.has(option)) apply(p, option, value, fail)
     }
   }
@@ -331,14 +348,16 @@ function toRequests(p: Parsed, fail: Fail): SourceRequest[] {
   }))
 }
 
-function commandRequests(command: ShellCommand, index: number): SourceRequest[] {
+function commandRequests(command: ShellCommand, index: number, notes: string[]): SourceRequest[] {
   const fail: Fail = (message) => {
     throw new ConfigError([{ field: '', message: `command ${index + 1} (line ${command.line}): ${message}` }])
   }
   const program = command.words[0] ?? ''
   if (!/(^|\/)curl(\.exe)?$/.test(program))
     fail(`starts with "${program.slice(0, 40)}", not curl: paste curl commands (a browser's "Copy as cURL")`)
-  return toRequests(parseWords(command.words, fail), fail)
+  const parsed = parseWords(command.words, fail)
+  for (const n of parsed.notes) notes.push(`command ${index + 1}: ${n}`)
+  return toRequests(parsed, fail)
 }
 
 /**
@@ -359,7 +378,7 @@ export function readCurl(sources: readonly (string | readonly string[])[]): Read
       notes.push(
         `command ${i + 1}: left out what follows a pipe or redirection (${c.dropped.join(' ').slice(0, 60)})`,
       )
-    return commandRequests(c, i)
+    return commandRequests(c, i, notes)
   })
   return { requests, notes, name: `curl: ${requests.length} request${requests.length === 1 ? '' : 's'}` }
 }

@@ -10,6 +10,7 @@ import { readOpenApi } from './openapi.ts'
 import { buildTargets, type TargetInput } from './steps.ts'
 import { MAX_IMPORT_BYTES } from './types.ts'
 import type { ImportedScenario, ImportedSecret, ImportKind, ImportOptions, ReadRequests } from './types.ts'
+import type { RunConfig } from '../config/schema.ts'
 
 export {
   IMPORT_KINDS,
@@ -71,8 +72,7 @@ export function importScenario(
       },
     ])
   const source = opts.source ?? `pasted ${KIND_WORDS[kind]}`
-  const got = read(kind, texts, opts)
-  const built = buildTargets(got)
+  const { got, built } = readAndBuild(kind, texts, opts, source)
   if (built.targets.length === 0)
     throw new ConfigError([
       {
@@ -81,7 +81,7 @@ export function importScenario(
       },
     ])
   const name = (opts.name ?? got.name).replace(/[\p{Cc}]/gu, ' ').slice(0, 200)
-  const raw = {
+  const raw: RawConfig = {
     version: 1,
     name,
     targets: built.targets satisfies TargetInput[],
@@ -90,20 +90,76 @@ export function importScenario(
     rounds: 3,
     tags: ['imported', kind],
   }
-  const notes = [...secretNotes(built.secrets), ...got.notes, ...built.notes]
-  let config
+  const left: string[] = []
+  const config = parseLeavingOut(raw, source, left)
+  const kept = built.secrets.filter((s) => raw.targets.some((t) => t.name === s.target))
+  const notes = [...secretNotes(kept), ...got.notes, ...built.notes, ...left]
+  return { config, yaml: toYaml(raw, notes, source), notes, secrets: kept }
+}
+
+/**
+ * What a source says, read and made into targets. Anything a reader throws that is not a
+ * ConfigError (a RangeError of a code point, a TypeError of a URL) is still bad input: it exits 2
+ * with its words, never 1 with a raw error.
+ */
+function readAndBuild(kind: ImportKind, texts: readonly ImportText[], opts: ImportOptions, source: string) {
   try {
-    config = parseRunConfig(raw)
+    const got = read(kind, texts, opts)
+    return { got, built: buildTargets(got) }
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err
-    throw new ConfigError(
-      err.issues.map((i) => ({
-        field: i.field,
-        message: `${i.message} (in the config the import made of ${source})`,
-      })),
+    if (err instanceof ConfigError) throw err
+    throw new ConfigError([
+      { field: '', message: `${source} cannot be read: ${err instanceof Error ? err.message : String(err)}` },
+    ])
+  }
+}
+
+type RawConfig = { targets: TargetInput[] } & Record<string, unknown>
+
+/**
+ * The config parsed; a step or target the schema refuses (a 9 KB path, 101 headers, whatever a
+ * rule of the wire says) is left out, named in `left`, and the rest parsed again: one request of
+ * a source never fails the whole import. A refusal of the config itself is an error.
+ */
+function parseLeavingOut(raw: RawConfig, source: string, left: string[]): RunConfig {
+  for (;;) {
+    try {
+      return parseRunConfig(raw)
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err
+      const dropped = leaveOut(raw, err, left)
+      if (!dropped || raw.targets.length === 0)
+        throw new ConfigError(
+          err.issues.map((i) => ({
+            field: i.field,
+            message: `${i.message} (in the config the import made of ${source})`,
+          })),
+        )
+    }
+  }
+}
+
+/** The steps and targets `err` names, removed from `raw`; false when it names none. */
+function leaveOut(raw: RawConfig, err: ConfigError, left: string[]): boolean {
+  const steps = new Map<number, Set<number>>()
+  const targets = new Set<number>()
+  for (const issue of err.issues) {
+    const m = /^targets\.(\d+)(?:\.steps\.(\d+))?/.exec(issue.field)
+    if (!m) return false
+    const [t, s] = [Number(m[1]), m[2] === undefined ? null : Number(m[2])]
+    const target = raw.targets[t]
+    if (!target) return false
+    if (s === null || !target.steps[s]) targets.add(t)
+    else steps.set(t, (steps.get(t) ?? new Set()).add(s))
+    const what = s === null ? `target ${target.name}` : `step "${target.steps[s]?.name}" of ${target.name}`
+    left.push(
+      `left out ${what}: ${issue.field.replace(/^targets\.\d+(\.steps\.\d+)?\.?/, '')} ${issue.message}`.trim(),
     )
   }
-  return { config, yaml: toYaml(raw, notes, source), notes, secrets: built.secrets }
+  raw.targets = raw.targets
+    .map((t, i) => (steps.has(i) ? { ...t, steps: t.steps.filter((_, j) => !steps.get(i)!.has(j)) } : t))
+    .filter((t, i) => !targets.has(i) && t.steps.length > 0)
+  return true
 }
 
 /** A source file's text, refused before reading when it is larger than an import reads. */

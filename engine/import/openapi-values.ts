@@ -1,6 +1,8 @@
 // Values for an OpenAPI operation's parameters and bodies: the document's own examples and
 // defaults first, then a value of the schema's type (noted as guessed). Local `$ref`s only
-// (#/components/…); a cycle or a deep schema stops at a fixed depth.
+// (#/components/…). A schema that refers to itself (a property, an item, an allOf) is expanded
+// inside itself once, then stops, and a document's values are counted: past VALUE_BUDGET every schema gives null, so
+// a few hundred bytes of schemas never expand into billions of values.
 import { ConfigError } from '../config/errors.ts'
 
 export type Node = Record<string, unknown>
@@ -74,10 +76,20 @@ function typeOf(schema: Node): string | undefined {
   return undefined
 }
 
+/** The most values one document's schemas are expanded into. */
+export const VALUE_BUDGET = 20_000
+
 /** What `guessed` collects: the names of values made up from a type, not given by the document. */
 export interface Guess {
   guessed: string[]
+  /** Values still to make (VALUE_BUDGET at first); at 0 every schema gives null. */
+  budget: number
+  /** How often each schema is being expanded now: one met a third time is a cycle cut there. */
+  path?: Map<unknown, number>
 }
+
+/** A schema inside itself is expanded this often (a tree shows its shape), then null. */
+const SELF_NESTING = 2
 
 function objectValue(doc: Node, schema: Node, where: string, g: Guess, depth: number): Node {
   const props = isNode(schema.properties) ? schema.properties : {}
@@ -96,7 +108,19 @@ function objectValue(doc: Node, schema: Node, where: string, g: Guess, depth: nu
 /** A value for `raw` (a schema): the document's own, else one of its type. */
 export function schemaValue(doc: Node, raw: unknown, where: string, g: Guess, depth = 0): unknown {
   const schema = deref(doc, raw)
-  if (!isNode(schema) || depth > MAX_DEPTH) return null
+  g.path ??= new Map()
+  const open = g.path.get(schema) ?? 0
+  if (!isNode(schema) || depth > MAX_DEPTH || open >= SELF_NESTING || g.budget <= 0) return null
+  g.budget--
+  g.path.set(schema, open + 1)
+  try {
+    return valueOf(doc, schema, where, g, depth)
+  } finally {
+    g.path.set(schema, open)
+  }
+}
+
+function valueOf(doc: Node, schema: Node, where: string, g: Guess, depth: number): unknown {
   const given = givenValue(doc, schema)
   if (given) return given.value
   for (const key of ['oneOf', 'anyOf'] as const)

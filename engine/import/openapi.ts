@@ -5,7 +5,15 @@
 // name, with a placeholder the import masks as a secret.
 import { parse as parseYaml } from 'yaml'
 import { ConfigError } from '../config/errors.ts'
-import { deref, isNode, parameterValue, schemaValue, type Guess, type Node } from './openapi-values.ts'
+import {
+  deref,
+  isNode,
+  parameterValue,
+  schemaValue,
+  VALUE_BUDGET,
+  type Guess,
+  type Node,
+} from './openapi-values.ts'
 import type { ReadRequests, SourceRequest } from './types.ts'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const
@@ -58,9 +66,19 @@ function parametersOf(doc: Node, item: Node, op: Node): Node[] {
   return [...byKey.values()]
 }
 
-function operations(doc: Node): Operation[] {
+/**
+ * The document's operations under paths that are paths: OpenAPI's keys start with "/" (one such
+ * as "@evil.example/x" or "http://evil/x" appended to --base would name another host); others are
+ * left out, named in `notes`.
+ */
+function operations(doc: Node, notes: string[]): Operation[] {
   const out: Operation[] = []
+  const bad: string[] = []
   for (const [path, rawItem] of Object.entries(doc.paths as Node)) {
+    if (!path.startsWith('/') || path.startsWith('//')) {
+      bad.push(JSON.stringify(path.slice(0, 60)))
+      continue
+    }
     const item = deref(doc, rawItem)
     if (!isNode(item)) continue
     for (const method of METHODS) {
@@ -69,6 +87,10 @@ function operations(doc: Node): Operation[] {
         out.push({ path, method: method.toUpperCase(), op, params: parametersOf(doc, item, op) })
     }
   }
+  if (bad.length)
+    notes.push(
+      `left out the paths ${bad.slice(0, 3).join(', ')}${bad.length > 3 ? `, and ${bad.length - 3} more` : ''}: a path starts with a single "/" (it is appended to --base, whose host it must not change)`,
+    )
   return out
 }
 
@@ -195,17 +217,24 @@ function baseUrl(base: string | undefined): string {
 export function readOpenApi(source: string, base: string | undefined): ReadRequests {
   const doc = parseDocument(source)
   const root = baseUrl(base)
-  const g: Guess = { guessed: [] }
-  const requests = operations(doc).map((o) => request(doc, root, o, g))
-  if (requests.length === 0)
-    bad('has no operations under paths (get, put, post, delete, options, head, patch)', 'paths')
+  const g: Guess = { guessed: [], budget: VALUE_BUDGET }
   const notes: string[] = []
+  const requests = operations(doc, notes).map((o) => request(doc, root, o, g))
+  if (requests.length === 0)
+    bad(
+      `has no operations under paths (get, put, post, delete, options, head, patch)${notes.length ? ` (${notes.join('; ')})` : ''}`,
+      'paths',
+    )
   const first: unknown = Array.isArray(doc.servers) ? doc.servers[0] : undefined
   const server = isNode(first) && typeof first.url === 'string' ? first.url : ''
   const serverPath = /^(https?:\/\/[^/]+)?(\/.*?)\/?$/.exec(server)?.[2] ?? ''
   if (serverPath && !root.endsWith(serverPath))
     notes.push(
       `the document's server is ${server}: its paths are appended to --base ${root}; give --base …${serverPath} if they live under it`,
+    )
+  if (g.budget <= 0)
+    notes.push(
+      `its schemas make more than ${VALUE_BUDGET} values (deep or self-referencing): the bodies were cut there (null)`,
     )
   if (g.guessed.length)
     notes.push(

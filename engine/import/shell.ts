@@ -37,13 +37,20 @@ function cEscape(text: string, i: number): [string, number] {
   const c = text[i] ?? ''
   if (c in C_ESCAPES) return [C_ESCAPES[c]!, 1]
   const hex = (re: RegExp): [string, number] | null => {
-    const m = re.exec(text.slice(i + 1))
-    return m ? [String.fromCodePoint(parseInt(m[0], 16)), 1 + m[0].length] : null
+    const m = re.exec(text.slice(i + 1, i + 10))
+    if (!m) return null
+    const code = parseInt(m[0], 16)
+    // bash prints nothing for a code point past Unicode's last (\U7FFFFFFF): the import says so.
+    if (code > 0x10ffff)
+      throw new ConfigError([
+        { field: '', message: `\\${c}${m[0]} is not a character (Unicode ends at \\U0010FFFF)` },
+      ])
+    return [String.fromCodePoint(code), 1 + m[0].length]
   }
   if (c === 'x') return hex(/^[0-9A-Fa-f]{1,2}/) ?? ['\\x', 1]
   if (c === 'u') return hex(/^[0-9A-Fa-f]{1,4}/) ?? ['\\u', 1]
   if (c === 'U') return hex(/^[0-9A-Fa-f]{1,8}/) ?? ['\\U', 1]
-  const octal = /^[0-7]{1,3}/.exec(text.slice(i))
+  const octal = /^[0-7]{1,3}/.exec(text.slice(i, i + 3))
   if (octal) return [String.fromCharCode(parseInt(octal[0], 8)), octal[0].length]
   return ['\\' + c, 1]
 }
@@ -171,7 +178,7 @@ export function splitCommands(input: string): ShellCommand[] {
       while (s.i < s.text.length && s.text[s.i] !== '\n') s.i++
       continue
     }
-    const redirect = /^(\d?>>?|<)/.exec(s.text.slice(s.i))
+    const redirect = /^(\d?>>?|<)/.exec(s.text.slice(s.i, s.i + 3))
     if (redirect && (word === null || c === '>' || c === '<')) {
       // A redirection and its file: not part of the request.
       s.i += redirect[0].length

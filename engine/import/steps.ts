@@ -1,7 +1,11 @@
 // Requests into targets and scenario steps: one target per origin (the first party's first), one
 // step per request with its method, path, headers and body as a RunConfig may hold them (headers
 // Cannonade sets itself, HTTP/2 pseudo-headers and the correlation header left out, duplicates
-// joined), secrets masked (mask.ts), and a note for whatever was changed or left out.
+// joined), secrets masked (mask.ts), and a note for whatever was changed or left out. A URL's
+// user and password become an Authorization header masked as a secret (as curl sends them), never
+// a target's URL; a request an import reads against a base (OpenAPI --base) that lands on another
+// origin is left out: no import changes a target's host. Linear in the requests: past a target's
+// 50 steps the rest are only counted.
 import { HTTP_METHODS } from '../config/schema-fields.ts'
 import { DEFAULT_CORRELATION_HEADER } from '../config/schema-stored.ts'
 import { FRAMING_HEADERS, fieldValueProblem } from '../config/wire.ts'
@@ -56,16 +60,33 @@ interface Group {
   requests: SourceRequest[]
 }
 
+/** `url` without its user and password (they never stand in a target's URL). */
+function withoutUserinfo(url: string): string {
+  const u = new URL(url)
+  if (u.username === '' && u.password === '') return url
+  u.username = ''
+  u.password = ''
+  const s = u.toString()
+  return url.endsWith('/') || u.pathname !== '/' ? s : s.slice(0, -1)
+}
+
 /** The requests by the target they go to: under `base`, or their origin; the first party first. */
-function groups(read: ReadRequests): Group[] {
+function groups(read: ReadRequests, c: Context): Group[] {
   const byUrl = new Map<string, Group>()
+  const base = read.base ? withoutUserinfo(read.base) : undefined
   if (read.firstParty) byUrl.set(read.firstParty, { url: read.firstParty, requests: [] })
   for (const r of read.requests) {
     const url = new URL(r.url)
-    const under =
-      read.base &&
-      (r.url === read.base || r.url.startsWith(`${read.base}/`) || r.url.startsWith(`${read.base}?`))
-    const key = under ? read.base! : url.origin
+    if (base && url.origin !== new URL(base).origin) {
+      if (c.offBase++ < 3)
+        c.notes.push(
+          `left out ${r.method} ${r.url.slice(0, 120)}: it is not on --base ${base} (an import never changes a target's host)`,
+        )
+      continue
+    }
+    const plain = withoutUserinfo(r.url)
+    const under = base && (plain === base || plain.startsWith(`${base}/`) || plain.startsWith(`${base}?`))
+    const key = under && base ? base : url.origin
     if (!byUrl.has(key)) byUrl.set(key, { url: key, requests: [] })
     byUrl.get(key)!.requests.push(r)
   }
@@ -110,6 +131,39 @@ function stepName(r: SourceRequest, path: string, taken: Set<string>): string {
 interface Context {
   notes: string[]
   dropped: Set<string>
+  /** Origins whose URLs held a user and password (said once each). */
+  userinfo: Set<string>
+  /** Requests not on the base (the first three are named). */
+  offBase: number
+}
+
+/** A URL's user and password, as the Authorization header curl sends for them; the URL without them. */
+function userinfo(r: SourceRequest, c: Context): SourceRequest {
+  const url = new URL(r.url)
+  if (url.username === '' && url.password === '') return r
+  const user = decodeURIComponent(url.username)
+  const password = decodeURIComponent(url.password)
+  url.username = ''
+  url.password = ''
+  c.userinfo.add(url.origin)
+  const has = r.headers.some(([n]) => n.toLowerCase() === 'authorization')
+  const basic = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`
+  return {
+    ...r,
+    url: url.toString(),
+    headers: has ? r.headers : [...r.headers, ['Authorization', basic]],
+    credentials: [...(r.credentials ?? []), 'Authorization'],
+  }
+}
+
+/** Why a step's request line or headers are past what a config holds, or null. */
+function tooLarge(path: string, headers: Map<string, [string, string]>): string | null {
+  if (path.length > LIMITS.urlLength) return `its path is over ${LIMITS.urlLength} characters`
+  if (headers.size > LIMITS.headers) return `it has ${headers.size} headers (a step holds ${LIMITS.headers})`
+  const long = [...headers.values()].find(([k]) => k.length > LIMITS.headerNameLength)
+  return long
+    ? `its header ${long[0].slice(0, 40)}… has a name over ${LIMITS.headerNameLength} characters`
+    : null
 }
 
 function step(
@@ -128,6 +182,11 @@ function step(
   const full = requestPath(`${url.pathname}${url.search}`)
   const path = basePath && full.startsWith(basePath) ? full.slice(basePath.length) || '/' : full
   const headers = cleanHeaders(r.headers, c.dropped)
+  const large = tooLarge(path, headers)
+  if (large) {
+    c.notes.push(`left out ${where.slice(0, 120)}: ${large}`)
+    return null
+  }
   const body = r.body === null || r.body === '' ? null : r.body
   const literal = [path, ...[...headers.values()].map(([, v]) => v), body ?? ''].some((t) => t.includes('${'))
   if (literal) {
@@ -172,10 +231,10 @@ function targetName(url: string, taken: Set<string>): string {
 
 /** The targets and steps of what a source read. */
 export function buildTargets(read: ReadRequests): Built {
-  const c: Context = { notes: [], dropped: new Set() }
+  const c: Context = { notes: [], dropped: new Set(), userinfo: new Set(), offBase: 0 }
   const secrets: ImportedSecret[] = []
   const names = new Set<string>()
-  let all = groups(read)
+  let all = groups(read, c)
   if (all.length > MAX_TARGETS) {
     c.notes.push(
       `left out ${all.length - MAX_TARGETS} sites after the first ${MAX_TARGETS} (a config holds ${MAX_TARGETS} targets)`,
@@ -188,13 +247,17 @@ export function buildTargets(read: ReadRequests): Built {
     const masker = new SecretMasker(name)
     const taken = new Set<string>()
     const basePath = new URL(g.url).pathname.replace(/\/$/, '')
-    let steps = g.requests.map((r) => step(r, basePath, masker, taken, c)).filter((s) => s !== null)
-    if (steps.length > MAX_STEPS) {
-      c.notes.push(
-        `${name}: kept the first ${MAX_STEPS} of ${steps.length} requests (a target holds ${MAX_STEPS} steps)`,
-      )
-      steps = steps.slice(0, MAX_STEPS)
+    const steps: StepInput[] = []
+    let i = 0
+    for (; i < g.requests.length && steps.length < MAX_STEPS; i++) {
+      const s = step(userinfo(g.requests[i]!, c), basePath, masker, taken, c)
+      if (s) steps.push(s)
     }
+    // Past a target's steps the rest are counted, not made (100,000 requests stay linear).
+    if (i < g.requests.length)
+      c.notes.push(
+        `${name}: kept the first ${MAX_STEPS} steps; ${g.requests.length - i} more requests were left out (a target holds ${MAX_STEPS} steps)`,
+      )
     if (steps.length === 0) continue
     const made = masker
       .list()
@@ -208,9 +271,19 @@ export function buildTargets(read: ReadRequests): Built {
       steps,
     })
   }
+  if (c.offBase > 3) c.notes.push(`left out ${c.offBase - 3} more requests not on --base`)
+  for (const origin of c.userinfo)
+    c.notes.push(
+      `${origin}: the URL's user and password became an Authorization header, kept out of the config as a secret`,
+    )
   if (c.dropped.size)
     c.notes.push(
       `left out the headers ${[...c.dropped].sort().join(', ')}: Cannonade sets them itself, or they cannot be sent as they were`,
     )
-  return { targets, notes: c.notes, secrets }
+  // A source of 100,000 requests left out one by one does not make 100,000 lines of notes.
+  const notes =
+    c.notes.length > 40
+      ? [...c.notes.slice(0, 40), `and ${c.notes.length - 40} more notes like these`]
+      : c.notes
+  return { targets, notes, secrets }
 }

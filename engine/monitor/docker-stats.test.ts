@@ -75,4 +75,13 @@ describe('docker stats arithmetic', () => {
     for (let i = 1; i < cuts.length; i++) push(text.slice(cuts[i - 1], cuts[i]))
     expect(out).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }])
   })
+
+  it('drops a frame that never ends past 1 MB, and reads the frames after it (issue 29, item 8)', () => {
+    const out: unknown[] = []
+    const push = ndjsonSplitter((v) => out.push(v))
+    push('{"a":1}\n{"x":"')
+    for (let i = 0; i < 50; i++) push('y'.repeat(64 * 1024))
+    push('"}\n{"b":2}\n')
+    expect(out).toEqual([{ a: 1 }, { b: 2 }])
+  })
 })

@@ -85,11 +85,16 @@ export function cpuLimitOf(hostConfig: {
   return null
 }
 
+/** The longest stats frame kept (one is ~2-5 KB): an engine that never ends a line is not held. */
+export const MAX_FRAME_CHARS = 1024 * 1024
+
 /** Splits a newline-delimited JSON byte stream into parsed values, whatever the chunking. */
 export function ndjsonSplitter(onValue: (value: unknown) => void): (chunk: Buffer | string) => void {
   let rest = ''
   return (chunk) => {
     rest += chunk.toString()
+    // A frame past the bound is dropped up to its line's end (the next frame comes within a second).
+    if (rest.length > MAX_FRAME_CHARS && !rest.includes('\n')) return void (rest = '')
     let nl: number
     while ((nl = rest.indexOf('\n')) >= 0) {
       const line = rest.slice(0, nl).trim()

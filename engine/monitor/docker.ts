@@ -1,5 +1,6 @@
 import type Docker from 'dockerode'
 import { dockerode } from '../lazy-deps.ts'
+import { boundedAgent } from './docker-agent.ts'
 import { dockerOptions, dockerWhere, type DockerHost } from './docker-host.ts'
 import { ContainerProcesses, containerPids } from './docker-procs.ts'
 import { cpuLimitOf, cpuPercent, ndjsonSplitter, parseStatsFrame } from './docker-stats.ts'
@@ -95,7 +96,16 @@ export class DockerMonitor implements Monitor {
     this.#host = host
     this.#callTimeoutMs = callTimeoutMs
     const Dockerode = dockerode()
-    this.#docker = new Dockerode(spec.socketPath ? { socketPath: spec.socketPath } : dockerOptions(host))
+    const options = spec.socketPath ? { socketPath: spec.socketPath } : dockerOptions(host)
+    // Every answer bounded (./docker-agent.ts), over the protocol docker-modem will speak (without
+    // a setting, DOCKER_HOST's); ssh has an agent of its own, which dockerode makes.
+    const speaks = spec.socketPath
+      ? 'http'
+      : (dockerOptions(host ?? process.env.DOCKER_HOST)?.protocol ?? 'http')
+    const tls = speaks === 'https' || (!spec.socketPath && !host && process.env.DOCKER_TLS_VERIFY === '1')
+    this.#docker = new Dockerode(
+      speaks === 'ssh' ? options : ({ ...options, agent: boundedAgent(tls) } as Docker.DockerOptions),
+    )
   }
 
   async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {

@@ -5,6 +5,7 @@ import { KubernetesMonitor } from './kubernetes.ts'
 import { assertInterval } from './loop.ts'
 import { PostgresMonitor } from './postgres.ts'
 import { ProcessMonitor } from './process.ts'
+import { stoppable } from './stoppable.ts'
 import { PrometheusMonitor } from './prometheus.ts'
 import { MonitorSpecSchema, formatSpecIssues } from '../config/schema-monitor.ts'
 import { formatSeriesValue } from '../metrics/units.ts'
@@ -34,10 +35,20 @@ export type MonitorOptions = {
   stacks?: StackLocator
   /** The Docker host setting (./docker-host.ts): where docker monitors find the engine. */
   dockerHost?: string
+  /** The folder of files a spec may name as secrets (settings.secretsDir, ../config/files.ts). */
+  secretsDir?: string
 }
 
-/** A monitor for a target's `monitor` spec; nothing happens until `start`. */
+/**
+ * A monitor for a target's `monitor` spec; nothing happens until `start`. A `stop` while `start`
+ * is still waiting for its first answer ends it once that answer comes (./stoppable.ts): no
+ * monitor samples a run that is over.
+ */
 export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOptions = {}): Monitor {
+  return stoppable(monitorOf(spec, target, opts))
+}
+
+function monitorOf(spec: MonitorSpec, target: string, opts: MonitorOptions): Monitor {
   const intervalMs = assertInterval(opts.intervalMs ?? 1000)
   switch (spec.kind) {
     case 'docker': {
@@ -60,7 +71,7 @@ export function createMonitor(spec: MonitorSpec, target: string, opts: MonitorOp
     case 'postgres':
       return new PostgresMonitor(spec, target, intervalMs, opts)
     case 'prometheus':
-      return new PrometheusMonitor(spec, target, intervalMs, opts.secrets ?? {})
+      return new PrometheusMonitor(spec, target, intervalMs, opts.secrets ?? {}, opts.secretsDir)
     case 'kubernetes':
       return new KubernetesMonitor(spec, target, intervalMs)
   }

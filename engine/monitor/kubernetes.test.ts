@@ -214,6 +214,12 @@ describe('kubernetes quantities, selectors and spec', () => {
       ['', null],
       ['12 Mi', null],
       ['abc', null],
+      // No number a column can hold (issue 29, item 7): no reading, not Infinity.
+      ['1e400', null],
+      ['1e309', null],
+      ['9e300', 9e300],
+      ['1e300Ei', null],
+      ['1'.repeat(400), null],
     ]
     for (const [q, want] of cases) expect(parseQuantity(q), q).toBe(want)
   })

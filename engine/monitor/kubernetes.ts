@@ -8,7 +8,7 @@ import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './typ
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 }
 const BINARY: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 }
 
-/** A Kubernetes quantity ("250m", "1.5", "12345n", "64Mi", "1e3") as a number; null if it is none. */
+/** A Kubernetes quantity ("250m", "1.5", "12345n", "64Mi", "1e3") as a finite number; null if it is none. */
 export function parseQuantity(q: unknown): number | null {
   if (typeof q !== 'string') return null
   const m = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:[eE]([+-]?\d+)|(n|u|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?)$/.exec(
@@ -16,8 +16,12 @@ export function parseQuantity(q: unknown): number | null {
   )
   if (!m) return null
   const suffix = m[3] ?? ''
-  if (suffix in BINARY) return Number(m[1]) * 2 ** BINARY[suffix]!
-  return Number(`${m[1]}e${Number(m[2] ?? 0) + DECIMAL[suffix]!}`)
+  const v =
+    suffix in BINARY
+      ? Number(m[1]) * 2 ** BINARY[suffix]!
+      : Number(`${m[1]}e${Number(m[2] ?? 0) + DECIMAL[suffix]!}`)
+  // "1e400" is Infinity as a number: no reading.
+  return Number.isFinite(v) ? v : null
 }
 
 type Fields = Record<string, unknown>

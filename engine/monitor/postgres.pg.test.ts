@@ -121,4 +121,35 @@ describe.skipIf(!available)('postgres monitor against a real PostgreSQL', () => 
     expect(r.message).toMatch(new RegExp(`127\\.0\\.0\\.1:${cluster.port}`))
     expect(r.message).not.toContain('not-the-password')
   })
+
+  it("reads pg_catalog's activity whatever the role's search_path puts first (a view of 50,000 states)", async () => {
+    const admin = await connect()
+    await admin.query(`CREATE ROLE hostile LOGIN PASSWORD 'h' SUPERUSER`)
+    await admin.query(`CREATE SCHEMA evil`)
+    await admin.query(
+      `CREATE VIEW evil.pg_stat_activity AS SELECT 'evil-' || i AS state, 'client backend'::text AS backend_type,
+         current_database() AS datname, 0 AS pid FROM generate_series(1, 50000) i`,
+    )
+    await admin.query(`ALTER ROLE hostile SET search_path = evil, pg_catalog`)
+    const url = new URL(cluster.url)
+    url.username = 'hostile'
+    url.password = ''
+    const monitor = new PostgresMonitor(
+      { kind: 'postgres', url: url.toString(), passwordEnv: 'CANNONADE_TEST_PG_PASSWORD' },
+      'db',
+      200,
+      { secrets: { CANNONADE_TEST_PG_PASSWORD: 'h' } },
+    )
+    const samples = collector()
+    await monitor.start(samples.onSample, () => {})
+    try {
+      // Two ticks' samples: the three states each time, nothing of the view.
+      const ticks = await samples.next(6)
+      const states = ['active', 'idle', 'idle in transaction']
+      expect(ticks.map((s) => s.instance)).toEqual([...states, ...states])
+      expect(ticks.every((s) => Number.isInteger(s.connections))).toBe(true)
+    } finally {
+      await monitor.stop()
+    }
+  })
 })

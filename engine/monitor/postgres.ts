@@ -12,9 +12,13 @@ const STATES = ['active', 'idle', 'idle in transaction'] as const
 const QUERY_TIMEOUT_MS = 5000
 
 // Client backends of the monitored database, by state; this monitor's own connection left out.
-const SQL = `SELECT coalesce(state, 'unknown') AS state, count(*)::int AS n
-  FROM pg_stat_activity
-  WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
+// Every name is pg_catalog's: a role whose search_path puts a schema of its own first (a view
+// named pg_stat_activity answering 50,000 states, a count() of its own) is not asked.
+const SQL = `SELECT coalesce(a.state, 'unknown')::text AS state, pg_catalog.count(*)::int AS n
+  FROM pg_catalog.pg_stat_activity a
+  WHERE a.backend_type OPERATOR(pg_catalog.=) 'client backend'
+    AND a.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()
+    AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()
   GROUP BY 1`
 
 /**
@@ -101,9 +105,14 @@ export class PostgresMonitor implements Monitor {
       this.#intervalMs,
       async () => {
         const t = Date.now()
-        const { rows } = await client.query<{ state: string; n: number }>(SQL)
-        const counts = new Map<string, number>(STATES.map((s) => [s, 0]))
-        for (const r of rows) counts.set(r.state, r.n)
+        const { rows } = await client.query<{ state: unknown; n: unknown }>(SQL)
+        const counts = new Map<string, number | null>(STATES.map((s) => [s, 0]))
+        // A count that is no whole number is no reading (../monitor/bounds.ts checks it again).
+        for (const r of rows)
+          counts.set(
+            typeof r.state === 'string' ? r.state : 'unknown',
+            Number.isInteger(r.n) ? (r.n as number) : null,
+          )
         for (const [state, n] of counts) onSample(this.#sample(t, state, n))
         errors.ok()
       },
@@ -111,7 +120,7 @@ export class PostgresMonitor implements Monitor {
     )
   }
 
-  #sample(t: number, state: string, connections: number): ResourceSample {
+  #sample(t: number, state: string, connections: number | null): ResourceSample {
     return {
       t,
       source: 'postgres',

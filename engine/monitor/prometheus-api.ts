@@ -2,7 +2,7 @@
 // form body, so a long query never meets a URL length limit), with a bearer token when the spec
 // names one, under a deadline. Errors are MonitorErrors naming the server and what it said; the
 // token never appears in one.
-import { readFileSync } from 'node:fs'
+import { FileRefused, readSecretFile } from '../config/files.ts'
 import { httpRequest } from './cf-http.ts'
 import { BEARER_TOKEN, isCannonadeSecretName, type PrometheusMonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError } from './types.ts'
@@ -25,10 +25,14 @@ const MAX_TOKEN_BYTES = 16 * 1024
 
 type Matrix = { metric?: Record<string, string>; values?: [number, string][] }[]
 
-/** The bearer token a spec names (a variable named for Cannonade, or a file), or none. */
+/**
+ * The bearer token a spec names (a variable named for Cannonade, or a file in the secrets folder
+ * the user set: `secretsDir`, ../config/files.ts), or none.
+ */
 export function prometheusToken(
   spec: PrometheusMonitorSpec,
   secrets: Readonly<Record<string, string>>,
+  secretsDir?: string,
 ): string | undefined {
   if (spec.tokenEnv !== undefined) {
     // The schema allows only variables named for Cannonade; a spec built in code is held to it too.
@@ -41,10 +45,18 @@ export function prometheusToken(
   if (spec.tokenFile === undefined) return undefined
   let text: string
   try {
-    text = readFileSync(spec.tokenFile, 'utf8')
+    // A regular file in the secrets folder, of at most a token's size, opened without blocking:
+    // /dev/zero, a FIFO or ~/.vault-token named by a shared config is never read.
+    text = readSecretFile(spec.tokenFile, secretsDir, MAX_TOKEN_BYTES + 2, 'monitor.tokenFile').toString(
+      'utf8',
+    )
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error)
-    throw new MonitorError('config', `monitor.tokenFile ${spec.tokenFile} cannot be read (${code})`)
+    if (!(error instanceof FileRefused)) throw error
+    const words =
+      error.reason === 'too-large'
+        ? `${spec.tokenFile} is larger than a bearer token (at most 16 KiB); nothing of it was sent`
+        : error.message
+    throw new MonitorError('config', `monitor.tokenFile ${words}`)
   }
   const token = text.trim()
   // Only a token is ever sent: a config that names another file (a key, a credentials file) to a
@@ -61,13 +73,15 @@ export class PrometheusApi {
   readonly #base: string
   readonly #spec: PrometheusMonitorSpec
   readonly #secrets: Readonly<Record<string, string>>
+  readonly #secretsDir: string | undefined
   #token: string | undefined
 
-  constructor(spec: PrometheusMonitorSpec, secrets: Readonly<Record<string, string>>) {
+  constructor(spec: PrometheusMonitorSpec, secrets: Readonly<Record<string, string>>, secretsDir?: string) {
     this.#spec = spec
     this.#secrets = secrets
+    this.#secretsDir = secretsDir
     this.#base = spec.url.replace(/\/+$/, '')
-    this.#token = prometheusToken(spec, secrets)
+    this.#token = prometheusToken(spec, secrets, secretsDir)
   }
 
   /** The server, for messages. */
@@ -76,18 +90,19 @@ export class PrometheusApi {
     return `Prometheus at ${u.origin}${u.pathname === '/' ? '' : u.pathname}`
   }
 
-  async range(q: RangeQuery, timeoutMs = 10_000): Promise<RangeSeries[]> {
+  /** One range query, its whole answer within `timeoutMs` and at most `maxBytes` (default 32 MB). */
+  async range(q: RangeQuery, timeoutMs = 10_000, maxBytes?: number): Promise<RangeSeries[]> {
     try {
-      return await this.#once(q, timeoutMs)
+      return await this.#once(q, timeoutMs, maxBytes)
     } catch (error) {
       // A token file is re-read once when refused: a service account's token rotates.
       if (!(error instanceof MonitorError && error.code === 'auth' && this.#spec.tokenFile)) throw error
-      this.#token = prometheusToken(this.#spec, this.#secrets)
-      return this.#once(q, timeoutMs)
+      this.#token = prometheusToken(this.#spec, this.#secrets, this.#secretsDir)
+      return this.#once(q, timeoutMs, maxBytes)
     }
   }
 
-  async #once(q: RangeQuery, timeoutMs: number): Promise<RangeSeries[]> {
+  async #once(q: RangeQuery, timeoutMs: number, maxBytes: number | undefined): Promise<RangeSeries[]> {
     const body = new URLSearchParams({
       query: q.query,
       start: String(q.start),
@@ -103,6 +118,7 @@ export class PrometheusApi {
       },
       body,
       timeoutMs,
+      ...(maxBytes ? { maxBytes } : {}),
       insecure: this.#spec.skipTlsVerify === true,
     })
     const json = res.json as

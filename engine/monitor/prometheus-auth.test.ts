@@ -71,8 +71,12 @@ const spec = (url: string, more: Partial<PrometheusMonitorSpec> = {}): Prometheu
   ...more,
 })
 
-async function startStop(s: PrometheusMonitorSpec, secrets: Record<string, string> = {}) {
-  const m = createMonitor(s, 't', { secrets })
+async function startStop(
+  s: PrometheusMonitorSpec,
+  secrets: Record<string, string> = {},
+  secretsDir?: string,
+) {
+  const m = createMonitor(s, 't', { secrets, ...(secretsDir ? { secretsDir } : {}) })
   try {
     await m.start(
       () => {},
@@ -146,7 +150,7 @@ describe('prometheus monitor: tokens, the form it posts, answers that are not Pr
     writeFileSync(file, 'first-token\n')
     let accepted = 'Bearer first-token'
     const api = await standIn((a) => a === accepted)
-    const m = createMonitor(spec(api.url, { tokenFile: file }), 't', { intervalMs: 100 })
+    const m = createMonitor(spec(api.url, { tokenFile: file }), 't', { intervalMs: 100, secretsDir: dir })
     const errors: Error[] = []
     let samples = 0
     await m.start(
@@ -175,17 +179,19 @@ describe('prometheus monitor: tokens, the form it posts, answers that are not Pr
     ]) {
       const file = join(dir, `f${content.length}`)
       writeFileSync(file, content)
-      const error = await startStop(spec(api.url, { tokenFile: file })).catch((e: Error) => e)
+      const error = await startStop(spec(api.url, { tokenFile: file }), {}, dir).catch((e: Error) => e)
       expect(error).toMatchObject({
         code: 'config',
         message: expect.stringContaining('does not hold a bearer token'),
       })
       expect((error as Error).message).not.toMatch(/SECRET|OPENSSH|b3Bl/)
     }
-    const missing = await startStop(spec(api.url, { tokenFile: join(dir, 'none') })).catch((e: Error) => e)
+    const missing = await startStop(spec(api.url, { tokenFile: join(dir, 'none') }), {}, dir).catch(
+      (e: Error) => e,
+    )
     expect(missing).toMatchObject({
       code: 'config',
-      message: expect.stringContaining('cannot be read (ENOENT)'),
+      message: expect.stringContaining('none does not exist'),
     })
     expect(api.seen).toEqual([])
   })

@@ -30,6 +30,7 @@ export class PrometheusMonitor implements Monitor {
   readonly #target: string
   readonly #stepMs: number
   readonly #secrets: Readonly<Record<string, string>>
+  readonly #secretsDir: string | undefined
   readonly #plan: PromPlan
   #api: PrometheusApi | undefined
   #loop: Loop | undefined
@@ -42,8 +43,11 @@ export class PrometheusMonitor implements Monitor {
     target: string,
     intervalMs = 1000,
     secrets: Readonly<Record<string, string>> = {},
+    /** Where a tokenFile may be (the user's secrets folder, ../config/files.ts). */
+    secretsDir?: string,
   ) {
     this.#spec = spec
+    this.#secretsDir = secretsDir
     this.#target = target
     // Prometheus' resolution is the millisecond.
     this.#stepMs = Math.max(1, Math.round(intervalMs))
@@ -64,7 +68,7 @@ export class PrometheusMonitor implements Monitor {
 
   async start(onSample: SampleHandler, onError: ErrorHandler): Promise<void> {
     if (this.#loop) throw new MonitorError('config', 'prometheus monitor already started')
-    const api = new PrometheusApi(this.#spec, this.#secrets)
+    const api = new PrometheusApi(this.#spec, this.#secrets, this.#secretsDir)
     this.#api = api
     this.#onSample = onSample
     const end = this.#settled(Date.now())

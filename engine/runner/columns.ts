@@ -2,9 +2,10 @@
 // against ~150 ns to allocate and push an object per request, measured on a 2-vCPU Xeon), handed to
 // the writer thread by transfer when full or at each second, and handed back for reuse.
 
-import { newBlockColumns, type BlockColumns } from '../store/blocks.ts'
+import { BLOCK_MAX_ROWS, newBlockColumns, type BlockColumns } from '../store/blocks.ts'
 
-export const BATCH_ROWS = 4096
+/** A block's rows: the most an imported block may hold too (engine/store/ledger-check.ts). */
+export const BATCH_ROWS = BLOCK_MAX_ROWS
 
 /** The same columns a ledger block stores (engine/store/blocks.ts). */
 export type Columns = BlockColumns

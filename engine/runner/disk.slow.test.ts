@@ -163,6 +163,47 @@ describe.skipIf(reason !== null)('a disk that fails under a run', () => {
     }, 90_000)
   }
 
+  // Issue 29, item 16: on 7-10 MB folders the run's end did not fit beside the reserve, every
+  // command failed while the disk stayed full, and once it had room the run read "killed or crashed".
+  for (const size of ['7m', '9m', '10m'])
+    it(`a ${size} data folder that fills: the run ends failed for the disk, read-only commands work while it stays full, and the end says so once there is room`, async () => {
+      const dir = tmpfs(`small-${size}`, size)
+      const db = join(dir, 'cannonade.db')
+      const cli = spawnCli([
+        'run',
+        config('small', '  connections: 16\n  duration: 15'),
+        '--db',
+        db,
+        '--quiet',
+      ])
+      const limit = setTimeout(() => cli.child.kill('SIGKILL'), 60_000)
+      const r = await cli.result
+      clearTimeout(limit)
+      expectCleanFailure(r, new RegExp(`the disk holding ${dir} is full \\(disk full`))
+      expect(r.stderr).not.toMatch(/marks the run aborted/)
+      // The disk is still full: listing and showing the run work.
+      for (const args of [
+        ['runs', 'list'],
+        ['runs', 'show', '1'],
+      ]) {
+        const read = spawnCli([...args, '--db', db])
+        const out = await read.result
+        expect([args.join(' '), out.code, out.stderr]).toEqual([
+          args.join(' '),
+          0,
+          expect.not.stringMatching(/^\s+at /m),
+        ])
+        expect(out.stdout).toMatch(/\b1\b/)
+      }
+      sh('mount', ['-o', 'remount,size=40m', dir])
+      await withEngine(db, async (host) => {
+        const run = await host.runs.get(1)
+        expect(run.status).toBe('failed')
+        expect(run.error).toMatch(/disk full.*requests stored before were kept/)
+        expect(run.error).not.toMatch(/killed or crashed/)
+      })
+    }, 90_000)
+
   it('an I/O error (the filesystem turns read-only mid-run): the run ends, exit 1, naming the I/O error', async () => {
     const image = join(base, 'ext4.img')
     sh('truncate', ['-s', '64M', image])

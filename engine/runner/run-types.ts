@@ -63,6 +63,8 @@ export interface RunOptions {
   agent?: AgentRunOptions
   /** The Docker host setting: where docker monitors, stacks and the environment find Docker. */
   dockerHost?: string
+  /** The secrets folder (settings.secretsDir): the only place a monitor's tokenFile may be. */
+  secretsDir?: string
 }
 
 export interface RunHandle {

@@ -7,7 +7,7 @@ import type { RunEndedEvent, RunSummary } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { Db } from '../store/db.ts'
-import { releaseReserve, storageFailure } from '../store/disk.ts'
+import { clearEndNote, foldLog, releaseReserve, storageFailure } from '../store/disk.ts'
 import { recordLedgerRows } from '../store/retention.ts'
 import { HistoryStore } from '../store/queries.ts'
 import {
@@ -191,8 +191,12 @@ export class RunnerChild {
     let { status, error } = this.outcome(code, signal)
     try {
       await this.d.resources.stop()
-      // A failed disk: the reserve gives the run's end room to be written.
-      if (status === 'failed') releaseReserve(dbPath)
+      // A failed disk: the reserve gives the run's end room to be written, its log folded first;
+      // the end stays in the reserve's place until it is in the database (store/disk.ts).
+      if (status === 'failed') {
+        releaseReserve(dbPath, { runId, error: error ?? 'the disk failed' })
+        foldLog(db)
+      }
       try {
         error = await this.finish({ status, error })
       } catch (err) {
@@ -202,6 +206,7 @@ export class RunnerChild {
         error = error && error !== why ? `${error}; ${why}` : why
         finishRun(db, runId, status, { error })
       }
+      clearEndNote(dbPath)
       const summary = new HistoryStore(db).getRun(runId)
       hooks.onEnded?.({ type: 'ended', runId, status, error })
       this.settle.resolve(summary)
@@ -209,7 +214,7 @@ export class RunnerChild {
       const why = storageFailure(err, dbPath) ?? (err instanceof Error ? err.message : String(err))
       this.settle.reject(
         new Error(
-          `${error && error !== why ? `${error}; ` : ''}${why}. The run's end could not be written to the database; the next Cannonade to open it marks the run aborted`,
+          `${error && error !== why ? `${error}; ` : ''}${why}. The run's end could not be written to the database yet: it is kept beside it, and the next Cannonade to open it with room to write ends the run failed for this reason`,
         ),
       )
     }

@@ -116,6 +116,7 @@ export async function startRun(
     secrets: opts.secrets,
     stacks,
     dockerHost: opts.dockerHost,
+    secretsDir: opts.secretsDir,
     onLog: (level, message) => hooks.onLog?.(level, message),
     onWarning: (warning) => hooks.onWarning?.({ type: 'warning', runId, warning }),
   })

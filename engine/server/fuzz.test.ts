@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, stopServe } from '../testing/process.ts'
+import { startServe, stopServe, waitUntil } from '../testing/process.ts'
 import { picker, prng, rawExchange } from '../testing/raw-http.ts'
 
 const SEED = 0x12ca7
@@ -277,5 +277,68 @@ describe('serve under malformed requests', () => {
     expect(stderr()).not.toMatch(/\n\s+at /) // no stack trace
     expect(stderr()).toContain('cannonade serve: 400 GET http://[: the request target is not a path')
     expect(stderr()).not.toContain(token) // log lines drop the query
+  })
+
+  it('refuses a request that gives Host, Origin, the token, Authorization or a framing field twice (issue 29, item 23)', async () => {
+    const auth = `x-cannonade-token: ${token}\r\n`
+    const other = `Host: evil.example\r\n`
+    const cases: [string, string, string][] = [
+      ['two Hosts, the second elsewhere', `GET / HTTP/1.1\r\n${host()}${other}\r\n`, 'host'],
+      ['two Hosts, the first elsewhere', `GET / HTTP/1.1\r\n${other}${host()}\r\n`, 'host'],
+      ['two equal Hosts', `GET / HTTP/1.1\r\n${host()}${host()}\r\n`, 'host'],
+      ['two Hosts in other cases', `GET / HTTP/1.1\r\n${host()}hOsT: 127.0.0.1:${port}\r\n\r\n`, 'host'],
+      [
+        'two Hosts to the API',
+        request('POST /api/runs:active HTTP/1.1', `${auth}${other}Content-Length: 2\r\n`) + '[]',
+        'host',
+      ],
+      [
+        'two Origins',
+        request(
+          'POST /api/runs:active HTTP/1.1',
+          `${auth}Origin: http://127.0.0.1:${port}\r\nOrigin: http://evil.example\r\nContent-Length: 2\r\n`,
+        ) + '[]',
+        'origin',
+      ],
+      [
+        'two tokens',
+        request(
+          'POST /api/runs:active HTTP/1.1',
+          `${auth}x-cannonade-token: wrong\r\nContent-Length: 2\r\n`,
+        ) + '[]',
+        'x-cannonade-token',
+      ],
+      [
+        'two Authorizations',
+        request(
+          'POST /api/runs:active HTTP/1.1',
+          `${auth}Authorization: Bearer a\r\nAuthorization: Bearer b\r\nContent-Length: 2\r\n`,
+        ) + '[]',
+        'authorization',
+      ],
+      [
+        'two Content-Types',
+        request(
+          'POST /api/runs:active HTTP/1.1',
+          `${auth}Content-Type: application/json\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n`,
+        ) + '[]',
+        'content-type',
+      ],
+      [
+        'two Hosts on an upgrade',
+        request(
+          `GET /api/events?token=${token} HTTP/1.1`,
+          `${other}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`,
+        ),
+        'host',
+      ],
+    ]
+    for (const [what, bytes, field] of cases) {
+      const r = await rawExchange(port, bytes, {})
+      expect([what, r.status]).toEqual([what, 400])
+      // The refusal's log line reaches the pipe just after the answer.
+      await waitUntil(() => stderr().includes(`the ${field} header is given more than once`), 5000, what)
+    }
+    expect(child.exitCode).toBeNull()
   })
 })

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 
 const BASE = 'http://127.0.0.1'
+const TOKEN_HEADER_NAME = 'x-cannonade-token'
 
 /**
  * The request target as a URL, or null when it is not origin-form (`/path?query`). An absolute
@@ -32,6 +33,21 @@ export function decodePath(text: string): string | null {
   }
 }
 
+/** Fields a request may carry once: Node keeps the first of two, which two proxies may read differently. */
+const ONCE = new Set(['host', 'origin', TOKEN_HEADER_NAME, 'authorization', 'content-length', 'content-type'])
+
+/** The first field `req` repeats of those it may send once (RFC 9112 asks a 400 for two Hosts), or null. */
+export function repeatedField(req: Pick<IncomingMessage, 'rawHeaders'>): string | null {
+  const seen = new Set<string>()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!.toLowerCase()
+    if (!ONCE.has(name)) continue
+    if (seen.has(name)) return name
+    seen.add(name)
+  }
+  return null
+}
+
 /** DNS rebinding guard: a page served from evil.example resolving to 127.0.0.1 sends its own Host. */
 export function hostAllowed(req: IncomingMessage, port: number): boolean {
   const host = req.headers.host
@@ -50,7 +66,7 @@ export function originAllowed(req: IncomingMessage): boolean {
   return origin === `http://${req.headers.host}`
 }
 
-export const TOKEN_HEADER = 'x-cannonade-token'
+export const TOKEN_HEADER = TOKEN_HEADER_NAME
 
 function sameToken(given: string | null | undefined, token: string): boolean {
   if (!given) return false
@@ -77,6 +93,9 @@ export function admit(req: IncomingMessage, port: number, token: string): Gate {
   const url = requestTarget(req.url)
   if (url === null) return { ok: false, status: 400, message: 'the request target is not a path' }
   if (req.httpVersionMajor !== 1) return { ok: false, status: 400, message: 'only HTTP/1.x is spoken here' }
+  const twice = repeatedField(req)
+  if (twice !== null)
+    return { ok: false, status: 400, message: `the ${twice} header is given more than once` }
   if (!hostAllowed(req, port)) return { ok: false, status: 421, message: 'unexpected Host header' }
   if (!url.pathname.startsWith('/api/')) return { ok: true, url }
   if (!originAllowed(req))

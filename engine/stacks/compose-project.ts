@@ -186,7 +186,7 @@ async function awaitHealth(
  * failure. Resolves to the health deadline, which the wait for Docker's own healthcheck shares.
  */
 export async function composeUp(p: ComposeProject, o: ComposeUp, down: () => Promise<void>): Promise<number> {
-  const compose = detectCompose({ host: p.dockerHost })
+  const compose = await detectCompose({ host: p.dockerHost })
   checkVariables(p.spec, o.env)
   await checkPort(p, o.port)
   const args = [...compose.args, ...composeArgs(p, o.replicas)]
@@ -199,7 +199,7 @@ export async function composeDown(p: ComposeProject, volumes: boolean): Promise<
   if (!existsSync(join(repoRoot, p.spec.composeFile))) return
   let compose
   try {
-    compose = detectCompose({ host: p.dockerHost })
+    compose = await detectCompose({ host: p.dockerHost })
   } catch {
     return // no Docker: nothing of this stack can be running in it
   }
@@ -217,7 +217,7 @@ export async function composeDown(p: ComposeProject, volumes: boolean): Promise<
 
 /** A URL to the project's PostgreSQL container, at its published port. */
 export async function composeDatabaseUrl(p: ComposeProject): Promise<string> {
-  detectCompose({ host: p.dockerHost })
+  await detectCompose({ host: p.dockerHost })
   const db = (await projectContainers(p.project, p.dockerHost)).find(
     (c) => c.service === p.spec.dbService && c.state === 'running',
   )

@@ -1,10 +1,9 @@
 // Docker Compose, whichever exists: v2 (`docker compose`) or v1 (`docker-compose`). Output is
 // streamed line by line, so `stacks up` shows the build as it happens. Every call has a deadline
 // (../command.ts): a Docker engine that does not answer is an error naming the command, never a
-// hang.
-import { spawnSync } from 'node:child_process'
+// hang, and no call waits synchronously: the engine host serves the UI meanwhile.
 import { ApiError } from '../api/errors.ts'
-import { runCommand, timeoutMessage, type CommandResult } from '../command.ts'
+import { captureCommand, runCommand, timeoutMessage, type CommandResult } from '../command.ts'
 import { dockerEnv, type DockerHost } from '../monitor/docker-host.ts'
 
 export type Compose = { cmd: string; args: string[]; version: string }
@@ -22,30 +21,25 @@ export const DOCKER_TIMEOUTS = {
 const cached = new Map<string, Compose>()
 
 /**
- * A quick synchronous question to docker (test gates ask it at load time), killed at `timeoutMs`:
- * its output, or why there is none.
+ * A quick question to docker, killed (its process group) at `timeoutMs`: its output, or why there
+ * is none. A child process the event loop does not wait on (it once ran synchronously, holding
+ * `serve` for up to 20 s when the engine did not answer).
  */
-function ask(
+async function ask(
   cmd: string,
   args: string[],
   timeoutMs: number,
   host: DockerHost,
-): { out: string } | { error: string } {
-  const r = spawnSync(cmd, args, {
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    killSignal: 'SIGKILL',
-    env: dockerEnv(host),
-  })
-  const e: NodeJS.ErrnoException | undefined = r.error
-  if (e?.code === 'ETIMEDOUT') return { error: 'timeout' }
-  if (e) return { error: e.code === 'ENOENT' ? 'missing' : e.message }
-  if (r.status !== 0) return { error: (r.stderr || r.stdout).trim().split('\n')[0] ?? '' }
+): Promise<{ out: string } | { error: string }> {
+  const r = await captureCommand(cmd, args, { env: dockerEnv(host), timeoutMs, maxBytes: 1024 * 1024 })
+  if (r.timedOut) return { error: 'timeout' }
+  if (r.code === 127 && /ENOENT/.test(r.stderr)) return { error: 'missing' }
+  if (r.code !== 0) return { error: (r.stderr || r.stdout).trim().split('\n')[0] ?? '' }
   return { out: r.stdout.trim() }
 }
 
-function tryVersion(cmd: string, args: string[], host: DockerHost): string | null {
-  const r = ask(cmd, [...args, 'version', '--short'], DOCKER_TIMEOUTS.version, host)
+async function tryVersion(cmd: string, args: string[], host: DockerHost): Promise<string | null> {
+  const r = await ask(cmd, [...args, 'version', '--short'], DOCKER_TIMEOUTS.version, host)
   return 'out' in r ? r.out : null
 }
 
@@ -53,10 +47,15 @@ function tryVersion(cmd: string, args: string[], host: DockerHost): string | nul
  * The compose command, after checking the Docker engine answers (at `host`: the Docker host
  * setting, see engine/monitor/docker-host.ts). Errors say what to do.
  */
-export function detectCompose(opts: { fresh?: boolean; host?: DockerHost } = {}): Compose {
+export async function detectCompose(opts: { fresh?: boolean; host?: DockerHost } = {}): Promise<Compose> {
   const known = cached.get(opts.host ?? '')
   if (known && !opts.fresh) return known
-  const docker = ask('docker', ['info', '--format', '{{.ServerVersion}}'], DOCKER_TIMEOUTS.info, opts.host)
+  const docker = await ask(
+    'docker',
+    ['info', '--format', '{{.ServerVersion}}'],
+    DOCKER_TIMEOUTS.info,
+    opts.host,
+  )
   const at = opts.host ? ` at ${opts.host} (the Docker host setting)` : ''
   if ('error' in docker) {
     if (docker.error === 'timeout')
@@ -75,9 +74,9 @@ export function detectCompose(opts: { fresh?: boolean; host?: DockerHost } = {})
     )
   }
   const found = (compose: Compose) => (cached.set(opts.host ?? '', compose), compose)
-  const v2 = tryVersion('docker', ['compose'], opts.host)
+  const v2 = await tryVersion('docker', ['compose'], opts.host)
   if (v2) return found({ cmd: 'docker', args: ['compose'], version: v2 })
-  const v1 = tryVersion('docker-compose', [], opts.host)
+  const v1 = await tryVersion('docker-compose', [], opts.host)
   if (v1) return found({ cmd: 'docker-compose', args: [], version: v1 })
   throw new ApiError(
     'unavailable',

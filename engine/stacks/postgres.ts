@@ -2,7 +2,7 @@
 // database of a native stack (`stacks up --native`), and, through engine/testing/pg.ts, of every
 // test that needs a real PostgreSQL. Plain Node, no dependencies. As root, the server runs as an
 // unprivileged OS user (PostgreSQL refuses root): `postgres`, or $PG_OS_USER.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -60,11 +60,23 @@ function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0
 }
 
+/**
+ * A local OS user's ids, from /etc/passwd: no `id` child process run synchronously in the engine
+ * host (through NSS it may wait on a directory server). A user only a directory knows is none.
+ */
 function osUserIds(user: string): { uid: number; gid: number } | null {
-  const uid = spawnSync('id', ['-u', user], { encoding: 'utf8' })
-  const gid = spawnSync('id', ['-g', user], { encoding: 'utf8' })
-  if (uid.status !== 0 || gid.status !== 0) return null
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }
+  let passwd: string
+  try {
+    passwd = fs.readFileSync('/etc/passwd', 'utf8')
+  } catch {
+    return null
+  }
+  for (const line of passwd.split('\n')) {
+    const [name, , uid, gid] = line.split(':')
+    if (name === user && /^\d+$/.test(uid ?? '') && /^\d+$/.test(gid ?? ''))
+      return { uid: Number(uid), gid: Number(gid) }
+  }
+  return null
 }
 
 /** null when a local cluster can be started here, else why not (for an error or a test's skip). */

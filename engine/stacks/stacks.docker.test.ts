@@ -280,11 +280,11 @@ describe.skipIf(gate.skip)('stacks with Docker', () => {
 })
 
 describe('stacks without Docker', () => {
-  it('says Docker is not installed and points to --native', () => {
+  it('says Docker is not installed and points to --native', async () => {
     const path = process.env.PATH
     process.env.PATH = '/nonexistent'
     try {
-      expect(() => detectCompose({ fresh: true })).toThrow(/Docker is not installed.*--native/)
+      await expect(detectCompose({ fresh: true })).rejects.toThrow(/Docker is not installed.*--native/)
     } finally {
       process.env.PATH = path
     }

@@ -54,7 +54,7 @@ async function readProject(
   p: ComposeProject,
 ): Promise<{ containers: ContainerInfo[]; limits: LimitsById; url: string }> {
   const s = p.spec
-  detectCompose({ host: p.dockerHost })
+  await detectCompose({ host: p.dockerHost })
   const containers = await projectContainers(p.project, p.dockerHost)
   const limits = await containerLimits(
     containers.map((c) => c.id),

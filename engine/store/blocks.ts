@@ -19,6 +19,8 @@ const LAYOUT = [
   ['step', 1],
 ] as const
 export const ROW_BYTES = LAYOUT.reduce((s, [, b]) => s + b, 0)
+/** The most requests a block holds: the runner's batch (runner/columns.ts), and an import's limit. */
+export const BLOCK_MAX_ROWS = 4096
 
 export interface BlockColumns {
   count: number
@@ -64,6 +66,12 @@ export function encodeBlock(c: BlockColumns): Buffer {
 }
 
 export function decodeBlock(data: Uint8Array, count: number): BlockColumns {
+  // A count its data does not hold is never believed: it would size the buffer below (a stored
+  // count of 10,000,000 over 57 bytes once took every later export's memory).
+  if (!Number.isInteger(count) || count < 0 || count * ROW_BYTES > data.byteLength)
+    throw new Error(
+      `a ledger block says it holds ${count} requests, but its data is ${data.byteLength} bytes (${ROW_BYTES} a request): it is damaged`,
+    )
   // Copy into an aligned buffer: typed-array views need their offset to be a multiple of 8.
   const buf = new ArrayBuffer(count * ROW_BYTES)
   new Uint8Array(buf).set(data.subarray(0, count * ROW_BYTES))

@@ -189,7 +189,7 @@ function checkPath(file: string): void {
   const head = Buffer.alloc(16)
   let fd: number
   try {
-    fd = openSync(file, 'r')
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     throw new StorageError(file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`)
   }

@@ -2,8 +2,20 @@
 // `failed` with a message naming the disk, and what was written stays readable. Finishing the run
 // needs a few pages of its own (summaries rebuilt from what was stored, the run row): a small
 // reserve file next to the database is given back to the disk for that, and made again when a
-// later run starts.
-import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs'
+// later run starts. Its first bytes first become the run's end as a note (written over blocks the
+// file already holds, so even a disk with no byte free takes it): when the database still cannot
+// take the end, whatever opens it next ends the run `failed` for that reason (store/recover.ts),
+// not `aborted` as if its process had been killed.
+import {
+  closeSync,
+  ftruncateSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
 import { dirname } from 'node:path'
 import { storageProblem } from './db.ts'
 
@@ -53,12 +65,72 @@ export function ensureReserve(dbPath: string): void {
   }
 }
 
-/** Give the reserve back to the disk, so the run's end can be written; never fails. */
-export function releaseReserve(dbPath: string): void {
+/** A run's end kept in the reserve file while the database cannot take it. */
+export interface EndNote {
+  runId: number
+  error: string
+}
+
+/**
+ * Give the reserve back to the disk, so the run's end can be written; never fails. With `note`,
+ * the run's end stays in the file's first bytes (written in place, no new block needed) until
+ * clearEndNote: if the database cannot take the end, the next open finds it there.
+ */
+export function releaseReserve(dbPath: string, note?: EndNote): void {
   if (dbPath === ':memory:') return
+  const file = reservePath(dbPath)
+  if (note) {
+    let fd: number | null = null
+    try {
+      fd = openSync(file, 'r+')
+      const text = Buffer.from(`${JSON.stringify({ end: note })}\n`)
+      if (text.length <= statSync(file).size) {
+        writeSync(fd, text, 0, text.length, 0)
+        ftruncateSync(fd, text.length)
+        fsyncSync(fd)
+        return
+      }
+    } catch {
+      /* no reserve, or it cannot be written: given back below */
+    } finally {
+      if (fd !== null) closeSync(fd)
+    }
+  }
   try {
-    rmSync(reservePath(dbPath), { force: true })
+    rmSync(file, { force: true })
   } catch {
     /* a read-only or failing disk: nothing to give back */
+  }
+}
+
+/** The run's end a failed disk left in the reserve file, or null. */
+export function readEndNote(dbPath: string): EndNote | null {
+  if (dbPath === ':memory:' || dbPath === '') return null
+  try {
+    const file = reservePath(dbPath)
+    if (statSync(file).size > 64 * 1024) return null
+    const { end } = JSON.parse(readFileSync(file, 'utf8')) as { end?: Partial<EndNote> }
+    return end && Number.isInteger(end.runId) && typeof end.error === 'string'
+      ? { runId: end.runId!, error: end.error.slice(0, 4000) }
+      : null
+  } catch {
+    return null
+  }
+}
+
+/** The run's end is in the database: the note goes (the next run makes the reserve again). */
+export function clearEndNote(dbPath: string): void {
+  if (readEndNote(dbPath)) rmSync(reservePath(dbPath), { force: true })
+}
+
+/**
+ * The database's write-ahead log folded into it and emptied, so a disk without room can take the
+ * run's end (the log grows with every write while frames wait in it); never fails.
+ */
+export function foldLog(db: { pragma(sql: string): unknown }): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)')
+  } catch {
+    /* a reader holds the log, or the disk fails: the end is tried as it is */
   }
 }

@@ -43,4 +43,30 @@ describe('raw requests kept by load agents', () => {
     expect(keptElsewhere(1, distribution('local', [agent(0, '/x/ledger.db', 10, true)]))).toBeNull()
     expect(keptElsewhere(1, null)).toBeNull()
   })
+
+  it('an agent lost before it uploaded (issue 29, item 15): counted from its seconds, named and pointed to', () => {
+    const lost = {
+      ...agent(1, 'box-b:/srv/agents/a1/ledger.db', 0, false),
+      state: 'lost' as const,
+      requests: 30_082,
+    }
+    const d = distribution('local', [agent(0, '/x/a0/ledger.db', 145_762, true), lost])
+    const e = keptElsewhere(9, d)!
+    expect(e.requests).toBe(30_082)
+    expect(e.agents).toEqual([
+      { index: 1, host: 'box-b', path: '/srv/agents/a1/ledger.db', rows: 30_082, gone: false, lost: true },
+    ])
+    expect(e.advice).toMatch(
+      /^agent 1 was lost before its raw ledger was uploaded; bring each agent's ledger in with `cannonade import ledger FILE --run 9`/,
+    )
+    expect(e.where).toEqual(['agent 1 (lost) on box-b: /srv/agents/a1/ledger.db (30,082 requests)'])
+    // A failed agent too; one lost in a container: its ledger is gone, and the figures count it.
+    expect(keptElsewhere(9, distribution('local', [{ ...lost, state: 'failed' }]))?.requests).toBe(30_082)
+    const pod = keptElsewhere(9, distribution('kubernetes', [lost]))!
+    expect(pod.advice).toBe(
+      "agent 1 was lost before its raw ledger was uploaded: it went with the agent's pod; the run's figures count those requests, this database holds no row of them",
+    )
+    // An agent that ended and uploaded, or sent nothing, holds nothing elsewhere.
+    expect(keptElsewhere(9, distribution('local', [{ ...lost, requests: 0 }]))).toBeNull()
+  })
 })

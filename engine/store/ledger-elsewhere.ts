@@ -19,9 +19,20 @@ export function runDistribution(db: Db, runId: number): Distribution | null {
   return text === null ? null : parseColumn(`run ${runId}`, 'runs.distribution', text, DistributionSchema)
 }
 
-/** The requests of `runId` its agents kept, where, and what brings them in; null when none. */
+/**
+ * The requests an agent holds that the run's database does not: its ledger's rows when it kept
+ * them; when it was lost or failed before it uploaded (its ledger's count never reported), the
+ * requests the run counted from its seconds, which its ledger holds.
+ */
+function heldBy(a: Distribution['perAgent'][number]): number {
+  if (a.ledger.uploaded) return 0
+  if (a.ledger.rows > 0) return a.ledger.rows
+  return a.state === 'lost' || a.state === 'failed' ? a.requests : 0
+}
+
+/** The requests of `runId` its agents kept or could not upload, where, and what brings them in; null when none. */
 export function keptElsewhere(runId: number, d: Distribution | null): LedgerElsewhere | null {
-  const kept = (d?.perAgent ?? []).filter((a) => !a.ledger.uploaded && a.ledger.rows > 0)
+  const kept = (d?.perAgent ?? []).filter((a) => heldBy(a) > 0)
   if (!d || kept.length === 0) return null
   const gone = GONE_WITH_AGENT.has(d.on)
   const agents = kept.map((a) => {
@@ -30,18 +41,26 @@ export function keptElsewhere(runId: number, d: Distribution | null): LedgerElse
       index: a.index,
       host: at > 0 ? a.ledger.path.slice(0, at) : a.host,
       path: a.ledger.path.slice(at + 1),
-      rows: a.ledger.rows,
+      rows: heldBy(a),
       gone,
+      lost: a.state === 'lost' || a.state === 'failed',
     }
   })
-  const advice = gone
-    ? `the agents kept them (--raw keep) in their ${d.on === 'kubernetes' ? 'pods' : 'containers'}, which are gone with them; run again with --raw upload (the default) to keep every request in the run`
-    : `the agents kept them (--raw keep); bring each agent's ledger in with \`cannonade import ledger FILE --run ${runId}\` (FILE: each agent's ledger.db listed with it, copied to this machine when it is on another)`
+  const lost = agents.filter((a) => a.lost).map((a) => `agent ${a.index}`)
+  const why = lost.length
+    ? `${lost.join(', ')} ${lost.length === 1 ? 'was' : 'were'} lost before ${lost.length === 1 ? 'its' : 'their'} raw ledger was uploaded${lost.length < agents.length ? '; the others kept theirs (--raw keep)' : ''}`
+    : 'the agents kept them (--raw keep)'
+  const place = d.on === 'kubernetes' ? 'pods' : 'containers'
+  const advice = !gone
+    ? `${why}; bring each agent's ledger in with \`cannonade import ledger FILE --run ${runId}\` (FILE: each agent's ledger.db listed with it, copied to this machine when it is on another)`
+    : lost.length
+      ? `${why}: it went with the agent's ${place.slice(0, -1)}; the run's figures count those requests, this database holds no row of them`
+      : `the agents kept them (--raw keep) in their ${place}, which are gone with them; run again with --raw upload (the default) to keep every request in the run`
   const where = agents.map(
     (a) =>
-      `agent ${a.index} on ${a.host}: ${a.gone ? '(gone with the agent) ' : ''}${a.path} (${count(a.rows)} requests)`,
+      `agent ${a.index}${a.lost ? ' (lost)' : ''} on ${a.host}: ${a.gone ? '(gone with the agent) ' : ''}${a.path} (${count(a.rows)} requests)`,
   )
-  return { requests: kept.reduce((n, a) => n + a.ledger.rows, 0), agents, advice, where }
+  return { requests: agents.reduce((n, a) => n + a.rows, 0), agents, advice, where }
 }
 
 /**

@@ -36,15 +36,42 @@ export function parseStartTicks(stat: string): string | null {
   return ticks !== undefined && /^\d+$/.test(ticks) ? ticks : null
 }
 
-/** The start identity of a process, or null (no /proc, or no such process). */
+/** Field 3 of /proc/PID/stat: R, S, D, Z (a zombie: exited, not yet reaped), X (dead)… */
+export function parseState(stat: string): string | null {
+  const close = stat.lastIndexOf(')')
+  return close < 0
+    ? null
+    : (stat
+        .slice(close + 1)
+        .trim()
+        .split(/\s+/)[0] ?? null)
+}
+
+/**
+ * The start identity of a running process, or null (no /proc, no such process, or one that has
+ * exited: a zombie waiting for its parent to reap it runs nothing and never will).
+ */
 export function processStart(pid: number): string | null {
   const boot = currentBootId()
   if (boot === null) return null
   try {
-    const ticks = parseStartTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const state = parseState(stat)
+    if (state === 'Z' || state === 'X' || state === 'x') return null
+    const ticks = parseStartTicks(stat)
     return ticks === null ? null : `${boot}:${ticks}`
   } catch {
     return null
+  }
+}
+
+/** Linux: the process is a zombie or dead (it runs nothing); false where /proc does not say. */
+function exited(pid: number): boolean {
+  try {
+    const state = parseState(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    return state === 'Z' || state === 'X' || state === 'x'
+  } catch {
+    return false
   }
 }
 
@@ -55,7 +82,8 @@ export function thisProcess(): ProcessRef {
 function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
+    // kill(0) succeeds on a zombie: it is gone all the same.
+    return !exited(pid)
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }

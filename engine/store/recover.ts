@@ -9,6 +9,7 @@ import { runIsLive, type ProcessRef } from './owner.ts'
 import type { RunRow } from './rows.ts'
 import { finishRun, generatorHealth, sharedHealth, summarizeMissingSegments } from './runs.ts'
 import { recordLedgerRows } from './retention.ts'
+import { clearEndNote, readEndNote } from './disk.ts'
 
 export interface RecoveredRun {
   runId: number
@@ -30,6 +31,7 @@ export async function recoverOrphanedRuns(
   opts: RecoverOptions = {},
 ): Promise<{ recovered: RecoveredRun[]; finishing: number[] }> {
   const rows = db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[]
+  const note = readEndNote(db.name)
   const recovered: RecoveredRun[] = []
   const finishing: number[] = []
   for (const run of rows) {
@@ -49,20 +51,24 @@ export async function recoverOrphanedRuns(
     await summarizeMissingSegments(db, run.id)
     const rowsKept = recordLedgerRows(db, run.id)
     const who = run.owner_pid ?? run.worker_pid
-    const error =
-      `the Cannonade process running it${who ? ` (pid ${who})` : ''} ended while the run was going (killed or crashed); ` +
-      `the ${rowsKept.toLocaleString('en-US')} requests stored before were kept (found by process ${self.pid})`
+    // Its process ended it for a failed disk, which could not take the end then (store/disk.ts).
+    const failed = note?.runId === run.id ? note : null
+    const error = failed
+      ? `${failed.error}; the ${rowsKept.toLocaleString('en-US')} requests stored before were kept (the end written by process ${self.pid} once the disk had room)`
+      : `the Cannonade process running it${who ? ` (pid ${who})` : ''} ended while the run was going (killed or crashed); ` +
+        `the ${rowsKept.toLocaleString('en-US')} requests stored before were kept (found by process ${self.pid})`
     const cpu = db
       .prepare('SELECT generator_cpu FROM series WHERE run_id = ? AND generator_cpu IS NOT NULL ORDER BY t')
       .pluck()
       .all(run.id) as number[]
-    finishRun(db, run.id, 'aborted', {
+    finishRun(db, run.id, failed ? 'failed' : 'aborted', {
       endedAt: lastStoredSecond(db, run),
       error,
       generator: sharedHealth(generatorHealth(cpu), run.shared_with),
       thresholds: opts.thresholds?.(run.id) ?? [],
     })
     recovered.push({ runId: run.id, error })
+    if (failed) clearEndNote(db.name)
   }
   return { recovered, finishing }
 }

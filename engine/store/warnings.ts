@@ -9,6 +9,10 @@ export type NewWarning = Omit<RunWarning, 'at' | 't' | 'count'>
 
 /** A run keeps at most this many distinct warnings (a message that changes every second stays bounded). */
 export const MAX_WARNINGS = 100
+/** The most characters of a warning's message (a server's error page quoted in full is cut there). */
+export const MAX_WARNING_CHARS = 2000
+
+const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s)
 
 type WarningRow = {
   kind: RunWarning['kind']
@@ -57,7 +61,13 @@ export function warningWriter(db: Db, runId: number): WarningWriter {
     'UPDATE run_warnings SET t = (first_ms - ?) / 1000.0 WHERE run_id = ? AND t IS NULL',
   )
   return {
-    record(w, nowMs = Date.now()) {
+    record(given, nowMs = Date.now()) {
+      const w = {
+        ...given,
+        field: cut(given.field, 200),
+        target: cut(given.target, 200),
+        message: cut(given.message, MAX_WARNING_CHARS),
+      }
       if (repeat.run(runId, w.field, w.message).changes > 0) return null
       if ((count.get(runId) as { n: number }).n >= MAX_WARNINGS) return null
       const t = t0 === null ? null : (nowMs - t0) / 1000

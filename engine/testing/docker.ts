@@ -2,20 +2,26 @@
 // the reason of a skip; with CANNONADE_REQUIRE_DOCKER=1 (CI) the tests fail instead of skipping.
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll } from 'vitest'
-import { detectCompose } from '../stacks/compose.ts'
 import { freePort } from '../stacks/postgres.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 import { tempDbPath } from './run.ts'
 
 export const dockerRequired = process.env.CANNONADE_REQUIRE_DOCKER === '1'
 
+/**
+ * Asked at a test file's load, synchronously (a describe block's skip is decided then): the same
+ * questions the product asks without blocking (engine/stacks/compose.ts), with their deadlines.
+ */
 export function composeUnavailable(): string | null {
-  try {
-    detectCompose()
-    return null
-  } catch (err) {
-    return (err as Error).message
-  }
+  const ask = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8', timeout: 20_000 })
+  const info = ask('docker', ['info', '--format', '{{.ServerVersion}}'])
+  const code: unknown = info.error && 'code' in info.error ? info.error.code : undefined
+  if (code === 'ENOENT') return 'Docker is not installed (no `docker` command)'
+  if (info.status !== 0)
+    return `Docker is not running (docker info: ${(info.stderr || String(info.error)).trim().split('\n')[0]})`
+  if (ask('docker', ['compose', 'version', '--short']).status === 0) return null
+  if (ask('docker-compose', ['version', '--short']).status === 0) return null
+  return 'Docker Compose is not installed (neither `docker compose` nor `docker-compose`)'
 }
 
 /** Skip (with the reason printed) unless Docker is here or required; `reason` fails beforeAll when required. */

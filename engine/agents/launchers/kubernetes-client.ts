@@ -2,13 +2,18 @@
 // (KUBECONFIG, else ~/.kube/config): its current context's server, CA, and client certificate,
 // token, basic auth or exec plugin (the way EKS, GKE and AKS hand out tokens). No client library:
 // five calls do not justify one, and its dependencies would ship in the app.
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+// Everything read from outside is bounded: the kubeconfig and the files it names are regular
+// files of bounded size, opened without blocking (../../config/files.ts: a FIFO or /dev/zero is
+// refused, not read for ever); an answer is at most 64 MB and whole within the deadline, not only
+// never idle for it (../../http-body.ts); an exec plugin runs as a child process the event loop
+// does not wait for, its output bounded, its credential kept until it expires (./kube-exec.ts).
 import { request as httpsRequest, type RequestOptions } from 'node:https'
 import { homedir } from 'node:os'
 import { delimiter, dirname, isAbsolute, join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { parse } from 'yaml'
+import { FileRefused, readRegularFile } from '../../config/files.ts'
+import { BodyTooLarge, collectBody, lineSplitter } from '../../http-body.ts'
+import { execCredential, forgetCredential, type ExecSpec } from './kube-exec.ts'
 
 export interface KubeCredentials {
   server: string
@@ -20,6 +25,8 @@ export interface KubeCredentials {
   /** Sent as a bearer token; never in a message. */
   token?: string
   basic?: { username: string; password: string }
+  /** An exec plugin that hands out the token or certificate, run when a call first needs it. */
+  exec?: ExecSpec
   insecure: boolean
   servername?: string
   /** Where it came from, for messages: file and context. */
@@ -38,38 +45,45 @@ function str(o: Fields | undefined, k: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined
 }
 
+/** The most bytes of a kubeconfig, and of a certificate, key or token file it names. */
+const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024
+const MAX_PEM_BYTES = 1024 * 1024
+const MAX_TOKEN_BYTES = 64 * 1024
+/** The most bytes of one API answer (a namespace's pods listed with their specs). */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
+/** A file a kubeconfig names (relative to it), bounded; its problem named with the field. */
+function named(file: string, dir: string, field: string, maxBytes: number): Buffer {
+  const path = isAbsolute(file) ? file : join(dir, file)
+  try {
+    return readRegularFile(path, maxBytes)
+  } catch (err) {
+    if (err instanceof FileRefused) throw new Error(`its ${field} ${err.message}`)
+    throw err
+  }
+}
+
 /** A PEM given inline (base64 `…-data`) or as a path relative to its kubeconfig. */
 function pem(o: Fields, field: string, dir: string): Buffer | undefined {
   const data = str(o, `${field}-data`)
   if (data) return Buffer.from(data, 'base64')
   const file = str(o, field)
-  return file ? readFileSync(isAbsolute(file) ? file : join(dir, file)) : undefined
+  return file ? named(file, dir, field, MAX_PEM_BYTES) : undefined
 }
 
-/** An exec credential plugin's ExecCredential (client.authentication.k8s.io). */
-function execCredential(exec: Fields, dir: string): { token?: string; cert?: Buffer; key?: Buffer } {
+/** An exec credential plugin's spec (client.authentication.k8s.io), run later, asynchronously. */
+function execSpec(exec: Fields, dir: string): ExecSpec {
   const command = str(exec, 'command')
   if (!command) throw new Error('its exec plugin names no command')
-  const args = Array.isArray(exec.args) ? exec.args.map(String) : []
-  const env: NodeJS.ProcessEnv = { ...process.env }
-  for (const e of Array.isArray(exec.env) ? (exec.env as Fields[]) : []) env[String(e.name)] = String(e.value)
-  const apiVersion = str(exec, 'apiVersion') ?? 'client.authentication.k8s.io/v1'
-  env.KUBERNETES_EXEC_INFO = JSON.stringify({
-    apiVersion,
-    kind: 'ExecCredential',
-    spec: { interactive: false },
-  })
-  const r = spawnSync(command, args, { env, cwd: dir, encoding: 'utf8', timeout: 30_000 })
-  if (r.status !== 0) {
-    const why = r.error ? r.error.message : `exit ${r.status}: ${r.stderr.trim().split('\n').pop() ?? ''}`
-    throw new Error(`its exec plugin ${command} failed (${why})`)
-  }
-  const status = (JSON.parse(r.stdout) as { status?: Fields }).status ?? {}
-  const cert = str(status, 'clientCertificateData')
-  const key = str(status, 'clientKeyData')
   return {
-    ...(str(status, 'token') ? { token: str(status, 'token') } : {}),
-    ...(cert && key ? { cert: Buffer.from(cert), key: Buffer.from(key) } : {}),
+    command,
+    args: Array.isArray(exec.args) ? exec.args.map(String) : [],
+    env: (Array.isArray(exec.env) ? (exec.env as Fields[]) : []).map((e) => [
+      String(e.name),
+      String(e.value),
+    ]),
+    apiVersion: str(exec, 'apiVersion') ?? 'client.authentication.k8s.io/v1',
+    dir,
   }
 }
 
@@ -93,19 +107,25 @@ export function loadKubeconfig(env: NodeJS.ProcessEnv = process.env): KubeCreden
   for (const file of files) {
     let doc: Fields
     try {
-      doc = (parse(readFileSync(file, 'utf8')) as Fields | null) ?? {}
+      doc =
+        (parse(readRegularFile(file, MAX_KUBECONFIG_BYTES).toString('utf8'), {
+          maxAliasCount: 100,
+        }) as Fields | null) ?? {}
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' && files.length > 1) continue
+      const missing = err instanceof FileRefused && err.reason === 'missing'
+      if (missing && files.length > 1) continue
       throw new Error(
-        `kubeconfig ${file}: ${code === 'ENOENT' ? 'does not exist (set KUBECONFIG)' : String(err)}`,
+        `kubeconfig ${file}: ${missing ? 'does not exist (set KUBECONFIG)' : err instanceof FileRefused ? err.message.slice(file.length + 1) : String(err)}`,
       )
     }
+    if (typeof doc !== 'object' || Array.isArray(doc)) doc = {}
     read++
     const dir = dirname(file)
     current ??= str(doc, 'current-context')
     const each = (key: string, into: (n: Named<Fields>) => void) => {
-      for (const n of Array.isArray(doc[key]) ? (doc[key] as Named<Fields>[]) : []) into(n)
+      for (const n of Array.isArray(doc[key]) ? (doc[key] as unknown[]) : [])
+        if (n && typeof n === 'object' && typeof (n as Named<Fields>).name === 'string')
+          into(n as Named<Fields>)
     }
     each('clusters', (n) => !clusters.has(n.name) && clusters.set(n.name, { v: n.cluster as Fields, dir }))
     each('users', (n) => !users.has(n.name) && users.set(n.name, { v: (n.user as Fields) ?? {}, dir }))
@@ -127,26 +147,27 @@ export function loadKubeconfig(env: NodeJS.ProcessEnv = process.env): KubeCreden
   const source = `kubeconfig ${where}, context ${current}`
   if (user.v['auth-provider'])
     throw new Error(`${source}: auth-provider users are not supported; use an exec plugin or a token`)
-  let fromExec: ReturnType<typeof execCredential> = {}
-  if (user.v.exec) {
-    try {
-      fromExec = execCredential(user.v.exec as Fields, user.dir)
-    } catch (err) {
-      throw new Error(`${source}: ${err instanceof Error ? err.message : String(err)}`)
-    }
+  let exec: ExecSpec | undefined
+  let token: string | undefined
+  let ca: Buffer | undefined
+  let cert: Buffer | undefined
+  let key: Buffer | undefined
+  try {
+    if (user.v.exec) exec = execSpec(user.v.exec as Fields, user.dir)
+    const tokenFile = str(user.v, 'tokenFile')
+    token =
+      str(user.v, 'token') ??
+      (tokenFile
+        ? named(tokenFile, user.dir, 'tokenFile', MAX_TOKEN_BYTES).toString('utf8').trim()
+        : undefined)
+    ca = pem(cluster.v, 'certificate-authority', cluster.dir)
+    cert = pem(user.v, 'client-certificate', user.dir)
+    key = pem(user.v, 'client-key', user.dir)
+  } catch (err) {
+    throw new Error(`${source}: ${err instanceof Error ? err.message : String(err)}`)
   }
-  const tokenFile = str(user.v, 'tokenFile')
-  const token =
-    fromExec.token ??
-    str(user.v, 'token') ??
-    (tokenFile
-      ? readFileSync(isAbsolute(tokenFile) ? tokenFile : join(user.dir, tokenFile), 'utf8').trim()
-      : undefined)
   const username = str(user.v, 'username')
   const password = str(user.v, 'password')
-  const ca = pem(cluster.v, 'certificate-authority', cluster.dir)
-  const cert = fromExec.cert ?? pem(user.v, 'client-certificate', user.dir)
-  const key = fromExec.key ?? pem(user.v, 'client-key', user.dir)
   const servername = str(cluster.v, 'tls-server-name')
   return {
     server: server.replace(/\/+$/, ''),
@@ -154,7 +175,8 @@ export function loadKubeconfig(env: NodeJS.ProcessEnv = process.env): KubeCreden
     ...(ca ? { ca } : {}),
     ...(cert && key ? { cert, key } : {}),
     ...(token ? { token } : {}),
-    ...(!token && username && password ? { basic: { username, password } } : {}),
+    ...(!token && !exec && username && password ? { basic: { username, password } } : {}),
+    ...(exec ? { exec } : {}),
     insecure: cluster.v['insecure-skip-tls-verify'] === true,
     ...(servername ? { servername } : {}),
     source,
@@ -172,7 +194,10 @@ export class KubeApiError extends Error {
 }
 
 export interface KubeClientOptions {
+  /** The whole exchange, answer included (not only an idle socket). */
   timeoutMs?: number
+  /** The most bytes of one answer (default MAX_ANSWER_BYTES). */
+  maxBytes?: number
   /**
    * Read the credentials again after a 401: an exec plugin's token expires (EKS: 15 minutes),
    * and a run, then its deletes, may last longer.
@@ -180,40 +205,70 @@ export interface KubeClientOptions {
   reload?: () => KubeCredentials
 }
 
+/** What a call sends: the kubeconfig's credentials, with what its exec plugin handed out. */
+type Sent = Pick<KubeCredentials, 'token' | 'basic' | 'cert' | 'key'>
+
 export class KubeClient {
   creds: KubeCredentials
   private readonly timeoutMs: number
+  private readonly maxBytes: number
   private readonly reload: (() => KubeCredentials) | undefined
 
   constructor(creds: KubeCredentials, opts: KubeClientOptions = {}) {
     this.creds = creds
     this.timeoutMs = opts.timeoutMs ?? 15_000
+    this.maxBytes = opts.maxBytes ?? MAX_ANSWER_BYTES
     this.reload = opts.reload
   }
 
   /** The user's kubeconfig (KUBECONFIG, else ~/.kube/config), read again when a token expires. */
-  static fromKubeconfig(env: NodeJS.ProcessEnv = process.env, opts: { timeoutMs?: number } = {}): KubeClient {
+  static fromKubeconfig(
+    env: NodeJS.ProcessEnv = process.env,
+    opts: { timeoutMs?: number; maxBytes?: number } = {},
+  ): KubeClient {
     return new KubeClient(loadKubeconfig(env), { ...opts, reload: () => loadKubeconfig(env) })
   }
 
   /** One call; its JSON answer, or a KubeApiError naming the call and the server's message. */
   async request(method: string, path: string, body?: unknown): Promise<unknown> {
     try {
-      return await this.once(method, path, body)
+      return await this.once(method, path, await this.sent(method, path), body)
     } catch (err) {
-      if (!(err instanceof KubeApiError && err.status === 401 && this.reload)) throw err
+      if (!(err instanceof KubeApiError && err.status === 401)) throw err
+      const exec = this.creds.exec
+      const renewed = exec ? forgetCredential(exec) : true
+      if (!this.reload || !renewed) throw err
       this.creds = this.reload()
-      return this.once(method, path, body)
+      return this.once(method, path, await this.sent(method, path), body)
     }
   }
 
-  private options(method: string, path: string): RequestOptions {
+  /** The credentials a call sends; an exec plugin's, fetched (without blocking) when needed. */
+  private async sent(method: string, path: string): Promise<Sent> {
+    const c = this.creds
+    if (!c.exec) return c
+    try {
+      const got = await execCredential(c.exec)
+      return {
+        ...(got.token ? { token: got.token } : c.token ? { token: c.token } : {}),
+        ...(got.cert && got.key
+          ? { cert: got.cert, key: got.key }
+          : c.cert && c.key
+            ? { cert: c.cert, key: c.key }
+            : {}),
+      }
+    } catch (err) {
+      throw new Error(`${method} ${path}: ${c.source}: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+
+  private options(method: string, path: string, sent: Sent): RequestOptions {
     const c = this.creds
     const url = new URL(path, c.server + '/')
     const headers: Record<string, string> = { accept: 'application/json' }
-    if (c.token) headers.authorization = `Bearer ${c.token}`
-    else if (c.basic)
-      headers.authorization = `Basic ${Buffer.from(`${c.basic.username}:${c.basic.password}`).toString('base64')}`
+    if (sent.token) headers.authorization = `Bearer ${sent.token}`
+    else if (sent.basic)
+      headers.authorization = `Basic ${Buffer.from(`${sent.basic.username}:${sent.basic.password}`).toString('base64')}`
     return {
       method,
       protocol: url.protocol,
@@ -222,7 +277,7 @@ export class KubeClient {
       path: url.pathname + url.search,
       headers,
       ...(c.ca ? { ca: c.ca } : {}),
-      ...(c.cert && c.key ? { cert: c.cert, key: c.key } : {}),
+      ...(sent.cert && sent.key ? { cert: sent.cert, key: sent.key } : {}),
       ...(c.servername ? { servername: c.servername } : {}),
       rejectUnauthorized: !c.insecure,
       agent: false,
@@ -236,46 +291,52 @@ export class KubeClient {
     )
   }
 
-  private once(method: string, path: string, body?: unknown): Promise<unknown> {
-    const opts = this.options(method, path)
+  private once(method: string, path: string, sent: Sent, body?: unknown): Promise<unknown> {
+    const opts = this.options(method, path, sent)
     const payload = body === undefined ? undefined : JSON.stringify(body)
     if (payload) (opts.headers as Record<string, string>)['content-type'] = 'application/json'
     return new Promise((resolve, reject) => {
+      // The whole exchange within the deadline: a server that trickles its answer is cut off too.
+      const deadline = setTimeout(
+        () => req.destroy(new Error(`no whole answer within ${this.timeoutMs / 1000} s`)),
+        this.timeoutMs,
+      )
+      const fail = (err: Error) => {
+        clearTimeout(deadline)
+        reject(
+          err instanceof BodyTooLarge
+            ? new Error(`${method} ${path}: the Kubernetes API at ${this.creds.server}: ${err.message}`)
+            : this.unreachable(method, path, err),
+        )
+      }
       const req = httpsRequest(opts, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('error', (err) => reject(this.unreachable(method, path, err)))
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let json: unknown = null
-          try {
-            json = text ? JSON.parse(text) : null
-          } catch {
-            json = null
-          }
+        collectBody(res, this.maxBytes).then((buf) => {
+          clearTimeout(deadline)
           const status = res.statusCode ?? 0
+          const json = parseJson(buf)
           if (status >= 200 && status < 300) return resolve(json)
           const message = (json as { message?: unknown } | null)?.message
           reject(
             new KubeApiError(
               status,
-              `${method} ${path}: ${status} ${res.statusMessage ?? ''}${typeof message === 'string' ? `: ${message}` : ''}`,
+              `${method} ${path}: ${status} ${res.statusMessage ?? ''}${typeof message === 'string' ? `: ${message.slice(0, 500)}` : ''}`,
             ),
           )
-        })
+        }, fail)
       })
       req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer in ${this.timeoutMs / 1000} s`)))
-      req.on('error', (err) => reject(this.unreachable(method, path, err)))
+      req.on('error', fail)
       req.end(payload)
     })
   }
 
   /**
-   * A streamed answer (a pod's log with follow=true), line by line, until the server ends it or
-   * `signal` aborts it. Resolves when it ended; rejects on a non-2xx answer or a broken connection.
+   * A streamed answer (a pod's log with follow=true), line by line (none held longer than 64 KB),
+   * until the server ends it or `signal` aborts it. Resolves when it ended; rejects on a non-2xx
+   * answer or a broken connection.
    */
-  lines(path: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
-    const opts = { ...this.options('GET', path), signal }
+  async lines(path: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
+    const opts = { ...this.options('GET', path, await this.sent('GET', path)), signal }
     return new Promise((resolve, reject) => {
       const req = httpsRequest(opts, (res) => {
         const status = res.statusCode ?? 0
@@ -283,13 +344,27 @@ export class KubeClient {
           res.resume()
           return reject(new KubeApiError(status, `GET ${path}: ${status} ${res.statusMessage ?? ''}`))
         }
-        const rl = createInterface({ input: res })
-        rl.on('line', onLine)
-        rl.on('close', () => resolve())
+        const split = lineSplitter(onLine)
+        res.on('data', (c: Buffer) => split.push(c))
+        res.on('end', () => {
+          split.end()
+          resolve()
+        })
+        res.on('close', () => resolve())
         res.on('error', () => resolve())
       })
       req.on('error', (err) => (signal.aborted ? resolve() : reject(this.unreachable('GET', path, err))))
       req.end()
     })
+  }
+}
+
+/** An answer's JSON; null when it is none (its status then speaks). */
+function parseJson(buf: Buffer): unknown {
+  if (buf.length === 0) return null
+  try {
+    return JSON.parse(buf.toString('utf8'))
+  } catch {
+    return null
   }
 }

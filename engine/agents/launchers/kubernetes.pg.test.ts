@@ -220,11 +220,10 @@ users:
     const creds = loadKubeconfig({
       KUBECONFIG: [join(dir, 'missing'), join(dir, 'first'), join(dir, 'second')].join(delimiter),
     })
-    expect(creds).toMatchObject({
-      server: `https://127.0.0.1:${f.port}`,
-      namespace: 'team-a',
-      token: f.token,
-    })
+    expect(creds).toMatchObject({ server: `https://127.0.0.1:${f.port}`, namespace: 'team-a' })
+    // The plugin runs when a call needs its token, as a child process the event loop does not wait on.
+    expect(creds.exec).toMatchObject({ command: process.execPath, args: ['plugin.mjs'], dir })
+    expect(creds.token).toBeUndefined()
     const env = { KUBECONFIG: [join(dir, 'first'), join(dir, 'second')].join(delimiter) }
     const { launcher, events } = launch(f, '', 5000, KubeClient.fromKubeconfig(env))
     await launcher.start(agentEnv({ runKey: KEY, count: 1 }), 1)

@@ -156,7 +156,8 @@ function agentReports(
       generator: generatorHealth(row?.end?.generatorCpu ?? cpuFromSeconds.get(index) ?? []),
       ledger: {
         path: row ? `${row.host}:${row.ledger}` : '',
-        rows: row?.end?.rows ?? 0,
+        // Lost before it said: its ledger holds at least what its seconds counted.
+        rows: row?.end?.rows ?? (state === 'lost' ? own.reduce((a, x) => a + x.summary.requests, 0) : 0),
         uploaded: i.raw === 'upload' && (row?.end?.state === 'done' || row?.end?.state === 'stopped'),
       },
     }

@@ -6,7 +6,7 @@ import { useApi, useApiEnv, useAsync } from '../../api/context.tsx'
 import { Banner } from '../../ui/Common.tsx'
 import { PgConnection } from './PgConnection.tsx'
 import { Secrets } from './Secrets.tsx'
-import { CloudFoundryCard, DataCard, DockerCard, SaveBar } from './SettingsCards.tsx'
+import { CloudFoundryCard, DataCard, DockerCard, SaveBar, SecretsFolderCard } from './SettingsCards.tsx'
 import { useSettingsForm } from './useSettingsForm.ts'
 
 function SettingsForm({
@@ -32,6 +32,7 @@ function SettingsForm({
     >
       <DataCard {...cards} dataDir={dataDir} />
       <DockerCard {...cards} />
+      <SecretsFolderCard {...cards} />
       <PgConnection
         value={form.pgExportUrl}
         onChange={(v) => set('pgExportUrl', v)}

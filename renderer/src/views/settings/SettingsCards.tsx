@@ -1,5 +1,5 @@
-// The cards of the settings form: data (theme, how long raw samples are kept), Docker, Cloud
-// Foundry (what a new monitor starts with), and the save bar.
+// The cards of the settings form: data (theme, how long raw samples are kept), Docker, the secrets
+// folder, Cloud Foundry (what a new monitor starts with), and the save bar.
 import type { useAction } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
@@ -12,7 +12,7 @@ interface CardProps {
 }
 
 /** A text setting's value, change and message, for a TextField. */
-function text({ form, set, errors }: CardProps, k: 'dockerHost' | 'cfApi' | 'cfUsername') {
+function text({ form, set, errors }: CardProps, k: 'dockerHost' | 'cfApi' | 'cfUsername' | 'secretsDir') {
   return { value: form[k], onChange: (v: string) => set(k, v), error: errors[k] }
 }
 
@@ -45,6 +45,20 @@ export function DataCard({ form, set, errors, dataDir }: CardProps & { dataDir: 
         placeholder="forever"
         hint="Each request takes ~56 bytes (50 000 req/s is ~10 GB an hour). Older runs keep their summaries, series and histograms."
         testId="settings-retention"
+      />
+    </Card>
+  )
+}
+
+export function SecretsFolderCard(props: CardProps) {
+  return (
+    <Card title="Secret files">
+      <TextField
+        label="Secrets folder"
+        {...text(props, 'secretsDir')}
+        placeholder="/home/me/.config/cannonade/secrets"
+        hint="The only folder whose files a config may name as secrets (a Prometheus monitor's tokenFile). Empty: CANNONADE_SECRETS_DIR, else a config names no file."
+        testId="settings-secrets-dir"
       />
     </Card>
   )

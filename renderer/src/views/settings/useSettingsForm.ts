@@ -13,6 +13,7 @@ export type Form = {
   pgExportUrl: string
   cfApi: string
   cfUsername: string
+  secretsDir: string
   theme: Settings['theme']
   retentionDays: number | undefined
 }
@@ -35,6 +36,7 @@ function patchOf(form: Form) {
     pgExportUrl: form.pgExportUrl.trim() || null,
     cfApi: form.cfApi.trim() || null,
     cfUsername: form.cfUsername.trim() || null,
+    secretsDir: form.secretsDir.trim() || null,
     theme: form.theme,
     ledgerRetentionDays: form.retentionDays ?? null,
   }
@@ -50,6 +52,7 @@ function errorsOf(form: Form, patch: ReturnType<typeof patchOf>): FormErrors {
     cfApi: schema.get('cfApi') ?? checkHttpUrl(form.cfApi),
     dockerHost: schema.get('dockerHost'),
     cfUsername: schema.get('cfUsername'),
+    secretsDir: schema.get('secretsDir'),
     retentionDays: schema.get('ledgerRetentionDays'),
   }
 }
@@ -61,6 +64,7 @@ export function useSettingsForm(initial: Settings, onSaved: () => void) {
     pgExportUrl: initial.pgExportUrl ?? '',
     cfApi: initial.cfApi ?? '',
     cfUsername: initial.cfUsername ?? '',
+    secretsDir: initial.secretsDir ?? '',
     theme: initial.theme,
     retentionDays: initial.ledgerRetentionDays ?? undefined,
   })
