@@ -7,6 +7,7 @@ import {
   type CompareMetricName,
   type CompareVerdict,
   type LatencyStats,
+  type RoundNoise,
   type StatsBlock,
 } from '../api/types.ts'
 import {
@@ -20,13 +21,16 @@ import {
 } from './compare-stats.ts'
 import { fmtAgree, fmtEffect, fmtMargin, fmtMetricValue, fmtRatio, METRIC_LABEL } from './compare-words.ts'
 
+/** ± % : the smallest difference that matters, unless a comparison is given another. */
+export const DEFAULT_MIN_EFFECT = 5
+
 /** Rounds per entry (or pairs of rounds) the method needs for an interval. */
 export const MIN_ROUNDS = 3
 /** Below this error-rate difference (0.1 percentage point) no difference matters, whatever the margin. */
 export const ERROR_RATE_FLOOR = 0.001
 
 /** One round's statistics; the encoded HDR histogram where the history has it. */
-export type Round = StatsBlock & { round: number; histogram?: string }
+export type Round = StatsBlock & { round: number; histogram?: string; noise?: RoundNoise | null }
 
 /** One round's value of a metric, or null when the round has none (no responses, no requests). */
 export function roundValue(metric: CompareMetricName, r: StatsBlock, corrected: boolean): number | null {
@@ -54,6 +58,11 @@ export interface MetricInput {
   corrected: boolean
   /** ± % */
   minEffect: number
+  /**
+   * The t-interval's level: 0.95, or SEQUENTIAL_LEVEL for the paired rounds of a run that stopped
+   * when precise (engine/metrics/stopping.ts), which keeps 95 % coverage under that rule.
+   */
+  level?: number
   baseLabel: string
   otherLabel: string
 }
@@ -121,14 +130,15 @@ export function compareMetric(input: MetricInput): CompareMetric | null {
   let baseline: number
   let other: number
   let interval: Interval | null = null
+  const level = input.level ?? 0.95
   if (isRate) {
     baseline = arithmeticMean(a)
     other = arithmeticMean(b)
-    if (enough) interval = paired ? pairedDifference(a, b) : welchInterval(a, b)
+    if (enough) interval = paired ? pairedDifference(a, b, level) : welchInterval(a, b, level)
   } else {
     baseline = geometricMean(a)
     other = geometricMean(b)
-    if (enough) interval = paired ? pairedLogRatio(a, b) : welchLogRatio(a, b)
+    if (enough) interval = paired ? pairedLogRatio(a, b, level) : welchLogRatio(a, b, level)
   }
   const estimate = isRate ? other - baseline : Math.log(other / baseline)
   const dir = sign(estimate)

@@ -139,7 +139,7 @@ function runSection(
   several: boolean,
   color: (name: string) => string,
 ): string {
-  const segments = d.run.config.targets.length * d.run.config.rounds
+  const segments = d.run.config.targets.length * Math.max(1, d.run.rounds.round)
   // A one-run report compares its targets on page 1; in a report of several runs each run's own
   // targets are compared here.
   let comparison = ''

@@ -1,6 +1,7 @@
 // Descriptive sections of the report: where the runs ran (environment, target images and limits)
 // and how each was configured (targets, load, profile in words, thresholds).
-import type { RunConfig } from '../config/schema.ts'
+import { isAdaptive, maxRounds, roundsPlan, type RunConfig } from '../config/schema.ts'
+import { roundsSettingWords } from '../metrics/rounds-words.ts'
 import { formatMetricValue, thresholdLimit } from '../metrics/units.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtDate, fmtInt, fmtSeconds } from './format.ts'
@@ -83,22 +84,27 @@ export interface ConfigWords {
 }
 
 /**
- * How targets and rounds follow each other. The order (interleaved or sequential) is between
- * targets: with one target there is none to speak of, only its rounds one after another.
+ * How targets and rounds follow each other. The order (randomized, interleaved or sequential) is
+ * between targets: with one target there is none to speak of, only its rounds one after another.
  */
 function scheduleWords(c: RunConfig): string {
-  const rounds = `${c.rounds} round${c.rounds === 1 ? '' : 's'}`
-  const segments = c.targets.length * c.rounds
+  const plan = roundsPlan(c)
+  const rounds = roundsSettingWords(plan)
+  const segments = c.targets.length * plan.max
   const cooldown = segments > 1 ? `, ${fmtSeconds(c.cooldownSeconds)} cool-down between segments` : ''
-  if (c.targets.length === 1) return `${rounds}${c.rounds > 1 ? ', one after another' : ''}${cooldown}`
+  if (c.targets.length === 1) return `${rounds}${plan.max > 1 ? ', one after another' : ''}${cooldown}`
   const order =
-    c.schedule === 'interleaved' ? 'interleaved (A, B, A, B…)' : 'sequential (every round of A, then B)'
+    c.schedule === 'randomized'
+      ? `randomized (each round in its own random order${c.scheduleSeed === undefined ? '' : `, seed ${c.scheduleSeed}`})`
+      : c.schedule === 'interleaved'
+        ? 'interleaved (A, B, A, B…)'
+        : 'sequential (every round of A, then B)'
   return `${order}, ${rounds}${cooldown}`
 }
 
 export function configWords(c: RunConfig): ConfigWords {
   const load = c.load
-  const segments = c.targets.length * c.rounds
+  const segments = isAdaptive(c) ? 1 : c.targets.length * maxRounds(c)
   const window =
     load.duration !== undefined
       ? `${fmtSeconds(load.duration)} per target and round${segments > 1 ? `: ${segments} × ${fmtSeconds(load.duration)} of load, ${fmtSeconds((segments - 1) * c.cooldownSeconds)} of cool-downs` : ''}`

@@ -35,6 +35,8 @@ export class ResourceRecorder {
     dockerHost?: string
     onLog?: (level: 'warn', message: string) => void
     onWarning?: (warning: RunWarning) => void
+    /** Every sample as it is taken (the noise meter reads the targets' CPU). */
+    onSample?: (sample: ResourceSample) => void
   }
 
   constructor(db: Db, runId: number, config: RunConfig, opts: ResourceRecorder['opts']) {
@@ -173,6 +175,7 @@ export class ResourceRecorder {
   }
 
   record(s: ResourceSample): void {
+    this.opts.onSample?.(s)
     if (this.t0 === null) this.pending.push(s)
     else this.insert(s)
   }

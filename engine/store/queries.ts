@@ -38,10 +38,13 @@ import {
   type SampleDbRow,
   type SeriesRow,
 } from './rows.ts'
+import { RoundNoiseSchema } from './rounds-schemas.ts'
+import { roundsOutcome, roundsStop } from './rounds.ts'
 import {
   DistributionSchema,
   GeneratorHealthSchema,
   parseColumn,
+  parseColumnOr,
   TagsSchema,
   TargetSummarySchema,
   ThresholdResultsSchema,
@@ -112,6 +115,7 @@ export class HistoryStore {
     const tags = parseColumn(where, 'runs.tags', row.tags, TagsSchema)
     const results = this.results(runId)
     return {
+      rounds: roundsOutcome(config, results, roundsStop(this.db, runId), row.status),
       runId: row.id,
       correlationPrefix: row.correlation_prefix,
       name: row.name,
@@ -158,6 +162,8 @@ export class HistoryStore {
         round: r.round,
         histogram: r.histogram ?? '',
         correctedHistogram: r.corrected_histogram,
+        noise: parseColumnOr(r.noise ?? null, RoundNoiseSchema, null),
+        segment: r.segment ?? null,
       }
       return { targetIndex: r.target_index, result }
     })
@@ -172,7 +178,8 @@ export class HistoryStore {
     return [...new Set(runIds)].map((runId) => {
       const run = this.runRow(runId)
       const byTarget = new Map<number, RunRounds['targets'][number]>()
-      for (const { targetIndex, result } of this.resultRows(runId)) {
+      const rows = this.resultRows(runId)
+      for (const { targetIndex, result } of rows) {
         const entry = byTarget.get(targetIndex) ?? { target: result.target, rounds: [] }
         entry.rounds.push(result)
         byTarget.set(targetIndex, entry)
@@ -183,10 +190,13 @@ export class HistoryStore {
         run.generator === null
           ? null
           : parseColumn(where, 'runs.generator', run.generator, GeneratorHealthSchema)
+      const config = configOrNull(run.config)?.config ?? null
+      const results = rows.map((r) => r.result)
       return {
         runId,
         status: run.status,
-        config: configOrNull(run.config)?.config ?? null,
+        config,
+        rounds: config ? roundsOutcome(config, results, roundsStop(this.db, runId), run.status) : null,
         environment: this.environment(runId),
         generator,
         sweep: sweepOf(this.db, runId),

@@ -1,0 +1,126 @@
+// What else ran on the machine while a segment ran, measured by the runner's parent from the
+// segment's start ('segment-started') to its summary: the host's load average (each second) and
+// CPU steal, the runner's own CPU (all its threads), and the CPU of everything outside the run (the
+// host's busy time less the runner, this engine process (monitors, an embedded target) and the
+// monitored targets on this host). engine/metrics/noise.ts judges the figures. Linux /proc only:
+// elsewhere every figure is null and no round is called disturbed by the host rule.
+import { availableParallelism } from 'node:os'
+import type { TargetRoundSummary } from '../api/types.ts'
+import type { MeasuredNoise } from '../metrics/noise.ts'
+import { readHostCpu, readLoadAverage, readStat, type HostCpu } from '../monitor/procfs.ts'
+import type { ResourceSample } from '../monitor/types.ts'
+
+interface Window {
+  targetIndex: number
+  target: string
+  round: number
+  atMs: number
+  host: HostCpu | null
+  runner: number | null
+  self: number | null
+  loads: number[]
+  /** Per monitored instance on this host: CPU % readings in the window, and its limit (cores). */
+  instances: Map<string, { target: string; sum: number; n: number; limit: number | null }>
+}
+
+export interface NoiseMeterOptions {
+  runnerPid: number
+  /** Target names by index, to name a window. */
+  targets: readonly string[]
+  /** Whether a monitor's samples are of a process on this host (docker on a remote host is not). */
+  local: (s: ResourceSample) => boolean
+}
+
+const ticksOf = (pid: number | 'self'): number | null =>
+  readStat(pid === 'self' ? process.pid : pid)?.ticks ?? null
+
+const mean = (xs: readonly number[]): number | null =>
+  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null
+
+export class NoiseMeter {
+  readonly cores = availableParallelism()
+  private readonly o: NoiseMeterOptions
+  private window: Window | null = null
+
+  constructor(o: NoiseMeterOptions) {
+    this.o = o
+  }
+
+  start(targetIndex: number, round: number, atMs = Date.now()): void {
+    this.window = {
+      targetIndex,
+      target: this.o.targets[targetIndex] ?? String(targetIndex),
+      round,
+      atMs,
+      host: readHostCpu(),
+      runner: ticksOf(this.o.runnerPid),
+      self: ticksOf('self'),
+      loads: [],
+      instances: new Map(),
+    }
+  }
+
+  /** Once a second while a segment runs. */
+  tick(): void {
+    const load = this.window ? readLoadAverage() : null
+    if (load !== null) this.window?.loads.push(load)
+  }
+
+  resource(s: ResourceSample): void {
+    const w = this.window
+    if (!w || s.t < w.atMs || s.cpuPercent === null || s.source === 'generator' || !this.o.local(s)) return
+    const key = `${s.source}:${s.target}:${s.instance}`
+    const i = w.instances.get(key) ?? { target: s.target, sum: 0, n: 0, limit: null }
+    i.sum += s.cpuPercent
+    i.n++
+    i.limit = s.cpuLimit ?? i.limit
+    w.instances.set(key, i)
+  }
+
+  /** The segment's noise, once its summary came; null when no window matches it. */
+  end(summary: TargetRoundSummary): (MeasuredNoise & { targetIndex: number }) | null {
+    const w = this.window
+    if (!w || w.target !== summary.target || w.round !== summary.round) return null
+    this.window = null
+    const host = readHostCpu()
+    // Jiffies of one core over the window, from the host's own total (all CPUs summed).
+    const perCore = host && w.host ? (host.total - w.host.total) / this.cores : null
+    const share = (ticks: number | null): number | null =>
+      ticks === null || !perCore ? null : (ticks / perCore) * 100
+    const delta = (now: number | null, then: number | null) =>
+      now === null || then === null ? null : Math.max(0, now - then)
+    const busy = host && w.host ? share(host.busy - w.host.busy) : null
+    const generator = share(delta(ticksOf(this.o.runnerPid), w.runner))
+    const self = share(delta(ticksOf('self'), w.self))
+    let targets = 0
+    let own = 0
+    let ownLimit: number | null = 0
+    let monitored = false
+    for (const i of w.instances.values()) {
+      const cpu = i.sum / Math.max(1, i.n)
+      targets += cpu
+      if (i.target === w.target) {
+        monitored = true
+        own += cpu
+        ownLimit = ownLimit === null || i.limit === null ? null : ownLimit + i.limit * 100
+      }
+    }
+    const other = busy === null ? null : Math.max(0, busy - (generator ?? 0) - (self ?? 0) - targets)
+    const steal =
+      host && w.host && host.total > w.host.total
+        ? ((host.steal - w.host.steal) / (host.total - w.host.total)) * 100
+        : null
+    const lag = summary.schedule ? summary.schedule.lateness.p99 / 1000 : null
+    return {
+      targetIndex: w.targetIndex,
+      loadAverage: mean(w.loads) ?? readLoadAverage(),
+      cores: this.cores,
+      stealPercent: steal,
+      otherCpuPercent: other,
+      generatorCpuPercent: generator,
+      sendLagMs: lag,
+      targetCpuPercent: monitored ? own : null,
+      targetCpuLimitPercent: monitored ? ownLimit : null,
+    }
+  }
+}
