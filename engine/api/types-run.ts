@@ -66,6 +66,27 @@ export interface RunSummary {
   warnings: RunWarning[]
   /** How its rounds were ordered, how many ran and why they stopped (engine/metrics/rounds-words.ts). */
   rounds: RoundsOutcome
+  /** How busy the machine was as it started (null for runs recorded before it was kept). */
+  machine: MachineLoad | null
+}
+
+/**
+ * How busy the machine was before a run started (engine/monitor/machine.ts): kept in the run's
+ * environment, and asked for by the wizard and the CLI before they start one.
+ */
+export interface MachineLoad {
+  cores: number
+  /** The 1-minute load average. */
+  loadAverage: number | null
+  /** The host's CPU over a short sample, 100 = one core. */
+  busyPercent: number | null
+  /** Busier than its cores: load average above them, or every core near full. */
+  busy: boolean
+  /** What used the CPU in the sample, by process name, most first. */
+  top: { name: string; cpuPercent: number }[]
+  sampledAt: string
+  /** "This machine is busier than its cores: …", or null when it is not. */
+  words: string | null
 }
 
 /** Why a run made the rounds it made. */

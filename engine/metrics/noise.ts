@@ -9,7 +9,7 @@
 //   log-ratios (Iglewicz and Hoaglin's modified z-score), once the run has 5 rounds or more.
 // A disturbed round is kept and shown, and counted in the verdict's words; `rounds.skipDisturbed`
 // repeats it instead (it then stays out of the figures and the comparison).
-import type { RoundNoise, StatsBlock } from '../api/types.ts'
+import type { MachineLoad, RoundNoise, StatsBlock } from '../api/types.ts'
 
 export const DISTURBANCE = {
   /** Steal at or above this share of the host's CPU time (%). */
@@ -125,4 +125,52 @@ export function noiseWords(
   const why = busiest?.reasons[0] ?? noises.flatMap((n) => n.reasons)[0] ?? 'disturbed'
   const what = skipDisturbed ? 'repeated, left out of the figures' : 'kept in the figures'
   return `${hit.size} of ${all.size} round${all.size === 1 ? '' : 's'} disturbed (${what}): ${why}`
+}
+
+/** "node 130 %, postgres 40 %": what used the CPU, 100 % = one core. */
+export function topWords(top: MachineLoad['top']): string {
+  return top
+    .filter((p) => p.cpuPercent >= 1)
+    .map((p) => `${p.name} ${Math.round(p.cpuPercent)} %`)
+    .join(', ')
+}
+
+/** The machine before a run, said plainly when it is busier than its cores; null otherwise. */
+export function machineWords(m: Omit<MachineLoad, 'words'>): string | null {
+  if (!m.busy) return null
+  const load = m.loadAverage === null ? '' : `load average ${m.loadAverage.toFixed(1)} on ${m.cores} cores`
+  const cpu = m.busyPercent === null ? '' : `${coresText(m.busyPercent)} busy`
+  const what = topWords(m.top)
+  return `This machine is busier than its cores before the run: ${[load, cpu].filter(Boolean).join(', ')}${what ? ` (using the CPU: ${what})` : ''}. Its figures will carry that noise: rounds it disturbs are marked, and a quieter machine gives narrower intervals.`
+}
+
+/** The columns of a round's noise as every screen prints them (the CLI, the run page, the PDF). */
+export const NOISE_COLUMNS = [
+  'load',
+  'other CPU',
+  'steal',
+  'generator CPU',
+  'send lag p99',
+  'target CPU',
+  'disturbed',
+] as const
+
+const pct = (v: number | null, digits = 0): string => (v === null ? '–' : `${v.toFixed(digits)} %`)
+
+/** One round's noise in the cells of NOISE_COLUMNS (CPU: 100 % = one core). */
+export function noiseCells(n: RoundNoise | null | undefined): string[] {
+  if (!n) return NOISE_COLUMNS.map(() => '–')
+  const target =
+    n.targetCpuPercent === null
+      ? '–'
+      : `${pct(n.targetCpuPercent)}${n.targetCpuLimitPercent ? ` of ${pct(n.targetCpuLimitPercent)}` : ''}`
+  return [
+    n.loadAverage === null ? '–' : `${n.loadAverage.toFixed(1)} / ${n.cores}`,
+    pct(n.otherCpuPercent),
+    pct(n.stealPercent, 1),
+    pct(n.generatorCpuPercent),
+    n.sendLagMs === null ? '–' : `${n.sendLagMs.toFixed(2)} ms`,
+    target,
+    n.repeated ? 'repeated' : n.disturbed ? 'yes' : 'no',
+  ]
 }

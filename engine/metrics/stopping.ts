@@ -166,7 +166,7 @@ export function fmtWidth(p: number): string {
   return p >= 99.5 ? p.toFixed(0) : p.toFixed(1)
 }
 
-/** A goal as the user gave it: 2 → "2", 2.5 → "2.5". */
+/** A goal as the user gave it: 2 → "2", 2.5 → "2.5", 0.001 → "0.001" (three significant digits). */
 export function fmtGoal(p: number): string {
-  return String(Number(p.toFixed(2)))
+  return p >= 1000 ? p.toFixed(0) : String(Number(p.toPrecision(3)))
 }

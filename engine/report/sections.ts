@@ -1,7 +1,9 @@
 // Descriptive sections of the report: where the runs ran (environment, target images and limits)
 // and how each was configured (targets, load, profile in words, thresholds).
 import { isAdaptive, maxRounds, roundsPlan, type RunConfig } from '../config/schema.ts'
-import { roundsSettingWords } from '../metrics/rounds-words.ts'
+import { orderWords, roundsSettingWords } from '../metrics/rounds-words.ts'
+import { coresText, topWords } from '../metrics/noise.ts'
+import type { MachineLoad } from '../api/types.ts'
 import { formatMetricValue, thresholdLimit } from '../metrics/units.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtDate, fmtInt, fmtSeconds } from './format.ts'
@@ -140,6 +142,7 @@ export function configurationTable(d: RunReportData): string {
     ['Window', esc(w.window)],
     ['Load profile', esc(w.profile)],
     ['Schedule', esc(w.schedule)],
+    ['Rounds', esc(`${d.run.rounds.stop}; ${orderWords(d.run.rounds)}`)],
     ['Connection', esc(w.connection)],
     ['Rate', esc(w.rate)],
     ['Thresholds', thresholdWords(d)],
@@ -179,6 +182,16 @@ function limitWords(t: Record<string, unknown>, d: RunReportData, name: string):
 
 const ENV_RUNS_PER_TABLE = 4
 
+/** How busy the machine was as the run started: load, CPU, what used it (the run's record). */
+function machineAtStart(m: MachineLoad | null): string {
+  if (!m) return 'not recorded'
+  const load =
+    m.loadAverage === null ? 'load unknown' : `load ${m.loadAverage.toFixed(1)} on ${m.cores} cores`
+  const busy = m.busyPercent === null ? '' : `, ${coresText(m.busyPercent)} busy`
+  const what = topWords(m.top)
+  return `${load}${busy}${what ? ` (${what})` : ''}${m.busy ? ': busier than its cores' : ''}`
+}
+
 export function environmentSection(data: ReportData): string {
   const runs = data.runs
   const fields: [string, (d: RunReportData) => string][] = [
@@ -190,6 +203,8 @@ export function environmentSection(data: ReportData): string {
     ['Cannonade', (d) => d.environment?.app ?? '–'],
     ['Started', (d) => fmtDate(d.run.startedAt)],
     ['Ended', (d) => fmtDate(d.run.endedAt)],
+    ['Machine at start', (d) => machineAtStart(d.run.machine)],
+    ['Rounds disturbed', (d) => d.run.rounds.noise ?? 'none'],
   ]
   // Four runs per table at most: a column per run, and A4 is only so wide.
   const envTables: string[] = []
@@ -221,7 +236,8 @@ export function environmentSection(data: ReportData): string {
 <td>${esc(image === undefined ? '–' : describe(image))}</td><td>${esc(limitWords(rec, d, name))}</td><td>${esc(monitorWords(rec.monitor))}</td></tr>`)
     }
     for (const [k, v] of Object.entries(details)) {
-      if (k !== 'targets') extras.push(`<li>Run ${d.run.runId}: ${esc(k)} ${esc(describe(v))}</li>`)
+      if (k !== 'targets' && k !== 'machine')
+        extras.push(`<li>Run ${d.run.runId}: ${esc(k)} ${esc(describe(v))}</li>`)
     }
   }
   return `${envTables.join('\n')}

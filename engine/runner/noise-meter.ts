@@ -23,27 +23,44 @@ interface Window {
   instances: Map<string, { target: string; sum: number; n: number; limit: number | null }>
 }
 
+/** Where the meter reads the machine: /proc, unless a test gives its own. */
+export interface ProcReader {
+  hostCpu(): HostCpu | null
+  loadAverage(): number | null
+  /** A process's CPU time (CLK_TCK units), all its threads; 'self' is this process. */
+  ticks(pid: number | 'self'): number | null
+  cores: number
+}
+
+const PROC: ProcReader = {
+  hostCpu: readHostCpu,
+  loadAverage: readLoadAverage,
+  ticks: (pid) => readStat(pid === 'self' ? process.pid : pid)?.ticks ?? null,
+  cores: availableParallelism(),
+}
+
 export interface NoiseMeterOptions {
   runnerPid: number
+  proc?: ProcReader
   /** Target names by index, to name a window. */
   targets: readonly string[]
   /** Whether a monitor's samples are of a process on this host (docker on a remote host is not). */
   local: (s: ResourceSample) => boolean
 }
 
-const ticksOf = (pid: number | 'self'): number | null =>
-  readStat(pid === 'self' ? process.pid : pid)?.ticks ?? null
-
 const mean = (xs: readonly number[]): number | null =>
   xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null
 
 export class NoiseMeter {
-  readonly cores = availableParallelism()
+  readonly cores: number
   private readonly o: NoiseMeterOptions
+  private readonly proc: ProcReader
   private window: Window | null = null
 
   constructor(o: NoiseMeterOptions) {
     this.o = o
+    this.proc = o.proc ?? PROC
+    this.cores = this.proc.cores
   }
 
   start(targetIndex: number, round: number, atMs = Date.now()): void {
@@ -52,9 +69,9 @@ export class NoiseMeter {
       target: this.o.targets[targetIndex] ?? String(targetIndex),
       round,
       atMs,
-      host: readHostCpu(),
-      runner: ticksOf(this.o.runnerPid),
-      self: ticksOf('self'),
+      host: this.proc.hostCpu(),
+      runner: this.proc.ticks(this.o.runnerPid),
+      self: this.proc.ticks('self'),
       loads: [],
       instances: new Map(),
     }
@@ -62,7 +79,7 @@ export class NoiseMeter {
 
   /** Once a second while a segment runs. */
   tick(): void {
-    const load = this.window ? readLoadAverage() : null
+    const load = this.window ? this.proc.loadAverage() : null
     if (load !== null) this.window?.loads.push(load)
   }
 
@@ -82,7 +99,7 @@ export class NoiseMeter {
     const w = this.window
     if (!w || w.target !== summary.target || w.round !== summary.round) return null
     this.window = null
-    const host = readHostCpu()
+    const host = this.proc.hostCpu()
     // Jiffies of one core over the window, from the host's own total (all CPUs summed).
     const perCore = host && w.host ? (host.total - w.host.total) / this.cores : null
     const share = (ticks: number | null): number | null =>
@@ -90,8 +107,8 @@ export class NoiseMeter {
     const delta = (now: number | null, then: number | null) =>
       now === null || then === null ? null : Math.max(0, now - then)
     const busy = host && w.host ? share(host.busy - w.host.busy) : null
-    const generator = share(delta(ticksOf(this.o.runnerPid), w.runner))
-    const self = share(delta(ticksOf('self'), w.self))
+    const generator = share(delta(this.proc.ticks(this.o.runnerPid), w.runner))
+    const self = share(delta(this.proc.ticks('self'), w.self))
     let targets = 0
     let own = 0
     let ownLimit: number | null = 0
@@ -113,7 +130,7 @@ export class NoiseMeter {
     const lag = summary.schedule ? summary.schedule.lateness.p99 / 1000 : null
     return {
       targetIndex: w.targetIndex,
-      loadAverage: mean(w.loads) ?? readLoadAverage(),
+      loadAverage: mean(w.loads) ?? this.proc.loadAverage(),
       cores: this.cores,
       stealPercent: steal,
       otherCpuPercent: other,

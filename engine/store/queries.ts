@@ -6,6 +6,7 @@ import { RunListQuerySchema, SampleQuerySchema } from '../api/schemas.ts'
 import {
   ERROR_KINDS,
   type GeneratorHealth,
+  type MachineLoad,
   type ResourcePoint,
   type RunListItem,
   type RunSummary,
@@ -38,7 +39,7 @@ import {
   type SampleDbRow,
   type SeriesRow,
 } from './rows.ts'
-import { RoundNoiseSchema } from './rounds-schemas.ts'
+import { MachineLoadSchema, RoundNoiseSchema } from './rounds-schemas.ts'
 import { roundsOutcome, roundsStop } from './rounds.ts'
 import {
   DistributionSchema,
@@ -75,6 +76,12 @@ function parseQuery<S extends z.ZodType>(schema: S, value: unknown, what: string
     `${what}: ${field || '(query)'} ${issue ? issueMessage(issue) : 'is invalid'}`,
     field,
   )
+}
+
+/** How busy the machine was as the run started, from its environment (runs before 015 have none). */
+function machineOf(env: EnvironmentInfo | null): MachineLoad | null {
+  const parsed = MachineLoadSchema.safeParse(env?.details.machine)
+  return parsed.success ? parsed.data : null
 }
 
 export class HistoryStore {
@@ -116,6 +123,7 @@ export class HistoryStore {
     const results = this.results(runId)
     return {
       rounds: roundsOutcome(config, results, roundsStop(this.db, runId), row.status),
+      machine: machineOf(this.environment(runId)),
       runId: row.id,
       correlationPrefix: row.correlation_prefix,
       name: row.name,

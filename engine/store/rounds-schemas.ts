@@ -2,7 +2,13 @@
 // (a round's noise) and runs.rounds (how its rounds ended). Lenient like schemas.ts: a field a
 // newer runner adds is dropped, a missing one has its neutral value.
 import { z } from 'zod'
-import { STOP_REASONS, type RoundNoise, type RoundsWidth, type StopReason } from '../api/types.ts'
+import {
+  STOP_REASONS,
+  type MachineLoad,
+  type RoundNoise,
+  type RoundsWidth,
+  type StopReason,
+} from '../api/types.ts'
 
 const num = z.number().nullable().catch(null)
 
@@ -42,3 +48,14 @@ export interface StoredStop {
   kept: number
   widths: RoundsWidth[]
 }
+
+/** environment.details.machine: how busy the machine was as the run started. */
+export const MachineLoadSchema = z.object({
+  cores: z.number(),
+  loadAverage: z.number().nullable(),
+  busyPercent: z.number().nullable(),
+  busy: z.boolean(),
+  top: z.array(z.object({ name: z.string(), cpuPercent: z.number() })).catch([]),
+  sampledAt: z.string(),
+  words: z.string().nullable(),
+}) satisfies z.ZodType<MachineLoad>
