@@ -10,7 +10,7 @@
 import { compareMetric, type Round } from './compare-metric.ts'
 import { tQuantile } from './compare-stats.ts'
 import { fmtRatio, fmtRatioRange } from './compare-words.ts'
-import { fmtWidth, HEADLINE_METRICS, SEQUENTIAL_LEVEL } from './stopping.ts'
+import { fmtWidth, HEADLINE_METRICS, SEQUENTIAL_LEVEL, SEQUENTIAL_TRIM } from './stopping.ts'
 
 type Headline = (typeof HEADLINE_METRICS)[number]
 
@@ -20,6 +20,11 @@ export interface CalibrationMetric {
   rounds: number
   /** ± %: exp of the per-round log-ratio's standard deviation, − 1; null below 2 rounds. */
   spreadPercent: number | null
+  /**
+   * ± %: the same from the winsorized spread a run that stops when precise uses (stopping.ts:
+   * the 20 % trimmed mean), which a few disturbed rounds do not blow up.
+   */
+  robustSpreadPercent: number | null
   /** The A/A ratio (second / first) and its 95 % interval: 1× is expected inside. */
   ratio: number | null
   ci: [number, number] | null
@@ -64,10 +69,25 @@ function sd(xs: readonly number[]): number | null {
   return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1))
 }
 
-/** ± % a stopping run states after `n` rounds with per-round log spread `s`. */
-export function halfWidthAfter(s: number, n: number): number | null {
+/**
+ * The per-round spread Yuen's interval works with: the winsorized standard deviation over
+ * (1 − 2 × trim), so that after n rounds its standard error is this / √n.
+ */
+export function robustSpread(xs: readonly number[], trim = SEQUENTIAL_TRIM): number | null {
+  const n = xs.length
   if (n < 2) return null
-  return (Math.exp((tQuantile(1 - (1 - SEQUENTIAL_LEVEL) / 2, n - 1) * s) / Math.sqrt(n)) - 1) * 100
+  const g = Math.floor(trim * n)
+  const s = [...xs].sort((a, b) => a - b)
+  const w = s.map((v, i) => (i < g ? s[g]! : i >= n - g ? s[n - g - 1]! : v))
+  const spread = sd(w)
+  return spread === null ? null : spread / (1 - (2 * g) / n)
+}
+
+/** ± % a stopping run states after `n` rounds with per-round robust log spread `s`. */
+export function halfWidthAfter(s: number, n: number, trim = SEQUENTIAL_TRIM): number | null {
+  const h = n - 2 * Math.floor(trim * n)
+  if (n < 2 || h < 2) return null
+  return (Math.exp((tQuantile(1 - (1 - SEQUENTIAL_LEVEL) / 2, h - 1) * s) / Math.sqrt(n)) - 1) * 100
 }
 
 export function calibrate(
@@ -80,7 +100,8 @@ export function calibrate(
   const metrics = HEADLINE_METRICS.map((metric): CalibrationMetric => {
     const xs = logRatios(metric, first.rounds, second.rounds)
     const s = sd(xs)
-    spreads.set(metric, s)
+    const robust = robustSpread(xs)
+    spreads.set(metric, robust)
     const m = compareMetric({
       metric,
       base: first.rounds,
@@ -95,6 +116,7 @@ export function calibrate(
       metric,
       rounds: xs.length,
       spreadPercent: s === null ? null : (Math.exp(s) - 1) * 100,
+      robustSpreadPercent: robust === null ? null : (Math.exp(robust) - 1) * 100,
       ratio: m?.change === null || m === null ? null : 1 + m.change,
       ci: m?.ci ? [1 + m.ci[0], 1 + m.ci[1]] : null,
       verdict: m?.verdict ?? null,
@@ -118,15 +140,18 @@ const LABEL: Record<Headline, string> = { p50: 'p50', p99: 'p99', throughput: 't
 /** The calibration in lines, as `cannonade calibrate` prints it. */
 export function calibrationLines(c: Calibration, names: [string, string]): string[] {
   const out = [
-    `Round-to-round spread of ${names[1]}/${names[0]} (the same target: the standard deviation of the per-round ratio):`,
+    `Round-to-round spread of ${names[1]}/${names[0]} (the same target: the standard deviation of the per-round ratio; robust: winsorized, as rounds until precise weigh them):`,
   ]
   for (const m of c.metrics) {
-    const spread = m.spreadPercent === null ? 'too few rounds' : `±${fmtWidth(m.spreadPercent)} %`
+    const spread =
+      m.spreadPercent === null
+        ? 'too few rounds'
+        : `±${fmtWidth(m.spreadPercent)} %${m.robustSpreadPercent === null ? '' : ` (±${fmtWidth(m.robustSpreadPercent)} % robust)`}`
     const ratio =
       m.ratio === null
         ? ''
         : `  ${names[1]}/${names[0]} ${fmtRatio(m.ratio)}${m.ci ? ` (95 % CI ${fmtRatioRange(m.ci[0], m.ci[1])}, ${m.verdict})` : ''}`
-    out.push(`  ${LABEL[m.metric].padEnd(11)} ${spread.padEnd(10)}${ratio}`)
+    out.push(`  ${LABEL[m.metric].padEnd(11)} ${spread.padEnd(24)}${ratio}`)
   }
   out.push(
     `The smallest difference it resolves (a round is ${Math.round(c.roundSeconds)} s here; the half-width a run that stops when precise would state):`,

@@ -19,7 +19,7 @@ import { methodText, notEnoughRounds, pairsHeadline } from './compare-headline.t
 import { compareMetric, DEFAULT_MIN_EFFECT } from './compare-metric.ts'
 import { choosePairs, entriesOf, type Entry } from './compare-pairs.ts'
 import { seriesHeadline, seriesOf } from './compare-series.ts'
-import { SEQUENTIAL_LEVEL } from './stopping.ts'
+import { SEQUENTIAL_LEVEL, SEQUENTIAL_TRIM } from './stopping.ts'
 import { runRoundsWords } from './rounds-words.ts'
 import { isAdaptive, maxRounds } from '../config/rounds.ts'
 
@@ -62,7 +62,7 @@ function comparePair(a: Entry, b: Entry, minEffect: number): ComparePair {
       paired,
       corrected,
       minEffect,
-      ...(sequential ? { level: SEQUENTIAL_LEVEL } : {}),
+      ...(sequential ? { level: SEQUENTIAL_LEVEL, trim: SEQUENTIAL_TRIM } : {}),
       baseLabel: a.label,
       otherLabel: b.label,
     }),

@@ -27,25 +27,26 @@ type StopFacts = Pick<
 
 /** "9 rounds: stopped when every headline interval was within ±2 % (the widest, …)". */
 export function stopWords(o: StopFacts): string {
-  const repeated = o.repeated > 0 ? `, ${o.repeated} of them repeated after a disturbance` : ''
-  const n = `${plural(o.round, 'round')}${repeated}`
+  const n = plural(o.round, 'round')
+  const reps = o.repeated > 0 ? ` (${o.repeated} repeated after a disturbance)` : ''
+  const ofMax = o.adaptive ? ` of at most ${o.max}` : ` of ${o.max}`
   const goal = o.precision === null ? '' : `±${fmtGoal(o.precision)} %`
   const w = widest(o.worst)
   switch (o.reason) {
     case null:
-      return `${n} so far${o.adaptive ? ` of at most ${o.max}` : ` of ${o.max}`}`
+      return `${n} so far${ofMax}${reps}`
     case 'fixed':
-      return `${n}, as configured`
+      return `${n}, as configured${reps}`
     case 'precise':
-      return `${n}: stopped when every headline interval was within ${goal}${w ? ` (${w})` : ''}`
+      return `${n}${reps}: stopped when every headline interval was within ${goal}${w ? ` (${w})` : ''}`
     case 'decided':
-      return `${n}: stopped when every headline interval was within ${goal} or decided against ±${DEFAULT_MIN_EFFECT} %${w ? ` (${w})` : ''}`
+      return `${n}${reps}: stopped when every headline interval was within ${goal} or decided against ±${DEFAULT_MIN_EFFECT} %${w ? ` (${w})` : ''}`
     case 'max':
-      return `${n}, the most allowed, without every interval within ${goal}${w ? ` (${w})` : ''}`
+      return `${n}, the most allowed${reps}, without every interval within ${goal}${w ? ` (${w})` : ''}`
     case 'budget':
-      return `${n} of at most ${o.max}: the next round would have ended past the ${fmtGoal(o.budgetMinutes ?? 0)} min budget${w ? ` (${w}, goal ${goal})` : ''}`
+      return `${n}${ofMax}${reps}: the next round would have ended past the ${fmtGoal(o.budgetMinutes ?? 0)} min budget${w ? ` (${w}, goal ${goal})` : ''}`
     case 'stopped':
-      return `${n}${o.adaptive ? ` of at most ${o.max}` : ` of ${o.max}`}: the run ended before its rounds were done`
+      return `${n}${ofMax}${reps}: the run ended before its rounds were done`
   }
 }
 
