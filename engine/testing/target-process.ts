@@ -3,6 +3,7 @@
 // ask it for its log of served requests (each correlation id and its service time) at any time.
 // Plus a CPU hog a test switches on and off: a busy loop in a child process of its own.
 import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { TargetOptions } from './target.ts'
 
@@ -55,13 +56,33 @@ export async function startTargetProcess(opts: TargetOptions = {}): Promise<Targ
   }
 }
 
+/**
+ * Give a process this scheduling priority (os.setPriority: −20 highest, 19 lowest), saying why when
+ * it cannot (not permitted): a test that measures against a machine others share keeps its own
+ * processes from waiting behind theirs.
+ */
+export function prioritize(pid: number, priority: number): string | null {
+  try {
+    setPriority(pid, priority)
+    return null
+  } catch (err) {
+    return `could not set process ${pid} to priority ${priority}: ${err instanceof Error ? err.message : String(err)}`
+  }
+}
+
 /** A busy loop in a process of its own: a CPU other than the run's, switched on and off. */
 export class CpuHog {
+  /** The priority its process gets (prioritize), if any. */
+  readonly priority: number | null
   private child: ChildProcess | null = null
   /** Seconds it has been on, and how many times it was switched on. */
   onMs = 0
   switches = 0
   private since = 0
+
+  constructor(priority: number | null = null) {
+    this.priority = priority
+  }
 
   get on(): boolean {
     return this.child !== null
@@ -70,6 +91,7 @@ export class CpuHog {
   start(): void {
     if (this.child) return
     this.child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+    if (this.priority !== null && this.child.pid) prioritize(this.child.pid, this.priority)
     this.since = Date.now()
     this.switches++
   }
