@@ -20,7 +20,7 @@ interface Window {
   self: number | null
   loads: number[]
   /** Per monitored instance on this host: CPU % readings in the window, and its limit (cores). */
-  instances: Map<string, { target: string; sum: number; n: number; limit: number | null }>
+  instances: Map<string, { target: string; host: string; sum: number; n: number; limit: number | null }>
 }
 
 /** Where the meter reads the machine: /proc, unless a test gives its own. */
@@ -87,7 +87,13 @@ export class NoiseMeter {
     const w = this.window
     if (!w || s.t < w.atMs || s.cpuPercent === null || s.source === 'generator' || !this.o.local(s)) return
     const key = `${s.source}:${s.target}:${s.instance}`
-    const i = w.instances.get(key) ?? { target: s.target, sum: 0, n: 0, limit: null }
+    const i = w.instances.get(key) ?? {
+      target: s.target,
+      host: `${s.source}:${s.instance}`,
+      sum: 0,
+      n: 0,
+      limit: null,
+    }
     i.sum += s.cpuPercent
     i.n++
     i.limit = s.cpuLimit ?? i.limit
@@ -109,19 +115,21 @@ export class NoiseMeter {
     const busy = host && w.host ? share(host.busy - w.host.busy) : null
     const generator = share(delta(this.proc.ticks(this.o.runnerPid), w.runner))
     const self = share(delta(this.proc.ticks('self'), w.self))
-    let targets = 0
     let own = 0
     let ownLimit: number | null = 0
     let monitored = false
+    // An instance two targets monitor (one server under two names) is the host's CPU once.
+    const byInstance = new Map<string, number>()
     for (const i of w.instances.values()) {
       const cpu = i.sum / Math.max(1, i.n)
-      targets += cpu
+      byInstance.set(i.host, cpu)
       if (i.target === w.target) {
         monitored = true
         own += cpu
         ownLimit = ownLimit === null || i.limit === null ? null : ownLimit + i.limit * 100
       }
     }
+    const targets = [...byInstance.values()].reduce((a, b) => a + b, 0)
     const other = busy === null ? null : Math.max(0, busy - (generator ?? 0) - (self ?? 0) - targets)
     const steal =
       host && w.host && host.total > w.host.total

@@ -228,6 +228,8 @@ describe('the noise meter', () => {
     meter.resource(sample('a', 55))
     meter.resource(sample('a', 65))
     meter.resource({ ...sample('b', 99), source: 'cloudfoundry' }) // elsewhere: not this host's
+    // The same process monitored as another target (one server under two names): counted once.
+    meter.resource(sample('b', 60))
     state.host = { busy: 150, steal: 4, total: 200 }
     state.runner = 40
     state.self = 10

@@ -27,12 +27,6 @@ export interface TargetOptions {
   hangAfterMs?: number
   /** Every `every`-th request (counted from 1) is answered with `status` instead. */
   failEvery?: { every: number; status: number }
-  /**
-   * Hold the process busy this many µs per request (wall clock, after any delay), one request at a
-   * time: a service time a loaded machine cannot blur the way it blurs timers (a 4.0 and a 4.4 ms
-   * timer fire together when the process waits for a CPU; 4.0 and 4.4 ms of work stay apart).
-   */
-  busyUs?: number
 }
 
 export interface CountingTarget {
@@ -119,17 +113,8 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       const body = Buffer.concat(chunks)
       state.bodies.push({ bytes: body.length, contentType: req.headers['content-type'] ?? null })
       state.lastBody = body
-      const work = () => {
-        if (opts.busyUs) {
-          const until = process.hrtime.bigint() + BigInt(Math.round(opts.busyUs * 1000))
-          while (process.hrtime.bigint() < until) {
-            // the service time: this process busy, as a CPU-bound handler is
-          }
-        }
-        finish()
-      }
-      if (wait > 0) setTimeout(work, wait)
-      else work()
+      if (wait > 0) setTimeout(finish, wait)
+      else finish()
     })
   }
   const server = opts.tls
