@@ -86,5 +86,5 @@ const fixture = {
   hogSeconds: values.hog ? Math.round(hog.onMs / 1000) : 0,
   rounds,
 }
-writeFileSync(out, JSON.stringify(fixture, null, 1) + '\n')
+writeFileSync(out, JSON.stringify(fixture, null, 2) + '\n')
 console.log(`${rounds.length} rounds written to ${out}`)
