@@ -2,6 +2,7 @@
 // runner runs them in this order, and the store writes a round's run_targets rows, with each
 // segment's place in the run, as the round starts.
 import type { Plan } from './compile.ts'
+import { seededRandom } from './random.ts'
 import { isAdaptive, maxRounds, roundsPlan } from './rounds.ts'
 import type { RunConfig } from './schema.ts'
 
@@ -22,18 +23,6 @@ function roundSeed(seed: number, round: number): number {
   return (h ^ (h >>> 16)) >>> 0
 }
 
-/** mulberry32, as engine/metrics/random.ts (config imports no other folder). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * The targets' order within one round, as indexes. Randomized: a Fisher–Yates shuffle drawn from
  * the run's seed and the round's number, so round r has the same order however many rounds run
@@ -42,7 +31,7 @@ function generator(seed: number): () => number {
 export function roundOrder(config: Scheduled, round: number): number[] {
   const order = config.targets.map((_, i) => i)
   if (config.schedule !== 'randomized') return order
-  const next = generator(roundSeed(config.scheduleSeed ?? 0, round))
+  const next = seededRandom(roundSeed(config.scheduleSeed ?? 0, round))
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1))
     ;[order[i], order[j]] = [order[j]!, order[i]!]

@@ -6,11 +6,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { judgeHost } from '../metrics/noise.ts'
 import { openDb } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { setRoundsStop, setSegmentNoise } from '../store/rounds.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
+import { busyNoise } from '../testing/stats-block.ts'
 import { importJson } from './json-import.ts'
 import { exportJson } from './json.ts'
 
@@ -26,16 +26,7 @@ describe('export json and import json keep a run’s rounds', () => {
     src
       .prepare('UPDATE run_targets SET segment = ? WHERE run_id = ? AND target_index = ? AND round = ?')
       .run(2, runId, 1, 2)
-    const busy = judgeHost({
-      loadAverage: 5.2,
-      cores: 2,
-      stealPercent: 0,
-      otherCpuPercent: 130,
-      generatorCpuPercent: 40,
-      sendLagMs: null,
-      targetCpuPercent: null,
-      targetCpuLimitPercent: null,
-    })
+    const busy = busyNoise()
     setSegmentNoise(src, runId, 0, 2, busy)
     setSegmentNoise(src, runId, 1, 2, busy)
     setRoundsStop(src, runId, { reason: 'fixed', round: 3, kept: 3, widths: [] })

@@ -3,6 +3,7 @@
 // words every screen shows count the disturbed rounds and say why.
 import { describe, expect, it } from 'vitest'
 import type { RoundNoise, StatsBlock } from '../api/types.ts'
+import { headlineBlock } from '../testing/stats-block.ts'
 import {
   DISTURBANCE,
   hostReasons,
@@ -26,33 +27,8 @@ const quiet: MeasuredNoise = {
   targetCpuLimitPercent: 100,
 }
 
-function block(p50: number, p99: number, throughput: number): StatsBlock {
-  const latency = {
-    count: 1000,
-    min: 1,
-    mean: p50,
-    stddev: 1,
-    p50,
-    p90: p99,
-    p95: p99,
-    p99,
-    p999: p99,
-    max: p99,
-  }
-  return {
-    requests: 1000,
-    ok: 1000,
-    errors: {},
-    statusClasses: { '1xx': 0, '2xx': 1000, '3xx': 0, '4xx': 0, '5xx': 0 },
-    bytes: 0,
-    throughput,
-    seconds: 10,
-    latency,
-    corrected: null,
-    serverApp: null,
-    serverDb: null,
-  }
-}
+const block = (p50: number, p99: number, throughput: number): StatsBlock =>
+  headlineBlock(p50, p99, throughput)
 
 describe('the host rule', () => {
   it('other processes at a quarter of the cores, or 5 % steal, disturb a round; less does not', () => {

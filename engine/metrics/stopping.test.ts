@@ -5,6 +5,7 @@
 // from real noise are stopping.long.test.ts's.
 import { describe, expect, it } from 'vitest'
 import type { StatsBlock } from '../api/types.ts'
+import { headlineBlock } from '../testing/stats-block.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { roundsPlan } from '../config/rounds.ts'
 import type { Round } from './compare-metric.ts'
@@ -12,33 +13,8 @@ import { stopWords } from './rounds-words.ts'
 import { decideRounds, fmtGoal, halfWidthPercent, progressWords, SEQUENTIAL_LEVEL } from './stopping.ts'
 import { tQuantile } from './compare-stats.ts'
 
-function block(p50: number, p99: number, throughput: number): StatsBlock {
-  const latency = {
-    count: 100,
-    min: 1,
-    mean: p50,
-    stddev: 1,
-    p50,
-    p90: p99,
-    p95: p99,
-    p99,
-    p999: p99,
-    max: p99,
-  }
-  return {
-    requests: 100,
-    ok: 100,
-    errors: {},
-    statusClasses: { '1xx': 0, '2xx': 100, '3xx': 0, '4xx': 0, '5xx': 0 },
-    bytes: 0,
-    throughput,
-    seconds: 1,
-    latency,
-    corrected: null,
-    serverApp: null,
-    serverDb: null,
-  }
-}
+const block = (p50: number, p99: number, throughput: number): StatsBlock =>
+  headlineBlock(p50, p99, throughput, 100)
 
 const planOf = (rounds: unknown) =>
   roundsPlan(

@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { judgeHost } from '../metrics/noise.ts'
 import { openDb } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { setRoundsStop, setSegmentNoise } from '../store/rounds.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
+import { busyNoise } from '../testing/stats-block.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { buildReportHtml, chromiumProblem, createReport } from './index.ts'
 
@@ -25,16 +25,7 @@ function storedRun() {
   const db = openDb(tempDbPath())
   const { runId } = insertFixtureRun(db, { rounds: 3, samplesPerRound: 100, schedule: 'randomized' })
   db.prepare("UPDATE runs SET config = json_set(config, '$.scheduleSeed', 1234) WHERE id = ?").run(runId)
-  const busy = judgeHost({
-    loadAverage: 5.2,
-    cores: 2,
-    stealPercent: 0,
-    otherCpuPercent: 130,
-    generatorCpuPercent: 40,
-    sendLagMs: null,
-    targetCpuPercent: 45,
-    targetCpuLimitPercent: 100,
-  })
+  const busy = busyNoise()
   for (const t of [0, 1]) setSegmentNoise(db, runId, t, 2, busy)
   setRoundsStop(db, runId, { reason: 'fixed', round: 3, kept: 3, widths: [] })
   const machine = {

@@ -14,36 +14,15 @@ import { createRun } from '../store/runs.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
 import { NoiseMeter, type ProcReader } from './noise-meter.ts'
 import { RoundsJudge } from './rounds-judge.ts'
+import { headlineBlock, QUIET } from '../testing/stats-block.ts'
 
 const ENV = { host: 'h', cpu: 'c', cores: 2, os: 'o', node: 'n', app: 'a', details: {} }
 
 function summary(target: string, round: number, p50: number): TargetRoundSummary {
-  const latency = {
-    count: 500,
-    min: 1,
-    mean: p50,
-    stddev: 1,
-    p50,
-    p90: p50,
-    p95: p50,
-    p99: p50 * 2,
-    p999: p50 * 2,
-    max: p50 * 3,
-  }
   return {
+    ...headlineBlock(p50, p50 * 2, 1e6 / p50, 500),
     target,
     round,
-    requests: 500,
-    ok: 500,
-    errors: {},
-    statusClasses: { '1xx': 0, '2xx': 500, '3xx': 0, '4xx': 0, '5xx': 0 },
-    bytes: 0,
-    throughput: 1e6 / p50,
-    seconds: 1,
-    latency,
-    corrected: null,
-    serverApp: null,
-    serverDb: null,
     phases: [],
     connect: null,
     schedule: null,
@@ -53,16 +32,7 @@ function summary(target: string, round: number, p50: number): TargetRoundSummary
   }
 }
 
-const calm: MeasuredNoise = {
-  loadAverage: 0.5,
-  cores: 2,
-  stealPercent: 0,
-  otherCpuPercent: 5,
-  generatorCpuPercent: 30,
-  sendLagMs: null,
-  targetCpuPercent: null,
-  targetCpuLimitPercent: null,
-}
+const calm: MeasuredNoise = QUIET
 
 interface Setup {
   db: Db

@@ -13,6 +13,7 @@ import { compareRuns, type Round, type RunRounds } from '../metrics/compare.ts'
 import { DEFAULT_MIN_EFFECT } from '../metrics/compare-metric.ts'
 import { seededRandom } from '../metrics/random.ts'
 import { decideRounds, HEADLINE_METRICS } from '../metrics/stopping.ts'
+import { headlineBlock } from './stats-block.ts'
 
 type Metric = (typeof HEADLINE_METRICS)[number]
 type Values = Record<Metric, number>
@@ -47,34 +48,7 @@ export function residuals(f: NoiseFixture): Values[] {
   return [...logs, ...logs.map((x) => ({ p50: -x.p50, p99: -x.p99, throughput: -x.throughput }))]
 }
 
-/** A round's statistics with the three headline values set (the rest plausible, unused). */
-function block(v: Values): StatsBlock {
-  const latency = {
-    count: 1000,
-    min: 1,
-    mean: v.p50,
-    stddev: 1,
-    p50: v.p50,
-    p90: v.p99,
-    p95: v.p99,
-    p99: v.p99,
-    p999: v.p99,
-    max: v.p99,
-  }
-  return {
-    requests: 1000,
-    ok: 1000,
-    errors: {},
-    statusClasses: { '1xx': 0, '2xx': 1000, '3xx': 0, '4xx': 0, '5xx': 0 },
-    bytes: 0,
-    throughput: v.throughput,
-    seconds: 10,
-    latency,
-    corrected: null,
-    serverApp: null,
-    serverDb: null,
-  }
-}
+const block = (v: Values): StatsBlock => headlineBlock(v.p50, v.p99, v.throughput)
 
 const BASE: Values = { p50: 4000, p99: 12_000, throughput: 1000 }
 
