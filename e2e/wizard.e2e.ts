@@ -202,7 +202,7 @@ describe('wizard', () => {
     await app.screenshot('33-wizard-phases-1280')
   })
 
-  it('speaks of interleaving only when there are targets to interleave', async () => {
+  it('speaks of an order only when there are targets to order, randomized by default', async () => {
     const app = await start()
     const { page } = app
     const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 2 })
@@ -220,10 +220,26 @@ describe('wizard', () => {
     await page.getByTestId('target-1-url').waitFor()
     await page.getByTestId('wizard-step-review').click()
     expect(await rounds.textContent()).toBe(
-      'interleaved (A, B, A, B…), 3 rounds, 5 s cool-down between segments',
+      'randomized (each round in its own random order), 3 rounds, 5 s cool-down between segments',
     )
     await page.getByTestId('wizard-step-load').click()
     await page.getByTestId('load-advanced').click()
-    expect(await page.getByTestId('load-schedule').inputValue()).toBe('interleaved')
+    expect(await page.getByTestId('load-schedule').inputValue()).toBe('randomized')
+    // Rounds until the answer is clear: their fields, their messages, Review's words.
+    await page.getByTestId('load-rounds-mode').selectOption('precise')
+    await page.getByTestId('load-precise').waitFor()
+    await page.getByTestId('load-precise-max').fill('2')
+    await page.getByTestId('load-precise-max').blur()
+    await expect.poll(() => page.getByTestId('load-precise').textContent()).toContain('must be at least 3')
+    await page.getByTestId('load-precise-max').fill('12')
+    await page.getByTestId('load-precise-precision').fill('3')
+    await page.getByTestId('load-precise-budget').fill('10')
+    await page.getByTestId('wizard-step-review').click()
+    expect(await rounds.textContent()).toBe(
+      'randomized (each round in its own random order), rounds until every headline interval is within ±3 % (3–12 rounds, 10 min at most), 5 s cool-down between segments',
+    )
+    expect(await page.getByTestId('review-yaml').textContent()).toMatch(
+      /rounds:\n {2}min: 3\n {2}max: 12\n {2}precision: 3\n {2}budgetMinutes: 10\n/,
+    )
   })
 })

@@ -5,6 +5,7 @@ import type { CompareMetric, CompareMetricName, CompareResult, SweepPoint } from
 import { fmtEffect, metricCells, verdictWord } from '../../engine/metrics/compare-words.ts'
 import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import { num, type Result } from './figures.ts'
+import { maxRounds } from '../../engine/config/rounds.ts'
 
 /** A markdown table; cells may hold `|` (escaped here). */
 export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -122,6 +123,14 @@ export function lengthWords(r: Result): string {
     p.kind === 'phases' ? p.phases.reduce((s, ph) => s + (ph.duration ?? 0), 0) : c.load.duration
   const warm = c.load.warmupSeconds ? ` after a ${c.load.warmupSeconds} s warm-up` : ''
   const restart = c.sweep?.warmupSeconds ? `, ${c.sweep.warmupSeconds} s of warm-up after each restart` : ''
-  const rounds = `${c.rounds} round${c.rounds === 1 ? '' : 's'}`
-  return `${rounds} of ${Number((seconds ?? 0).toFixed(1))} s${warm}${c.schedule === 'interleaved' && c.targets.length > 1 ? ', interleaved' : ''}${restart}`
+  // The rounds the run made (rounds until precise decide how many as they go).
+  const made = r.runs[0]!.rounds.round || maxRounds(c)
+  const rounds = `${made} round${made === 1 ? '' : 's'}`
+  const order =
+    c.targets.length < 2 || c.schedule === 'sequential'
+      ? ''
+      : c.schedule === 'randomized'
+        ? ', each round in a random order'
+        : ', interleaved'
+  return `${rounds} of ${Number((seconds ?? 0).toFixed(1))} s${warm}${order}${restart}`
 }

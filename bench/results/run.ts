@@ -4,7 +4,7 @@
 // in each run's note, and a time limit after which the run going on is stopped.
 import { loadavg } from 'node:os'
 import type { RunSummary } from '../../engine/api/types.ts'
-import type { RunConfig } from '../../engine/config/schema.ts'
+import { maxRounds, type RunConfig } from '../../engine/config/schema.ts'
 import { compilePlan } from '../../engine/config/compile.ts'
 import { DEFAULT_RESTART_WARMUP_SECONDS, hasWarmup } from '../../engine/config/sweep.ts'
 import { figuresOf } from '../../engine/metrics/figures.ts'
@@ -28,7 +28,7 @@ export function plannedSeconds(config: RunConfig): number {
   const window = compilePlan(config.load).seconds ?? 0
   const warmup = hasWarmup(config) ? 0 : DEFAULT_RESTART_WARMUP_SECONDS
   const values = config.sweep ? config.sweep.values.length * (config.sweep.by?.values.length ?? 1) : 1
-  const segments = config.targets.length * config.rounds
+  const segments = config.targets.length * maxRounds(config)
   const run = segments * (window + warmup) + (segments - 1) * config.cooldownSeconds
   const restart = config.sweep?.warmupSeconds ?? 0
   return Math.round(values * (run + restart))

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { ApiError } from '../api/errors.ts'
 import { compilePlan } from '../config/compile.ts'
+import { seedSchedule } from '../config/segments.ts'
 import type { AgentsConfig, RunConfig } from '../config/schema.ts'
 import type { StackLocator } from '../monitor/index.ts'
 import { gatherEnvironment } from '../runner/environment.ts'
@@ -168,7 +169,8 @@ export async function startDistributedRun(
   hooks: RunHooks,
   opts: DistributedOptions,
 ): Promise<RunHandle> {
-  const prepared = await prepare(db, config, hooks, opts)
+  // Every agent draws a randomized schedule's order from this one seed (config/segments.ts).
+  const prepared = await prepare(db, seedSchedule(config), hooks, opts)
   const run = new AgentsRun(prepared)
   await run.launch()
   // Uploaded raw blocks become samples rows once the run has ended, in the background.

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AgentsEvent, ProgressEvent, RunSummary } from '../api/types.ts'
 import { main } from '../cli/main.ts'
 import { parseRunConfig } from '../config/load.ts'
+import { roundOrder } from '../config/segments.ts'
 import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { agentLedger, openAgentLedger } from '../testing/agents.ts'
@@ -192,6 +193,46 @@ describe('two local agents, embedded coordination', () => {
     const apart = (((grids[1]![0]! - grids[0]![0]!) % 100) + 100) % 100
     expect(Math.abs(apart - 50)).toBeLessThan(5)
     db.close()
+  })
+
+  it('run every round in the one seeded random order the run stores, each agent alike', async () => {
+    // Two targets 1 ms and 8 ms apart: were an agent to run another order than the coordinator
+    // merges, a segment would mix the two and its p50 would fall between them.
+    const fast = await startTarget({ delayMs: 1 })
+    target = await startTarget({ delayMs: 8 })
+    try {
+      const cfg = parseRunConfig({
+        version: 1,
+        name: 'two agents, random order',
+        targets: [
+          { name: 'fast', url: `${fast.url}/x` },
+          { name: 'slow', url: `${target.url}/x` },
+        ],
+        load: { connections: 2, duration: 1 },
+        rounds: 3,
+        cooldownSeconds: 0,
+        agents: { count: 2, raw: 'keep', lostAfterSeconds: 3 },
+      })
+      expect(cfg.schedule).toBe('randomized')
+      const { summary, db } = await run(cfg)
+      expect(summary.status).toBe('done')
+      const stored = new HistoryStore(db).getRun(summary.runId)
+      const seed = stored.config.scheduleSeed
+      expect(seed).toBeTypeOf('number')
+      expect(stored.rounds.orders).toEqual(
+        [1, 2, 3].map((round) => ({
+          round,
+          targets: roundOrder(stored.config, round).map((i) => stored.config.targets[i]!.name),
+        })),
+      )
+      for (const r of summary.results) {
+        expect(r.requests, `${r.target} #${r.round}`).toBeGreaterThan(0)
+        if (r.target === 'fast') expect(r.latency.p50, `fast #${r.round}`).toBeLessThan(6000)
+        else expect(r.latency.p50, `slow #${r.round}`).toBeGreaterThan(8000)
+      }
+    } finally {
+      await fast.close()
+    }
   })
 
   it('an agent killed mid-run makes the run partial, naming it and when; what it measured stays', async () => {

@@ -13,6 +13,7 @@ import type {
   ProgressEvent,
   ReportProgressEvent,
   LedgerInfo,
+  MachineLoad,
   ResourcePoint,
   RunEndedEvent,
   AgentsEvent,
@@ -42,6 +43,8 @@ export interface Api {
     start(config: unknown, opts?: Args<'runs:start'>[1]): Promise<{ runId: number; studyId?: number }>
     stop(runId: number): Promise<void>
     active(): Promise<number[]>
+    /** How busy this machine is now: said before a run when it is busier than its cores. */
+    machine(): Promise<MachineLoad>
     list(query?: Args<'runs:list'>[0]): Promise<{ items: RunListItem[]; total: number }>
     get(runId: number): Promise<RunSummary & { config: RunConfig }>
     series(runId: number, opts?: { maxPoints?: number }): Promise<SeriesPoint[]>

@@ -9,6 +9,7 @@ export const channels = {
     start: 'runs:start',
     stop: 'runs:stop',
     active: 'runs:active',
+    machine: 'runs:machine',
     list: 'runs:list',
     get: 'runs:get',
     series: 'runs:series',

@@ -188,6 +188,7 @@ export const argSchemas = {
   ]),
   'runs:stop': z.tuple([runId]),
   'runs:active': z.tuple([]),
+  'runs:machine': z.tuple([]),
   'runs:list': z.tuple([RunListQuerySchema.optional()]),
   'runs:get': z.tuple([runId]),
   'runs:series': z.tuple([

@@ -98,6 +98,8 @@ export interface CompareResult {
   pairs: ComparePair[]
   /** Every caveat of the comparison, each once (they are in the headline too). */
   notes: string[]
+  /** Each compared run's rounds: how many ran and why they stopped, in words (rounds-words.ts). */
+  rounds: { runId: number; words: string }[]
   /** Set when the entries are values of one thing: then `pairs` is empty. */
   series: CompareSeries | null
 }

@@ -65,6 +65,79 @@ export interface RunSummary {
   distribution: Distribution | null
   /** Monitors that could not read their source, in the order they first failed. */
   warnings: RunWarning[]
+  /** How its rounds were ordered, how many ran and why they stopped (engine/metrics/rounds-words.ts). */
+  rounds: RoundsOutcome
+  /** How busy the machine was as it started (null for runs recorded before it was kept). */
+  machine: MachineLoad | null
+}
+
+/**
+ * How busy the machine was before a run started (engine/monitor/machine.ts): kept in the run's
+ * environment, and asked for by the wizard and the CLI before they start one.
+ */
+export interface MachineLoad {
+  cores: number
+  /** The 1-minute load average. */
+  loadAverage: number | null
+  /** The host's CPU over a short sample, 100 = one core. */
+  busyPercent: number | null
+  /** Busier than its cores: load average above them, or every core near full. */
+  busy: boolean
+  /** What used the CPU in the sample, by process name, most first. */
+  top: { name: string; cpuPercent: number }[]
+  sampledAt: string
+  /** "This machine is busier than its cores: …", or null when it is not. */
+  words: string | null
+}
+
+/** Why a run made the rounds it made. */
+export const STOP_REASONS = ['fixed', 'precise', 'decided', 'max', 'budget', 'stopped'] as const
+export type StopReason = (typeof STOP_REASONS)[number]
+
+/** One headline interval of a pair (the baseline against another target) after a round. */
+export interface RoundsWidth {
+  baseline: string
+  other: string
+  metric: 'p50' | 'p99' | 'throughput'
+  /** ± % : exp of the log interval's half-width, − 1; null without an interval (too few rounds). */
+  halfWidth: number | null
+  /** Precise (within the goal), decided (beyond or within ± minEffect), or neither yet. */
+  settled: 'precise' | 'decided' | null
+}
+
+/** Where rounds until precise stand after a round (live), or ended (stored). */
+export interface RoundsProgress {
+  /** Rounds finished, repeated ones included. */
+  round: number
+  /** Rounds in the figures (a repeated disturbed round is not). */
+  kept: number
+  max: number
+  adaptive: boolean
+  /** ± % goal; null for a fixed number of rounds. */
+  precision: number | null
+  widths: RoundsWidth[]
+  /** The widest interval not yet settled (or the widest of all): what the run waits for. */
+  worst: RoundsWidth | null
+  /** "round 7 of at most 40: p50 ±3.1 %, goal ±2 %" */
+  words: string
+}
+
+export interface RoundsOutcome extends RoundsProgress {
+  schedule: 'sequential' | 'interleaved' | 'randomized'
+  /** A randomized schedule's seed (config scheduleSeed). */
+  seed: number | null
+  /** Each round's targets in the order they ran, from the stored segments. */
+  orders: { round: number; targets: string[] }[]
+  /** Null while running. */
+  reason: StopReason | null
+  min: number
+  budgetMinutes: number | null
+  disturbed: number
+  repeated: number
+  /** How many rounds ran and why they stopped, in words (engine/metrics/rounds-words.ts). */
+  stop: string
+  /** "2 of 12 rounds disturbed: other processes used 1.30 cores (load 5.2 on 2 cores)", or null. */
+  noise: string | null
 }
 
 /** One per-second row of a run's timeline, per target and round. */
@@ -127,6 +200,8 @@ export interface ProgressEvent {
   resources: ResourcePoint[]
   /** A run of load agents: each agent's state in this second. */
   agents?: AgentLive[]
+  /** Where its rounds stand after the last finished round (set once one has). */
+  rounds?: RoundsProgress
 }
 
 /**

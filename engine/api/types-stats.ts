@@ -135,6 +135,44 @@ export interface TargetRoundSummary extends StatsBlock {
    * recorded before it was counted.
    */
   serverTimingInvalid: number
+  /**
+   * What else went on while this target's round ran (engine/metrics/noise.ts), from run_targets.noise;
+   * absent for a run recorded before it was measured, or a round still running.
+   */
+  noise?: RoundNoise | null
+  /** The segment's place in the run (0 first): the order it ran in; absent for older runs. */
+  segment?: number | null
+}
+
+/**
+ * One target's round, and what shared the machine with it (engine/metrics/noise.ts: measured by
+ * the runner's parent from /proc, the runner and the monitors; and when it counts as disturbed).
+ */
+export interface RoundNoise {
+  /** The host's 1-minute load average, the mean of the round's seconds. */
+  loadAverage: number | null
+  /** The host's CPUs (the load average is read against them). */
+  cores: number
+  /** CPU time the hypervisor gave to others (steal), % of the host's CPU time. */
+  stealPercent: number | null
+  /**
+   * CPU used on the generator's host by everything but the run (the generator, the engine, the
+   * monitored local targets): 100 = one core.
+   */
+  otherCpuPercent: number | null
+  /** The load generator's process, all its threads (100 = one core). */
+  generatorCpuPercent: number | null
+  /** Rate mode: how late the 99th percentile of sends left their schedule, ms; null in a closed loop. */
+  sendLagMs: number | null
+  /** The round's target's CPU (mean while measured, 100 = one core) and its limit, where a monitor reads them. */
+  targetCpuPercent: number | null
+  targetCpuLimitPercent: number | null
+  /** Busier than the stated rule allows, or the round's ratio a robust outlier (noise.ts). */
+  disturbed: boolean
+  /** Why, in words ("other processes used 1.30 cores"); empty when not disturbed. */
+  reasons: string[]
+  /** `rounds.skipDisturbed`: the round was run again, and is left out of the figures and the verdict. */
+  repeated: boolean
 }
 
 /**

@@ -152,6 +152,19 @@ describe('--help of every command', () => {
     ],
     stacks: ['--native', '--port P', '--replicas N', '--volumes', '--json'],
     serve: ['--port P', '--db FILE'],
+    calibrate: [
+      '--connections N',
+      '--duration S',
+      '--rounds N',
+      '--cooldown S',
+      '--rate R',
+      '--minutes M',
+      '--json OUT',
+      '--db FILE',
+      '--quiet',
+      '--cpu N',
+      '--allow-concurrent',
+    ],
   }
 
   it('exits 0 and lists each flag the command accepts on a line of its own', async () => {
@@ -207,6 +220,7 @@ describe('every flag a command accepts is in its --help', () => {
     stacks: [['list'], ['up', 'no-such-stack'], ['down', 'no-such-stack']],
     agents: [['manifest', 'missing.yaml']],
     agent: [[]],
+    calibrate: [['not-a-url']],
   }
   const probeDir = mkdtempSync(join(tmpdir(), 'cannonade-args-probe-'))
   afterAll(() => rmSync(probeDir, { recursive: true, force: true }))

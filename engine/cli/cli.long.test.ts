@@ -65,7 +65,11 @@ describe('cannonade run', () => {
     const db = join(dir, 'ok.db')
     const out = join(dir, 'ok.json')
     const r = await cli(['run', cfg, '--db', db, '--json', out, '--quiet'])
-    expect(r.stderr).toBe('')
+    // --quiet leaves warnings only; one says a machine busier than its cores before the run (a
+    // shared build machine often is: issue 27), and is the one warning this run may have.
+    expect(
+      r.stderr.replace(/^warning: This machine is busier than its cores before the run: [^\n]*\n/, ''),
+    ).toBe('')
     expect(r.code).toBe(0)
     const s = JSON.parse(readFileSync(out, 'utf8'))
     expect(s).toMatchObject({ status: 'done', thresholdsPassed: true })

@@ -48,6 +48,8 @@ export function compareJson(r: CompareResult) {
     // What `baseline` and `other` under each metric are: the comparison's own statistic.
     values: `${CENTRE_NAME} (error rate: mean of rounds)`,
     notes: r.notes,
+    // Each compared run's rounds: how many ran and why they stopped.
+    rounds: r.rounds,
     pairs: r.pairs.map((p) => ({
       baseline: { run: p.baseline.runId, target: p.baseline.target },
       other: { run: p.other.runId, target: p.other.target },
@@ -138,6 +140,7 @@ function seriesTable(s: NonNullable<CompareResult['series']>): string {
 /** What `cannonade compare` prints: the headline, the table, the method once. */
 export function formatComparison(r: CompareResult): string {
   const parts = [wrap(r.headline), '']
+  if (r.rounds.length) parts.push(...r.rounds.map((x) => wrap(x.words)), '')
   if (r.series) parts.push(seriesTable(r.series))
   else if (r.pairs.length) parts.push(pairsTable(r), wrap(CENTRE_NOTE), '', wrap(r.method))
   return parts.join('\n').trimEnd() + '\n'

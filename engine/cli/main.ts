@@ -23,6 +23,8 @@ const USAGE = `usage: cannonade <command> [options]      cannonade <command> --h
   import openapi SPEC --base URL        har, curl, openapi: [--name TEXT] [--out CONFIG.yaml]
   report ID... --out FILE.pdf [--baseline RUN:TARGET] [--min-effect PCT] [--pair A=B] [--html FILE.html] [--title TEXT]
   compare ID... [--baseline RUN:TARGET] [--pair A=B[,C=D]] [--min-effect PCT] [--series] [--json OUT]
+  calibrate URL [--connections N] [--duration S] [--rounds N] [--cooldown S] [--rate R] [--minutes M] [--json OUT] [--quiet] [--cpu N] [--allow-concurrent]
+                                                               A/A: this machine's spread, the smallest difference it resolves
   stacks list | up NAME [--native] [--port P] [--replicas N] | down NAME [--volumes] | status [--json]
   serve [--port P]                                             web UI + API on 127.0.0.1
 Every command takes --db FILE: the history database (default: the desktop app's).
@@ -39,6 +41,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   serve: async () => (await import('./serve.ts')).serveCli,
   report: async () => (await import('./report.ts')).reportCli,
   compare: async () => (await import('./compare.ts')).compareCli,
+  calibrate: async () => (await import('./calibrate.ts')).calibrateCli,
   stacks: async () => (await import('./stacks.ts')).stacksCli,
 }
 

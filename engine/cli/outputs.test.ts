@@ -252,8 +252,8 @@ describe('migration 014 on a database of schema 13', () => {
     const samples = db13.prepare('SELECT count(*) FROM samples').pluck().get()
     db13.close()
     const db = openDb(file)
-    // 014 applied (and the later ones: their own tests say what they do).
-    expect(db.prepare('SELECT version FROM schema_migrations WHERE version = 14').pluck().get()).toBe(14)
+    // 014 ran (later migrations run after it: the newest version is not this test's business).
+    expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toContain(14)
     expect(db.prepare('SELECT id FROM runs').pluck().all()).toEqual([a])
     expect(db.prepare('SELECT count(*) FROM samples').pluck().get()).toBe(samples)
     // An id deleted before the migration may be given once more (SQLite cannot know it); after it, never.

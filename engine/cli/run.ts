@@ -129,12 +129,24 @@ function parseDemoConfig(url: string, duration: number, connections: number): Ru
   }
 }
 
-async function runOne(
+/** A machine already busier than its cores, said before a run, quiet or not: its figures will carry that noise. */
+export async function sayMachine(host: EngineHost, ctx: CliContext): Promise<void> {
+  const machine = await host.runs.machine()
+  if (machine.words) ctx.stderr.write(`warning: ${machine.words}\n`)
+}
+
+/**
+ * Start a run on the host and follow it to its end: a machine busier than its cores said first,
+ * progress on a terminal, its logs, Ctrl-C as a stop. Its stored summary, or null when its end
+ * could not be recorded (said on stderr).
+ */
+export async function watchRun(
   host: EngineHost,
   config: RunConfig,
   ctx: CliContext,
-  o: { quiet: boolean; json?: string; allowConcurrent: boolean },
-) {
+  o: { quiet: boolean; allowConcurrent: boolean },
+): Promise<Awaited<ReturnType<EngineHost['runs']['get']>> | null> {
+  await sayMachine(host, ctx)
   const progress = !o.quiet && ctx.isTTY ? new ProgressLine(ctx.stderr) : null
   const offProgress = host.runs.onProgress((e) => progress?.update(e))
   const offLogs = printLogs(host, ctx, { quiet: o.quiet })
@@ -174,8 +186,19 @@ async function runOne(
   if (summary.status === 'running') {
     // Its end could not be written (a disk that went read-only): the event says what happened.
     ctx.stderr.write(`run ${runId} ${end.status}: ${end.error ?? 'its end could not be recorded'}\n`)
-    return 1
+    return null
   }
+  return summary
+}
+
+async function runOne(
+  host: EngineHost,
+  config: RunConfig,
+  ctx: CliContext,
+  o: { quiet: boolean; json?: string; allowConcurrent: boolean },
+) {
+  const summary = await watchRun(host, config, ctx, o)
+  if (!summary) return 1
   if (o.json)
     await writeOutput(o.json, [JSON.stringify(jsonSummary(summary), null, 2) + '\n'], {
       dbPath: host.dbPath,
@@ -193,7 +216,7 @@ async function runOne(
  * An output file named by a flag, checked before the run (which could take an hour) rather than
  * after: its folder must exist and it must not be a folder itself.
  */
-function checkOutFile(flag: string, path: string): void {
+export function checkOutFile(flag: string, path: string): void {
   if (path === '') throw new UsageError(`${flag}: needs a file path`)
   const dir = dirname(resolve(path))
   const kind = (p: string) => {
@@ -297,7 +320,11 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       allowConcurrent: flags['allow-concurrent'] ?? false,
       ...(flags.json !== undefined ? { json: flags.json } : {}),
     }
-    return config.sweep ? await runStudy(host, config, ctx, o) : await runOne(host, config, ctx, o)
+    if (config.sweep) {
+      await sayMachine(host, ctx)
+      return await runStudy(host, config, ctx, o)
+    }
+    return await runOne(host, config, ctx, o)
   } catch (err) {
     if (err instanceof ConfigError) return invalidConfig(ctx, err.issues)
     // The engine's preflight (a target that does not answer…) is bad input in the config too;

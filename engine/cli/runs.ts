@@ -23,6 +23,7 @@ import {
   warningLines,
 } from './summary.ts'
 import { formatTable } from './table.ts'
+import { noiseTable, roundsLines } from './rounds.ts'
 import { printable } from './text.ts'
 import { resourceLines, resourcesJson } from './resources.ts'
 import { resourceSummary } from '../metrics/resources.ts'
@@ -126,6 +127,9 @@ function showRun(run: RunSummary & { config: RunConfig }): string {
       resultsTable(run.results, run.overRounds).trimEnd(),
       ...timingLines(run.results, tlsTargets(run.config)),
     )
+  out.push('', ...roundsLines(run, run.config.targets.length))
+  const noise = noiseTable(run.results)
+  if (noise) out.push(noise.trimEnd())
   if (run.distribution) out.push('', ...agentLines(run.distribution))
   if (run.thresholds.length)
     out.push('', `thresholds: ${run.thresholdsPassed ? 'all passed' : 'FAILED'}`, ...thresholdLines(run))

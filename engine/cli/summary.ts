@@ -17,6 +17,7 @@ import { errorsText, msText, serverTimingInvalidText, thresholdSentence } from '
 import { skippedText } from '../metrics/skipped.ts'
 import { formatTable } from './table.ts'
 import { warningLine } from '../monitor/warnings.ts'
+import { noiseJson, roundsLines } from './rounds.ts'
 
 function latencyJson(l: LatencyStats) {
   return {
@@ -120,8 +121,14 @@ export function jsonSummary(s: RunSummary) {
         : {}),
       // Server-Timing headers whose app or db duration was not one: kept out of serverApp/serverDb.
       serverTimingInvalid: r.serverTimingInvalid,
+      // Its place in the order the run ran, and what shared the machine meanwhile.
+      segment: r.segment ?? null,
+      noise: noiseJson(r.noise),
     })),
     overRounds: s.overRounds.map(overRoundsJson),
+    // How many rounds ran and why they stopped, their order, how busy the machine was as it started.
+    rounds: s.rounds,
+    machine: s.machine,
   }
 }
 
@@ -283,6 +290,7 @@ export function formatSummary(s: RunSummary & { config?: RunConfig }): string {
     ...timingLines(s.results, tlsTargets(s.config)),
     ...thresholdLines(s),
   ]
+  out.push(...roundsLines(s, s.config?.targets.length ?? new Set(s.results.map((r) => r.target)).size))
   if (s.distribution) out.push(...agentLines(s.distribution))
   if (s.generator.message) out.push(`warning: ${s.generator.message}`)
   out.push(...warningLines(s))

@@ -8,7 +8,7 @@ import { compilePlan } from './compile.ts'
 import { ConfigError } from './errors.ts'
 import { LIMITS } from './limits.ts'
 import { parseRunConfig } from './load.ts'
-import { RunConfigV1Schema, type Load } from './schema.ts'
+import { StoredRunConfigSchema, type Load } from './schema.ts'
 
 describe('what stays allowed', () => {
   it.each<[string, Doc]>([
@@ -48,7 +48,7 @@ describe('what stays allowed', () => {
   })
 
   it('the wizard sees the bound on the load alone (its live preview parses only the load)', () => {
-    const load = RunConfigV1Schema.shape.load.safeParse({
+    const load = StoredRunConfigSchema.shape.load.safeParse({
       connections: 4,
       duration: 3600,
       profile: { kind: 'burst', burstSeconds: 0.001, idleSeconds: 0.001 },

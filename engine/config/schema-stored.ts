@@ -10,6 +10,10 @@ import { TargetSchema } from './schema-target.ts'
 import { LoadSchema } from './schema-load.ts'
 import type { Profile } from './schema-profile.ts'
 import { AgentsSchema, SweepSchema, ThresholdSchema } from './schema-sweep.ts'
+import { RoundsSchema } from './rounds.ts'
+
+/** The orders a run's targets and rounds may run in (engine/config/segments.ts). */
+export const SCHEDULES = ['sequential', 'interleaved', 'randomized'] as const
 
 /** The header each request carries its correlation id in, unless a config names another. */
 export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
@@ -25,8 +29,20 @@ export const StoredRunConfigSchema = z
     name: z.string().min(1, 'must not be empty').max(LIMITS.nameLength),
     targets: z.array(TargetSchema).min(1, 'needs at least one target').max(32),
     load: LoadSchema,
-    schedule: z.enum(['sequential', 'interleaved']).default('sequential'),
-    rounds: z.number().int().min(1).max(1000).default(1),
+    // Stored runs keep the order they ran in: a config stored without a schedule ran sequentially.
+    // New input defaults to randomized when it has targets and rounds to mix (schema.ts).
+    schedule: z.enum(SCHEDULES).default('sequential'),
+    /**
+     * Seeds a randomized schedule's order (segments.ts): set when the run starts if absent, and
+     * stored with it, so the order it ran in can be read again and reproduced.
+     */
+    scheduleSeed: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must not be negative')
+      .max(2 ** 32 - 1)
+      .optional(),
+    rounds: RoundsSchema,
     cooldownSeconds: z.number().min(0).max(3600).default(5),
     correlationHeader: headerName.default(DEFAULT_CORRELATION_HEADER),
     thresholds: z.array(ThresholdSchema).default([]),

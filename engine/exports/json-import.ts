@@ -63,6 +63,7 @@ export function importJson(db: Db, file: string): ImportResult {
           generator: json(r.generator),
           thresholds: json(r.thresholds),
           distribution: json(r.distribution),
+          rounds: json(r.rounds),
         })
         for (const t of event.run.runTargets) {
           importer.insertTarget(runId, {
@@ -73,6 +74,8 @@ export function importJson(db: Db, file: string): ImportResult {
             summary: json(t.summary),
             histogram: t.histogram,
             corrected_histogram: t.correctedHistogram,
+            segment: t.segment,
+            noise: json(t.noise),
           })
         }
         for (const w of r.warnings) importer.insertWarning(runId, w)

@@ -19,6 +19,7 @@ import {
   TargetSummarySchema,
   ThresholdResultsSchema,
 } from '../store/schemas.ts'
+import { RoundNoiseSchema, StoredStopSchema } from '../store/rounds-schemas.ts'
 
 /** An instant as the engine writes it: ISO 8601 in UTC (new Date().toISOString()). */
 const isoDate = z
@@ -84,6 +85,8 @@ const RunSchema = z.object({
       )
       .max(MAX_WARNINGS)
       .default([]),
+    // Files from before rounds until precise have none.
+    rounds: StoredStopSchema.nullable().default(null),
   }),
   runTargets: z.array(
     z.object({
@@ -94,6 +97,9 @@ const RunSchema = z.object({
       summary: TargetSummarySchema.nullable(),
       histogram: z.string().nullable(),
       correctedHistogram: z.string().nullable(),
+      // Files from before the noise was measured have neither.
+      segment: z.number().int().nullable().default(null),
+      noise: RoundNoiseSchema.nullable().default(null),
     }),
   ),
   series: Table(TABLES.series.columns),

@@ -83,6 +83,8 @@ function runMeta(db: Db, run: RunRow): string {
       distribution: parsed(run.distribution, run.id, 'runs.distribution'),
       // Monitors that could not read their source (engine/store/warnings.ts).
       warnings: runWarnings(db, run.id),
+      // How its rounds ended (015_rounds_noise.sql).
+      rounds: parsed(run.rounds ?? null, run.id, 'runs.rounds'),
     },
     runTargets: targets.map((t) => ({
       targetIndex: t.target_index,
@@ -92,6 +94,8 @@ function runMeta(db: Db, run: RunRow): string {
       summary: parsed(t.summary, run.id, 'run_targets.summary'),
       histogram: t.histogram,
       correctedHistogram: t.corrected_histogram,
+      segment: t.segment ?? null,
+      noise: parsed(t.noise ?? null, run.id, 'run_targets.noise'),
     })),
     series: { columns: TABLES.series.columns, rows: allRows(db, 'series', run.id) },
     resources: { columns: TABLES.resource_samples.columns, rows: allRows(db, 'resource_samples', run.id) },

@@ -3,6 +3,7 @@
 // every run here.
 import { agentsDataDir } from '../agents/ledgers.ts'
 import type { RunConfig } from '../config/schema.ts'
+import { seedSchedule } from '../config/segments.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
 import { startDistributedRun } from '../agents/distributed.ts'
@@ -20,6 +21,8 @@ export function launchRun(
   hooks: RunHooks,
   opts: LaunchOptions = {},
 ): Promise<RunHandle> {
+  // One seed for the whole run: every load agent must draw the same order of targets.
+  config = seedSchedule(config)
   if (!config.agents) return startRun(db, dbPath, config, hooks, opts)
   return startDistributedRun(db, config, hooks, {
     ...opts,

@@ -22,6 +22,7 @@ import { restartWarmupSeconds, warmedUp } from '../config/sweep.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { distributions } from '../metrics/distribution.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
+import { machineLoad } from '../monitor/machine.ts'
 import { ensureStacks, sweptTargets } from '../stacks/policy.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
@@ -153,6 +154,7 @@ export function runsApi(d: RunsDeps): Api['runs'] {
     async active() {
       return [...active.keys()]
     },
+    machine: () => machineLoad(),
     async list(query) {
       return history.listRuns(parseArgs('runs:list', [query])[0])
     },

@@ -3,7 +3,7 @@
 // version, host, CPU, Node.js), the requests the two targets send and their limits, and a
 // saturated or unfinished run. Each note is worded per run (or per target), so a caveat that
 // applies to several pairs reads the same and is printed once.
-import type { GeneratorHealth, StatsBlock } from '../api/types.ts'
+import type { GeneratorHealth, RoundNoise, RoundsOutcome, StatsBlock } from '../api/types.ts'
 import type { RunConfig, Target } from '../config/schema.ts'
 
 /** The environment row of a run as the store reads it (structurally: engine/store/environment.ts). */
@@ -26,8 +26,13 @@ export interface RunRounds {
   generator: GeneratorHealth | null
   /** The study (sweep) this run is one value of. */
   sweep: { studyId: number; path: string; value: number; by: string | null } | null
-  /** Per target, in target order, its finished rounds. */
-  targets: { target: string; rounds: (StatsBlock & { round: number; histogram?: string })[] }[]
+  /** Per target, in target order, its finished rounds (a repeated disturbed round marked in its noise). */
+  targets: {
+    target: string
+    rounds: (StatsBlock & { round: number; histogram?: string; noise?: RoundNoise | null })[]
+  }[]
+  /** How its rounds ran and ended (absent where the caller has none: synthetic runs). */
+  rounds?: RoundsOutcome | null
 }
 
 const seconds = (s: number): string => `${s} s`
@@ -147,6 +152,7 @@ export function runCaveats(run: RunRounds): string[] {
       `The load generator was saturated in run ${run.runId} (above 90 % CPU in ${g.saturatedSeconds} of ${g.seconds} seconds): its figures measure the generator, not the target.`,
     )
   }
+  if (run.rounds?.noise) out.push(`Run ${run.runId}: ${run.rounds.noise}.`)
   if (run.status !== 'done')
     out.push(
       `Run ${run.runId} ${run.status === 'running' ? 'is still running' : `was ${run.status}`}: its figures cover what was measured before it ended.`,

@@ -12,6 +12,7 @@ export function methodText(minEffect: number): string {
     'Method: each round is one observation.',
     'Two targets whose rounds ran interleaved in one run are paired round by round: the ratio is exp of the mean per-round log-ratio, with a t-interval (rounds − 1 degrees of freedom).',
     "Otherwise (different runs, sequential rounds, different round counts) Welch's interval on the rounds' log values.",
+    "A run that made rounds until precise is compared as its stopping rule judged it: the ratio is exp of the 20 % trimmed mean of its per-round log-ratios, with Yuen's interval at Student's 99 % quantile (a disturbed round weighs no more than the rounds trimmed; under that rule the interval still covers the truth 95 % of the time).",
     "The figures beside each label are the comparison's own: the geometric mean of the rounds' values (the error rate: their mean), not the target's figures over its rounds (every request merged) that the tables above show. The 95 % CI is exp of the interval's bounds.",
     `Verdict: faster or slower when the whole interval lies beyond ${m} (the smallest difference that matters, configurable), same when it lies inside ${m}, inconclusive when it crosses ${m} (even if it excludes 1×: the direction is sure, not whether it matters).`,
     'Rounds agreeing: paired, the pairs of rounds that point the way of the estimate; unpaired, the rounds of both sides that lie on their side of the midpoint between the two figures (the same count whichever side is the baseline).',

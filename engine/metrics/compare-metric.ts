@@ -7,6 +7,7 @@ import {
   type CompareMetricName,
   type CompareVerdict,
   type LatencyStats,
+  type RoundNoise,
   type StatsBlock,
 } from '../api/types.ts'
 import {
@@ -14,11 +15,15 @@ import {
   geometricMean,
   pairedDifference,
   pairedLogRatio,
+  pairedTrimmedLogRatio,
   welchInterval,
   welchLogRatio,
   type Interval,
 } from './compare-stats.ts'
 import { fmtAgree, fmtEffect, fmtMargin, fmtMetricValue, fmtRatio, METRIC_LABEL } from './compare-words.ts'
+
+/** ± % : the smallest difference that matters, unless a comparison is given another. */
+export const DEFAULT_MIN_EFFECT = 5
 
 /** Rounds per entry (or pairs of rounds) the method needs for an interval. */
 export const MIN_ROUNDS = 3
@@ -26,7 +31,7 @@ export const MIN_ROUNDS = 3
 export const ERROR_RATE_FLOOR = 0.001
 
 /** One round's statistics; the encoded HDR histogram where the history has it. */
-export type Round = StatsBlock & { round: number; histogram?: string }
+export type Round = StatsBlock & { round: number; histogram?: string; noise?: RoundNoise | null }
 
 /** One round's value of a metric, or null when the round has none (no responses, no requests). */
 export function roundValue(metric: CompareMetricName, r: StatsBlock, corrected: boolean): number | null {
@@ -54,6 +59,16 @@ export interface MetricInput {
   corrected: boolean
   /** ± % */
   minEffect: number
+  /**
+   * The t-interval's level: 0.95, or SEQUENTIAL_LEVEL for the paired rounds of a run that stopped
+   * when precise (engine/metrics/stopping.ts), which keeps 95 % coverage under that rule.
+   */
+  level?: number
+  /**
+   * Paired ratios only: the share of rounds trimmed from each end (Yuen's interval of the trimmed
+   * mean of the log-ratios), for a run that stopped when precise (stopping.ts SEQUENTIAL_TRIM).
+   */
+  trim?: number
   baseLabel: string
   otherLabel: string
 }
@@ -70,12 +85,20 @@ const sign = (x: number): number => (x > 0 ? 1 : x < 0 ? -1 : 0)
 function collect(input: MetricInput): { a: number[]; b: number[]; paired: boolean } {
   const { metric, corrected } = input
   if (input.paired) {
-    const byRound = new Map(input.other.map((r) => [r.round, roundValue(metric, r, corrected)]))
+    // Usually both sides list the same rounds in the same order (a run that stops when precise asks
+    // after every round): round i is then at i, and the lookup by round is built only when not.
+    let byRound: Map<number, number | null> | null = null
+    const partner = (r: Round, i: number): number | null | undefined => {
+      const same = input.other[i]
+      if (same?.round === r.round) return roundValue(metric, same, corrected)
+      byRound ??= new Map(input.other.map((o) => [o.round, roundValue(metric, o, corrected)]))
+      return byRound.get(r.round)
+    }
     const a: number[] = []
     const b: number[] = []
-    for (const r of input.base) {
+    for (const [i, r] of input.base.entries()) {
       const x = roundValue(metric, r, corrected)
-      const y = byRound.get(r.round)
+      const y = partner(r, i)
       if (x !== null && y !== null && y !== undefined) {
         a.push(x)
         b.push(y)
@@ -110,31 +133,53 @@ function roundDirections(
   return [...a.map((x) => sign(mid - x)), ...b.map((y) => sign(y - mid))]
 }
 
-/** Compare one metric of a pair; null when either side has no value at all. */
-export function compareMetric(input: MetricInput): CompareMetric | null {
+/** A metric's interval and verdict: what compareMetric words, and what stopping.ts decides on. */
+export interface MetricInterval {
+  a: number[]
+  b: number[]
+  paired: boolean
+  baseline: number
+  other: number
+  /** The change the interval is around: ln(other / baseline) of the centres, or the trimmed mean's. */
+  estimate: number
+  verdict: CompareVerdict
+  excludesNoChange: boolean | null
+  /** The interval of the ratio − 1 (error rates: of the difference over the baseline). */
+  ci: [number, number] | null
+}
+
+/** One metric's interval and verdict; null when either side has no value at all. */
+export function metricInterval(input: MetricInput): MetricInterval | null {
   const { metric, minEffect } = input
   const { a, b, paired } = collect(input)
   if (a.length === 0 || b.length === 0) return null
   const enough = paired ? a.length >= MIN_ROUNDS : a.length >= MIN_ROUNDS && b.length >= MIN_ROUNDS
   const isRate = metric === 'errorRate'
-
   let baseline: number
   let other: number
   let interval: Interval | null = null
+  const level = input.level ?? 0.95
   if (isRate) {
     baseline = arithmeticMean(a)
     other = arithmeticMean(b)
-    if (enough) interval = paired ? pairedDifference(a, b) : welchInterval(a, b)
+    if (enough) interval = paired ? pairedDifference(a, b, level) : welchInterval(a, b, level)
   } else {
     baseline = geometricMean(a)
     other = geometricMean(b)
-    if (enough) interval = paired ? pairedLogRatio(a, b) : welchLogRatio(a, b)
+    if (enough)
+      interval = !paired
+        ? welchLogRatio(a, b, level)
+        : input.trim
+          ? pairedTrimmedLogRatio(a, b, level, input.trim)
+          : pairedLogRatio(a, b, level)
   }
-  const estimate = isRate ? other - baseline : Math.log(other / baseline)
-  const dir = sign(estimate)
-  const directions = roundDirections(a, b, paired, isRate, baseline, other)
-  const agree = { rounds: directions.filter((d) => d === dir).length, of: directions.length }
-
+  // A trimmed mean is its own centre; otherwise the interval is around the centres' ratio.
+  const estimate =
+    interval && input.trim && paired && !isRate
+      ? interval.estimate
+      : isRate
+        ? other - baseline
+        : Math.log(other / baseline)
   let verdict: CompareVerdict = 'too-few-rounds'
   let excludesNoChange: boolean | null = null
   if (interval) {
@@ -144,13 +189,34 @@ export function compareMetric(input: MetricInput): CompareMetric | null {
       : Math.log(1 + minEffect / 100)
     verdict = classify(interval.lo, interval.hi, margin)
   }
-  const change = baseline === 0 ? (other === 0 ? 0 : null) : other / baseline - 1
   let ci: [number, number] | null = null
   if (interval && baseline > 0) {
     ci = isRate
       ? [interval.lo / baseline, interval.hi / baseline]
       : [Math.exp(interval.lo) - 1, Math.exp(interval.hi) - 1]
   }
+  return { a, b, paired, baseline, other, estimate, verdict, excludesNoChange, ci }
+}
+
+/** Compare one metric of a pair; null when either side has no value at all. */
+export function compareMetric(input: MetricInput): CompareMetric | null {
+  const { metric } = input
+  const m = metricInterval(input)
+  if (!m) return null
+  const { a, b, paired, baseline, other, estimate, verdict, excludesNoChange, ci } = m
+  const isRate = metric === 'errorRate'
+  const dir = sign(estimate)
+  const directions = roundDirections(a, b, paired, isRate, baseline, other)
+  const agree = { rounds: directions.filter((d) => d === dir).length, of: directions.length }
+  // A trimmed mean's ratio is its own (the centres' ratio otherwise, as before).
+  const trimmed = !isRate && paired && input.trim !== undefined && input.trim > 0
+  const change = trimmed
+    ? Math.exp(estimate) - 1
+    : baseline === 0
+      ? other === 0
+        ? 0
+        : null
+      : other / baseline - 1
   const higherIsBetter = metric === 'throughput'
   const better =
     verdict === 'higher'

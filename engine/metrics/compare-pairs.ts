@@ -28,7 +28,10 @@ export interface PairChoice {
 /** Every (run, target) with finished rounds, labelled by name (and run, where names repeat). */
 export function entriesOf(runs: readonly RunRounds[]): Entry[] {
   const found = runs.flatMap((run) => {
-    const targets = run.targets.filter((t) => t.rounds.length > 0)
+    // A disturbed round that was repeated (rounds.skipDisturbed) stays out of the comparison.
+    const targets = run.targets
+      .map((t) => ({ ...t, rounds: t.rounds.filter((r) => !r.noise?.repeated) }))
+      .filter((t) => t.rounds.length > 0)
     if (targets.length === 0) {
       throw new ApiError(
         'bad-input',

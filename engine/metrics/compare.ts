@@ -16,9 +16,12 @@ import type { CompareQuerySchema } from '../api/schemas.ts'
 import { COMPARE_METRICS, type CompareMetric, type ComparePair, type CompareResult } from '../api/types.ts'
 import { runCaveats, runDifferences, targetDifferences, type RunRounds } from './compare-config.ts'
 import { methodText, notEnoughRounds, pairsHeadline } from './compare-headline.ts'
-import { compareMetric } from './compare-metric.ts'
+import { compareMetric, DEFAULT_MIN_EFFECT } from './compare-metric.ts'
 import { choosePairs, entriesOf, type Entry } from './compare-pairs.ts'
 import { seriesHeadline, seriesOf } from './compare-series.ts'
+import { SEQUENTIAL_LEVEL, SEQUENTIAL_TRIM } from './stopping.ts'
+import { runRoundsWords } from './rounds-words.ts'
+import { isAdaptive, maxRounds } from '../config/rounds.ts'
 
 export type { CompareEnvironment, RunRounds } from './compare-config.ts'
 export { methodText } from './compare-headline.ts'
@@ -27,11 +30,15 @@ export { compareMetric, metricValues, MIN_ROUNDS, roundValue, type Round } from 
 export type CompareQuery = z.input<typeof CompareQuerySchema>
 export type CompareOptions = Omit<CompareQuery, 'runIds'>
 
-export const DEFAULT_MIN_EFFECT = 5
+export { DEFAULT_MIN_EFFECT } from './compare-metric.ts'
 
-/** Interleaved rounds of one run, the same rounds on both sides: round i pairs with round i. */
+/**
+ * Interleaved or randomized rounds of one run, the same rounds on both sides: round i pairs with
+ * round i (each round runs every target once, in turn).
+ */
 function isPaired(a: Entry, b: Entry): boolean {
-  if (a.runId !== b.runId || a.run.config?.schedule !== 'interleaved') return false
+  const schedule = a.run.config?.schedule
+  if (a.runId !== b.runId || (schedule !== 'interleaved' && schedule !== 'randomized')) return false
   const ra = a.data.map((r) => r.round).sort((x, y) => x - y)
   const rb = b.data.map((r) => r.round).sort((x, y) => x - y)
   return ra.length === rb.length && ra.every((r, i) => r === rb[i])
@@ -45,6 +52,8 @@ function usesCorrected(a: Entry, b: Entry): boolean {
 function comparePair(a: Entry, b: Entry, minEffect: number): ComparePair {
   const paired = isPaired(a, b)
   const corrected = usesCorrected(a, b)
+  // A run that stopped when precise states the interval its stopping rule was checked with.
+  const sequential = paired && a.run.config !== null && isAdaptive(a.run.config)
   const metrics = COMPARE_METRICS.map((metric) =>
     compareMetric({
       metric,
@@ -53,6 +62,7 @@ function comparePair(a: Entry, b: Entry, minEffect: number): ComparePair {
       paired,
       corrected,
       minEffect,
+      ...(sequential ? { level: SEQUENTIAL_LEVEL, trim: SEQUENTIAL_TRIM } : {}),
       baseLabel: a.label,
       otherLabel: b.label,
     }),
@@ -85,12 +95,12 @@ function methodNotes(pairs: readonly ComparePair[], entries: readonly Entry[]): 
     return (
       p.baseline.runId === p.other.runId &&
       run?.config?.schedule === 'sequential' &&
-      (run.config.rounds ?? 1) > 1
+      maxRounds(run.config) > 1
     )
   })
   if (sequential)
     out.push(
-      'Rounds of one run ran one target after the other (sequential), so drift over time counts as a difference; schedule: interleaved pairs them.',
+      'Rounds of one run ran one target after the other (sequential), so drift over time counts as a difference; schedule: randomized pairs them.',
     )
   if (pairs.some((p) => p.metrics.some((m) => m.verdict === 'too-few-rounds'))) out.push(notEnoughRounds())
   return out
@@ -111,6 +121,9 @@ export function compareRuns(runs: readonly RunRounds[], opts: CompareOptions = {
     method: methodText(minEffect),
     minEffect,
     entries: entries.map(publicEntry),
+    rounds: runs.flatMap((r) =>
+      r.rounds ? [{ runId: r.runId, words: runRoundsWords(r.runId, r.rounds) }] : [],
+    ),
   }
   const series = opts.pairs?.length ? null : seriesOf(entries, opts.asSeries ?? false)
   if (series) {

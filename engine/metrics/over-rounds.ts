@@ -12,7 +12,7 @@ import { latencyStats, mergeEncoded } from './hdr.ts'
 
 type Round = Pick<
   TargetRoundSummary,
-  keyof StatsBlock | 'target' | 'round' | 'histogram' | 'correctedHistogram'
+  keyof StatsBlock | 'target' | 'round' | 'histogram' | 'correctedHistogram' | 'noise'
 >
 
 /** The merged histograms' statistics, with the rounds' own extremes (a decoded max is its bucket's top). */
@@ -84,14 +84,22 @@ export function targetOverRounds(target: string, rounds: readonly Round[]): Targ
   }
 }
 
-/** Every target of a run over its rounds, in the order the results first name them. */
+/**
+ * Every target of a run over its rounds, in the order the results first name them. A disturbed
+ * round that was repeated (rounds.skipDisturbed) is shown with its run, but is not in the figure.
+ */
 export function overRounds(results: readonly Round[]): TargetOverRounds[] {
   const byTarget = new Map<string, Round[]>()
-  for (const r of results) byTarget.set(r.target, [...(byTarget.get(r.target) ?? []), r])
-  return [...byTarget].map(([target, rounds]) =>
-    targetOverRounds(
-      target,
-      [...rounds].sort((a, b) => a.round - b.round),
-    ),
+  for (const r of results) {
+    const kept = byTarget.get(r.target) ?? []
+    byTarget.set(r.target, r.noise?.repeated ? kept : [...kept, r])
+  }
+  return [...byTarget].flatMap(([target, rounds]) =>
+    rounds.length === 0
+      ? []
+      : targetOverRounds(
+          target,
+          [...rounds].sort((a, b) => a.round - b.round),
+        ),
   )
 }

@@ -158,3 +158,47 @@ export async function pidsListeningOn(port: number): Promise<number[]> {
   }
   return holders.filter((pid) => !hasHolderAncestor(pid)).sort((a, b) => a - b)
 }
+
+/** The host's CPU time since boot from /proc/stat's `cpu` line, in CLK_TCK units (all CPUs summed). */
+export type HostCpu = { busy: number; steal: number; total: number }
+
+export function readHostCpu(): HostCpu | null {
+  const text = readText('/proc/stat')
+  const line = text?.split('\n').find((l) => l.startsWith('cpu '))
+  if (!line) return null
+  // user nice system idle iowait irq softirq steal guest guest_nice; guest time is in user already.
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number)
+  return {
+    busy: user + nice + system + irq + softirq,
+    steal,
+    total: user + nice + system + idle + iowait + irq + softirq + steal,
+  }
+}
+
+/** The 1-minute load average from /proc/loadavg, or null where there is none. */
+export function readLoadAverage(): number | null {
+  const text = readText('/proc/loadavg')
+  const v = text ? Number(text.split(' ')[0]) : Number.NaN
+  return Number.isFinite(v) ? v : null
+}
+
+/** Every process's pid and short name (comm), for naming what else uses the CPU. */
+export function listProcesses(): { pid: number; name: string }[] {
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  const out: { pid: number; name: string }[] = []
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue
+    const comm = readText(`/proc/${e}/comm`)
+    if (comm !== null) out.push({ pid: Number(e), name: comm.trim() })
+  }
+  return out
+}

@@ -123,6 +123,12 @@ export function choiceLine(c: CompareResult): string {
   return `<p class="choice" data-choice="compare">Compared ${how}; smallest difference that matters ±${esc(fmtMargin(c.minEffect))}.</p>`
 }
 
+/** Each compared run's rounds: how many ran and why they stopped (rounds-words.ts). */
+export function roundsNote(result: CompareResult): string {
+  if (result.rounds.length === 0) return ''
+  return `<p class="note rounds" data-rounds="compare">${result.rounds.map((r) => esc(r.words)).join('<br>')}</p>`
+}
+
 export function methodNote(result: CompareResult): string {
   return `<p class="note method">${esc(result.method)}</p>`
 }

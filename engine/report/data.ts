@@ -145,7 +145,9 @@ export function loadRunData(store: HistoryStore, runId: number, opts: LoadOption
   return {
     run,
     environment: store.environment(runId),
-    series: store.series(runId, { maxPoints: opts.maxPoints ?? pointsPerRound(run.config.rounds) }),
+    series: store.series(runId, {
+      maxPoints: opts.maxPoints ?? pointsPerRound(Math.max(1, run.rounds.round)),
+    }),
     resources,
     // Over every second under load (the full series, not the charts' downsampled one).
     resourceSummary: resourceSummary(resources, store.series(runId)),

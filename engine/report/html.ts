@@ -16,6 +16,7 @@ import {
   choiceLine,
   entryFigures,
   methodNote,
+  roundsNote,
   pairsTable,
   seriesCharts,
   sideBySideTable,
@@ -108,7 +109,7 @@ export function distributionOverview(data: ReportData): string {
 function firstPage(data: ReportData, printed: Set<string>): string {
   const c = data.comparison
   const parts = ['<section class="verdict">']
-  if (c) parts.push(headlineOnce(c, printed), choiceLine(c))
+  if (c) parts.push(headlineOnce(c, printed), choiceLine(c), roundsNote(c))
   else parts.push(`<p class="headline">${esc(data.comparisonNote ?? 'Nothing to compare.')}</p>`)
   parts.push(sideBySideTable(entryFigures(data)))
   parts.push(distributionOverview(data))
@@ -139,7 +140,7 @@ function runSection(
   several: boolean,
   color: (name: string) => string,
 ): string {
-  const segments = d.run.config.targets.length * d.run.config.rounds
+  const segments = d.run.config.targets.length * Math.max(1, d.run.rounds.round)
   // A one-run report compares its targets on page 1; in a report of several runs each run's own
   // targets are compared here.
   let comparison = ''

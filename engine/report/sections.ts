@@ -1,6 +1,9 @@
 // Descriptive sections of the report: where the runs ran (environment, target images and limits)
 // and how each was configured (targets, load, profile in words, thresholds).
-import type { RunConfig } from '../config/schema.ts'
+import { isAdaptive, maxRounds, roundsPlan, type RunConfig } from '../config/schema.ts'
+import { orderWords, roundsSettingWords } from '../metrics/rounds-words.ts'
+import { coresText, topWords } from '../metrics/noise.ts'
+import type { MachineLoad } from '../api/types.ts'
 import { formatMetricValue, thresholdLimit } from '../metrics/units.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtDate, fmtInt, fmtSeconds } from './format.ts'
@@ -83,22 +86,27 @@ export interface ConfigWords {
 }
 
 /**
- * How targets and rounds follow each other. The order (interleaved or sequential) is between
- * targets: with one target there is none to speak of, only its rounds one after another.
+ * How targets and rounds follow each other. The order (randomized, interleaved or sequential) is
+ * between targets: with one target there is none to speak of, only its rounds one after another.
  */
 function scheduleWords(c: RunConfig): string {
-  const rounds = `${c.rounds} round${c.rounds === 1 ? '' : 's'}`
-  const segments = c.targets.length * c.rounds
+  const plan = roundsPlan(c)
+  const rounds = roundsSettingWords(plan)
+  const segments = c.targets.length * plan.max
   const cooldown = segments > 1 ? `, ${fmtSeconds(c.cooldownSeconds)} cool-down between segments` : ''
-  if (c.targets.length === 1) return `${rounds}${c.rounds > 1 ? ', one after another' : ''}${cooldown}`
+  if (c.targets.length === 1) return `${rounds}${plan.max > 1 ? ', one after another' : ''}${cooldown}`
   const order =
-    c.schedule === 'interleaved' ? 'interleaved (A, B, A, B…)' : 'sequential (every round of A, then B)'
+    c.schedule === 'randomized'
+      ? `randomized (each round in its own random order${c.scheduleSeed === undefined ? '' : `, seed ${c.scheduleSeed}`})`
+      : c.schedule === 'interleaved'
+        ? 'interleaved (A, B, A, B…)'
+        : 'sequential (every round of A, then B)'
   return `${order}, ${rounds}${cooldown}`
 }
 
 export function configWords(c: RunConfig): ConfigWords {
   const load = c.load
-  const segments = c.targets.length * c.rounds
+  const segments = isAdaptive(c) ? 1 : c.targets.length * maxRounds(c)
   const window =
     load.duration !== undefined
       ? `${fmtSeconds(load.duration)} per target and round${segments > 1 ? `: ${segments} × ${fmtSeconds(load.duration)} of load, ${fmtSeconds((segments - 1) * c.cooldownSeconds)} of cool-downs` : ''}`
@@ -134,6 +142,7 @@ export function configurationTable(d: RunReportData): string {
     ['Window', esc(w.window)],
     ['Load profile', esc(w.profile)],
     ['Schedule', esc(w.schedule)],
+    ['Rounds', esc(`${d.run.rounds.stop}; ${orderWords(d.run.rounds)}`)],
     ['Connection', esc(w.connection)],
     ['Rate', esc(w.rate)],
     ['Thresholds', thresholdWords(d)],
@@ -173,6 +182,16 @@ function limitWords(t: Record<string, unknown>, d: RunReportData, name: string):
 
 const ENV_RUNS_PER_TABLE = 4
 
+/** How busy the machine was as the run started: load, CPU, what used it (the run's record). */
+function machineAtStart(m: MachineLoad | null): string {
+  if (!m) return 'not recorded'
+  const load =
+    m.loadAverage === null ? 'load unknown' : `load ${m.loadAverage.toFixed(1)} on ${m.cores} cores`
+  const busy = m.busyPercent === null ? '' : `, ${coresText(m.busyPercent)} busy`
+  const what = topWords(m.top)
+  return `${load}${busy}${what ? ` (${what})` : ''}${m.busy ? ': busier than its cores' : ''}`
+}
+
 export function environmentSection(data: ReportData): string {
   const runs = data.runs
   const fields: [string, (d: RunReportData) => string][] = [
@@ -184,6 +203,8 @@ export function environmentSection(data: ReportData): string {
     ['Cannonade', (d) => d.environment?.app ?? '–'],
     ['Started', (d) => fmtDate(d.run.startedAt)],
     ['Ended', (d) => fmtDate(d.run.endedAt)],
+    ['Machine at start', (d) => machineAtStart(d.run.machine)],
+    ['Rounds disturbed', (d) => d.run.rounds.noise ?? 'none'],
   ]
   // Four runs per table at most: a column per run, and A4 is only so wide.
   const envTables: string[] = []
@@ -215,7 +236,8 @@ export function environmentSection(data: ReportData): string {
 <td>${esc(image === undefined ? '–' : describe(image))}</td><td>${esc(limitWords(rec, d, name))}</td><td>${esc(monitorWords(rec.monitor))}</td></tr>`)
     }
     for (const [k, v] of Object.entries(details)) {
-      if (k !== 'targets') extras.push(`<li>Run ${d.run.runId}: ${esc(k)} ${esc(describe(v))}</li>`)
+      if (k !== 'targets' && k !== 'machine')
+        extras.push(`<li>Run ${d.run.runId}: ${esc(k)} ${esc(describe(v))}</li>`)
     }
   }
   return `${envTables.join('\n')}

@@ -6,6 +6,7 @@ import { cpus, hostname, platform, release } from 'node:os'
 import { runCommand } from '../command.ts'
 import { monitorsOf, type RunConfig } from '../config/schema.ts'
 import { dockerEnv, type DockerHost } from '../monitor/docker-host.ts'
+import { machineLoad } from '../monitor/machine.ts'
 import type { StackLocator } from '../monitor/types.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { APP_VERSION } from '../store/runs.ts'
@@ -115,6 +116,8 @@ export async function gatherEnvironment(
   host?: DockerHost,
 ): Promise<EnvironmentInfo> {
   const cpu = cpus()
+  // How busy the machine is as the run starts: kept with the run, said on its page and report.
+  const machine = await machineLoad()
   return {
     host: hostname(),
     cpu: cpu[0]?.model ?? 'unknown',
@@ -122,6 +125,6 @@ export async function gatherEnvironment(
     os: `${platform()} ${release()}`,
     node: process.version,
     app: APP_VERSION,
-    details: { targets: await describeTargets(config, stacks, host), ...extra },
+    details: { targets: await describeTargets(config, stacks, host), machine, ...extra },
   }
 }

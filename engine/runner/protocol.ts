@@ -41,6 +41,8 @@ export type ToRunner =
       agent?: { share: AgentShare }
     }
   | { type: 'stop' }
+  /** Rounds until precise: after round `round`, whether another one runs (its rows are written). */
+  | { type: 'rounds'; round: number; next: boolean }
   /** The barrier of `segment` is released: start it at `atMs` (wall clock, ms) as second `startSecond`. */
   | { type: 'go'; segment: number; atMs: number; startSecond: number }
 
@@ -91,8 +93,10 @@ export type FromRunner =
   | { type: 'second-revised'; encoded: EncodedSecond }
   /** Agent mode: ready to start `segment`, waiting for 'go'. */
   | { type: 'barrier'; segment: number }
-  /** Agent mode: `segment` started at `atMs` (wall clock, ms). */
-  | { type: 'segment-started'; segment: number; atMs: number }
+  /** `segment` (target `targetIndex`, round `round`) started at `atMs` (wall clock, ms). */
+  | { type: 'segment-started'; segment: number; atMs: number; targetIndex?: number; round?: number }
+  /** Rounds until precise: round `round` is over; the runner waits for 'rounds' before the next. */
+  | { type: 'round-end'; round: number }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   | { type: 'done'; stopped: boolean; generator: GeneratorSeconds }
   | { type: 'failed'; error: string }

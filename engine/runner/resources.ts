@@ -59,6 +59,8 @@ export class ResourceRecorder {
     secretsDir?: string
     onLog?: (level: 'warn', message: string) => void
     onWarning?: (warning: RunWarning) => void
+    /** Every sample as it is taken (the noise meter reads the targets' CPU). */
+    onSample?: (sample: ResourceSample) => void
   }
 
   constructor(db: Db, runId: number, config: RunConfig, opts: ResourceRecorder['opts']) {
@@ -186,6 +188,7 @@ export class ResourceRecorder {
       this.report(from, new Error(p), false)
     }
     if (!kept) return
+    this.opts.onSample?.(kept)
     if (this.t0 !== null) return this.store(kept, from)
     if (this.pending.length >= MAX_PENDING) this.pending.shift()
     this.pending.push({ s: kept, from })

@@ -19,6 +19,8 @@ import {
 } from '../store/runs.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
 import type { ResourceRecorder } from './resources.ts'
+import type { NoiseMeter } from './noise-meter.ts'
+import type { RoundsJudge } from './rounds-judge.ts'
 import type { RunHooks, RunOptions } from './run-types.ts'
 import { reconnectWarning } from './reconnects.ts'
 
@@ -31,6 +33,10 @@ export interface RunnerChildDeps {
   hooks: RunHooks
   opts: RunOptions
   resources: ResourceRecorder
+  /** What else ran beside each segment (null for an agent's share). */
+  meter?: NoiseMeter | null
+  /** The rounds' decisions and outcome (null for an agent's share). */
+  judge?: RoundsJudge | null
 }
 
 type Ending = { status: RunEndedEvent['status']; error: string | null }
@@ -91,28 +97,41 @@ export class RunnerChild {
   }
 
   private onMessage(msg: FromRunner): void {
-    const { hooks, resources } = this.d
+    const { hooks, resources, meter, judge } = this.d
     switch (msg.type) {
       case 'started':
         resources.setT0(msg.t0Epoch)
+        judge?.started(msg.t0Epoch)
         hooks.onStarted?.(msg)
         break
-      case 'progress':
+      case 'progress': {
         resources.generator(this.d.child.pid ?? -1, msg.event.point.generatorCpu, msg.event.point.t)
-        hooks.onProgress?.({ ...msg.event, resources: resources.drain() })
+        meter?.tick()
+        const rounds = judge?.progress
+        hooks.onProgress?.({ ...msg.event, resources: resources.drain(), ...(rounds ? { rounds } : {}) })
         if (msg.encoded) hooks.onEncodedSecond?.(msg.encoded)
         break
+      }
       case 'segment': {
         const reopened = reconnectWarning(this.d.config, msg.summary)
         if (reopened) resources.warn(reopened)
+        judge?.segment(msg.summary, meter?.end(msg.summary) ?? null)
         hooks.onSegment?.(msg.summary)
         if (msg.encoded) hooks.onEncodedSegment?.(msg.encoded, msg.summary)
+        break
+      }
+      case 'round-end': {
+        const next = judge?.roundEnd(msg.round) ?? false
+        if (this.d.child.connected)
+          this.d.child.send({ type: 'rounds', round: msg.round, next } satisfies ToRunner)
         break
       }
       case 'barrier':
         this.relayBarrier(msg.segment)
         break
       case 'segment-started':
+        if (msg.targetIndex !== undefined && msg.round !== undefined)
+          meter?.start(msg.targetIndex, msg.round, msg.atMs)
         hooks.onSegmentStarted?.(msg.segment, msg.atMs)
         break
       case 'second-revised':
@@ -178,6 +197,7 @@ export class RunnerChild {
       runSharedWith(db, runId),
     )
     const thresholds = evaluateThresholds(config.thresholds, partial.results)
+    this.d.judge?.finish(status)
     finishRun(db, runId, status, { error: full, generator, thresholds })
     return full
   }

@@ -12,6 +12,7 @@ import { ApiError } from '../api/errors.ts'
 import { compilePlan } from '../config/compile.ts'
 import { resolveSecrets, secretLookup } from '../config/secret-vars.ts'
 import type { RunConfig } from '../config/schema.ts'
+import { seedSchedule } from '../config/segments.ts'
 import { splitPlan } from '../config/split.ts'
 import { childEnv } from '../env.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
@@ -25,6 +26,9 @@ import { gatherEnvironment } from './environment.ts'
 import type { ToRunner } from './protocol.ts'
 import { ResourceRecorder } from './resources.ts'
 import { RunnerChild } from './runner-child.ts'
+import { NoiseMeter } from './noise-meter.ts'
+import { RoundsJudge } from './rounds-judge.ts'
+import type { ResourceSample } from '../monitor/types.ts'
 import type { RunHandle, RunHooks, RunOptions } from './run-types.ts'
 
 export type { AgentRunOptions, RunHandle, RunHooks, RunOptions } from './run-types.ts'
@@ -84,6 +88,19 @@ function forkRunner(cpu: number | undefined, hooks: RunHooks): ChildProcess {
   return child
 }
 
+/**
+ * The noise meter of a run: a monitor's samples count as this host's own (subtracted from "other
+ * processes") when its source is a process, or a container of the local Docker engine.
+ */
+function noiseMeter(runnerPid: number, config: RunConfig, dockerHost: string | undefined): NoiseMeter {
+  const remoteDocker = dockerHost !== undefined && dockerHost !== '' && !dockerHost.startsWith('unix:')
+  return new NoiseMeter({
+    runnerPid,
+    targets: config.targets.map((t) => t.name),
+    local: (s) => s.source === 'process' || (s.source === 'docker' && !remoteDocker),
+  })
+}
+
 /** Start a run; resolves once its rows exist and the runner process is forked. */
 export async function startRun(
   db: Db,
@@ -92,6 +109,8 @@ export async function startRun(
   hooks: RunHooks = {},
   opts: RunOptions = {},
 ): Promise<RunHandle> {
+  // A randomized schedule without a seed gets one now: stored with the run, sent to the runner.
+  config = seedSchedule(config)
   // The runner's copy has the targets' secret values in it; what is stored keeps the `${name}`s.
   const sendable = resolveSecrets(config, secretLookup(opts.secrets))
   const whole = compilePlan(config.load)
@@ -112,6 +131,8 @@ export async function startRun(
   const pid = child.pid ?? -1
   if (pid > 0) setWorkerPid(db, runId, { pid, start: processStart(pid) })
   // The targets' own CPU and memory, on the run's timeline, from the moment the runner exists.
+  // What else ran beside each segment, and the rounds' decisions: the run's own, not an agent's share.
+  const meter = opts.agent ? null : noiseMeter(pid, config, opts.dockerHost)
   const resources = new ResourceRecorder(db, runId, config, {
     secrets: opts.secrets,
     stacks,
@@ -119,9 +140,11 @@ export async function startRun(
     secretsDir: opts.secretsDir,
     onLog: (level, message) => hooks.onLog?.(level, message),
     onWarning: (warning) => hooks.onWarning?.({ type: 'warning', runId, warning }),
+    ...(meter ? { onSample: (s: ResourceSample) => meter.resource(s) } : {}),
   })
   resources.start()
-  const runner = new RunnerChild({ child, db, dbPath, runId, config, hooks, opts, resources })
+  const judge = opts.agent ? null : new RoundsJudge(db, runId, config)
+  const runner = new RunnerChild({ child, db, dbPath, runId, config, hooks, opts, resources, meter, judge })
   child.send({
     type: 'start',
     runId,

@@ -3,7 +3,8 @@
 // Started by supervisor.ts with child_process.fork; talks over the IPC channel (protocol.ts).
 import { SegmentDriver } from './driver.ts'
 import { Ledger } from './ledger.ts'
-import { orderSegments, runSeconds } from '../config/segments.ts'
+import { isAdaptive, MAX_ROUNDS } from '../config/rounds.ts'
+import { orderSegments, roundSegments, runSeconds } from '../config/segments.ts'
 import type { FromRunner, FromWriter, Segment, ToRunner } from './protocol.ts'
 import { WriterLink } from './writer-link.ts'
 
@@ -23,12 +24,16 @@ const released = new Map<number, Extract<ToRunner, { type: 'go' }>>()
 let wake: (() => void) | null = null
 /** Wakes a cooldown early when the run is stopped. */
 let wakeSleep: (() => void) | null = null
+/** Rounds until precise: the parent's answers after each round, and whoever waits for the next. */
+const roundAnswers = new Map<number, boolean>()
+let wakeRounds: (() => void) | null = null
 
 function requestStop(): void {
   stopRequested = true
   current?.stop()
   wakeSleep?.()
   wake?.()
+  wakeRounds?.()
 }
 
 // The parent's watchdog (supervisor.ts) kills a runner it has not heard from for a while: one
@@ -52,6 +57,9 @@ process.on('message', (msg: ToRunner) => {
   } else if (msg.type === 'go') {
     released.set(msg.segment, msg)
     wake?.()
+  } else if (msg.type === 'rounds') {
+    roundAnswers.set(msg.round, msg.next)
+    wakeRounds?.()
   }
 })
 // The parent went away (killed, crashed): nobody will read our results, but the segment ends as a
@@ -85,6 +93,42 @@ async function barrier(segment: number): Promise<Extract<ToRunner, { type: 'go' 
   while (!released.has(segment) && !stopRequested) await new Promise<void>((r) => (wake = r))
   wake = null
   return stopRequested ? null : (released.get(segment) ?? null)
+}
+
+/**
+ * Rounds until precise: round `round` is over; another one runs if the parent says so (it decides
+ * from every segment's summary and noise, and writes the next round's rows first). A parent that
+ * does not answer within the writer's time limit ends the rounds.
+ */
+async function nextRound(round: number): Promise<boolean> {
+  send({ type: 'round-end', round })
+  const deadline = setTimeout(() => {
+    if (!roundAnswers.has(round)) roundAnswers.set(round, false)
+    wakeRounds?.()
+  }, WRITER_TIMEOUT_MS)
+  while (!roundAnswers.has(round) && !stopRequested) await new Promise<void>((r) => (wakeRounds = r))
+  clearTimeout(deadline)
+  wakeRounds = null
+  return !stopRequested && roundAnswers.get(round) === true
+}
+
+/**
+ * The segments in the order they run: a fixed number of rounds all known up front; rounds until
+ * precise one round at a time, each after the parent's answer. Each round's order is the config's
+ * (segments.ts: a randomized schedule draws it from the seed and the round).
+ */
+async function* plannedSegments(config: StartMsg['config']): AsyncGenerator<Segment> {
+  if (!isAdaptive(config)) {
+    yield* orderSegments(config)
+    return
+  }
+  let index = 0
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const segments = roundSegments(config, round, index)
+    yield* segments
+    index += segments.length
+    if (stopRequested || !(await nextRound(round))) return
+  }
 }
 
 /**
@@ -153,7 +197,7 @@ function relay(
  * start (performance.now()), set by the first segment.
  */
 async function segmentStart(
-  seg: { index: number },
+  seg: Segment,
   msg: StartMsg,
   clock: { t0: number },
 ): Promise<{ startSecond: number; startAt?: number } | null> {
@@ -189,6 +233,9 @@ async function segmentStart(
     const frac = (performance.now() - clock.t0) % 1000
     if (frac > 100) await sleep(1000 - frac)
   }
+  // The parent measures what else ran on the machine from here to the segment's summary.
+  const atMs = wallMs()
+  send({ type: 'segment-started', segment: seg.index, atMs, targetIndex: seg.targetIndex, round: seg.round })
   return { startSecond: Math.floor((performance.now() - clock.t0) / 1000) }
 }
 
@@ -211,7 +258,7 @@ async function run(msg: StartMsg): Promise<void> {
   const counter = { next: share.index, stride: share.count }
   const iterations = { next: share.index, stride: share.count }
   const clock = { t0: 0 }
-  for (const seg of orderSegments(config)) {
+  for await (const seg of plannedSegments(config)) {
     if (stopRequested) break
     const target = config.targets[seg.targetIndex]!
     const start = await segmentStart(seg, msg, clock)

@@ -23,6 +23,7 @@ export type ImportedRun = Pick<
   | 'generator'
   | 'thresholds'
   | 'distribution'
+  | 'rounds'
 >
 export type ImportedTarget = Omit<RunTargetRow, 'run_id'>
 
@@ -49,12 +50,12 @@ export class RunImporter {
     this.findRun = db.prepare('SELECT id FROM runs WHERE correlation_prefix = ? AND started_at = ?')
     this.findImport = db.prepare('SELECT run_id FROM imports WHERE origin = ?')
     this.run = db.prepare(
-      `INSERT INTO runs (name, status, config, correlation_prefix, started_at, ended_at, error, tags, note, generator, thresholds, distribution)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (name, status, config, correlation_prefix, started_at, ended_at, error, tags, note, generator, thresholds, distribution, rounds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     this.target = db.prepare(
-      `INSERT INTO run_targets (run_id, target_index, round, target, url, summary, histogram, corrected_histogram)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO run_targets (run_id, target_index, round, target, url, summary, histogram, corrected_histogram, segment, noise)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     this.series = insertRow(db, 'series')
     this.resource = insertRow(db, 'resource_samples')
@@ -95,6 +96,7 @@ export class RunImporter {
         r.generator,
         r.thresholds,
         r.distribution,
+        r.rounds ?? null,
       ).lastInsertRowid,
     )
   }
@@ -109,6 +111,8 @@ export class RunImporter {
       t.summary,
       t.histogram,
       t.corrected_histogram,
+      t.segment ?? null,
+      t.noise ?? null,
     )
   }
 

@@ -6,6 +6,7 @@ import { RunListQuerySchema, SampleQuerySchema } from '../api/schemas.ts'
 import {
   ERROR_KINDS,
   type GeneratorHealth,
+  type MachineLoad,
   type ResourcePoint,
   type RunListItem,
   type RunSummary,
@@ -38,10 +39,13 @@ import {
   type SampleDbRow,
   type SeriesRow,
 } from './rows.ts'
+import { MachineLoadSchema, RoundNoiseSchema } from './rounds-schemas.ts'
+import { roundsOutcome, roundsStop } from './rounds.ts'
 import {
   DistributionSchema,
   GeneratorHealthSchema,
   parseColumn,
+  parseColumnOr,
   TagsSchema,
   TargetSummarySchema,
   ThresholdResultsSchema,
@@ -72,6 +76,12 @@ function parseQuery<S extends z.ZodType>(schema: S, value: unknown, what: string
     `${what}: ${field || '(query)'} ${issue ? issueMessage(issue) : 'is invalid'}`,
     field,
   )
+}
+
+/** How busy the machine was as the run started, from its environment (runs before 015 have none). */
+function machineOf(env: EnvironmentInfo | null): MachineLoad | null {
+  const parsed = MachineLoadSchema.safeParse(env?.details.machine)
+  return parsed.success ? parsed.data : null
 }
 
 export class HistoryStore {
@@ -112,6 +122,8 @@ export class HistoryStore {
     const tags = parseColumn(where, 'runs.tags', row.tags, TagsSchema)
     const results = this.results(runId)
     return {
+      rounds: roundsOutcome(config, results, roundsStop(this.db, runId), row.status),
+      machine: machineOf(this.environment(runId)),
       runId: row.id,
       correlationPrefix: row.correlation_prefix,
       name: row.name,
@@ -158,6 +170,8 @@ export class HistoryStore {
         round: r.round,
         histogram: r.histogram ?? '',
         correctedHistogram: r.corrected_histogram,
+        noise: parseColumnOr(r.noise ?? null, RoundNoiseSchema, null),
+        segment: r.segment ?? null,
       }
       return { targetIndex: r.target_index, result }
     })
@@ -172,7 +186,8 @@ export class HistoryStore {
     return [...new Set(runIds)].map((runId) => {
       const run = this.runRow(runId)
       const byTarget = new Map<number, RunRounds['targets'][number]>()
-      for (const { targetIndex, result } of this.resultRows(runId)) {
+      const rows = this.resultRows(runId)
+      for (const { targetIndex, result } of rows) {
         const entry = byTarget.get(targetIndex) ?? { target: result.target, rounds: [] }
         entry.rounds.push(result)
         byTarget.set(targetIndex, entry)
@@ -183,10 +198,13 @@ export class HistoryStore {
         run.generator === null
           ? null
           : parseColumn(where, 'runs.generator', run.generator, GeneratorHealthSchema)
+      const config = configOrNull(run.config)?.config ?? null
+      const results = rows.map((r) => r.result)
       return {
         runId,
         status: run.status,
-        config: configOrNull(run.config)?.config ?? null,
+        config,
+        rounds: config ? roundsOutcome(config, results, roundsStop(this.db, runId), run.status) : null,
         environment: this.environment(runId),
         generator,
         sweep: sweepOf(this.db, runId),

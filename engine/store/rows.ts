@@ -29,6 +29,8 @@ export interface RunRow {
   ledger_pruned_at: string | null
   /** Distribution JSON: the load agents of a run made by several (010_agents.sql). */
   distribution: string | null
+  /** How its rounds ended, StoredStop JSON (015_rounds_noise.sql). */
+  rounds?: string | null
 }
 
 export interface RunTargetRow {
@@ -40,6 +42,9 @@ export interface RunTargetRow {
   summary: string | null
   histogram: string | null
   corrected_histogram: string | null
+  /** The segment's place in the run, and its RoundNoise JSON (015_rounds_noise.sql). */
+  segment?: number | null
+  noise?: string | null
 }
 
 export interface SeriesRow {

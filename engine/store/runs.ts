@@ -1,9 +1,9 @@
 // Writing the run rows the runner owns: creation before the worker starts, the end state after it
 // stops, and summaries rebuilt from samples for a segment a killed runner did not finish.
 import { randomBytes } from 'node:crypto'
-import { redactConfig, redactText, redactUrl } from '../config/redact.ts'
+import { redactConfig, redactText } from '../config/redact.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { orderSegments } from '../config/segments.ts'
+import { firstSegments } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
 import { ApiError } from '../api/errors.ts'
@@ -15,6 +15,7 @@ import { insertEnvironment, type EnvironmentInfo } from './environment.ts'
 import { runIsLive, type ProcessRef } from './owner.ts'
 import type { RunRow } from './rows.ts'
 import { segmentValues } from './samples-read.ts'
+import { insertRoundRows } from './rounds.ts'
 
 export const APP_VERSION = '0.1.0'
 
@@ -38,7 +39,7 @@ export function liveRuns(db: Db): { id: number; name: string; owner_pid: number 
 }
 
 /**
- * The run row, one run_targets row per segment and its environment, in one transaction. The
+ * The run row, one run_targets row per segment it starts with and its environment, in one transaction. The
  * environment is gathered by the caller beforehand (it asks docker, which must never happen while
  * a transaction holds the database). A password in a target URL is never stored (the runner got
  * the config itself). The database is the lock between runs: while another run is
@@ -89,18 +90,8 @@ export function createRun(
         const ids = sharedIds(share.get(other) as string | null)
         setShare.run(JSON.stringify([...ids, runId]), other)
       }
-      const insertTarget = db.prepare(
-        'INSERT INTO run_targets (run_id, target_index, round, target, url) VALUES (?, ?, ?, ?, ?)',
-      )
-      for (const seg of orderSegments(config)) {
-        insertTarget.run(
-          runId,
-          seg.targetIndex,
-          seg.round,
-          seg.target,
-          redactUrl(config.targets[seg.targetIndex]!.url),
-        )
-      }
+      // Every segment of a fixed number of rounds; rounds until precise add each round as it starts.
+      insertRoundRows(db, runId, config, firstSegments(config))
       insertEnvironment(db, runId, {
         ...environment,
         details: redactText(JSON.stringify(environment.details)),

@@ -40,6 +40,8 @@ export interface FixtureOptions {
   startedAt?: string
   prefix?: string
   thresholds?: Threshold[]
+  /** The order its config states (default sequential, as runs stored before randomized existed). */
+  schedule?: 'sequential' | 'interleaved' | 'randomized'
 }
 
 export interface FixtureRun {
@@ -82,6 +84,7 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
     targets: targets.map((t, i) => ({ name: t.name, url: t.url ?? `http://127.0.0.1:${8081 + i}/ads` })),
     load: { connections: 16, duration: seconds },
     rounds,
+    schedule: opts.schedule ?? 'sequential',
     cooldownSeconds: 1,
     thresholds: opts.thresholds ?? [],
     tags: opts.tags ?? [],

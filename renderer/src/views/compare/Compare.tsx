@@ -70,6 +70,11 @@ function Outcome({ result }: { result: CompareResult }) {
       <p className="compare-headline" data-testid="compare-headline">
         {result.headline}
       </p>
+      {result.rounds.map((r) => (
+        <p key={r.runId} className="muted" data-testid="compare-rounds">
+          {r.words}
+        </p>
+      ))}
       {result.series ? (
         <SeriesView series={result.series} />
       ) : result.pairs.length > 0 ? (

@@ -15,6 +15,7 @@ import { plannedSeconds, remainingText } from './remaining.ts'
 import { upNext, type UpNext } from './upNext.ts'
 import { useLiveRun, type LiveView } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
+import { maxRounds } from '../../../../engine/config/rounds.ts'
 
 function NoRun() {
   const api = useApi()
@@ -205,7 +206,7 @@ function Live({ runId }: { runId: number }) {
       {study ? (
         <StudyBanner study={study} position={position} running={running} status={view.status} />
       ) : null}
-      <StartBanners runId={runId} next={next} rounds={summary?.config.rounds ?? 1} />
+      <StartBanners runId={runId} next={next} rounds={summary ? maxRounds(summary.config) : 1} />
       {view.loadError && !view.points.length ? (
         <Banner kind="error">
           Could not load run #{runId}: {view.loadError}
@@ -213,6 +214,11 @@ function Live({ runId }: { runId: number }) {
       ) : null}
       <EndBanners view={view} />
       <Progress view={view} elapsed={elapsed} running={running} />
+      {view.rounds ? (
+        <p className="muted" data-testid="live-rounds">
+          {view.rounds.stop ?? view.rounds.words}
+        </p>
+      ) : null}
       <Stats view={view} next={next} running={running} />
       <AgentsLive
         live={running || !summary?.distribution ? view.agents : null}

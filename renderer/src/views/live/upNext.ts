@@ -22,7 +22,7 @@ export interface UpNext {
  * event for QUIET_MS and one to come. Null while a segment runs, or after the last.
  */
 export function upNext(
-  config: Pick<RunConfig, 'targets' | 'rounds' | 'schedule' | 'cooldownSeconds'>,
+  config: Pick<RunConfig, 'targets' | 'rounds' | 'schedule' | 'scheduleSeed' | 'cooldownSeconds'>,
   current: { target: string; round: number },
   quietMs: number,
 ): UpNext | null {

@@ -6,6 +6,7 @@ import type { RunConfig } from '../../../../engine/config/schema.ts'
 import type {
   AgentLive,
   ResourcePoint,
+  RoundsProgress,
   RunStatus,
   RunSummary,
   RunWarning,
@@ -38,6 +39,8 @@ export interface LiveView {
   warnings: RunWarning[]
   /** A run of load agents: each agent that joined as last seen, and the indexes still waiting. */
   agents: { joined: AgentLive[]; waiting: number[] } | null
+  /** Where its rounds stand (after each full round), and once ended how many ran and why they stopped. */
+  rounds: { words: string; stop: string | null } | null
 }
 
 export function useLiveRun(runId: number): LiveView {
@@ -128,5 +131,17 @@ export function useLiveRun(runId: number): LiveView {
     saturated: Boolean(run?.saturated) || Boolean(summary?.generator.saturated),
     warnings: mergeWarnings(summary?.warnings ?? [], run?.warnings ?? []),
     agents: run?.agents ?? null,
+    rounds: roundsOf(last?.rounds ?? null, summary, status),
   }
+}
+
+/** The live rounds line: the latest progress's, or the stored outcome's once the run has ended. */
+function roundsOf(
+  live: RoundsProgress | null,
+  summary: LiveView['summary'],
+  status: LiveView['status'],
+): LiveView['rounds'] {
+  const ended = status !== 'running' && status !== 'unknown' && summary && summary.status !== 'running'
+  if (ended) return { words: summary.rounds.words, stop: summary.rounds.stop }
+  return live ? { words: live.words, stop: null } : null
 }

@@ -11,9 +11,49 @@ import { SchedulePreview } from './SchedulePreview.tsx'
 import { SweepEditor } from './SweepEditor.tsx'
 
 const ORDERS = optionsOf<Draft['schedule']>({
-  sequential: 'sequential (A then B)',
+  randomized: 'randomized (each round in a random order)',
   interleaved: 'interleaved (A, B, A, B rounds)',
+  sequential: 'sequential (A then B)',
 })
+
+const ROUNDS_MODES = optionsOf<Draft['roundsMode']>({
+  fixed: 'a fixed number',
+  precise: 'until the answer is clear',
+})
+
+/** Rounds until precise: the least and most rounds, the goal, the time budget, disturbed rounds. */
+function PreciseFields({ root }: { root: Part<Draft> }) {
+  const precise = child(root, 'precise', 'rounds')
+  return (
+    <div className="grid-3" data-testid="load-precise">
+      <NumberAt part={precise} k="min" label="At least (rounds)" min={3} step={1} testId="load-precise-min" />
+      <NumberAt part={precise} k="max" label="At most (rounds)" min={3} step={1} testId="load-precise-max" />
+      <NumberAt
+        part={precise}
+        k="precision"
+        label="Goal: interval within ± %"
+        min={0}
+        hint="Stops once every headline ratio (p50, p99, throughput) is this precise, or decided against ±5 %."
+        testId="load-precise-precision"
+      />
+      <NumberAt
+        part={precise}
+        k="budgetMinutes"
+        label="Budget (minutes)"
+        min={0}
+        hint="No round starts that would end past it."
+        testId="load-precise-budget"
+      />
+      <CheckAt
+        part={precise}
+        k="skipDisturbed"
+        label="Repeat disturbed rounds"
+        hint="A round the machine disturbed is kept and shown, left out of the figures, and run again."
+        testId="load-precise-skip"
+      />
+    </div>
+  )
+}
 
 /** Connections, and how long: a time window or a request count (unless the profile sets its own). */
 function WindowFields({ load }: { load: Part<Draft['load']> }) {
@@ -98,7 +138,17 @@ function AdvancedOptions({ root }: { root: Part<Draft> }) {
             One target: its rounds run one after another.
           </p>
         )}
-        <NumberAt part={root} k="rounds" label="Rounds" min={1} step={1} testId="load-rounds" />
+        <SelectAt
+          part={root}
+          k="roundsMode"
+          label="Rounds"
+          options={ROUNDS_MODES}
+          error={root.value.roundsMode === 'precise' ? root.at('rounds') : undefined}
+          testId="load-rounds-mode"
+        />
+        {root.value.roundsMode === 'fixed' ? (
+          <NumberAt part={root} k="rounds" label="Rounds" min={1} step={1} testId="load-rounds" />
+        ) : null}
         <NumberAt
           part={root}
           k="cooldownSeconds"
@@ -107,6 +157,7 @@ function AdvancedOptions({ root }: { root: Part<Draft> }) {
           testId="load-cooldown"
         />
       </div>
+      {root.value.roundsMode === 'precise' ? <PreciseFields root={root} /> : null}
     </details>
   )
 }

@@ -6,6 +6,7 @@ import { stepOf, type Draft, type Patch, type StepId, type Validation } from './
 import { TextAt } from './fields.tsx'
 import { part } from './part.ts'
 import { ConfigYaml } from './review/ConfigYaml.tsx'
+import { MachineLoad } from './review/MachineLoad.tsx'
 import { RunInWords } from './review/RunInWords.tsx'
 import { StartRun } from './review/StartRun.tsx'
 import { Thresholds } from './review/Thresholds.tsx'
@@ -57,6 +58,7 @@ export function ReviewStep({ draft, patch, setDraft, validation, goTo }: Props) 
       <ReviewIssues list={validation.list} goTo={goTo} />
       {validation.config ? <RunInWords config={validation.config} /> : null}
       <ConfigYaml draft={draft} setDraft={setDraft} validation={validation} />
+      <MachineLoad />
       <StartRun config={validation.config} goTo={goTo} />
     </div>
   )

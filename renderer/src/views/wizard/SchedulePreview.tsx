@@ -4,7 +4,7 @@
 // (an emptied field is marked once the user presses Next).
 import { useMemo } from 'react'
 import { issuesOf } from '../../../../engine/config/issue-words.ts'
-import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { StoredRunConfigSchema } from '../../../../engine/config/schema.ts'
 import { compilePlan, previewSchedule } from '../../../../engine/config/compile.ts'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'
 import type { Row } from '../../ui/charts/types.ts'
@@ -13,7 +13,7 @@ import type { Draft } from './draft.ts'
 import { loadInput } from './draft.ts'
 import { fieldName } from './issues.ts'
 
-const LoadSchema = RunConfigV1Schema.shape.load
+const LoadSchema = StoredRunConfigSchema.shape.load
 // A request-bound run ends when its requests are done; the preview draws it this long.
 const ASSUMED_SECONDS = 10
 const MAX_PREVIEW_POINTS = 3600

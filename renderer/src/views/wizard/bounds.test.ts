@@ -2,7 +2,7 @@
 // schema the CLI uses; and its live preview, which compiles the schedule as the user types, is
 // never handed a load past a bound (it once ran the page out of memory on burstSeconds: 1e-9).
 import { describe, expect, it } from 'vitest'
-import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { StoredRunConfigSchema } from '../../../../engine/config/schema.ts'
 import { defaultDraft, loadInput, validate } from './draft.ts'
 import { emptyStep } from './scenarioDraft.ts'
 
@@ -72,6 +72,6 @@ describe('wizard: bounds and wire rules by field', () => {
     d.load.duration = 3600
     d.load.profile.kind = 'burst'
     d.load.profile.burst = { burstSeconds: 0.001, idleSeconds: 0, connections: undefined }
-    expect(RunConfigV1Schema.shape.load.safeParse(loadInput(d.load)).success).toBe(false)
+    expect(StoredRunConfigSchema.shape.load.safeParse(loadInput(d.load)).success).toBe(false)
   })
 })

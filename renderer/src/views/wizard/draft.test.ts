@@ -5,10 +5,36 @@ import { defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft
 import { fromConfig } from './fromConfig.ts'
 
 describe('wizard draft', () => {
-  it('defaults to enough interleaved rounds for a comparison with an interval', () => {
+  it('defaults to enough rounds in a random order for a comparison with an interval', () => {
     const d = defaultDraft()
     expect(d.rounds).toBeGreaterThanOrEqual(MIN_ROUNDS)
-    expect(d.schedule).toBe('interleaved')
+    expect(d.roundsMode).toBe('fixed')
+    expect(d.schedule).toBe('randomized')
+  })
+
+  it('keeps rounds until precise through the form, and draws a new order for a run again', () => {
+    const config = RunConfigV1Schema.parse({
+      version: 1,
+      name: 'until precise',
+      targets: [
+        { name: 'a', url: 'http://127.0.0.1:1/a' },
+        { name: 'b', url: 'http://127.0.0.1:1/b' },
+      ],
+      load: { connections: 1, duration: 1 },
+      rounds: { min: 4, max: 12, precision: 3, budgetMinutes: 10, skipDisturbed: true },
+      scheduleSeed: 77,
+    })
+    const d = fromConfig(config)
+    expect(d).toMatchObject({ roundsMode: 'precise', schedule: 'randomized' })
+    const again = toConfigInput(d)
+    expect(again.rounds).toEqual({ min: 4, max: 12, precision: 3, budgetMinutes: 10, skipDisturbed: true })
+    expect('scheduleSeed' in again).toBe(false)
+    // Back to a fixed number: exactly that many.
+    d.roundsMode = 'fixed'
+    d.rounds = 5
+    expect(validate(d).config?.rounds).toBe(5)
+    // A message about the rounds belongs to the Load step.
+    expect(stepOf('rounds.max')).toBe('load')
   })
 
   it("keeps a template target's series through the form", () => {

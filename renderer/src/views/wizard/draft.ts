@@ -3,6 +3,7 @@
 // runs the same zod schema the CLI uses, keyed by field path ("targets.0.url") for inline messages.
 import {
   DEFAULT_CORRELATION_HEADER,
+  ROUNDS_DEFAULTS,
   isLatencyMetric,
   RunConfigV1Schema,
   type ProfileKind,
@@ -108,13 +109,26 @@ export interface Draft {
     seed: Num
   }
   schedule: RunConfig['schedule']
+  /** A fixed number of rounds, or rounds until every headline interval is precise (`precise`). */
+  roundsMode: 'fixed' | 'precise'
   rounds: Num
+  precise: PreciseDraft
   cooldownSeconds: Num
   correlationHeader: string
   thresholds: ThresholdDraft[]
   sweep: SweepDraft
   /** Who generates the load: this machine, or N load agents and their launcher. */
   agents: AgentsDraft
+}
+
+/** `rounds: { min, max, precision, budgetMinutes, skipDisturbed }` (engine/config/rounds.ts). */
+export interface PreciseDraft {
+  min: Num
+  max: Num
+  /** ± % */
+  precision: Num
+  budgetMinutes: Num
+  skipDisturbed: boolean
 }
 
 export interface ThresholdDraft {
@@ -186,10 +200,13 @@ export function defaultDraft(): Draft {
       warmupSeconds: 0,
       seed: 1,
     },
-    // A comparison needs 3 rounds per target for its interval (engine/metrics/compare-metric.ts),
-    // and interleaved rounds are paired round by round, which cancels drift over time.
-    schedule: 'interleaved',
+    // A comparison needs 3 rounds per target for its interval (engine/metrics/compare-metric.ts);
+    // rounds in a random order are paired round by round, which cancels drift over time, and no
+    // target always runs first.
+    schedule: 'randomized',
+    roundsMode: 'fixed',
     rounds: 3,
+    precise: { ...ROUNDS_DEFAULTS, skipDisturbed: false },
     cooldownSeconds: 5,
     correlationHeader: DEFAULT_CORRELATION_HEADER,
     thresholds: [],
@@ -302,7 +319,16 @@ export function toConfigInput(d: Draft): RunConfigInput {
     ),
     load: loadInput(d.load),
     schedule: d.schedule,
-    rounds: d.rounds,
+    rounds:
+      d.roundsMode === 'precise'
+        ? {
+            min: d.precise.min,
+            max: d.precise.max,
+            precision: d.precise.precision,
+            budgetMinutes: d.precise.budgetMinutes,
+            ...(d.precise.skipDisturbed ? { skipDisturbed: true } : {}),
+          }
+        : d.rounds,
     cooldownSeconds: d.cooldownSeconds,
     correlationHeader: d.correlationHeader,
     thresholds: d.thresholds.length
@@ -361,7 +387,8 @@ export function stepOf(field: string): StepId {
     field.startsWith('load') ||
     field.startsWith('sweep') ||
     field.startsWith('agents') ||
-    ['schedule', 'rounds', 'cooldownSeconds'].includes(field)
+    field.startsWith('rounds') ||
+    ['schedule', 'scheduleSeed', 'cooldownSeconds'].includes(field)
   )
     return 'load'
   return 'review'

@@ -169,7 +169,15 @@ export function fromConfig(c: RunConfig): Draft {
   d.targets = c.targets.map(targetFromConfig)
   loadFromConfig(d.load, c.load)
   d.schedule = c.schedule
-  d.rounds = c.rounds
+  // A run again draws a new order: its seed (scheduleSeed) stays with the stored run.
+  if (typeof c.rounds === 'number') {
+    d.roundsMode = 'fixed'
+    d.rounds = c.rounds
+  } else {
+    d.roundsMode = 'precise'
+    d.precise = { ...c.rounds }
+    d.rounds = c.rounds.min
+  }
   d.cooldownSeconds = c.cooldownSeconds
   d.correlationHeader = c.correlationHeader
   d.sweep = c.sweep ? sweepDraftOf(c.sweep) : { ...d.sweep, enabled: false }
