@@ -4,7 +4,7 @@
 import { writeOutput } from '../exports/write.ts'
 import type { RunSummary, StudyResults } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { axisName, type SweepValue } from '../config/sweep.ts'
+import { axisName, warmupText, type SweepValue } from '../config/sweep.ts'
 import type { EngineHost } from '../host/index.ts'
 import type { StudyEvent } from '../host/local.ts'
 import type { CliContext } from './context.ts'
@@ -17,7 +17,7 @@ import { onInterrupt, printLogs } from './watch.ts'
 function stepLine(e: StudyEvent, axes: readonly { name: string }[]): string | null {
   switch (e.type) {
     case 'restart':
-      return `restarting ${e.stack} with ${JSON.stringify(e.env)}${e.replicas > 1 ? `, ${e.replicas} replicas` : ''}; warm-up ${e.warmupSeconds} s before measuring`
+      return `restarting ${e.stack} with ${JSON.stringify(e.env)}${e.replicas > 1 ? `, ${e.replicas} replicas` : ''}; ${warmupText(e.warmupSeconds)} before measuring`
     case 'restore':
       return e.running
         ? `restoring ${e.stack} to the settings the study found: ${JSON.stringify(e.env)}${e.replicas > 1 ? `, ${e.replicas} replicas` : ''}`

