@@ -6,6 +6,7 @@ import type {
   ErrorCounts,
   ErrorKind,
   GeneratorHealth,
+  LimitedBy,
   RunStatus,
   TargetOverRounds,
   TargetRoundSummary,
@@ -64,6 +65,8 @@ export interface RunSummary {
   distribution: Distribution | null
   /** Monitors that could not read their source, in the order they first failed. */
   warnings: RunWarning[]
+  /** Per target (config order), what limited it while it was measured (engine/metrics/limiting.ts). */
+  limitedBy: LimitedBy[]
 }
 
 /** One per-second row of a run's timeline, per target and round. */

@@ -179,3 +179,24 @@ export interface GeneratorHealth {
   sharedWith?: number[]
   message: string | null
 }
+
+/** What limited a target (engine/metrics/limiting.ts LIMIT_RULE). */
+export type LimitKind = 'generator' | 'cpu' | 'memory' | 'db-connections' | 'errors' | 'none'
+
+export interface LimitFinding {
+  kind: Exclude<LimitKind, 'none'>
+  /** The evidence in words: "its CPU: 97 % of its limit of 1 core on average, …". */
+  text: string
+}
+
+export interface LimitedBy {
+  target: string
+  /** The first limit found (LIMIT_ORDER), or 'none'. */
+  kind: LimitKind
+  /** In words: "limited by its CPU: …", or "nothing found at its limit; not known: …". */
+  text: string
+  /** Every limit found, the named one first. */
+  found: LimitFinding[]
+  /** What could not be looked at (no monitor, no limit known). */
+  unknown: string[]
+}

@@ -108,8 +108,14 @@ export function jsonSummary(s: RunSummary) {
       ...(r.steps ? { steps: r.steps.map((st) => ({ step: st.step, ...blockJson(st) })) } : {}),
       // Server-Timing headers whose app or db duration was not one: kept out of serverApp/serverDb.
       serverTimingInvalid: r.serverTimingInvalid,
+      // load.warmup: auto: the warm-up found, and whether the window after it settled.
+      ...(r.steady ? { steady: r.steady } : {}),
     })),
-    overRounds: s.overRounds.map(overRoundsJson),
+    // Each target over its rounds, with what limited it (engine/metrics/limiting.ts).
+    overRounds: s.overRounds.map((o) => ({
+      ...overRoundsJson(o),
+      limitedBy: s.limitedBy.find((l) => l.target === o.target) ?? null,
+    })),
   }
 }
 

@@ -26,6 +26,7 @@ import { listRuns } from './list.ts'
 import { runIsLive } from './owner.ts'
 import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from './samples-read.ts'
 import { runWarnings } from './warnings.ts'
+import { runLimits } from './limiting.ts'
 import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
 import {
   configOrNull,
@@ -134,6 +135,7 @@ export class HistoryStore {
           ? null
           : parseColumn(where, 'runs.distribution', row.distribution, DistributionSchema),
       warnings: runWarnings(this.db, runId),
+      limitedBy: runLimits(this.db, runId, config, results),
       config,
     }
   }
