@@ -44,7 +44,10 @@ export function studyTable(results: StudyResults): string {
       out += `  ${p.label.padEnd(width)} ${p.throughput.toFixed(1).padStart(8)} ${msText(p.p50).padStart(8)} ${msText(p.p95).padStart(8)} ${msText(p.p99).padStart(8)} ${(p.errorRate * 100).toFixed(2).padStart(6)} %\n`
     }
     out += `  ${t.sentence}\n`
+    // With a latency target: the capacity under it, beside the knee.
+    if (t.capacity) out += `  capacity at the latency target: ${t.capacity.sentence}\n`
   }
+  if (results.capacityRule) out += `${results.capacityRule}\n`
   return out
 }
 

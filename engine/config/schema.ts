@@ -29,8 +29,11 @@ export {
   STACK_ENV_PATH,
   SweepValueSchema,
   SweepSchema,
+  SLO_METRICS,
+  sloOf,
   isLatencyMetric,
   type SweepValue,
+  type SloMetric,
   type ThresholdMetric,
   type AgentLauncher,
 } from './schema-sweep.ts'

@@ -4,6 +4,7 @@
 // as it found it: running with its earlier settings, or stopped, also when a run fails or is
 // stopped (Ctrl-C) or the study is cut short by an error.
 import { ConfigError } from '../config/errors.ts'
+import { sloOf } from '../config/schema.ts'
 import type { RunConfig } from '../config/schema.ts'
 import {
   axisPosition,
@@ -102,7 +103,7 @@ export async function runStudy(
         await stacks!.apply(s)
       }
       const handle = await launchRun(db, dbPath, step.config, hooks, opts)
-      studyId ??= createStudy(db, { name: config.name, axes })
+      studyId ??= createStudy(db, { name: config.name, axes, slo: sweep.slo ? sloOf(sweep.slo) : null })
       addStudyRun(db, studyId, handle.runId, step.point, axisPosition(axes[0]!, step.point[0]!))
       hooks.onRunStart?.({
         index,
@@ -140,7 +141,8 @@ export async function runStudy(
     }
   }
   return {
-    studyId: studyId ?? createStudy(db, { name: config.name, axes }),
+    studyId:
+      studyId ?? createStudy(db, { name: config.name, axes, slo: sweep.slo ? sloOf(sweep.slo) : null }),
     runs,
   }
 }

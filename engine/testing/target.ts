@@ -17,6 +17,11 @@ export interface TargetOptions {
    * its first seconds), a trend that never settles. Overrides delayMs; `?delay=MS` still wins.
    */
   delayAt?: (msSinceFirst: number) => number
+  /**
+   * Serve at most this many requests at once, each for its delay; the rest wait their turn in
+   * arrival order: a server of N workers, whose latency grows with the load once they are busy.
+   */
+  workers?: number
   /** Hold every request that arrives in [from, to) ms after the first request until `to`. */
   stall?: { fromMs: number; toMs: number }
   /** Sample the number of requests in flight every this many ms. */
@@ -80,6 +85,20 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     serverTimingInvalidSent: 0,
     close: async () => {},
   }
+  // opts.workers: the requests waiting for a worker, and how many are busy.
+  const queue: (() => void)[] = []
+  let busy = 0
+  const drain = () => {
+    while (opts.workers !== undefined && busy < opts.workers && queue.length > 0) {
+      busy++
+      queue.shift()!()
+    }
+  }
+  const release = (finish: () => void) => () => {
+    busy--
+    finish()
+    drain()
+  }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const arrived = process.hrtime.bigint()
     const now = Date.now()
@@ -128,8 +147,11 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       const body = Buffer.concat(chunks)
       state.bodies.push({ bytes: body.length, contentType: req.headers['content-type'] ?? null })
       state.lastBody = body
-      if (wait > 0) setTimeout(finish, wait)
+      if (opts.workers !== undefined)
+        queue.push(() => (wait > 0 ? setTimeout(release(finish), wait) : release(finish)()))
+      else if (wait > 0) setTimeout(finish, wait)
       else finish()
+      drain()
     })
   }
   const server = opts.tls
