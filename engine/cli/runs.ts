@@ -22,6 +22,7 @@ import {
   tlsTargets,
   warningLines,
 } from './summary.ts'
+import { limitLines, steadyLines } from './findings.ts'
 import { formatTable } from './table.ts'
 import { printable } from './text.ts'
 import { resourceLines, resourcesJson } from './resources.ts'
@@ -125,6 +126,8 @@ function showRun(run: RunSummary & { config: RunConfig }): string {
     out.push(
       resultsTable(run.results, run.overRounds).trimEnd(),
       ...timingLines(run.results, tlsTargets(run.config)),
+      ...steadyLines(run),
+      ...limitLines(run),
     )
   if (run.distribution) out.push('', ...agentLines(run.distribution))
   if (run.thresholds.length)

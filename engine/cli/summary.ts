@@ -2,6 +2,7 @@
 // and the table `run` and `runs show` both print. Counts and rates are engine/metrics/figures.ts's,
 // units engine/metrics/units.ts's, so the terminal shows what the app, the exports and the report
 // show for the same run.
+import { limitLines, steadyLines } from './findings.ts'
 import type {
   Distribution,
   LatencyStats,
@@ -261,6 +262,8 @@ export function formatSummary(s: RunSummary & { config?: RunConfig }): string {
     `\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`,
     resultsTable(s.results, s.overRounds).trimEnd(),
     ...timingLines(s.results, tlsTargets(s.config)),
+    ...steadyLines(s),
+    ...limitLines(s),
     ...thresholdLines(s),
   ]
   if (s.distribution) out.push(...agentLines(s.distribution))

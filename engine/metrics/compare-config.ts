@@ -3,7 +3,7 @@
 // version, host, CPU, Node.js), the requests the two targets send and their limits, and a
 // saturated or unfinished run. Each note is worded per run (or per target), so a caveat that
 // applies to several pairs reads the same and is printed once.
-import type { GeneratorHealth, StatsBlock } from '../api/types.ts'
+import type { GeneratorHealth, LimitedBy, StatsBlock, SteadyState } from '../api/types.ts'
 import type { RunConfig, Target } from '../config/schema.ts'
 
 /** The environment row of a run as the store reads it (structurally: engine/store/environment.ts). */
@@ -26,8 +26,15 @@ export interface RunRounds {
   generator: GeneratorHealth | null
   /** The study (sweep) this run is one value of. */
   sweep: { studyId: number; path: string; value: number; by: string | null } | null
-  /** Per target, in target order, its finished rounds. */
-  targets: { target: string; rounds: (StatsBlock & { round: number; histogram?: string })[] }[]
+  /**
+   * Per target, in target order, its finished rounds (with load.warmup: auto, each one's steady
+   * state) and what limited it (engine/metrics/limiting.ts), when the caller read it.
+   */
+  targets: {
+    target: string
+    rounds: (StatsBlock & { round: number; histogram?: string; steady?: SteadyState })[]
+    limitedBy?: LimitedBy | null
+  }[]
 }
 
 const seconds = (s: number): string => `${s} s`

@@ -1,6 +1,7 @@
 // The comparison report as one self-contained HTML document: inline CSS, inline SVG charts, no
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
+import { findingsSection } from './findings.ts'
 import type { CompareResult } from '../api/types.ts'
 import { warningLine } from '../monitor/warnings.ts'
 import type { HistoryStore } from '../store/queries.ts'
@@ -151,6 +152,7 @@ ${warnings(d, printed)}
 <h3>Configuration</h3>${configurationTable(d)}
 ${d.plan ? scheduleChart(d.schedule, d.plan, segments) : ''}
 <h3>Results per target</h3>${summaryTable(d)}
+${findingsSection(d)}
 ${phaseTables(d)}
 ${stepTables(d)}
 ${resourcesTable(d.resourceSummary)}

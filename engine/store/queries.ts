@@ -174,12 +174,17 @@ export class HistoryStore {
     return [...new Set(runIds)].map((runId) => {
       const run = this.runRow(runId)
       const byTarget = new Map<number, RunRounds['targets'][number]>()
-      for (const { targetIndex, result } of this.resultRows(runId)) {
+      const rows = this.resultRows(runId)
+      for (const { targetIndex, result } of rows) {
         const entry = byTarget.get(targetIndex) ?? { target: result.target, rounds: [] }
         entry.rounds.push(result)
         byTarget.set(targetIndex, entry)
       }
-      const targets = [...byTarget].sort(([a], [b]) => a - b).map(([, t]) => t)
+      const config = configOrNull(run.config)?.config ?? null
+      const limits = config ? runLimits(this.db, runId, config, rows.map((r) => r.result)) : []
+      const targets = [...byTarget]
+        .sort(([a], [b]) => a - b)
+        .map(([, t]) => ({ ...t, limitedBy: limits.find((l) => l.target === t.target) ?? null }))
       const where = `run ${runId}`
       const generator =
         run.generator === null
@@ -188,7 +193,7 @@ export class HistoryStore {
       return {
         runId,
         status: run.status,
-        config: configOrNull(run.config)?.config ?? null,
+        config,
         environment: this.environment(runId),
         generator,
         sweep: sweepOf(this.db, runId),

@@ -14,6 +14,7 @@ import { RunCharts } from '../live/RunCharts.tsx'
 import { Distribution } from './Distribution.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
+import { Findings } from './Findings.tsx'
 import { AgentsBreakdown } from './AgentsBreakdown.tsx'
 import { Exports } from './Exports.tsx'
 import { Ledger } from './Ledger.tsx'
@@ -175,6 +176,7 @@ function Figures({ r }: { r: Run }) {
           <p className="muted">No results were recorded.</p>
         )}
       </Card>
+      <Findings results={r.results} limitedBy={r.limitedBy} />
       {r.distribution ? <AgentsBreakdown distribution={r.distribution} results={r.results} /> : null}
       {series.error ? <Banner kind="error">Could not load the series: {series.error}</Banner> : null}
       <Distribution
@@ -188,6 +190,7 @@ function Figures({ r }: { r: Run }) {
         prefix="detail"
         targets={order}
         overlay
+        results={r.results}
       />
     </>
   )
