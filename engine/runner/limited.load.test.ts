@@ -6,6 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LimitedBy } from '../api/types.ts'
 import { jsonSummary } from '../cli/summary.ts'
+import { compareRuns } from '../metrics/compare.ts'
+import { esc } from '../report/format.ts'
+import { buildReportHtml } from '../report/html.ts'
+import { HistoryStore } from '../store/queries.ts'
+import { runCommand } from '../testing/cli.ts'
 import { makeCgroup, type Cgroup } from '../testing/cgroup.ts'
 import { startProcessTarget, type ProcessTarget } from '../testing/process-target.ts'
 import { runConfig, type TestRun } from '../testing/run.ts'
@@ -127,5 +132,17 @@ describe('the limiting resource, named from what was measured', () => {
     expect(json.overRounds.map((o) => [o.target, o.limitedBy?.kind])).toEqual(
       closed.summary.limitedBy.map((l) => [l.target, l.kind]),
     )
+  })
+
+  it('reads the same on every screen: runs show, the comparison headline and the report', async () => {
+    const texts = closed.summary.limitedBy.map((l) => l.text)
+    const { code, out } = await runCommand(closed.dbPath, ['runs', 'show', String(closed.summary.runId)])
+    expect(code).toBe(0)
+    for (const t of texts) expect(out).toContain(t)
+    const store = new HistoryStore(closed.db)
+    const headline = compareRuns(store.compareRounds([closed.summary.runId])).headline
+    expect(headline).toContain(`failing: ${limit(closed, 'failing').text}`)
+    const html = buildReportHtml(store, [closed.summary.runId])
+    for (const t of texts) expect(html).toContain(esc(t))
   })
 })

@@ -10,6 +10,11 @@
 // warm-up phase, everywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonSummary } from '../cli/summary.ts'
+import { compareRuns } from '../metrics/compare.ts'
+import { steadyText } from '../metrics/steady-words.ts'
+import { esc } from '../report/format.ts'
+import { buildReportHtml } from '../report/html.ts'
+import { runCommand } from '../testing/cli.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { runConfig, type TestRun } from '../testing/run.ts'
@@ -157,5 +162,20 @@ describe('load.warmup: auto', () => {
     const r = result('warming')
     expect(t.requests).toBe(r.requests)
     expect(t.latency.p50).toBe(r.latency.p50)
+  })
+
+  it('says the warm-up found, and the segment that never settled, in the same words everywhere', async () => {
+    const lines = run.summary.results.map((r) => `${r.target} round ${r.round}: ${steadyText(r.steady!)}`)
+    expect(lines.find((l) => l.startsWith('drifting'))).toMatch(/never settled: its figures include a trend/)
+    const { out } = await runCommand(run.dbPath, ['runs', 'show', String(run.summary.runId)])
+    for (const l of lines) expect(out).toContain(l)
+    const store = new HistoryStore(run.db)
+    const html = buildReportHtml(store, [run.summary.runId])
+    for (const l of lines) expect(html).toContain(esc(l))
+    const headline = compareRuns(store.compareRounds([run.summary.runId])).headline
+    expect(headline).toContain(
+      'drifting: its round never settled (load.warmup: auto): its figures include a trend.',
+    )
+    expect(headline).not.toContain('warming: its round never settled')
   })
 })

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StudyResults } from '../api/types.ts'
 import { studyTable } from '../cli/study.ts'
 import { exportStudyCsv, STUDY_CSV_HEADER } from '../exports/study-csv.ts'
+import { esc } from '../report/format.ts'
 import { studySection } from '../report/study.ts'
 import { openDb, type Db } from '../store/db.ts'
 import { sweepConfig } from '../testing/config.ts'
@@ -81,6 +82,6 @@ describe('capacity at a latency target', () => {
       ['30', 'yes', 'yes'],
       ['80', 'no', ''],
     ])
-    expect(studySection(results, () => '#000')).toContain(sentence.replace(/'/g, '&#39;'))
+    expect(studySection(results, () => '#000')).toContain(esc(sentence))
   })
 })
