@@ -8,7 +8,7 @@
 // generator at its limit measured itself, so it comes first, and errors last (they follow from
 // the others as often as not).
 import type { ErrorCounts, LimitFinding, LimitKind, LimitedBy } from '../api/types.ts'
-import { errorsText } from './units.ts'
+import { errorsText, msText } from './units.ts'
 
 export type { LimitFinding, LimitKind, LimitedBy }
 
@@ -20,9 +20,13 @@ export const MOST_SECONDS = 0.5
 export const GENERATOR_BUSY = 90
 /** …in more than this share of the seconds. */
 export const GENERATOR_SECONDS = 0.1
-/** Rate mode: sends more than 1 ms late at least this share of those sent, or any share unsent. */
-export const LATE_SHARE = 0.1
+/**
+ * Rate mode: the generator fell behind its schedule when this share of the sends due were never
+ * sent, or its median send left this late (µs): far past a busy machine's timer jitter (a send a
+ * millisecond late limits nothing; one 10 ms late in the middle of the pack is a backlog).
+ */
 export const UNSENT_SHARE = 0.01
+export const LATE_MEDIAN_US = 10_000
 /** Failed requests at least this share of those with an outcome. */
 export const ERROR_SHARE = 0.01
 
@@ -35,7 +39,7 @@ export const LIMIT_ORDER: readonly Exclude<LimitKind, 'none'>[] = [
 ]
 
 export const LIMIT_RULE =
-  'What limited a target, from its measured seconds (warm-up left out): the load generator when its load thread was above 90 % CPU in more than 10 % of them, or, at a rate, when at least 10 % of its sends left more than 1 ms late or 1 % of them were never sent; its CPU when it used at least 90 % of its limit (its CPU quota or the CPUs it may run on, as its monitor read them; for a local process or container without one, the host\u2019s cores) in at least half of the seconds with a reading; its memory when it reached 90 % of its memory limit; its database\u2019s connections when, in at least half of the seconds, 90 % of the connections the database accepts were open or 90 % of those open were busy (active); its errors when at least 1 % of its requests failed. Several can apply: the first in that order is named, the others listed. Nothing found otherwise (and what was not monitored is said).'
+  'What limited a target, from its measured seconds (warm-up left out): the load generator when its load thread was above 90 % CPU in more than 10 % of them, or, at a rate, when 1 % of the sends due were never sent or the median send left 10 ms or more after its time; its CPU when it used at least 90 % of its limit (its CPU quota or the CPUs it may run on, as its monitor read them; for a local process or container without one, the host\u2019s cores) in at least half of the seconds with a reading; its memory when it reached 90 % of its memory limit; its database\u2019s connections when, in at least half of the seconds, 90 % of the connections the database accepts were open or 90 % of those open were busy (active); its errors when at least 1 % of its requests failed. Several can apply: the first in that order is named, the others listed. Nothing found otherwise (and what was not monitored is said).'
 
 /** One measured second of a target: its own figures (null: not read that second). */
 export interface LimitSecond {
@@ -59,8 +63,11 @@ export interface LimitInputs {
   requests: number
   failed: number
   errors: ErrorCounts
-  /** Rate mode, summed over its rounds; null in a closed loop. */
-  schedule: { scheduled: number; sent: number; unsent: number; late: number } | null
+  /**
+   * Rate mode, summed over its rounds (the median lateness: its latest round's, µs); null in a
+   * closed loop.
+   */
+  schedule: { scheduled: number; sent: number; unsent: number; late: number; latenessP50: number } | null
 }
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`
@@ -77,12 +84,12 @@ function generator(i: LimitInputs): LimitFinding | null {
     }
   const s = i.schedule
   if (!s || s.sent + s.unsent === 0) return null
-  const late = s.sent > 0 ? s.late / s.sent : 0
   const unsent = s.scheduled > 0 ? s.unsent / s.scheduled : 0
-  if (late < LATE_SHARE && unsent < UNSENT_SHARE) return null
+  if (unsent < UNSENT_SHARE && s.latenessP50 < LATE_MEDIAN_US) return null
+  const late = s.sent > 0 ? s.late / s.sent : 0
   return {
     kind: 'generator',
-    text: `the load generator's schedule: ${pct(late)} of sends left more than 1 ms late${s.unsent > 0 ? `, ${s.unsent.toLocaleString('en-US')} never sent` : ''} (every connection it may use was busy, or it fell behind)`,
+    text: `the load generator's schedule: ${s.unsent > 0 ? `${s.unsent.toLocaleString('en-US')} sends (${pct(unsent)}) never sent, ` : ''}the median send ${msText(s.latenessP50)} ms late, ${pct(late)} more than 1 ms (every connection it may use was busy, or it fell behind)`,
   }
 }
 

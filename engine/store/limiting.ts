@@ -96,6 +96,7 @@ export function runLimits(
             sent: sum((s) => s.sent),
             unsent: sum((s) => s.unsent),
             late: sum((s) => s.late),
+            latenessP50: Math.max(...schedules.map((s) => s.lateness.p50)),
           }
         : null,
     }
