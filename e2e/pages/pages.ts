@@ -199,6 +199,14 @@ export class RunDetailPage extends PageObject {
   warning(i: number): Locator {
     return this.page.getByTestId(`detail-warnings-${i}`)
   }
+  /** What limited a target (the "What limited each target" card's row; its kind in data-kind). */
+  limit(target: string): Locator {
+    return this.page.getByTestId(`detail-limit-${target}`)
+  }
+  /** The warm-up load.warmup: auto found in a segment (data-settled: whether it settled). */
+  steady(target: string, round: number): Locator {
+    return this.page.getByTestId(`detail-steady-${target}-${round}`)
+  }
 }
 
 export class SettingsPage extends PageObject {
@@ -239,6 +247,10 @@ export class StudyPage extends PageObject {
     const data = this.page.locator(`[data-testid="study-target-${i}-data"][data-points="${n}"]`)
     await data.waitFor({ timeout })
     return data
+  }
+  /** Line i's capacity at the study's latency target. */
+  capacity(i: number): Locator {
+    return this.page.getByTestId(`study-capacity-${i}`)
   }
 }
 

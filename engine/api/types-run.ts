@@ -6,6 +6,7 @@ import type {
   ErrorCounts,
   ErrorKind,
   GeneratorHealth,
+  LimitedBy,
   RunStatus,
   TargetOverRounds,
   TargetRoundSummary,
@@ -69,6 +70,8 @@ export interface RunSummary {
   rounds: RoundsOutcome
   /** How busy the machine was as it started (null for runs recorded before it was kept). */
   machine: MachineLoad | null
+  /** Per target (config order), what limited it while it was measured (engine/metrics/limiting.ts). */
+  limitedBy: LimitedBy[]
 }
 
 /**

@@ -112,10 +112,30 @@ export interface ScheduleStats {
   peakConnections: number
 }
 
+/**
+ * A segment's steady state as load.warmup: auto found it (engine/metrics/steady.ts STEADY_RULE):
+ * its first `warmupSeconds` are its warm-up phase, and every figure of the segment is of the rest.
+ */
+export interface SteadyState {
+  /** Whole seconds from the segment's start cut as its warm-up (0: measured from its start). */
+  warmupSeconds: number
+  /** The measured window's first second on the run's timeline (a series point's `t`). */
+  from: number
+  /** The most the rule may cut: half the segment's seconds. */
+  limit: number
+  /** The window after the cut holds its level; false: its figures include a trend (or it was too short to tell). */
+  settled: boolean
+  why: 'trend' | 'short' | null
+  /** Over the measured window, from its start to its end, relative (Theil–Sen): −0.18 fell 18 %. */
+  change: { throughput: number; p50: number }
+}
+
 export interface TargetRoundSummary extends StatsBlock {
   target: string
   round: number
   phases: PhaseSummary[]
+  /** load.warmup: auto only: where the segment's measured window starts, and whether it settled. */
+  steady?: SteadyState
   /** Scenario targets: one block per step. */
   steps?: StepSummary[]
   /**
@@ -205,4 +225,25 @@ export interface GeneratorHealth {
   shared?: boolean
   sharedWith?: number[]
   message: string | null
+}
+
+/** What limited a target (engine/metrics/limiting.ts LIMIT_RULE). */
+export type LimitKind = 'generator' | 'cpu' | 'memory' | 'db-connections' | 'errors' | 'none'
+
+export interface LimitFinding {
+  kind: Exclude<LimitKind, 'none'>
+  /** The evidence in words: "its CPU: 97 % of its limit of 1 core on average, …". */
+  text: string
+}
+
+export interface LimitedBy {
+  target: string
+  /** The first limit found (LIMIT_ORDER), or 'none'. */
+  kind: LimitKind
+  /** In words: "limited by its CPU: …", or "nothing found at its limit; not known: …". */
+  text: string
+  /** Every limit found, the named one first. */
+  found: LimitFinding[]
+  /** What could not be looked at (no monitor, no limit known). */
+  unknown: string[]
 }

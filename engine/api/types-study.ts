@@ -1,4 +1,5 @@
 // Studies: the settings a study sweeps, its list item, and its results per point (with scaling).
+import type { SloMetric } from '../config/schema.ts'
 
 /** One value of a sweep: a number, a word, true/false, or a set of target names. */
 export type SweepValue = number | string | boolean | string[]
@@ -46,6 +47,8 @@ export interface SweepPoint {
   scaling?: ScalingPoint | null
   /** The target's monitors' figures over the run: what a study plots against throughput. */
   series?: SeriesFigure[]
+  /** With a latency target: its percentile here (all rounds merged, µs), and whether it met it. */
+  slo?: { latencyUs: number; met: boolean; roundsMet: number }
 }
 
 /**
@@ -80,6 +83,34 @@ export interface ScalingPoint {
   seconds: { t: number; throughput: number; cpu: number }[]
 }
 
+/** A study's latency target: a percentile and its limit in ms (the sweep's `slo: { p99: 50 }`). */
+export interface StudySlo {
+  metric: SloMetric
+  ms: number
+}
+
+/**
+ * The capacity of one line of a study under its latency target (engine/study/capacity.ts): the
+ * value with the highest throughput whose percentile (all rounds merged) stayed under it.
+ */
+export interface Capacity {
+  /** The value, as on the axis and as written; null (with `sentence`) when no value met the target. */
+  value: number | null
+  label: string | null
+  runId: number | null
+  /** Its throughput (the rounds' mean) and the 95 % t-interval over its rounds (null with one round). */
+  throughput: number | null
+  interval: [number, number] | null
+  rounds: number
+  /** Rounds whose own percentile was under the target too. */
+  roundsMet: number
+  /** Its percentile, all rounds merged, µs. */
+  latencyUs: number | null
+  /** The next value up, which broke the target (null: none did, or none was swept past it). */
+  next: { label: string; latencyUs: number } | null
+  sentence: string
+}
+
 export interface StudyResults {
   studyId: number
   name: string
@@ -88,6 +119,9 @@ export interface StudyResults {
   axes: StudyAxis[]
   /** How the knee is found, in words (engine/study/results.ts). */
   kneeRule: string
+  /** The sweep's latency target, and how capacity under it is read (engine/study/capacity.ts). */
+  slo: StudySlo | null
+  capacityRule: string | null
   /**
    * One line per target (and, in a grid, per value of the second setting): the figures against
    * the first setting's values and the knee, in words too. The knee needs a numeric first axis.
@@ -98,5 +132,7 @@ export interface StudyResults {
     points: SweepPoint[]
     knee: number | null
     sentence: string
+    /** With a latency target: the highest throughput under it (null without one). */
+    capacity: Capacity | null
   }[]
 }

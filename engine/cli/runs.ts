@@ -22,6 +22,7 @@ import {
   tlsTargets,
   warningLines,
 } from './summary.ts'
+import { limitLines, steadyLines } from './findings.ts'
 import { formatTable } from './table.ts'
 import { noiseTable, roundsLines } from './rounds.ts'
 import { printable } from './text.ts'
@@ -126,6 +127,8 @@ function showRun(run: RunSummary & { config: RunConfig }): string {
     out.push(
       resultsTable(run.results, run.overRounds).trimEnd(),
       ...timingLines(run.results, tlsTargets(run.config)),
+      ...steadyLines(run),
+      ...limitLines(run),
     )
   out.push('', ...roundsLines(run, run.config.targets.length))
   const noise = noiseTable(run.results)

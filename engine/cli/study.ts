@@ -4,7 +4,7 @@
 import { writeOutput } from '../exports/write.ts'
 import type { RunSummary, StudyResults } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'
-import { axisName, type SweepValue } from '../config/sweep.ts'
+import { axisName, warmupText, type SweepValue } from '../config/sweep.ts'
 import type { EngineHost } from '../host/index.ts'
 import type { StudyEvent } from '../host/local.ts'
 import type { CliContext } from './context.ts'
@@ -17,7 +17,7 @@ import { onInterrupt, printLogs } from './watch.ts'
 function stepLine(e: StudyEvent, axes: readonly { name: string }[]): string | null {
   switch (e.type) {
     case 'restart':
-      return `restarting ${e.stack} with ${JSON.stringify(e.env)}${e.replicas > 1 ? `, ${e.replicas} replicas` : ''}; warm-up ${e.warmupSeconds} s before measuring`
+      return `restarting ${e.stack} with ${JSON.stringify(e.env)}${e.replicas > 1 ? `, ${e.replicas} replicas` : ''}; ${warmupText(e.warmupSeconds)} before measuring`
     case 'restore':
       return e.running
         ? `restoring ${e.stack} to the settings the study found: ${JSON.stringify(e.env)}${e.replicas > 1 ? `, ${e.replicas} replicas` : ''}`
@@ -44,7 +44,10 @@ export function studyTable(results: StudyResults): string {
       out += `  ${p.label.padEnd(width)} ${p.throughput.toFixed(1).padStart(8)} ${msText(p.p50).padStart(8)} ${msText(p.p95).padStart(8)} ${msText(p.p99).padStart(8)} ${(p.errorRate * 100).toFixed(2).padStart(6)} %\n`
     }
     out += `  ${t.sentence}\n`
+    // With a latency target: the capacity under it, beside the knee.
+    if (t.capacity) out += `  capacity at the latency target: ${t.capacity.sentence}\n`
   }
+  if (results.capacityRule) out += `${results.capacityRule}\n`
   return out
 }
 

@@ -2,6 +2,7 @@
 // and the table `run` and `runs show` both print. Counts and rates are engine/metrics/figures.ts's,
 // units engine/metrics/units.ts's, so the terminal shows what the app, the exports and the report
 // show for the same run.
+import { limitLines, steadyLines } from './findings.ts'
 import type {
   Distribution,
   LatencyStats,
@@ -124,8 +125,14 @@ export function jsonSummary(s: RunSummary) {
       // Its place in the order the run ran, and what shared the machine meanwhile.
       segment: r.segment ?? null,
       noise: noiseJson(r.noise),
+      // load.warmup: auto: the warm-up found, and whether the window after it settled.
+      ...(r.steady ? { steady: r.steady } : {}),
     })),
-    overRounds: s.overRounds.map(overRoundsJson),
+    // Each target over its rounds, with what limited it (engine/metrics/limiting.ts).
+    overRounds: s.overRounds.map((o) => ({
+      ...overRoundsJson(o),
+      limitedBy: s.limitedBy.find((l) => l.target === o.target) ?? null,
+    })),
     // How many rounds ran and why they stopped, their order, how busy the machine was as it started.
     rounds: s.rounds,
     machine: s.machine,
@@ -288,6 +295,8 @@ export function formatSummary(s: RunSummary & { config?: RunConfig }): string {
     `\nrun ${s.runId} "${s.name}": ${s.status}${s.error ? ` (${s.error})` : ''}`,
     resultsTable(s.results, s.overRounds).trimEnd(),
     ...timingLines(s.results, tlsTargets(s.config)),
+    ...steadyLines(s),
+    ...limitLines(s),
     ...thresholdLines(s),
   ]
   out.push(...roundsLines(s, s.config?.targets.length ?? new Set(s.results.map((r) => r.target)).size))

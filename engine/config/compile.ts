@@ -18,7 +18,8 @@ export interface Plan {
   phases: string[]
   /**
    * Per phase: a warm-up (load.warmupSeconds, or a phase marked `warmup`), recorded and shown but
-   * left out of the summary, the thresholds and comparisons.
+   * left out of the summary, the thresholds and comparisons. With load.warmup: auto the warm-up
+   * phase has no step: its seconds are found when each segment ends, and its requests moved to it.
    */
   warmup: boolean[]
   steps: Step[]
@@ -170,7 +171,12 @@ export function compilePlan(load: Load): Plan {
   const p = load.profile
   let { phases, steps } = profileSteps(load)
   let warmup = p.kind === 'phases' ? p.phases.map((ph) => ph.warmup) : phases.map(() => false)
-  if (load.warmupSeconds > 0 && p.kind !== 'phases') {
+  if (load.warmup === 'auto') {
+    // The warm-up is each segment's own, found when it ends (runner/writer.ts): a phase, no step.
+    phases = [WARMUP_PHASE, ...phases]
+    warmup = [true, ...warmup]
+    steps = steps.map((s) => ({ ...s, phase: s.phase + 1 }))
+  } else if (load.warmupSeconds > 0 && p.kind !== 'phases') {
     // Warm-up before the profile, at the run's connections; the profile's phases move up by one.
     phases = [WARMUP_PHASE, ...phases]
     warmup = [true, ...warmup]

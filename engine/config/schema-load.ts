@@ -36,6 +36,12 @@ const LoadFields = z
      * segment: recorded and shown, but left out of the summary, the thresholds and comparisons.
      */
     warmupSeconds: z.number().min(0, 'must not be negative').max(3600).default(0),
+    /**
+     * `auto`: each segment finds its own warm-up in its per-second throughput and p50 when it ends
+     * (engine/metrics/steady.ts), at most half of it, and is measured from there; a segment that
+     * never settles is marked. Instead of warmupSeconds, with a constant profile.
+     */
+    warmup: z.literal('auto').optional(),
     /** Seeds random think times: the same seed gives every connection the same pauses. */
     seed: z
       .number()
@@ -121,10 +127,40 @@ function sendingIssues(load: LoadFields): LoadIssue[] {
   return issues
 }
 
+/** Whole seconds a segment needs for load.warmup: auto to find a level in (metrics/steady.ts). */
+export const AUTO_WARMUP_MIN_SECONDS = 10
+
+/** load.warmup: auto looks for the level of a constant load, in a window long enough to show one. */
+function autoWarmupIssues(load: LoadFields): LoadIssue[] {
+  if (load.warmup !== 'auto') return []
+  if (load.warmupSeconds > 0)
+    return [
+      {
+        path: ['warmup'],
+        message: 'give warmup: auto (found in each segment) or warmupSeconds (a fixed warm-up), not both',
+      },
+    ]
+  if (load.profile.kind !== 'constant')
+    return [
+      {
+        path: ['warmup'],
+        message: `auto needs a constant profile: a ${load.profile.kind} profile changes its load by design, which is no warm-up (use warmupSeconds)`,
+      },
+    ]
+  if (load.duration !== undefined && load.duration < AUTO_WARMUP_MIN_SECONDS)
+    return [
+      {
+        path: ['duration'],
+        message: `must be at least ${AUTO_WARMUP_MIN_SECONDS} s with warmup: auto (too few seconds to tell a level)`,
+      },
+    ]
+  return []
+}
+
 /** A phases profile marks its own warm-up, and must measure something. */
 function warmupIssues(load: LoadFields): LoadIssue[] {
   const p = load.profile
-  if (p.kind !== 'phases') return []
+  if (p.kind !== 'phases') return autoWarmupIssues(load)
   const issues: LoadIssue[] = []
   if (load.warmupSeconds > 0)
     issues.push({

@@ -111,6 +111,36 @@ function axisIssues(values: readonly SweepValue[], at: (string | number)[], ctx:
   })
 }
 
+/** The percentiles a latency target (`sweep.slo`) may name, and their LatencyStats keys. */
+export const SLO_METRICS = { p50: 'p50', p90: 'p90', p95: 'p95', p99: 'p99', 'p99.9': 'p999' } as const
+export type SloMetric = keyof typeof SLO_METRICS
+
+const sloMs = z
+  .number()
+  .positive('must be greater than 0 (ms)')
+  .max(3_600_000, 'must be at most an hour (3600000 ms)')
+  .optional()
+
+/** A latency target, in ms, on one percentile: `{ p99: 50 }`. */
+export const SloSchema = z
+  .object({ p50: sloMs, p90: sloMs, p95: sloMs, p99: sloMs, 'p99.9': sloMs })
+  .strict()
+  .superRefine((slo, ctx) => {
+    const named = Object.entries(slo).filter(([, v]) => v !== undefined)
+    if (named.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `name one percentile and its target in ms, e.g. { p99: 50 } (got ${named.length})`,
+      })
+  })
+
+/** The one percentile and target (ms) a parsed slo names. */
+export function sloOf(slo: z.output<typeof SloSchema>): { metric: SloMetric; ms: number } {
+  const [metric, ms] = Object.entries(slo).find(([, v]) => v !== undefined) as [SloMetric, number]
+  return { metric, ms }
+}
+
 const SweepAxisSchema = z
   .object(sweepAxisShape)
   .strict()
@@ -126,10 +156,22 @@ export const SweepSchema = z
      * recorded as the run's warm-up phase. 0 measures a cold stack.
      */
     warmupSeconds: z.number().min(0).max(3600).optional(),
+    /**
+     * A latency target, `{ p99: 50 }` (ms): the study reports per target the highest throughput
+     * whose percentile stays under it (engine/study/capacity.ts), beside the knee.
+     */
+    slo: SloSchema.optional(),
   })
   .strict()
   .superRefine((sweep, ctx) => {
     axisIssues(sweep.values, [], ctx)
+    if (sweep.slo && !sweep.values.every((v) => typeof v === 'number'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['slo'],
+        message:
+          'needs a sweep over numbers (connections, a rate…): the highest throughput under the target is read along them',
+      })
     if (sweep.by && sweep.by.path === sweep.path)
       ctx.addIssue({ code: 'custom', path: ['by', 'path'], message: 'must differ from sweep.path' })
     const runs = sweep.values.length * (sweep.by?.values.length ?? 1)

@@ -31,8 +31,11 @@ export {
   STACK_ENV_PATH,
   SweepValueSchema,
   SweepSchema,
+  SLO_METRICS,
+  sloOf,
   isLatencyMetric,
   type SweepValue,
+  type SloMetric,
   type ThresholdMetric,
   type AgentLauncher,
 } from './schema-sweep.ts'
@@ -126,6 +129,14 @@ export const RunConfigV1Schema = z.preprocess(
     if (cfg.agents) {
       const problem = splitProblem(cfg.load, cfg.agents.count)
       if (problem) ctx.addIssue({ code: 'custom', path: ['agents', 'count'], message: problem })
+      // Each agent's runner sees its own share's seconds only: one cut for the merged run would need
+      // the merged seconds, which no runner has while the segment's requests are still relabelled.
+      if (cfg.load.warmup === 'auto')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['load', 'warmup'],
+          message: 'auto is not available with load agents (each sees only its share): give load.warmupSeconds',
+        })
     }
   }),
 )

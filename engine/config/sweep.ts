@@ -231,10 +231,19 @@ function withWarmup(doc: Doc, seconds: number): void {
   load.warmupSeconds = Math.max(Number(load.warmupSeconds ?? 0), seconds)
 }
 
-/** Does the config open with a warm-up already (its own seconds, or a phase marked so)? */
+/** Does the config open with a warm-up already (its own seconds, a phase marked so, or found: auto)? */
 export function hasWarmup(config: RunConfig): boolean {
   const p = config.load.profile
-  return config.load.warmupSeconds > 0 || (p.kind === 'phases' && p.phases.some((ph) => ph.warmup))
+  return (
+    config.load.warmup === 'auto' ||
+    config.load.warmupSeconds > 0 ||
+    (p.kind === 'phases' && p.phases.some((ph) => ph.warmup))
+  )
+}
+
+/** A run's warm-up as a study's restart line states it: seconds, or found in each segment. */
+export function warmupText(warmup: number | 'auto'): string {
+  return warmup === 'auto' ? 'a warm-up found in each segment (load.warmup: auto)' : `${warmup} s of warm-up`
 }
 
 /**

@@ -3,7 +3,13 @@
 // throughput and latency (the study page's figures: rounds' throughput averaged, their histograms
 // merged), errors, the target's app and database time (Server-Timing), and its own CPU, memory and
 // database connections while it was measured (its monitors, warm-up seconds left out).
-import type { ExportResult, LatencyStats, SweepValue, TargetRoundSummary } from '../api/types.ts'
+import type {
+  ExportResult,
+  LatencyStats,
+  StudyResults,
+  SweepValue,
+  TargetRoundSummary,
+} from '../api/types.ts'
 import { failedRequests } from '../api/types.ts'
 import { compilePlan } from '../config/compile.ts'
 import { valueLabel } from '../config/sweep.ts'
@@ -39,6 +45,11 @@ export const STUDY_CSV_HEADER = [
   'target_memory_max_bytes',
   'db_connections_max',
   'knee',
+  // With the sweep's latency target (slo): its percentile met here, and the capacity under it.
+  'slo_met',
+  'capacity',
+  // What limited the target in this run (engine/metrics/limiting.ts).
+  'limited_by',
 ]
 
 /** The rounds' Server-Timing means, weighted by how many responses carried one. */
@@ -64,6 +75,22 @@ function over(
   return [xs.reduce((a, b) => a + b, 0) / xs.length, Math.max(...xs)]
 }
 
+type Line = StudyResults['targets'][number]
+
+/** The study's line a run's target is on: the target, at the run's value of a grid's second setting. */
+function lineOf(results: StudyResults, target: string, point: readonly SweepValue[]): Line | undefined {
+  return results.targets.find(
+    (t) => t.target === target && (t.by === null || valueLabel(t.by.value) === valueLabel(point[1] ?? '')),
+  )
+}
+
+/** slo_met and capacity: empty without a latency target. */
+function sloCells(line: Line | undefined, runId: number): [string, string] {
+  const point = line?.points.find((p) => p.runId === runId)
+  if (!point?.slo) return ['', '']
+  return [point.slo.met ? 'yes' : 'no', line?.capacity?.runId === runId ? 'yes' : '']
+}
+
 const round = (v: number | null, digits = 0): number | null =>
   v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits
 
@@ -73,13 +100,10 @@ function* studyLines(db: Db, studyId: number, count: () => void): Generator<stri
   const results = studyResults(db, studyId)
   const [axis, by] = study.axes
   const history = new HistoryStore(db)
-  const isKnee = (runId: number, target: string, point: SweepValue[]) =>
-    results.targets.some(
-      (t) =>
-        t.target === target &&
-        (t.by === null || valueLabel(t.by.value) === valueLabel(point[1] ?? '')) &&
-        t.points.some((p) => p.runId === runId && p.value === t.knee),
-    )
+  const isKnee = (runId: number, target: string, point: SweepValue[]) => {
+    const line = lineOf(results, target, point)
+    return line?.points.some((p) => p.runId === runId && p.value === line.knee) ?? false
+  }
   for (const run of study.runs) {
     const summary = history.getRun(run.runId)
     const plan = compilePlan(summary.config.load)
@@ -129,6 +153,8 @@ function* studyLines(db: Db, studyId: number, count: () => void): Generator<stri
         memMax,
         dbMax,
         isKnee(run.runId, target, run.point) ? 'yes' : '',
+        ...sloCells(lineOf(results, target, run.point), run.runId),
+        summary.limitedBy.find((l) => l.target === target)?.kind ?? null,
       ])
       count()
     }

@@ -7,7 +7,7 @@ import type { StackLogEvent } from '../api/types.ts'
 import type { LaunchOptions } from './launch.ts'
 import { ConfigError } from '../config/errors.ts'
 import type { RunConfig } from '../config/schema.ts'
-import type { ExpandOptions } from '../config/sweep.ts'
+import { warmupText, type ExpandOptions } from '../config/sweep.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
@@ -68,7 +68,7 @@ export function createStudies(d: StudiesDeps): HostStudies {
             study(step)
             const line =
               step.type === 'restart'
-                ? `restarting for the study with ${JSON.stringify(step.env)}${step.replicas > 1 ? `, ${step.replicas} replicas` : ''}; the run opens with ${step.warmupSeconds} s of warm-up`
+                ? `restarting for the study with ${JSON.stringify(step.env)}${step.replicas > 1 ? `, ${step.replicas} replicas` : ''}; the run opens with ${warmupText(step.warmupSeconds)}`
                 : step.type === 'restore'
                   ? step.running
                     ? `the study is over: restoring the settings it found (${JSON.stringify(step.env)})`

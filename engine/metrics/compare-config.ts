@@ -3,7 +3,7 @@
 // version, host, CPU, Node.js), the requests the two targets send and their limits, and a
 // saturated or unfinished run. Each note is worded per run (or per target), so a caveat that
 // applies to several pairs reads the same and is printed once.
-import type { GeneratorHealth, RoundNoise, RoundsOutcome, StatsBlock } from '../api/types.ts'
+import type { GeneratorHealth, LimitedBy, RoundNoise, RoundsOutcome, StatsBlock, SteadyState } from '../api/types.ts'
 import type { RunConfig, Target } from '../config/schema.ts'
 
 /** The environment row of a run as the store reads it (structurally: engine/store/environment.ts). */
@@ -26,10 +26,15 @@ export interface RunRounds {
   generator: GeneratorHealth | null
   /** The study (sweep) this run is one value of. */
   sweep: { studyId: number; path: string; value: number; by: string | null } | null
-  /** Per target, in target order, its finished rounds (a repeated disturbed round marked in its noise). */
+  /**
+   * Per target, in target order, its finished rounds (a repeated disturbed round marked in its
+   * noise; with load.warmup: auto, each one's steady state) and what limited it
+   * (engine/metrics/limiting.ts), when the caller read it.
+   */
   targets: {
     target: string
-    rounds: (StatsBlock & { round: number; histogram?: string; noise?: RoundNoise | null })[]
+    rounds: (StatsBlock & { round: number; histogram?: string; noise?: RoundNoise | null; steady?: SteadyState })[]
+    limitedBy?: LimitedBy | null
   }[]
   /** How its rounds ran and ended (absent where the caller has none: synthetic runs). */
   rounds?: RoundsOutcome | null

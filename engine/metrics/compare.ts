@@ -22,6 +22,7 @@ import { seriesHeadline, seriesOf } from './compare-series.ts'
 import { SEQUENTIAL_LEVEL, SEQUENTIAL_TRIM } from './stopping.ts'
 import { runRoundsWords } from './rounds-words.ts'
 import { isAdaptive, maxRounds } from '../config/rounds.ts'
+import { unsettledNote } from './steady-words.ts'
 
 export type { CompareEnvironment, RunRounds } from './compare-config.ts'
 export { methodText } from './compare-headline.ts'
@@ -72,6 +73,7 @@ function comparePair(a: Entry, b: Entry, minEffect: number): ComparePair {
     ...(b.run !== a.run ? runCaveats(b.run) : []),
     runDifferences(a.run, b.run),
     targetDifferences(a, b),
+    ...findingNotes(a, b),
   ].filter((n): n is string => n !== null)
   return {
     baseline: publicEntry(a),
@@ -81,6 +83,19 @@ function comparePair(a: Entry, b: Entry, minEffect: number): ComparePair {
     metrics,
     notes,
   }
+}
+
+/**
+ * What each side's own run found: rounds that never settled (load.warmup: auto) and what limited
+ * each (engine/metrics/limiting.ts), said once per pair: a ratio of two limits is not two servers.
+ */
+function findingNotes(a: Entry, b: Entry): (string | null)[] {
+  const own = (e: Entry) => e.run.targets.find((t) => t.target === e.target)
+  const limits = [a, b].map((e) => ({ label: e.label, limit: own(e)?.limitedBy ?? null }))
+  const said = limits.every((l) => l.limit !== null)
+    ? `What limited them: ${limits.map((l) => `${l.label}: ${l.limit!.text}`).join('; ')}.`
+    : null
+  return [unsettledNote(a.label, own(a)?.rounds ?? []), unsettledNote(b.label, own(b)?.rounds ?? []), said]
 }
 
 function publicEntry(e: Entry): CompareResult['entries'][number] {

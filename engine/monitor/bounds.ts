@@ -54,9 +54,9 @@ export interface CheckedSample {
 
 /** Control characters (C0, DEL, C1, line and paragraph separators) as '?', cut to `max` characters. */
 export function printableText(s: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
   // Cut first: a megabyte-long name costs no more than a short one.
   const cut = s.length > max ? `${s.slice(0, max - 1)}…` : s
+  // eslint-disable-next-line no-control-regex
   return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?')
 }
 

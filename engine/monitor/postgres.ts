@@ -10,6 +10,9 @@ import type { ErrorHandler, Monitor, ResourceSample, SampleHandler, StackLocator
 /** States every tick reports, 0 included, so each is one continuous series; others appear when seen. */
 const STATES = ['active', 'idle', 'idle in transaction'] as const
 const QUERY_TIMEOUT_MS = 5000
+// The connections other clients may open: what a pool, or a connection per request, runs into.
+const LIMIT_SQL = `SELECT current_setting('max_connections')::int
+  - current_setting('superuser_reserved_connections')::int AS n`
 
 // Client backends of the monitored database, by state; this monitor's own connection left out.
 // Every name is pg_catalog's: a role whose search_path puts a schema of its own first (a view
@@ -24,7 +27,8 @@ const SQL = `SELECT coalesce(a.state, 'unknown')::text AS state, pg_catalog.coun
 /**
  * Database connections of a PostgreSQL database on the run's timeline (pooling on or
  * off): one sample per connection state per tick, from pg_stat_activity, with `connections` the
- * count and `instance` the state (active, idle, idle in transaction…). CPU and memory are null:
+ * count and `instance` the state (active, idle, idle in transaction…), and the database's
+ * connection limit (max_connections less the superusers' reserve). CPU and memory are null:
  * this source counts connections. One connection of its own, kept open for the whole run.
  */
 export class PostgresMonitor implements Monitor {
@@ -36,6 +40,7 @@ export class PostgresMonitor implements Monitor {
   #client: pg.Client | undefined
   #loop: Loop | undefined
   #where = ''
+  #limit: number | null = null
 
   constructor(
     spec: PostgresMonitorSpec,
@@ -91,6 +96,8 @@ export class PostgresMonitor implements Monitor {
     try {
       await client.connect()
       await client.query(SQL)
+      const { rows } = await client.query<{ n: number }>(LIMIT_SQL)
+      this.#limit = rows[0]?.n ?? null
     } catch (error) {
       await client.end().catch(() => {})
       const e = error as { code?: string; message?: string }
@@ -132,6 +139,7 @@ export class PostgresMonitor implements Monitor {
       cpuLimit: null,
       state: 'running',
       connections,
+      connectionLimit: this.#limit,
     }
   }
 

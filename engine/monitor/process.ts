@@ -1,6 +1,7 @@
 import { errorReporter, startLoop } from './loop.ts'
 import type { Loop } from './loop.ts'
 import { CLK_TCK, pidsListeningOn, processTree, readRssBytes, readStat } from './procfs.ts'
+import { procLimits, type ProcLimits } from './proc-limits.ts'
 import type { ProcessMonitorSpec } from '../config/schema-monitor.ts'
 import { MonitorError, toMonitorError } from './types.ts'
 import type { ErrorHandler, Monitor, ResourceSample, SampleHandler } from './types.ts'
@@ -18,7 +19,8 @@ const RESOLVE_EVERY_TICKS = 3
  * children), from /proc: CPU % = Δ(utime + stime) / CLK_TCK / Δt × 100, so 100 = one core;
  * memory = Σ VmRSS (shared pages count once per process, as in `top`). With `tree: true`, every
  * process of the tree is its own instance (its pid), as `top` shows a cluster's workers; a
- * process that exits gets one 'exited' sample.
+ * process that exits gets one 'exited' sample. Its limits are its (first) root's: the CPUs it may
+ * run on and its cgroup's CPU quota and memory limit (proc-limits.ts).
  */
 export class ProcessMonitor implements Monitor {
   readonly #spec: ProcessMonitorSpec
@@ -30,6 +32,9 @@ export class ProcessMonitor implements Monitor {
   #instance = ''
   #rootStart = new Map<number, number>()
   #last: Snapshot | undefined
+  /** The roots' CPU and memory limits (proc-limits.ts), read again every RESOLVE_EVERY_TICKS ticks. */
+  #limits: ProcLimits = { cpuLimit: null, memoryLimitBytes: null }
+  #limitsAge = 0
 
   constructor(spec: ProcessMonitorSpec, target: string, intervalMs = 1000) {
     this.#spec = spec
@@ -58,6 +63,7 @@ export class ProcessMonitor implements Monitor {
             if (roots.length > 0) this.#setRoots(roots) // restarted: new baseline, sample next tick
           }
         }
+        this.#readLimits()
         for (const sample of this.#spec.tree ? this.#perProcess() : [this.#sample()]) onSample(sample)
         errors.ok()
       },
@@ -125,9 +131,17 @@ export class ProcessMonitor implements Monitor {
       source: 'process' as const,
       target: this.#target,
       instance,
-      memoryLimitBytes: null,
-      cpuLimit: null,
+      memoryLimitBytes: this.#limits.memoryLimitBytes,
+      cpuLimit: this.#limits.cpuLimit,
     }
+  }
+
+  /** The first root's limits, read once every few ticks (they seldom change). */
+  #readLimits(): void {
+    if (this.#limitsAge-- > 0) return
+    this.#limitsAge = RESOLVE_EVERY_TICKS
+    const root = this.#roots[0]
+    this.#limits = root === undefined ? { cpuLimit: null, memoryLimitBytes: null } : procLimits(root)
   }
 
   /** The next snapshot and the one before it, or null when the tree is gone. */

@@ -25,6 +25,8 @@ export type ResourceSample = {
   state: string | null
   /** Database connections in the state `instance` names: the postgres source only. */
   connections?: number | null
+  /** How many connections the database accepts (max_connections less superusers'): postgres only. */
+  connectionLimit?: number | null
   /**
    * A named series other than CPU and memory (the prometheus source: heap_bytes, gc_pause_ratio, a
    * query's own name), its value in `value`; CPU, memory and connections are then null.

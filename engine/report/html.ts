@@ -1,6 +1,7 @@
 // The comparison report as one self-contained HTML document: inline CSS, inline SVG charts, no
 // script, no external fetch. Every string that came from a user (run, target and phase names,
 // tags, notes, URLs) goes through esc().
+import { findingsSection } from './findings.ts'
 import type { CompareResult } from '../api/types.ts'
 import { warningLine, warningTitle } from '../monitor/warnings.ts'
 import type { HistoryStore } from '../store/queries.ts'
@@ -152,6 +153,7 @@ ${warnings(d, printed)}
 <h3>Configuration</h3>${configurationTable(d)}
 ${d.plan ? scheduleChart(d.schedule, d.plan, segments) : ''}
 <h3>Results per target</h3>${summaryTable(d)}
+${findingsSection(d)}
 ${phaseTables(d)}
 ${stepTables(d)}
 ${resourcesTable(d.resourceSummary)}

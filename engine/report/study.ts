@@ -31,7 +31,7 @@ ${t.points
       `<tr${p.value === t.knee ? ' class="knee"' : ''}><td>${esc(p.label)}${p.value === t.knee ? ' (knee)' : ''}</td><td>${p.runId}</td><td>${p.throughput.toFixed(1)}</td><td>${ms(p.p50)}</td><td>${ms(p.p95)}</td><td>${ms(p.p99)}</td><td>${(p.errorRate * 100).toFixed(2)} %</td></tr>`,
   )
   .join('')}</table>
-<p>${esc(t.sentence)}</p>`,
+<p>${esc(t.sentence)}</p>${t.capacity ? `\n<p class="capacity"><b>Capacity at the latency target:</b> ${esc(t.capacity.sentence)}</p>` : ''}`,
     )
     .join('\n')
   // Words (stack names, body kinds) are categories: evenly spaced, labelled as written.
@@ -51,7 +51,7 @@ ${t.points
     .map((a) => `<code>${esc(a.path)}</code> (${a.labels.map(esc).join(', ')})`)
     .join(' against ')
   return `<section class="study"><h2>Study ${s.studyId}: ${esc(s.name)}</h2>
-<p>One run per value of ${swept}${by ? ', every pair' : ''}. ${axis?.numeric ? esc(s.kneeRule) : `The values of ${esc(name)} are words, not a scale: no knee is looked for.`}</p>
+<p>One run per value of ${swept}${by ? ', every pair' : ''}. ${axis?.numeric ? esc(s.kneeRule) : `The values of ${esc(name)} are words, not a scale: no knee is looked for.`}${s.slo && s.capacityRule ? ` Latency target: ${esc(s.slo.metric)} ≤ ${s.slo.ms} ms. ${esc(s.capacityRule)}` : ''}</p>
 ${line('throughput', `Throughput against ${name}`, 'responses/s')}
 ${line('p99', `p99 latency against ${name}`, 'ms', 1000)}
 ${tables}

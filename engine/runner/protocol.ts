@@ -112,9 +112,18 @@ export interface GeneratorSeconds {
 export type ToWriter =
   /**
    * `warmup`: per phase, whether it is a warm-up (kept, out of the figures). `encode`: agent mode,
-   * each second and segment also as encoded statistics.
+   * each second and segment also as encoded statistics. `autoWarmup`: load.warmup: auto, each
+   * segment's first `hold` seconds (null: all) held until its cut is known (auto-warmup.ts).
    */
-  | { type: 'open'; dbPath: string; runId: number; phases: string[]; warmup: boolean[]; encode?: boolean }
+  | {
+      type: 'open'
+      dbPath: string
+      runId: number
+      phases: string[]
+      warmup: boolean[]
+      encode?: boolean
+      autoWarmup?: { hold: number | null }
+    }
   | { type: 'segment-start'; segment: Segment; stepNames: string[] }
   | { type: 'batch'; segment: number; columns: Columns }
   /** Connect times (µs) of connections opened, and rate mode's send lateness (µs) per request. */

@@ -141,7 +141,14 @@ export class ResourceRecorder {
       'warn',
       `${from.field} (${from.target}): ${message}${stopped ? '; the run goes on without it' : ''}`,
     )
-    this.warn({ kind: 'monitor', field: from.field, target: from.target, source: from.source, message, stopped })
+    this.warn({
+      kind: 'monitor',
+      field: from.field,
+      target: from.target,
+      source: from.source,
+      message,
+      stopped,
+    })
   }
 
   /** A warning of the run: stored at once, told to the live view once its place on the timeline is known. */

@@ -17,7 +17,7 @@ import type { RunRowsData, RunRowsReport } from './run-rows.ts'
 
 const port = parentPort
 if (!port) throw new Error('run-rows-thread.ts runs as a worker thread')
-const { dbPath, runId, cpu, minFreeBytes, idleMs, starvedMs } = workerData as RunRowsData
+const { dbPath, runId, cpu, minFreeBytes, idleMs, starvedMs, waitForSummary } = workerData as RunRowsData
 
 let stopping = false
 let wake: (() => void) | null = null
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     db = openDb(dbPath, { skipMigrations: true })
     const expander = blockExpander(db)
     while (!stopping) {
-      const id = firstBlockId(db, runId)
+      const id = firstBlockId(db, runId, { summarized: waitForSummary })
       if (id === undefined || freeBytes() < minFreeBytes) {
         await sleep(idleMs)
         continue

@@ -25,6 +25,11 @@ export interface RunRowsData {
   idleMs: number
   /** A block that took longer than this (wall time) to write ends the thread: no idle CPU. */
   starvedMs: number
+  /**
+   * load.warmup: auto: a segment's blocks wait until its summary is written, since its warm-up's
+   * requests are moved to the warm-up phase then (writer.ts, auto-warmup.ts).
+   */
+  waitForSummary: boolean
 }
 
 export type RunRowsReport =
@@ -48,7 +53,7 @@ export function startRunRows(
   dbPath: string,
   runId: number,
   cpu: number,
-  o: { minFreeBytes?: number; idleMs?: number; starvedMs?: number } = {},
+  o: { minFreeBytes?: number; idleMs?: number; starvedMs?: number; waitForSummary?: boolean } = {},
 ): RunRows {
   const data: RunRowsData = {
     dbPath,
@@ -57,6 +62,7 @@ export function startRunRows(
     minFreeBytes: o.minFreeBytes ?? 512 * 2 ** 20,
     idleMs: o.idleMs ?? 100,
     starvedMs: o.starvedMs ?? 1000,
+    waitForSummary: o.waitForSummary ?? false,
   }
   const worker = new Worker(new URL('./run-rows-thread.ts', import.meta.url), { workerData: data })
   let rows = 0

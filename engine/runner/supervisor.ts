@@ -161,7 +161,7 @@ export async function startRun(
   const expander = opts.expander ?? new LedgerExpander(db)
   const during =
     opts.cpu !== undefined && !opts.keepBlocks && dbPath !== ':memory:' && runRowsEnabled()
-      ? startRunRows(dbPath, runId, opts.cpu)
+      ? startRunRows(dbPath, runId, opts.cpu, { waitForSummary: config.load.warmup === 'auto' })
       : null
   const ended = during ? runner.done.finally(() => during.stop()) : runner.done
   return {

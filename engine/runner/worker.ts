@@ -251,7 +251,10 @@ async function run(msg: StartMsg): Promise<void> {
   })
   const ledger = new Ledger(link.worker)
   const open = { type: 'open', dbPath: msg.dbPath, runId, phases: plan.phases, warmup: plan.warmup } as const
-  await link.ask({ ...open, encode: msg.agent !== undefined }, 'ready', 'opening the database')
+  // warmup: auto cuts at most half a segment: its first half (and a second) is held until it ends.
+  const hold = plan.seconds === null ? null : Math.ceil(plan.seconds / 2) + 1
+  const auto = config.load.warmup === 'auto' ? { autoWarmup: { hold } } : {}
+  await link.ask({ ...open, ...auto, encode: msg.agent !== undefined }, 'ready', 'opening the database')
 
   const share = msg.agent?.share ?? { index: 0, count: 1 }
   // Agent i of N numbers its requests and scenario passes i, i + N, …: unique across agents.

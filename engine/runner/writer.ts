@@ -28,6 +28,7 @@ import type { EncodedSecond, FromWriter, Segment, ToWriter } from './protocol.ts
 import type { ScheduleCounts } from './openloop.ts'
 import type { Columns } from './columns.ts'
 import { transferList } from './columns.ts'
+import { applyCut, AutoWarmup } from './auto-warmup.ts'
 
 const port = parentPort
 if (!port) throw new Error('writer.ts must run as a worker thread')
@@ -50,6 +51,10 @@ interface SegmentState {
   /** Rate mode: how late each request left (µs), and how many left more than 1 ms late. */
   lateness: Histogram | null
   late: number
+  /** load.warmup: auto: the seconds that may be its warm-up, held apart until it ends. */
+  auto: AutoWarmup | null
+  /** The final slice's requests were held (auto): they revise a held second. */
+  sliceHeld: boolean
 }
 
 /** A send more than this late (µs) counts as late. */
@@ -64,6 +69,8 @@ let broken: string | null = null
 let ledger: LedgerWriter | null = null
 let phaseNames: string[] = []
 let warmupPhases: boolean[] = []
+/** load.warmup: auto: how many seconds each segment holds (null: all of them); undefined: off. */
+let autoHold: number | null | undefined
 let rows = 0
 /** Agent mode: seconds and segments also go out as encoded statistics, to be summed exactly. */
 let encode = false
@@ -91,8 +98,11 @@ function onBatch(segIndex: number, c: Columns): void {
     send({ type: 'free', columns: c }, transferList(c))
     return
   }
+  const held = st.auto?.holding === true
   try {
-    ledger.insertBlock(st.segment.targetIndex, st.segment.round, c)
+    const id = ledger.insertBlock(st.segment.targetIndex, st.segment.round, c)
+    if (held) st.auto!.block(id)
+    st.sliceHeld = held
   } catch (err) {
     c.count = 0
     send({ type: 'free', columns: c }, transferList(c))
@@ -109,11 +119,20 @@ function onBatch(segIndex: number, c: Columns): void {
     const app = c.appUs[i]!
     const dbUs = c.dbUs[i]!
     st.second.add(lat, cor, status, bytes, err, app, dbUs)
-    ;(st.phases[phase] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
+    // A held second (warmup: auto) joins a phase when its segment's cut is known.
+    if (!held) (st.phases[phase] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
     const step = c.step[i]!
     // A scenario's steps are figures of the measured window: warm-up requests stay out of them.
     if (step !== 255 && warmupPhases[phase] !== true)
-      (st.steps[step] ??= new StatsAccumulator()).add(lat, cor, status, bytes, err, app, dbUs)
+      (held ? st.auto!.step(step) : (st.steps[step] ??= new StatsAccumulator())).add(
+        lat,
+        cor,
+        status,
+        bytes,
+        err,
+        app,
+        dbUs,
+      )
   }
   c.count = 0
   send({ type: 'free', columns: c }, transferList(c))
@@ -185,12 +204,14 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     const tick = { ...st.prevTick, connections: Math.max(st.prevTick.connections, msg.connections) }
     const { point, status } = seriesPoint(st, st.prev, tick)
     ledger.insertSeries(point, st.segment.targetIndex, tick.phase, status)
+    st.auto?.revise(point, st.prev, st.sliceHeld)
     // An agent's second changed after it was sent: it goes out again, replacing the first.
     if (encode) send({ type: 'second-revised', encoded: encodedSecond(msg.segment, tick, st.prev) })
     return
   }
   const { point, status } = seriesPoint(st, st.second, msg)
   ledger.insertSeries(point, st.segment.targetIndex, msg.phase, status)
+  st.auto?.second(point, st.second)
   const encoded = encode ? encodedSecond(msg.segment, msg, st.second) : undefined
   // This second becomes the one a final slice may be folded into.
   const done = st.prev
@@ -198,8 +219,9 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
   st.prevTick = msg
   done.reset()
   st.second = done
-  let requests = 0
-  let errors = 0
+  const held = st.auto?.totals()
+  let requests = held?.requests ?? 0
+  let errors = held?.errors ?? 0
   for (const p of st.phases) {
     if (!p) continue
     requests += p.requests
@@ -215,10 +237,14 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
 }
 
 function onSegmentEnd(end: Extract<ToWriter, { type: 'segment-end' }>): void {
-  const { segment: segIndex, seconds, phaseSeconds, schedule } = end
+  const { segment: segIndex, seconds, schedule } = end
+  const measuredSeconds = end.phaseSeconds
   const invalidByPhase = end.serverTimingInvalid
   const st = segments.get(segIndex)
   if (!st || !ledger) throw new Error(`segment-end for unknown segment ${segIndex}`)
+  // warmup: auto: the held seconds go to the warm-up phase or the measured one, as the cut says.
+  const cut = st.auto ? applyCut(st.auto, st, measuredSeconds, warmupPhases) : null
+  const phaseSeconds = cut?.phaseSeconds ?? measuredSeconds
   // Warm-up phases are kept as phases but stay out of the segment's figures (and so out of the
   // thresholds and comparisons, which read them), time included.
   const total = new StatsAccumulator()
@@ -260,8 +286,20 @@ function onSegmentEnd(end: Extract<ToWriter, { type: 'segment-end' }>): void {
     connect: st.connect ? latencyStats(st.connect) : null,
     schedule: scheduleStats(st, schedule),
     serverTimingInvalid,
+    ...(cut ? { steady: cut.steady } : {}),
   }
-  ledger.writeSummary(st.segment.targetIndex, summary)
+  // The summary and the warm-up's rows and blocks moved to its phase: one transaction.
+  db!.transaction(() => {
+    ledger!.writeSummary(st.segment.targetIndex, summary)
+    if (cut)
+      ledger!.moveToWarmup(
+        st.segment.targetIndex,
+        st.segment.round,
+        cut.blocks,
+        cut.from,
+        warmupPhases.indexOf(true),
+      )
+  })()
   const encoded = encode
     ? {
         segment: segIndex,
@@ -285,6 +323,7 @@ function onSegmentEnd(end: Extract<ToWriter, { type: 'segment-end' }>): void {
   st.lateness?.destroy()
   st.second.destroy()
   st.prev.destroy()
+  st.auto?.destroy()
   for (const p of st.phases) p?.destroy()
   for (const p of st.steps) p?.destroy()
   segments.delete(segIndex)
@@ -310,6 +349,7 @@ port.on('message', (msg: ToWriter) => {
             try {
               open(msg.dbPath, msg.runId, msg.phases, msg.warmup)
               encode = msg.encode ?? false
+              autoHold = msg.autoWarmup?.hold
               send({ type: 'ready' })
             } catch (err) {
               report(err)
@@ -330,6 +370,8 @@ port.on('message', (msg: ToWriter) => {
           connect: null,
           lateness: null,
           late: 0,
+          auto: autoHold === undefined ? null : new AutoWarmup(autoHold),
+          sliceHeld: false,
         })
         break
       case 'batch':

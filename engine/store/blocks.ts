@@ -65,6 +65,18 @@ export function encodeBlock(c: BlockColumns): Buffer {
   return Buffer.concat(parts, n * ROW_BYTES)
 }
 
+/** Every request of an encoded block moved to phase `phase` (its phase column rewritten in place). */
+export function setBlockPhase(data: Buffer, count: number, phase: number): void {
+  let off = 0
+  for (const [name, size] of LAYOUT) {
+    if (name === 'phase') {
+      data.fill(phase, off, off + count)
+      return
+    }
+    off += size * count
+  }
+}
+
 export function decodeBlock(data: Uint8Array, count: number): BlockColumns {
   // A count its data does not hold is never believed: it would size the buffer below (a stored
   // count of 10,000,000 over 57 bytes once took every later export's memory).
@@ -171,11 +183,15 @@ export function blockIds(db: Db, runId: number): number[] {
 }
 
 /** The run's oldest block still to be written as rows, or undefined when none is left. */
-export function firstBlockId(db: Db, runId: number): number | undefined {
-  return db
-    .prepare('SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id LIMIT 1')
-    .pluck()
-    .get(runId) as number | undefined
+export function firstBlockId(db: Db, runId: number, o: { summarized?: boolean } = {}): number | undefined {
+  // `summarized`: only blocks of segments whose summary is written (load.warmup: auto moves a
+  // segment's warm-up blocks to its warm-up phase when it writes the summary).
+  const sql = o.summarized
+    ? `SELECT b.id FROM sample_blocks b JOIN run_targets t
+         ON t.run_id = b.run_id AND t.target_index = b.target_index AND t.round = b.round
+       WHERE b.run_id = ? AND t.summary IS NOT NULL ORDER BY b.id LIMIT 1`
+    : 'SELECT id FROM sample_blocks WHERE run_id = ? ORDER BY id LIMIT 1'
+  return db.prepare(sql).pluck().get(runId) as number | undefined
 }
 
 /**

@@ -27,6 +27,7 @@ import { listRuns } from './list.ts'
 import { runIsLive } from './owner.ts'
 import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from './samples-read.ts'
 import { runWarnings } from './warnings.ts'
+import { runLimits } from './limiting.ts'
 import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
 import {
   configOrNull,
@@ -146,6 +147,7 @@ export class HistoryStore {
           ? null
           : parseColumn(where, 'runs.distribution', row.distribution, DistributionSchema),
       warnings: runWarnings(this.db, runId),
+      limitedBy: runLimits(this.db, runId, config, results),
       config,
     }
   }
@@ -192,13 +194,16 @@ export class HistoryStore {
         entry.rounds.push(result)
         byTarget.set(targetIndex, entry)
       }
-      const targets = [...byTarget].sort(([a], [b]) => a - b).map(([, t]) => t)
+      const config = configOrNull(run.config)?.config ?? null
+      const limits = config ? runLimits(this.db, runId, config, rows.map((r) => r.result)) : []
+      const targets = [...byTarget]
+        .sort(([a], [b]) => a - b)
+        .map(([, t]) => ({ ...t, limitedBy: limits.find((l) => l.target === t.target) ?? null }))
       const where = `run ${runId}`
       const generator =
         run.generator === null
           ? null
           : parseColumn(where, 'runs.generator', run.generator, GeneratorHealthSchema)
-      const config = configOrNull(run.config)?.config ?? null
       const results = rows.map((r) => r.result)
       return {
         runId,

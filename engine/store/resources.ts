@@ -12,13 +12,15 @@ export interface TargetLimits {
   target: string
   memoryLimit: number | null
   cpuLimit: number | null
+  /** The database's connection limit (the postgres monitor), when its monitor read one. */
+  connectionLimit: number | null
 }
 
 /** One prepared insert for a run: the recorder calls it once a second per instance. */
 export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSample) => void {
   const stmt = db.prepare(
-    `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections, metric, value)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO resource_samples (run_id, t, target, source, instance, cpu_percent, memory_bytes, memory_limit, cpu_limit, state, connections, metric, value, connection_limit)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   return (t, s) => {
     stmt.run(
@@ -35,6 +37,7 @@ export function resourceWriter(db: Db, runId: number): (t: number, s: ResourceSa
       s.connections ?? null,
       s.metric ?? null,
       s.value ?? null,
+      s.connectionLimit ?? null,
     )
   }
 }
@@ -52,7 +55,8 @@ export function resourcePoints(db: Db, runId: number): ResourcePoint[] {
 export function resourceLimits(db: Db, runId: number): TargetLimits[] {
   return db
     .prepare(
-      `SELECT target, max(memory_limit) AS memoryLimit, max(cpu_limit) AS cpuLimit FROM resource_samples
+      `SELECT target, max(memory_limit) AS memoryLimit, max(cpu_limit) AS cpuLimit,
+         max(connection_limit) AS connectionLimit FROM resource_samples
        WHERE run_id = ? AND source <> 'generator' GROUP BY target ORDER BY target`,
     )
     .all(runId) as TargetLimits[]

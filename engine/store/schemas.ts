@@ -81,6 +81,15 @@ export const ScheduleStatsSchema = z.object({
   peakConnections: z.number(),
 })
 
+export const SteadyStateSchema = z.object({
+  warmupSeconds: z.number().int().min(0),
+  from: z.number(),
+  limit: z.number().int().min(0),
+  settled: z.boolean(),
+  why: z.enum(['trend', 'short']).nullable(),
+  change: z.object({ throughput: z.number(), p50: z.number() }),
+})
+
 export const TargetSummarySchema = z.object({
   ...statsShape,
   phases: z.array(PhaseSummarySchema).default([]),
@@ -90,6 +99,8 @@ export const TargetSummarySchema = z.object({
   schedule: ScheduleStatsSchema.nullish().transform((v) => v ?? null),
   // Counted since issue 20: older runs read 0.
   serverTimingInvalid: z.number().int().min(0).default(0),
+  // load.warmup: auto (issue 27): where the measured window starts, and whether it settled.
+  steady: SteadyStateSchema.optional(),
 })
 
 export const ThresholdResultSchema = z.object({

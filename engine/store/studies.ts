@@ -1,7 +1,7 @@
 // Studies (sweeps): one row per study with the settings it sweeps (its axes), its runs marked with
 // the study and the values they ran with.
 import { ApiError } from '../api/errors.ts'
-import type { StudyAxis, StudyListItem, SweepValue } from '../api/types.ts'
+import type { StudyAxis, StudyListItem, StudySlo, SweepValue } from '../api/types.ts'
 import { axisName, valueLabel } from '../config/sweep.ts'
 import type { Db } from './db.ts'
 
@@ -11,6 +11,8 @@ export interface StudyRow {
   path: string
   values: SweepValue[]
   axes: StudyAxis[]
+  /** The sweep's latency target, if it named one. */
+  slo: StudySlo | null
   /** The study's runs: the values they ran with (one per axis) and the first axis's position. */
   runs: { runId: number; value: number; point: SweepValue[] }[]
 }
@@ -35,18 +37,22 @@ function readAxes(path: string, values: string, axes: string | null): StudyAxis[
   return list.map(axisOf)
 }
 
-export function createStudy(db: Db, study: { name: string; axes: readonly AxisInput[] }): number {
+export function createStudy(
+  db: Db,
+  study: { name: string; axes: readonly AxisInput[]; slo?: StudySlo | null },
+): number {
   const first = study.axes[0]
   if (!first) throw new Error('a study sweeps at least one setting')
   const info = db
     .prepare(
-      `INSERT INTO studies (name, kind, path, "values", axes, created_at) VALUES (?, 'sweep', ?, ?, ?, ?)`,
+      `INSERT INTO studies (name, kind, path, "values", axes, slo, created_at) VALUES (?, 'sweep', ?, ?, ?, ?, ?)`,
     )
     .run(
       study.name,
       first.path,
       JSON.stringify(first.values),
       JSON.stringify(study.axes.map((a) => ({ path: a.path, values: a.values }))),
+      study.slo ? JSON.stringify(study.slo) : null,
       new Date().toISOString(),
     )
   return Number(info.lastInsertRowid)
@@ -99,11 +105,22 @@ export function listStudies(db: Db): StudyListItem[] {
   })
 }
 
+/** A stored latency target; one that does not read as one is none (the study still shows). */
+function readSlo(text: string): StudySlo | null {
+  try {
+    const v = JSON.parse(text) as Partial<StudySlo>
+    return typeof v.metric === 'string' && typeof v.ms === 'number' ? { metric: v.metric, ms: v.ms } : null
+  } catch {
+    return null
+  }
+}
+
 /** One study and its runs; ApiError('not-found') when there is none. */
 export function readStudy(db: Db, studyId: number): StudyRow {
   const study = db
-    .prepare('SELECT id, name, path, "values" AS v, axes FROM studies WHERE id = ?')
-    .get(studyId) as { id: number; name: string; path: string; v: string; axes: string | null } | undefined
+    .prepare('SELECT id, name, path, "values" AS v, axes, slo FROM studies WHERE id = ?')
+    .get(studyId) as
+    { id: number; name: string; path: string; v: string; axes: string | null; slo: string | null } | undefined
   if (!study) throw new ApiError('not-found', `study ${studyId} does not exist`)
   const axes = readAxes(study.path, study.v, study.axes)
   const runs = db
@@ -115,6 +132,7 @@ export function readStudy(db: Db, studyId: number): StudyRow {
     path: study.path,
     values: axes[0]!.values,
     axes,
+    slo: study.slo ? readSlo(study.slo) : null,
     runs: runs.map((r) => ({
       runId: r.id,
       value: r.sweep_value,

@@ -6,6 +6,7 @@
 // study page and the report show it). One round per value gives no spread, so a latency jump must
 // also persist at every later value: a noisy flat line jumps up and comes back, a knee does not.
 import type { StudyAxis, StudyResults, SweepPoint } from '../api/types.ts'
+import { SLO_METRICS } from '../config/schema.ts'
 import { axisPosition, valueLabel } from '../config/sweep.ts'
 import { roundsFigures } from '../metrics/figures.ts'
 import { latencyStats, mergeEncoded } from '../metrics/hdr.ts'
@@ -13,6 +14,7 @@ import { msText } from '../metrics/units.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { readStudy } from '../store/studies.ts'
+import { capacityOf, CAPACITY_RULE, type CapacityPoint } from './capacity.ts'
 import { scalingPoint } from './scaling.ts'
 import { seriesFigures } from './series.ts'
 
@@ -93,11 +95,20 @@ function relativeSpread(xs: readonly number[]): number {
 
 type Line = StudyResults['targets'][number]
 
+/** A point's percentile against the latency target: merged, and how many rounds met it alone. */
+function sloPoint(latencyUs: number, rounds: readonly number[], ms: number): NonNullable<SweepPoint['slo']> {
+  const under = (us: number) => us > 0 && us <= ms * 1000
+  return { latencyUs, met: under(latencyUs), roundsMet: rounds.filter(under).length }
+}
+type Building = Omit<Line, 'knee' | 'sentence' | 'capacity'> & { forCapacity: CapacityPoint[] }
+
 export function studyResults(db: Db, studyId: number): StudyResults {
   const study = readStudy(db, studyId)
   const [axis, by] = study.axes as [StudyAxis, StudyAxis | undefined]
   // One line per target and, in a grid, per value of the second setting.
-  const lines = new Map<string, Omit<Line, 'knee' | 'sentence'>>()
+  const lines = new Map<string, Building>()
+  const slo = study.slo
+  const sloKey = slo ? SLO_METRICS[slo.metric] : null
   const history = new HistoryStore(db)
   for (const run of study.runs) {
     const summary = history.getRun(run.runId)
@@ -112,12 +123,31 @@ export function studyResults(db: Db, studyId: number): StudyResults {
       const figures = roundsFigures(rounds)
       const answered = rounds.filter((r) => r.latency.count > 0)
       const key = JSON.stringify([target, byValue])
-      const line = lines.get(key) ?? {
+      const line: Building = lines.get(key) ?? {
         target,
         by: byValue === null ? null : { value: byValue, label: valueLabel(byValue) },
         points: [],
+        forCapacity: [],
       }
       const first = run.point[0] ?? run.value
+      // With a latency target: the point's percentile (merged, as shown) and each round's.
+      const sloAt =
+        slo && sloKey
+          ? sloPoint(
+              lat[sloKey],
+              answered.map((r) => r.latency[sloKey]),
+              slo.ms,
+            )
+          : null
+      if (slo && sloKey)
+        line.forCapacity.push({
+          value: axisPosition(axis, first),
+          label: valueLabel(first),
+          runId: run.runId,
+          throughput: figures.throughput,
+          latencyUs: lat[sloKey],
+          rounds: rounds.map((r) => ({ throughput: r.throughput, latencyUs: r.latency[sloKey] })),
+        })
       line.points.push({
         value: axisPosition(axis, first),
         label: valueLabel(first),
@@ -134,12 +164,13 @@ export function studyResults(db: Db, studyId: number): StudyResults {
         },
         scaling: scalingPoint(db, run.runId, target),
         series: seriesFigures(db, run.runId, target),
+        ...(sloAt ? { slo: sloAt } : {}),
       })
       lines.set(key, line)
     }
   }
   // Lines in the order of the second setting's values, points in the order of the first's.
-  const byOrder = (l: Omit<Line, 'knee' | 'sentence'>) => (l.by && by ? axisPosition(by, l.by.value) : 0)
+  const byOrder = (l: Building) => (l.by && by ? axisPosition(by, l.by.value) : 0)
   return {
     studyId,
     name: study.name,
@@ -147,14 +178,23 @@ export function studyResults(db: Db, studyId: number): StudyResults {
     values: study.values,
     axes: study.axes,
     kneeRule: KNEE_RULE,
+    slo,
+    capacityRule: slo ? CAPACITY_RULE : null,
     targets: [...lines.values()]
       .sort((a, b) => byOrder(a) - byOrder(b))
-      .map((l) => {
+      .map(({ forCapacity, ...l }) => {
         const points = [...l.points].sort((a, b) => a.value - b.value)
         // A knee needs a scale: categories (stack names, body kinds) have none.
         const step = axis.numeric ? kneeStep(points) : null
         const label = l.by && by ? `${l.target}, ${by.name}=${l.by.label}` : l.target
-        return { ...l, points, knee: step?.value ?? null, sentence: sentenceFor(label, axis, points, step) }
+        const capacity = slo && axis.numeric ? capacityOf(label, axis.name, forCapacity, slo) : null
+        return {
+          ...l,
+          points,
+          knee: step?.value ?? null,
+          sentence: sentenceFor(label, axis, points, step),
+          capacity,
+        }
       }),
   }
 }

@@ -4,6 +4,7 @@
 // as it found it: running with its earlier settings, or stopped, also when a run fails or is
 // stopped (Ctrl-C) or the study is cut short by an error.
 import { ConfigError } from '../config/errors.ts'
+import { sloOf } from '../config/schema.ts'
 import type { RunConfig } from '../config/schema.ts'
 import {
   axisPosition,
@@ -31,7 +32,8 @@ export type StackStep =
       stack: string
       env: Record<string, string | number>
       replicas: number
-      warmupSeconds: number
+      /** Seconds, or `auto`: found in each segment (load.warmup: auto). */
+      warmupSeconds: number | 'auto'
     }
   | { type: 'restore'; stack: string; running: boolean; env: Record<string, string>; replicas: number }
   | { type: 'restore-failed'; stack: string; error: string }
@@ -55,7 +57,8 @@ export interface StudyResult {
 }
 
 /** The warm-up a step's config opens with (a restarted stack's): seconds, as the CLI states it. */
-function warmupOf(config: RunConfig): number {
+function warmupOf(config: RunConfig): number | 'auto' {
+  if (config.load.warmup === 'auto') return 'auto'
   const p = config.load.profile
   if (p.kind === 'phases')
     return p.phases.filter((ph) => ph.warmup).reduce((s, ph) => s + (ph.duration ?? 0), 0)
@@ -100,7 +103,7 @@ export async function runStudy(
         await stacks!.apply(s)
       }
       const handle = await launchRun(db, dbPath, step.config, hooks, opts)
-      studyId ??= createStudy(db, { name: config.name, axes })
+      studyId ??= createStudy(db, { name: config.name, axes, slo: sweep.slo ? sloOf(sweep.slo) : null })
       addStudyRun(db, studyId, handle.runId, step.point, axisPosition(axes[0]!, step.point[0]!))
       hooks.onRunStart?.({
         index,
@@ -138,7 +141,8 @@ export async function runStudy(
     }
   }
   return {
-    studyId: studyId ?? createStudy(db, { name: config.name, axes }),
+    studyId:
+      studyId ?? createStudy(db, { name: config.name, axes, slo: sweep.slo ? sloOf(sweep.slo) : null }),
     runs,
   }
 }

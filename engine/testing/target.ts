@@ -12,6 +12,16 @@ export interface TargetOptions {
    * request's `?delay=MS` query parameter sets its own.
    */
   delayMs?: number
+  /**
+   * The delay (ms) as a function of the ms since the target's first request: a warm-up (slow for
+   * its first seconds), a trend that never settles. Overrides delayMs; `?delay=MS` still wins.
+   */
+  delayAt?: (msSinceFirst: number) => number
+  /**
+   * Serve at most this many requests at once, each for its delay; the rest wait their turn in
+   * arrival order: a server of N workers, whose latency grows with the load once they are busy.
+   */
+  workers?: number
   /** Hold every request that arrives in [from, to) ms after the first request until `to`. */
   stall?: { fromMs: number; toMs: number }
   /** Sample the number of requests in flight every this many ms. */
@@ -41,8 +51,12 @@ export interface CountingTarget {
   /** Each request's body as it arrived: size and content type; `lastBody` holds the last one. */
   bodies: { bytes: number; contentType: string | null }[]
   lastBody: Buffer | null
-  /** Every answered request: its correlation id and how long the server held it (µs, arrival → response end). */
-  served: { id: string; us: number }[]
+  /**
+   * Every answered request: its correlation id, how long the server held it (µs, arrival → response
+   * end), the delay it meant to hold it (ms: delayMs, delayAt or `?delay=`; a busy machine adds to
+   * it) and when it arrived (epoch ms).
+   */
+  served: { id: string; us: number; delayMs: number; at: number }[]
   firstRequestAt: number
   /** Requests answered, by status; and those held without an answer (hangAfterMs). */
   answered: Map<number, number>
@@ -71,6 +85,20 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     serverTimingInvalidSent: 0,
     close: async () => {},
   }
+  // opts.workers: the requests waiting for a worker, and how many are busy.
+  const queue: (() => void)[] = []
+  let busy = 0
+  const drain = () => {
+    while (opts.workers !== undefined && busy < opts.workers && queue.length > 0) {
+      busy++
+      queue.shift()!()
+    }
+  }
+  const release = (finish: () => void) => () => {
+    busy--
+    finish()
+    drain()
+  }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const arrived = process.hrtime.bigint()
     const now = Date.now()
@@ -81,7 +109,8 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
     if (typeof id === 'string') state.ids.push(id)
     // `?delay=MS` sets this request's delay: a latency the test chooses per URL (a sweep of it).
     const asked = Number(new URL(req.url ?? '/', 'http://target').searchParams.get('delay') ?? Number.NaN)
-    let wait = Number.isFinite(asked) && asked >= 0 ? asked : (opts.delayMs ?? 0)
+    const planned = opts.delayAt ? opts.delayAt(now - state.firstRequestAt) : (opts.delayMs ?? 0)
+    let wait = Number.isFinite(asked) && asked >= 0 ? asked : planned
     if (opts.stall) {
       const rel = now - state.firstRequestAt
       if (rel >= opts.stall.fromMs && rel < opts.stall.toMs) wait = Math.max(wait, opts.stall.toMs - rel)
@@ -105,7 +134,12 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       }
       res.end('ok')
       if (typeof id === 'string')
-        state.served.push({ id, us: Number(process.hrtime.bigint() - arrived) / 1000 })
+        state.served.push({
+          id,
+          us: Number(process.hrtime.bigint() - arrived) / 1000,
+          delayMs: wait,
+          at: now,
+        })
     }
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -113,8 +147,11 @@ export async function startTarget(opts: TargetOptions = {}): Promise<CountingTar
       const body = Buffer.concat(chunks)
       state.bodies.push({ bytes: body.length, contentType: req.headers['content-type'] ?? null })
       state.lastBody = body
-      if (wait > 0) setTimeout(finish, wait)
+      if (opts.workers !== undefined)
+        queue.push(() => (wait > 0 ? setTimeout(release(finish), wait) : release(finish)()))
+      else if (wait > 0) setTimeout(finish, wait)
       else finish()
+      drain()
     })
   }
   const server = opts.tls

@@ -9,13 +9,14 @@ import {
   chartTooltip,
   ChartFrame,
   grid,
+  markerLines,
   seriesBands,
   seriesLines,
   timeXAxis,
   unitFormat,
   valueYAxis,
 } from './parts.tsx'
-import type { SeriesDef } from './types.ts'
+import type { Marker, SeriesDef } from './types.ts'
 
 function BandChartImpl({
   title,
@@ -28,6 +29,7 @@ function BandChartImpl({
   integer,
   xLabel = 'time since the round started (m:ss)',
   yLabel,
+  markers,
 }: {
   title: ReactNode
   rows: readonly BandRow[]
@@ -40,6 +42,8 @@ function BandChartImpl({
   xLabel?: string
   /** The y axis' quantity and unit, when its ticks carry no unit. */
   yLabel?: string
+  /** Seconds since the round's start: where each target's warm-up found ended. */
+  markers?: readonly Marker[]
 }) {
   const fmt = format ?? unitFormat(unit)
   const banded = series.filter((s) => rows.some((r) => Array.isArray(r[bandKey(s.key)])))
@@ -56,6 +60,7 @@ function BandChartImpl({
         {valueYAxis(fmt, integer, [0, 'auto'], yLabel)}
         {chartTooltip(fmt, (t) => `${duration(Number(t))} into the round`)}
         {chartLegend(8)}
+        {markerLines(markers ?? [])}
         {seriesBands(banded, false)}
         {seriesLines(series)}
       </ComposedChart>

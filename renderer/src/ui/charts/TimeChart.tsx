@@ -1,13 +1,14 @@
 // Series on the run's timeline (seconds, shown as m:ss), as lines or stacked areas, with markers
 // (a phase's start, a round's) as dashed vertical lines. Memo'd: it re-renders only when its rows change.
 import { memo, type ReactNode } from 'react'
-import { Area, AreaChart, LineChart, ReferenceLine } from 'recharts'
+import { Area, AreaChart, LineChart } from 'recharts'
 import { duration } from '../../lib/format.ts'
 import {
   chartLegend,
   chartTooltip,
   ChartFrame,
   grid,
+  markerLines,
   seriesLines,
   timeXAxis,
   TIMELINE,
@@ -33,18 +34,6 @@ interface TimeChartProps {
   emptyText?: string
   /** The y axis' quantity and unit, when its ticks carry no unit ("responses/s"). */
   yLabel?: string
-}
-
-function markerLines(markers: readonly Marker[]) {
-  return markers.map((m) => (
-    <ReferenceLine
-      key={`${m.t}-${m.label}`}
-      x={m.t}
-      stroke="var(--muted)"
-      strokeDasharray="4 4"
-      label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--muted)' }}
-    />
-  ))
 }
 
 function stackedAreas(series: readonly SeriesDef[]) {

@@ -5,10 +5,20 @@
 // The axes, tooltips and lines are functions returning elements, not components: recharts finds its
 // parts among a chart's direct children.
 import type { ReactNode } from 'react'
-import { Area, CartesianGrid, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import {
+  Area,
+  CartesianGrid,
+  Legend,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts'
 import { duration } from '../../lib/format.ts'
 import { bandKey } from '../../lib/rounds.ts'
-import type { Domain, SeriesDef } from './types.ts'
+import type { Domain, Marker, SeriesDef } from './types.ts'
 
 /** Axis ticks and tooltips in the theme's colours, shared by every chart. */
 export const axisTick = { fontSize: 11, fill: 'var(--muted)' }
@@ -46,6 +56,19 @@ export function tooltipValue(v: unknown, fmt: (v: number) => string): string {
   if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number'))
     return `${fmt(v[0] as number)} – ${fmt(v[1] as number)}`
   return String(v)
+}
+
+/** Markers (a phase's start, a round's, where a warm-up found ended) as dashed vertical lines. */
+export function markerLines(markers: readonly Marker[]) {
+  return markers.map((m) => (
+    <ReferenceLine
+      key={`${m.t}-${m.label}`}
+      x={m.t}
+      stroke="var(--muted)"
+      strokeDasharray="4 4"
+      label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--muted)' }}
+    />
+  ))
 }
 
 export function grid() {

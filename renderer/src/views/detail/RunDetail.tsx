@@ -15,6 +15,7 @@ import { Distribution } from './Distribution.tsx'
 import { SampleExplorer } from './SampleExplorer.tsx'
 import { SummaryTable } from './SummaryTable.tsx'
 import { Rounds } from './Rounds.tsx'
+import { Findings } from './Findings.tsx'
 import { AgentsBreakdown } from './AgentsBreakdown.tsx'
 import { Exports } from './Exports.tsx'
 import { Ledger } from './Ledger.tsx'
@@ -177,6 +178,7 @@ function Figures({ r }: { r: Run }) {
         )}
       </Card>
       <Rounds rounds={r.rounds} machine={r.machine} results={r.results} targets={r.config.targets.length} />
+      <Findings results={r.results} limitedBy={r.limitedBy} />
       {r.distribution ? <AgentsBreakdown distribution={r.distribution} results={r.results} /> : null}
       {series.error ? <Banner kind="error">Could not load the series: {series.error}</Banner> : null}
       <Distribution
@@ -190,6 +192,7 @@ function Figures({ r }: { r: Run }) {
         prefix="detail"
         targets={order}
         overlay
+        results={r.results}
       />
     </>
   )

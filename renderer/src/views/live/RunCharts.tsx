@@ -6,14 +6,18 @@
 // start: one line (their mean) with a band from the lowest to the highest round. A second without
 // a response has no latency: a gap, never 0 ms.
 import { memo, useMemo } from 'react'
-import type { ResourcePoint, SeriesPoint } from '../../../../engine/api/types.ts'
+import type { ResourcePoint, SeriesPoint, TargetRoundSummary } from '../../../../engine/api/types.ts'
 import { colour, colourFor, msValue } from '../../lib/format.ts'
 import { hasRounds, mergeBandRows, roundBands, type BandRow } from '../../lib/rounds.ts'
 import { errorRows, keysOf, mergeRows, phaseMarkers, pivot } from '../../lib/series.ts'
+import { cutMarkers, roundCutMarkers } from '../../lib/steady.ts'
 import { BandChart } from '../../ui/charts/BandChart.tsx'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'
 import type { Marker, Row, SeriesDef } from '../../ui/charts/types.ts'
 import { ResourceCharts } from './ResourceCharts.tsx'
+
+type Cut = Pick<TargetRoundSummary, 'target' | 'round' | 'steady'>
+const NO_RESULTS: readonly Cut[] = []
 
 const ms = (us: number | null): number | null => (us === null ? null : msValue(us))
 const count = (v: number) => String(Math.round(v))
@@ -22,6 +26,7 @@ function useLoadCharts(
   points: readonly SeriesPoint[],
   targets: readonly string[] | undefined,
   overlay: boolean,
+  results: readonly Cut[],
 ) {
   return useMemo(() => {
     const keys = keysOf(points)
@@ -44,10 +49,14 @@ function useLoadCharts(
       { key: `${k} p50`, label: `${k} p50`, colour: colourOf(k), dashed: true },
       { key: `${k} p99`, label: `${k} p99`, colour: colourOf(k) },
     ])
+    // Where load.warmup: auto found each warm-up ending replaces the phase marker at that second.
+    const cuts = cutMarkers(results)
+    const phases = phaseMarkers(points).filter((m) => !cuts.some((c) => c.t === m.t))
     return {
       keys,
       bands,
-      markers: phaseMarkers(points),
+      markers: [...phases, ...cuts].sort((a, b) => a.t - b.t),
+      bandMarkers: roundCutMarkers(results),
       throughput,
       latency,
       connections: pivot(points, (p) => p.connections),
@@ -55,7 +64,7 @@ function useLoadCharts(
       latencySeries,
       errors: errorRows(points),
     }
-  }, [points, targets, overlay])
+  }, [points, targets, overlay, results])
 }
 
 /** A chart over the run's timeline, or its rounds overlaid with a band. */
@@ -66,6 +75,7 @@ function TimeOrBands(props: {
   rows: Row[] | BandRow[]
   series: SeriesDef[]
   markers: readonly Marker[]
+  bandMarkers: readonly Marker[]
   testId: string
   unit?: string
   yLabel?: string
@@ -77,6 +87,7 @@ function TimeOrBands(props: {
       title={props.bandTitle}
       rows={props.rows as BandRow[]}
       series={props.series}
+      markers={props.bandMarkers}
       testId={props.testId}
       unit={props.unit}
       yLabel={props.yLabel}
@@ -103,6 +114,7 @@ function RunChartsImpl({
   prefix,
   targets,
   overlay = false,
+  results = NO_RESULTS,
 }: {
   points: readonly SeriesPoint[]
   resources: readonly ResourcePoint[]
@@ -111,8 +123,10 @@ function RunChartsImpl({
   targets?: readonly string[]
   /** Overlay each target's rounds (throughput and latency) instead of the run's timeline. */
   overlay?: boolean
+  /** A finished run's rounds: where load.warmup: auto found each warm-up ending is marked. */
+  results?: readonly Cut[]
 }) {
-  const c = useLoadCharts(points, targets, overlay)
+  const c = useLoadCharts(points, targets, overlay, results)
   return (
     <div className="charts">
       <TimeOrBands
@@ -122,6 +136,7 @@ function RunChartsImpl({
         rows={c.throughput}
         series={c.perKey}
         markers={c.markers}
+        bandMarkers={c.bandMarkers}
         testId={`${prefix}-chart-throughput`}
         yLabel="responses/s"
       />
@@ -132,6 +147,7 @@ function RunChartsImpl({
         rows={c.latency}
         series={c.latencySeries}
         markers={c.markers}
+        bandMarkers={c.bandMarkers}
         testId={`${prefix}-chart-latency`}
         unit="ms"
         emptyText="No responses yet"

@@ -74,6 +74,11 @@ function StudyHead({ r, study }: { r: StudyResults; study: ReturnType<typeof use
           ? r.kneeRule
           : `The values of ${axis?.name ?? r.path} are words, not a scale: no knee is looked for.`}
       </p>
+      {r.slo && r.capacityRule ? (
+        <p className="muted" data-testid="study-capacity-rule">
+          Latency target: {r.slo.metric} ≤ {r.slo.ms} ms. {r.capacityRule}
+        </p>
+      ) : null}
       {running.map((id) => (
         <Banner kind="info" key={id} testId="study-running">
           Run #{id} of this study is going on now. <Link to={`/live/${id}`}>Watch it live</Link>; the figures
@@ -116,6 +121,17 @@ function TargetCard({
             {l.sentence}
           </p>
         ))}
+        {lines.map((l, j) =>
+          l.capacity ? (
+            <p
+              className="study-sentence study-capacity"
+              key={`capacity-${l.by?.label ?? ''}`}
+              data-testid={j === 0 ? `study-capacity-${i}` : `study-capacity-${i}-${j}`}
+            >
+              <strong>Capacity at the latency target:</strong> {l.capacity.sentence}
+            </p>
+          ) : null,
+        )}
         <SweepCharts
           lines={lines.map((l) => ({
             name: l.by && by ? `${by.name}=${l.by.label}` : target,
@@ -216,6 +232,11 @@ function PointsTable({
               <td>
                 {p.label}
                 {p.value === l.knee ? <span className="study-badge">knee</span> : null}
+                {l.capacity?.runId === p.runId ? (
+                  <span className="study-badge" data-testid={`study-capacity-badge-${p.runId}`}>
+                    capacity
+                  </span>
+                ) : null}
               </td>
               <td>
                 <Link to={`/runs/${p.runId}`} data-testid={`study-run-${p.runId}`}>

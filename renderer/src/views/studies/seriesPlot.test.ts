@@ -23,6 +23,7 @@ const line = (target: string, points: SweepPoint[]): StudyResults['targets'][num
   by: null,
   points,
   knee: null,
+  capacity: null,
   sentence: '',
 })
 

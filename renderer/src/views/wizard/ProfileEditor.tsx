@@ -1,7 +1,7 @@
 // The load shape: one editor per profile kind (./profile/kinds.ts). Values of every kind are kept
 // in the draft, so switching kinds back and forth loses nothing.
 import type { Draft, Issues, Patch } from './draft.ts'
-import { NumberAt, SelectAt } from './fields.tsx'
+import { CheckAt, NumberAt, SelectAt } from './fields.tsx'
 import { child, draftPart } from './part.ts'
 import { PROFILE_KIND_OPTIONS, PROFILE_KINDS } from './profile/kinds.ts'
 
@@ -22,7 +22,16 @@ export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: P
         testId="profile-kind"
       />
       {kind === 'constant' ? <p className="muted">All connections for the whole window.</p> : null}
-      {kind !== 'phases' ? (
+      {kind === 'constant' ? (
+        <CheckAt
+          part={load}
+          k="warmupAuto"
+          label="Find the warm-up in each segment (load.warmup: auto)"
+          hint="Each target and round is measured from where its per-second throughput and p50 reach their level (at most half its window); one that never settles is marked."
+          testId="load-warmup-auto"
+        />
+      ) : null}
+      {kind !== 'phases' && !(kind === 'constant' && load.value.warmupAuto) ? (
         <NumberAt
           part={load}
           k="warmupSeconds"

@@ -3,10 +3,14 @@
 // of two settings (a grid), recorded together as a study whose page plots throughput and latency
 // against the value, a line per value of the second setting, and marks the knee.
 import { duration as fmtDuration } from '../../lib/format.ts'
-import { CheckboxField, Field, TextField } from '../../ui/Field.tsx'
+import { CheckboxField, Field, SelectField, TextField } from '../../ui/Field.tsx'
+import { SLO_METRICS, type SloMetric } from '../../../../engine/config/schema.ts'
 import type { Draft, Issues } from './draft.ts'
 import { parseSweepValues, SWEEP_SUGGESTIONS, type SweepDraft } from './sweepDraft.ts'
 import type { Patch } from './draft.ts'
+
+/** The percentiles a latency target may name, as the select offers them. */
+const SLO_OPTIONS = (Object.keys(SLO_METRICS) as SloMetric[]).map((m) => ({ value: m, label: m }))
 
 /** The first message about an axis's values, naming the value it is about ("value 3 ("x"): …"). */
 function valuesError(issues: Issues, field: string, text: string): string | undefined {
@@ -60,6 +64,38 @@ function PathField({
         </>
       )}
     </Field>
+  )
+}
+
+/** The sweep's latency target: a percentile and its ms (none while the ms are empty). */
+function SloFields({
+  s,
+  set,
+  issues,
+}: {
+  s: SweepDraft
+  set: (change: (s: SweepDraft) => void) => void
+  issues: Issues
+}) {
+  return (
+    <div className="grid-2">
+      <SelectField
+        label="Latency target on"
+        value={s.sloMetric}
+        options={SLO_OPTIONS}
+        onChange={(v) => set((x) => void (x.sloMetric = v))}
+        testId="sweep-slo-metric"
+      />
+      <TextField
+        label="Latency target (ms)"
+        value={s.sloMs}
+        placeholder="none"
+        onChange={(v) => set((x) => void (x.sloMs = v))}
+        error={issues.get(`sweep.slo.${s.sloMetric}`) ?? issues.get('sweep.slo')}
+        hint="The study then reports, per target, the highest throughput whose percentile stays under it (with its interval over rounds), beside the knee. Needs values that are numbers."
+        testId="sweep-slo-ms"
+      />
+    </div>
   )
 }
 
@@ -142,6 +178,7 @@ export function SweepEditor({ draft, patch, issues }: { draft: Draft; patch: Pat
             hint="When a value restarts a stack (its env, replicas or name), its run opens with this much warm-up, recorded and left out of its figures. The stack gets its earlier settings back when the study ends."
             testId="sweep-warmup"
           />
+          <SloFields s={s} set={set} issues={issues} />
         </>
       ) : null}
     </section>

@@ -105,6 +105,8 @@ export interface Draft {
     rate: Num
     /** Seconds of warm-up before the profile (0 = none). */
     warmupSeconds: Num
+    /** load.warmup: auto: each segment's warm-up found when it ends (a constant profile only). */
+    warmupAuto: boolean
     /** Seeds random think times. */
     seed: Num
   }
@@ -198,6 +200,7 @@ export function defaultDraft(): Draft {
       rateLimited: false,
       rate: 100,
       warmupSeconds: 0,
+      warmupAuto: false,
       seed: 1,
     },
     // A comparison needs 3 rounds per target for its interval (engine/metrics/compare-metric.ts);
@@ -277,6 +280,7 @@ function profileInput(p: Draft['load']['profile']): Record<string, unknown> {
 
 export function loadInput(l: Draft['load']): Record<string, unknown> {
   const ownWindow = l.profile.kind === 'phases' || l.profile.kind === 'stages'
+  const auto = l.warmupAuto && l.profile.kind === 'constant'
   return clean({
     connections: l.connections,
     duration: !ownWindow && l.mode === 'duration' ? l.duration : undefined,
@@ -286,7 +290,8 @@ export function loadInput(l: Draft['load']): Record<string, unknown> {
     pipelining: l.pipelining,
     timeoutMs: l.timeoutMs,
     rate: l.rateLimited ? l.rate : null,
-    warmupSeconds: l.profile.kind === 'phases' || l.warmupSeconds === 0 ? undefined : l.warmupSeconds,
+    warmup: auto ? 'auto' : undefined,
+    warmupSeconds: l.profile.kind === 'phases' || auto || l.warmupSeconds === 0 ? undefined : l.warmupSeconds,
     seed: l.seed === 1 ? undefined : l.seed,
   })
 }

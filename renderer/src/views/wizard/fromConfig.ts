@@ -147,6 +147,7 @@ function loadFromConfig(load: Draft['load'], l: RunConfig['load']): void {
   load.rateLimited = l.rate !== null
   load.rate = l.rate ?? load.rate
   load.warmupSeconds = l.warmupSeconds
+  load.warmupAuto = l.warmup === 'auto'
   load.seed = l.seed
   profileFromConfig(load.profile, l.profile)
 }

@@ -3,7 +3,7 @@
 // or target sets written `a+b` when the path is `targets`); the schema checks their shape, and
 // `sweepIssues` (engine/config/sweep.ts, the code the engine runs the sweep with) what only the
 // finished config can tell: that the path names a setting and that every value keeps it valid.
-import type { SweepValue } from '../../../../engine/config/schema.ts'
+import type { SloMetric, SweepValue } from '../../../../engine/config/schema.ts'
 
 export { sweepIssues } from '../../../../engine/config/sweep.ts'
 
@@ -17,6 +17,9 @@ export interface SweepDraft {
   byValues: string
   /** Seconds of warm-up after a stack restarts for a value; '' = the default (10). */
   warmupSeconds: string
+  /** A latency target (`slo`): the percentile and its ms; '' ms = none. */
+  sloMetric: SloMetric
+  sloMs: string
 }
 
 export function emptySweep(): SweepDraft {
@@ -28,6 +31,8 @@ export function emptySweep(): SweepDraft {
     byPath: 'targets.0.stack.env.WORKERS',
     byValues: '1, 2',
     warmupSeconds: '',
+    sloMetric: 'p99',
+    sloMs: '',
   }
 }
 
@@ -75,6 +80,7 @@ interface SweepInput {
   values: SweepValue[]
   by?: { path: string; values: SweepValue[] }
   warmupSeconds?: number
+  slo?: Partial<Record<SloMetric, number>>
 }
 
 export function sweepInput(s: SweepDraft): SweepInput | undefined {
@@ -82,12 +88,14 @@ export function sweepInput(s: SweepDraft): SweepInput | undefined {
   const path = s.path.trim()
   const byPath = s.byPath.trim()
   const warmup = s.warmupSeconds.trim()
+  const slo = s.sloMs.trim()
   return {
     path,
     values: parseSweepValues(s.values, path),
     ...(s.byEnabled ? { by: { path: byPath, values: parseSweepValues(s.byValues, byPath) } } : {}),
     // Not a number stays NaN, so the schema names the field.
     ...(warmup !== '' ? { warmupSeconds: NUMBER.test(warmup) ? Number(warmup) : Number.NaN } : {}),
+    ...(slo !== '' ? { slo: { [s.sloMetric]: NUMBER.test(slo) ? Number(slo) : Number.NaN } } : {}),
   }
 }
 
@@ -103,5 +111,11 @@ export function sweepDraftOf(sweep: SweepInput): SweepDraft {
     byPath: sweep.by?.path ?? emptySweep().byPath,
     byValues: sweep.by ? text(sweep.by.values) : emptySweep().byValues,
     warmupSeconds: sweep.warmupSeconds === undefined ? '' : String(sweep.warmupSeconds),
+    ...sloDraftOf(sweep.slo),
   }
+}
+
+function sloDraftOf(slo: SweepInput['slo']): Pick<SweepDraft, 'sloMetric' | 'sloMs'> {
+  const named = Object.entries(slo ?? {}).find(([, v]) => v !== undefined) as [SloMetric, number] | undefined
+  return named ? { sloMetric: named[0], sloMs: String(named[1]) } : { sloMetric: 'p99', sloMs: '' }
 }
