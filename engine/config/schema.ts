@@ -135,7 +135,8 @@ export const RunConfigV1Schema = z.preprocess(
         ctx.addIssue({
           code: 'custom',
           path: ['load', 'warmup'],
-          message: 'auto is not available with load agents (each sees only its share): give load.warmupSeconds',
+          message:
+            'auto is not available with load agents (each sees only its share): give load.warmupSeconds',
         })
     }
   }),

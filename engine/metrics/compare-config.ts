@@ -3,7 +3,14 @@
 // version, host, CPU, Node.js), the requests the two targets send and their limits, and a
 // saturated or unfinished run. Each note is worded per run (or per target), so a caveat that
 // applies to several pairs reads the same and is printed once.
-import type { GeneratorHealth, LimitedBy, RoundNoise, RoundsOutcome, StatsBlock, SteadyState } from '../api/types.ts'
+import type {
+  GeneratorHealth,
+  LimitedBy,
+  RoundNoise,
+  RoundsOutcome,
+  StatsBlock,
+  SteadyState,
+} from '../api/types.ts'
 import type { RunConfig, Target } from '../config/schema.ts'
 
 /** The environment row of a run as the store reads it (structurally: engine/store/environment.ts). */
@@ -33,7 +40,12 @@ export interface RunRounds {
    */
   targets: {
     target: string
-    rounds: (StatsBlock & { round: number; histogram?: string; noise?: RoundNoise | null; steady?: SteadyState })[]
+    rounds: (StatsBlock & {
+      round: number
+      histogram?: string
+      noise?: RoundNoise | null
+      steady?: SteadyState
+    })[]
     limitedBy?: LimitedBy | null
   }[]
   /** How its rounds ran and ended (absent where the caller has none: synthetic runs). */

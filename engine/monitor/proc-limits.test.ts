@@ -65,9 +65,12 @@ describe('process limits', () => {
     expect(procLimits(6, root)).toEqual({ cpuLimit: null, memoryLimitBytes: null })
   })
 
-  it.skipIf(process.platform !== 'linux')('this process (Linux only: /proc): at most the CPUs Node sees', () => {
-    const own = procLimits(process.pid)
-    expect(own.cpuLimit).not.toBeNull()
-    expect(own.cpuLimit!).toBeLessThanOrEqual(availableParallelism())
-  })
+  it.skipIf(process.platform !== 'linux')(
+    'this process (Linux only: /proc): at most the CPUs Node sees',
+    () => {
+      const own = procLimits(process.pid)
+      expect(own.cpuLimit).not.toBeNull()
+      expect(own.cpuLimit!).toBeLessThanOrEqual(availableParallelism())
+    },
+  )
 })

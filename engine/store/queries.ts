@@ -195,7 +195,14 @@ export class HistoryStore {
         byTarget.set(targetIndex, entry)
       }
       const config = configOrNull(run.config)?.config ?? null
-      const limits = config ? runLimits(this.db, runId, config, rows.map((r) => r.result)) : []
+      const limits = config
+        ? runLimits(
+            this.db,
+            runId,
+            config,
+            rows.map((r) => r.result),
+          )
+        : []
       const targets = [...byTarget]
         .sort(([a], [b]) => a - b)
         .map(([, t]) => ({ ...t, limitedBy: limits.find((l) => l.target === t.target) ?? null }))
