@@ -26,6 +26,8 @@ export interface HostileAnswer {
   silent?: boolean
   /** Answer this many ms late. */
   delayMs?: number
+  /** Answer once this settles (a test says when). */
+  after?: Promise<unknown>
 }
 
 export interface Received {
@@ -115,6 +117,7 @@ export async function startHostile(script: Script, opts: { https?: boolean } = {
       received.push(r)
       res.on('error', () => {})
       const a = server.script(r)
+      if (a.after) return void a.after.then(() => answer(res, a, timers))
       if (!a.delayMs) return answer(res, a, timers)
       const t = setTimeout(() => answer(res, a, timers), a.delayMs)
       timers.add(t)
