@@ -216,11 +216,19 @@ export interface ThresholdResult {
 }
 
 export interface GeneratorHealth {
-  /** Seconds the load thread was above 90 % CPU, and all seconds observed. */
+  /**
+   * Seconds the load thread was the limit, and all seconds observed: above 90 % CPU, or ready to
+   * run for more than 90 % of the second (its CPU plus the time it waited for a CPU, Linux).
+   */
   saturatedSeconds: number
   seconds: number
   saturated: boolean
   peakCpu: number
+  /**
+   * Of saturatedSeconds, those it was not busy itself but waited for a CPU other processes held:
+   * the machine's other work, not the target, set the pace (absent: not measured, or none).
+   */
+  waitedSeconds?: number
   /** Another run used the same load generator at the same time (only when allowed explicitly). */
   shared?: boolean
   sharedWith?: number[]

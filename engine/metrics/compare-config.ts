@@ -12,6 +12,7 @@ import type {
   SteadyState,
 } from '../api/types.ts'
 import type { RunConfig, Target } from '../config/schema.ts'
+import { generatorBusyWords } from './units.ts'
 
 /** The environment row of a run as the store reads it (structurally: engine/store/environment.ts). */
 export interface CompareEnvironment {
@@ -166,7 +167,7 @@ export function runCaveats(run: RunRounds): string[] {
   const g = run.generator
   if (g?.saturated) {
     out.push(
-      `The load generator was saturated in run ${run.runId} (above 90 % CPU in ${g.saturatedSeconds} of ${g.seconds} seconds): its figures measure the generator, not the target.`,
+      `The load generator was saturated in run ${run.runId} (${generatorBusyWords(g)}): its figures measure the generator, not the target.`,
     )
   }
   if (run.rounds?.noise) out.push(`Run ${run.runId}: ${run.rounds.noise}.`)

@@ -1,7 +1,13 @@
 // The units figures are shown in, defined once: latency in ms (stored in µs), throughput in
 // requests/s, the error rate in %, and the names of error kinds. Thresholds are stored in the
 // config's units (µs for latencies) and shown with these, on every screen and in every export.
-import { ERROR_KINDS, type ErrorCounts, type ErrorKind, type ThresholdResult } from '../api/types.ts'
+import {
+  ERROR_KINDS,
+  type ErrorCounts,
+  type ErrorKind,
+  type GeneratorHealth,
+  type ThresholdResult,
+} from '../api/types.ts'
 import { isLatencyMetric } from '../config/schema.ts'
 
 const KIND_LABEL: Record<Exclude<ErrorKind, 'none'>, string> = {
@@ -141,4 +147,18 @@ export function thresholdLimit(t: Pick<ThresholdResult, 'metric' | 'min' | 'max'
 export function thresholdSentence(t: ThresholdResult): string {
   const actual = t.actual === null ? 'no responses to measure' : formatMetricValue(t.metric, t.actual)
   return `${t.metric} ${thresholdLimit(t)} on ${t.target}: ${actual}, ${t.passed ? 'passed' : 'FAILED'}`
+}
+
+/**
+ * How long a generator was the limit, in the same words everywhere: "above 90 % CPU in 3 of 10
+ * seconds", or, when other processes held its CPU, "busy or waiting for a CPU in 9 of 10 seconds
+ * (waiting, its CPU taken by other processes, in 8)".
+ */
+export function generatorBusyWords(
+  g: Pick<GeneratorHealth, 'saturatedSeconds' | 'seconds' | 'waitedSeconds'>,
+): string {
+  const of = `${g.saturatedSeconds} of ${g.seconds} seconds`
+  return g.waitedSeconds
+    ? `busy or waiting for a CPU in ${of} (waiting, its CPU taken by other processes, in ${g.waitedSeconds})`
+    : `above 90 % CPU in ${of}`
 }

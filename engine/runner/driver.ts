@@ -339,12 +339,14 @@ export class SegmentDriver implements ConnectionHost {
 
   private tick(merge = false): void {
     this.o.ledger.flush()
+    const generator = this.cpu.read()
     this.o.onTick({
       t: this.o.startSecond + this.tickIndex,
       phase: this.phase,
       // Rate mode: more connections than the step's count are busy when the server falls behind.
       connections: this.open ? Math.max(this.secondMaxActive, this.open.secondPeak) : this.secondMaxActive,
-      generatorCpu: this.cpu.read(),
+      generatorCpu: generator.cpu,
+      generatorWait: generator.wait,
       ...(merge ? { merge } : {}),
     })
     this.tickIndex++

@@ -106,6 +106,8 @@ export type FromRunner =
 export interface GeneratorSeconds {
   /** One entry per second of load: the load thread's CPU % (100 = one core). */
   cpu: number[]
+  /** The same seconds: % of each the load thread was ready to run but waited for a CPU (Linux). */
+  wait?: number[]
 }
 
 // load thread → writer thread
@@ -135,6 +137,7 @@ export type ToWriter =
       phase: number
       connections: number
       generatorCpu: number | null
+      generatorWait: number | null
       /** The window closed just after a whole second: fold this slice into the second before. */
       merge?: boolean
     }
@@ -160,6 +163,8 @@ export type FromWriter =
       segment: number
       point: SeriesPoint
       totals: { requests: number; errors: number }
+      /** % of the second the load thread waited for a CPU (cpu.ts), beside the point's own CPU. */
+      generatorWait: number | null
       encoded?: EncodedSecond
     }
   | { type: 'segment-summary'; summary: TargetRoundSummary; encoded?: EncodedSegment }

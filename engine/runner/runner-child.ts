@@ -193,7 +193,7 @@ export class RunnerChild {
         : error
     const partial = new HistoryStore(db).getRun(runId)
     const generator = sharedHealth(
-      generatorHealth(this.doneMsg?.generator.cpu ?? []),
+      generatorHealth(this.doneMsg?.generator.cpu ?? [], this.doneMsg?.generator.wait),
       runSharedWith(db, runId),
     )
     const thresholds = evaluateThresholds(config.thresholds, partial.results)

@@ -16,6 +16,8 @@ export interface TickInfo {
   phase: number
   connections: number
   generatorCpu: number | null
+  /** % of the second the load thread was ready to run but waited for a CPU (Linux; null elsewhere). */
+  generatorWait: number | null
   /** A final slice of a few ms: the writer folds it into the second before (no row of its own). */
   merge?: boolean
 }

@@ -155,6 +155,7 @@ function relay(
     ledger: Ledger
     segmentNames: Map<number, { target: string; round: number }>
     generatorCpu: number[]
+    generatorWait: number[]
   },
 ): void {
   switch (m.type) {
@@ -163,7 +164,10 @@ function relay(
       return
     case 'second': {
       const seg = run.segmentNames.get(m.segment)
-      if (m.point.generatorCpu !== null) run.generatorCpu.push(m.point.generatorCpu)
+      if (m.point.generatorCpu !== null) {
+        run.generatorCpu.push(m.point.generatorCpu)
+        run.generatorWait.push(m.generatorWait ?? 0)
+      }
       send({
         type: 'progress',
         event: {
@@ -176,7 +180,7 @@ function relay(
           phase: m.point.phase,
           point: m.point,
           totals: m.totals,
-          generatorSaturated: (m.point.generatorCpu ?? 0) > 90,
+          generatorSaturated: (m.point.generatorCpu ?? 0) + (m.generatorWait ?? 0) > 90,
           resources: [], // the parent adds its monitors' samples
         },
         ...(m.encoded ? { encoded: m.encoded } : {}),
@@ -243,10 +247,11 @@ async function run(msg: StartMsg): Promise<void> {
   const { config, plan, runId } = msg
   const segmentNames = new Map<number, { target: string; round: number }>()
   const generatorCpu: number[] = []
+  const generatorWait: number[] = []
   const link: WriterLink = new WriterLink({
     dbPath: msg.dbPath,
     timeoutMs: WRITER_TIMEOUT_MS,
-    onMessage: (m) => relay(m, { msg, ledger, segmentNames, generatorCpu }),
+    onMessage: (m) => relay(m, { msg, ledger, segmentNames, generatorCpu, generatorWait }),
     onFailure: requestStop,
   })
   const ledger = new Ledger(link.worker)
@@ -303,7 +308,7 @@ async function run(msg: StartMsg): Promise<void> {
   }
   await link.close()
   if (link.failure !== null) throw new Error(link.failure.message)
-  send({ type: 'done', stopped: stopRequested, generator: { cpu: generatorCpu } })
+  send({ type: 'done', stopped: stopRequested, generator: { cpu: generatorCpu, wait: generatorWait } })
   setImmediate(() => process.exit(0))
 }
 

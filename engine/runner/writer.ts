@@ -232,6 +232,7 @@ function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
     segment: msg.segment,
     point,
     totals: { requests, errors },
+    generatorWait: msg.generatorWait,
     ...(encoded ? { encoded } : {}),
   })
 }

@@ -12,6 +12,22 @@ describe('generator saturation', () => {
     expect(busy.message).toMatch(/measure the generator, not the target/)
     const fine = generatorHealth([95, 50, 50, 50, 50, 50, 50, 50, 50, 50])
     expect(fine).toMatchObject({ saturated: false, saturatedSeconds: 1, message: null })
+    expect(fine.waitedSeconds).toBeUndefined()
+  })
+
+  it('flags a generator that read 10–30 % CPU while it waited for a CPU other processes held', () => {
+    // The Tomcat case (docs/http-conformance.md): the load thread ran 15 % and waited 80 % of each
+    // second; by its CPU alone it looked idle.
+    const cpu = [15, 12, 20, 14, 30, 25, 10, 12, 40, 35]
+    const wait = [80, 84, 75, 82, 65, 70, 86, 83, 20, 10]
+    expect(generatorHealth(cpu)).toMatchObject({ saturated: false, saturatedSeconds: 0, message: null })
+    const starved = generatorHealth(cpu, wait)
+    expect(starved).toMatchObject({ saturated: true, saturatedSeconds: 8, waitedSeconds: 8, peakCpu: 40 })
+    expect(starved.message).toBe(
+      'The load generator was busy or waiting for a CPU in 8 of 10 seconds (waiting, its CPU taken by other processes, in 8): these numbers measure the generator, not the target. Stop what else runs on this machine, or run the generator on one of its own.',
+    )
+    // A busy second is counted as busy, not as waited.
+    expect(generatorHealth([95, 95, 50], [4, 5, 45])).toMatchObject({ saturatedSeconds: 3, waitedSeconds: 1 })
   })
 })
 

@@ -6,6 +6,7 @@ import type { RunConfig } from '../config/schema.ts'
 import { firstSegments } from '../config/segments.ts'
 import { StatsAccumulator } from '../metrics/accumulate.ts'
 import { encodeHistogram, initHdr } from '../metrics/hdr.ts'
+import { generatorBusyWords } from '../metrics/units.ts'
 import { ApiError } from '../api/errors.ts'
 import type { Distribution, GeneratorHealth, RunStatus, ThresholdResult } from '../api/types.ts'
 import { compilePlan } from '../config/compile.ts'
@@ -207,19 +208,36 @@ export async function summarizeMissingSegments(db: Db, runId: number): Promise<n
   return computed.length
 }
 
-export function generatorHealth(cpu: readonly number[]): GeneratorHealth {
-  const saturatedSeconds = cpu.filter((c) => c > 90).length
+/**
+ * The generator's health from its seconds: CPU % each, and where measured the % it waited for a
+ * CPU (runner/cpu.ts). A second counts as saturated when the load thread was above 90 % CPU, or
+ * ready to run for more than 90 % of it: one that waits for a CPU other processes hold is as much
+ * the limit as one that is busy, though its own CPU reads low.
+ */
+export function generatorHealth(cpu: readonly number[], wait: readonly number[] = []): GeneratorHealth {
+  let saturatedSeconds = 0
+  let waitedSeconds = 0
+  cpu.forEach((c, i) => {
+    if (c > 90) saturatedSeconds++
+    else if (c + (wait[i] ?? 0) > 90) {
+      saturatedSeconds++
+      waitedSeconds++
+    }
+  })
   const seconds = cpu.length
   const saturated = seconds > 0 && saturatedSeconds / seconds > 0.1
+  const health = { saturatedSeconds, seconds, ...(waitedSeconds ? { waitedSeconds } : {}) }
+  const remedy = waitedSeconds
+    ? 'Stop what else runs on this machine, or run the generator on one of its own.'
+    : 'Use fewer connections, a rate, or a faster machine for the generator.'
   return {
-    saturatedSeconds,
-    seconds,
+    ...health,
     saturated,
     peakCpu: cpu.length ? Math.max(...cpu) : 0,
     shared: false,
     sharedWith: [],
     message: saturated
-      ? `The load generator was above 90 % CPU in ${saturatedSeconds} of ${seconds} seconds: these numbers measure the generator, not the target. Use fewer connections, a rate, or a faster machine for the generator.`
+      ? `The load generator was ${generatorBusyWords(health)}: these numbers measure the generator, not the target. ${remedy}`
       : null,
   }
 }

@@ -118,6 +118,8 @@ export const GeneratorHealthSchema = z.object({
   seconds: z.number(),
   saturated: z.boolean(),
   peakCpu: z.number(),
+  // Recorded since the load thread's waits for a CPU are measured; older rows lack it.
+  waitedSeconds: z.number().optional(),
   // Recorded since runs may share the generator explicitly (009_run_owner.sql); older rows lack it.
   shared: z.boolean().default(false),
   sharedWith: z.array(z.number().int()).default([]),

@@ -15,6 +15,7 @@ import { compilePlan } from '../../config/compile.ts'
 import type { RunConfig } from '../../config/schema.ts'
 import { orderSegments, type Segment } from '../../config/segments.ts'
 import { evaluateThresholds } from '../../metrics/thresholds.ts'
+import { generatorBusyWords } from '../../metrics/units.ts'
 import type { Db } from '../../store/db.ts'
 import { LedgerWriter } from '../../store/ledger-writer.ts'
 import { recordLedgerRows } from '../../store/retention.ts'
@@ -240,10 +241,7 @@ function combinedGenerator(reports: AgentReport[]): GeneratorHealth {
     peakCpu: Math.max(0, ...reports.map((a) => a.generator.peakCpu)),
     message: saturated.length
       ? `${saturated
-          .map(
-            (a) =>
-              `agent ${a.index} was above 90 % CPU in ${a.generator.saturatedSeconds} of ${a.generator.seconds} seconds`,
-          )
+          .map((a) => `agent ${a.index} was ${generatorBusyWords(a.generator)}`)
           .join(
             '; ',
           )}: its numbers measure the generator, not the target. Use more agents, fewer connections per agent, or a faster machine.`
