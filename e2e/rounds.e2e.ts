@@ -8,7 +8,7 @@
 // shows and says so; the page's verdict words are the JSON's. Rate mode's corrected latency and
 // schedule are rows of the run page, not a tooltip, and "in flight at end" reads 0, not "–".
 // The Compare page and page 1 of its PDF are kept side by side in artifacts/screens
-// (compare-rounds.png, compare-rounds-pdf-page-1.png).
+// (compare-rounds.png, compare-rounds-pdf-page-1.png; written there by `npm run docs:screens`).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,7 +22,7 @@ import { verdictWord } from '../engine/metrics/compare-words.ts'
 import { fmtInt, fmtMs, fmtRate } from '../engine/report/format.ts'
 import { startTarget } from '../engine/testing/target.ts'
 import { ReportExport } from './pages/pages.ts'
-import { appPerTest, DRAWN_LINE, SCREENS } from './support/app.ts'
+import { appPerTest, DRAWN_LINE, KEPT_SCREENS } from './support/app.ts'
 import { cannonade, cliRow, firstNumber, pdfText } from './support/cli.ts'
 
 const { start } = appPerTest()
@@ -202,7 +202,7 @@ cooldownSeconds: 0
       '1',
       '-singlefile',
       join(dataDir, 'reports', pdf!),
-      join(SCREENS, 'compare-rounds-pdf-page-1'),
+      join(KEPT_SCREENS, 'compare-rounds-pdf-page-1'),
     ])
     expect(drawn.status, String(drawn.stderr)).toBe(0)
   })

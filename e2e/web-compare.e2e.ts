@@ -120,7 +120,8 @@ describe('web UI', () => {
         { name: 'sleep-2ms', url: `${demo}/slow?ms=2` },
         { name: 'sleep-8ms', url: `${demo}/slow?ms=8` },
       ],
-      // 2 s a round: enough seconds for the rounds' band in the screenshots artifacts/screens/ keeps.
+      // 2 s a round: enough seconds for the rounds' band in the screenshots artifacts/screens/ keeps
+      // (`npm run docs:screens`).
       load: { connections: 2, duration: 2 },
       rounds: 3,
       schedule: 'interleaved',
