@@ -1,0 +1,116 @@
+// The New run wizard (renderer/src/views/wizard/): its steps, what they ask and what they say.
+import type { Locator, Page } from 'playwright-core'
+import { PageObject } from './page-object.ts'
+
+export class WizardPage extends PageObject {
+  get root(): Locator {
+    return this.page.getByTestId('wizard')
+  }
+  /** Start over; a draft with something in it asks first, and this answers yes. */
+  async reset(): Promise<void> {
+    const button = this.page.getByTestId('wizard-reset')
+    const dirty = (await button.getAttribute('data-dirty')) === 'true'
+    await button.click()
+    if (!dirty) return
+    await this.page.getByTestId('wizard-reset-dialog-confirm').click()
+    await this.resetDialog.waitFor({ state: 'hidden' })
+  }
+  get resetDialog(): Locator {
+    return this.page.getByTestId('wizard-reset-dialog')
+  }
+  /** The question under target i's URL about a monitor that watches another stack. */
+  monitorQuestion(i: number): Locator {
+    return this.page.getByTestId(`target-${i}-monitor-question`)
+  }
+  async answerMonitorQuestion(i: number, answer: 'keep' | 'follow' | 'remove'): Promise<void> {
+    await this.page.getByTestId(`target-${i}-monitor-question-${answer}`).click()
+    await this.monitorQuestion(i).waitFor({ state: 'detached' })
+  }
+  /** The data-testid of the element that has focus. */
+  async focused(): Promise<string | null> {
+    return this.page.evaluate(
+      () =>
+        (
+          globalThis as unknown as {
+            document: { activeElement: { getAttribute(n: string): string | null } | null }
+          }
+        ).document.activeElement?.getAttribute('data-testid') ?? null,
+    )
+  }
+  async addDemoTarget(): Promise<void> {
+    const button = this.page.getByTestId('targets-add-demo')
+    await button.and(this.page.locator(':enabled')).waitFor()
+    await button.click()
+  }
+  targetUrl(i: number): Locator {
+    return this.page.getByTestId(`target-${i}-url`)
+  }
+  /** Next, once the Targets step knows where the stacks are (it may ask about a monitor then). */
+  async next(): Promise<void> {
+    await this.page
+      .locator('[data-testid="step-targets"][data-stacks="loading"]')
+      .waitFor({ state: 'detached' })
+    await this.page.getByTestId('wizard-next').click()
+  }
+  /** A fresh wizard on the demo target, at the Load step with this load. */
+  static async onDemoLoad(
+    app: { page: Page; open(hash?: string): Promise<void> },
+    load: { connections: number; duration: number },
+  ): Promise<WizardPage> {
+    await app.open('#/new')
+    const wizard = new WizardPage(app.page)
+    await wizard.reset()
+    await wizard.addDemoTarget()
+    await wizard.next()
+    await wizard.setLoad(load)
+    return wizard
+  }
+  /** The rendered width in CSS pixels of each field (by data-testid), in the order asked. */
+  async widths(testIds: readonly string[]): Promise<number[]> {
+    return Promise.all(testIds.map(async (id) => (await this.page.getByTestId(id).boundingBox())?.width ?? 0))
+  }
+  async setLoad(opts: { connections: number; duration: number }): Promise<void> {
+    await this.page.getByTestId('load-connections').fill(String(opts.connections))
+    await this.page.getByTestId('load-duration').fill(String(opts.duration))
+  }
+  /** Fill the whole form from a bundled template (resources/templates/<id>.yaml). */
+  async useTemplate(id: string): Promise<void> {
+    const select = this.page.getByTestId('template-select')
+    await select.locator(`option[value="${id}"]`).waitFor({ state: 'attached' })
+    await select.selectOption(id)
+    await this.page.getByTestId('template-load').click()
+    await this.page.getByTestId('template-loaded').waitFor()
+  }
+  /** Press Check on a target and return what it says once the engine has answered. */
+  async check(i: number): Promise<{ ok: boolean; text: string }> {
+    // A result shows only for the URL it is about, so a new URL starts without one.
+    await this.page.getByTestId(`target-${i}-check`).click()
+    const result = this.page.getByTestId(`target-${i}-check-result`)
+    await result.waitFor()
+    return { ok: (await result.getAttribute('data-ok')) === 'true', text: (await result.textContent()) ?? '' }
+  }
+  async setCooldown(seconds: number): Promise<void> {
+    const cooldown = this.page.getByTestId('load-cooldown')
+    if (!(await cooldown.isVisible())) await this.page.getByTestId('load-advanced').click()
+    await cooldown.fill(String(seconds))
+  }
+  async setRounds(rounds: number): Promise<void> {
+    const field = this.page.getByTestId('load-rounds')
+    if (!(await field.isVisible())) await this.page.getByTestId('load-advanced').click()
+    await field.fill(String(rounds))
+  }
+  async setSweep(path: string, values: string): Promise<void> {
+    await this.page.getByTestId('sweep-enabled').check()
+    await this.page.getByTestId('sweep-path').fill(path)
+    await this.page.getByTestId('sweep-values').fill(values)
+  }
+  async setName(name: string): Promise<void> {
+    await this.page.getByTestId('review-name').fill(name)
+  }
+  async start(): Promise<number> {
+    await this.page.getByTestId('wizard-start').click()
+    const live = this.page.getByTestId('live')
+    await live.waitFor()
+    return Number(await live.getAttribute('data-run-id'))
+  }
+}
