@@ -13,6 +13,14 @@ export class ImportCard extends PageObject {
   get error(): Locator {
     return this.page.getByTestId('import-error')
   }
+  /** The secrets the steps read, named by their variables. */
+  get secrets(): Locator {
+    return this.page.getByTestId('import-secrets')
+  }
+  /** What the import left out, and why. */
+  get notes(): Locator {
+    return this.page.getByTestId('import-notes')
+  }
   async paste(text: string): Promise<void> {
     await this.page.getByTestId('import-text').fill(text)
   }

@@ -1,14 +1,31 @@
-// Settings (renderer/src/views/settings/).
+// Settings (renderer/src/views/settings/): its fields and their messages, Save, and the PostgreSQL
+// connection's Test.
 import type { Locator } from 'playwright-core'
-import { PageObject } from './page-object.ts'
+import { Field, PageObject } from './page-object.ts'
+
+type SettingsField = 'docker-host' | 'cf-api' | 'cf-user' | 'retention' | 'pg-url'
 
 export class SettingsPage extends PageObject {
-  field(name: 'docker-host' | 'cf-api' | 'cf-user' | 'retention' | 'pg-url'): Locator {
+  field(name: SettingsField): Locator {
     return this.page.getByTestId(`settings-${name}`)
+  }
+  /** A field with the message beside it. */
+  input(name: SettingsField): Field {
+    return new Field(this.page, `settings-${name}`)
+  }
+  get saveButton(): Locator {
+    return this.page.getByTestId('settings-save')
   }
   /** Save and wait for the engine's answer. */
   async save(): Promise<void> {
-    await this.page.getByTestId('settings-save').click()
+    await this.saveButton.click()
     await this.page.getByTestId('settings-saved').waitFor()
+  }
+  /** Test the PostgreSQL connection; its result is `pgTestResult`. */
+  get pgTestButton(): Locator {
+    return this.page.getByTestId('settings-pg-test')
+  }
+  get pgTestResult(): Locator {
+    return this.page.getByTestId('settings-pg-test-result')
   }
 }

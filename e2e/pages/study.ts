@@ -1,5 +1,7 @@
-// A study's page (renderer/src/views/studies/): its points, charts and runs.
+// A study's page (renderer/src/views/studies/): each target's points, sentence and charts, the
+// series a monitor brought against throughput, scaling against CPU, and the study's runs.
 import type { Locator } from 'playwright-core'
+import { Chart } from './chart.ts'
 import { PageObject } from './page-object.ts'
 
 export class StudyPage extends PageObject {
@@ -11,5 +13,45 @@ export class StudyPage extends PageObject {
     const data = this.page.locator(`[data-testid="study-target-${i}-data"][data-points="${n}"]`)
     await data.waitFor({ timeout })
     return data
+  }
+  /** Waits until every run of the study has ended. */
+  async complete(): Promise<void> {
+    await this.page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+  }
+  sentence(i: number): Locator {
+    return this.page.getByTestId(`study-sentence-${i}`)
+  }
+  chart(i: number, name: 'throughput' | 'latency'): Chart {
+    return new Chart(this.page, `study-chart-${i}-${name}`)
+  }
+  /** The table of target i's points: Value, Run, Throughput, p50, p95, p99, Error rate. */
+  async pointCells(i: number): Promise<string[]> {
+    const table = this.page.getByTestId(`study-points-${i}`)
+    await table.locator('tbody tr').first().waitFor()
+    return table.locator('tbody td').allTextContents()
+  }
+  /** The link to one of the study's runs. */
+  run(runId: number): Locator {
+    return this.page.getByTestId(`study-run-${runId}`)
+  }
+  /** Target i's series against throughput: the metric picked, its choices and its chart. */
+  series(i: number): Locator {
+    return this.page.getByTestId(`study-series-${i}`)
+  }
+  seriesPicker(i: number): Locator {
+    return this.page.getByTestId(`study-series-${i}-metric`)
+  }
+  seriesChart(i: number): Chart {
+    return new Chart(this.page, `study-series-${i}-chart`)
+  }
+  /** Target i's scaling: its section, its row for one value, its chart. */
+  scaling(i: number): Locator {
+    return this.page.getByTestId(`study-scaling-${i}`)
+  }
+  scalingRow(i: number, value: number): Locator {
+    return this.page.getByTestId(`study-scaling-${i}-row-${value}`)
+  }
+  scalingChart(i: number): Chart {
+    return new Chart(this.page, `study-scaling-${i}-chart`)
   }
 }

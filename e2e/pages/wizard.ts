@@ -1,10 +1,46 @@
-// The New run wizard (renderer/src/views/wizard/): its steps, what they ask and what they say.
+// The New run wizard (renderer/src/views/wizard/): Start over, the stepper, Next and Start, and the
+// common ways through it; each step's fields are its own object (wizard-*.ts), reached from here.
 import type { Locator, Page } from 'playwright-core'
 import { PageObject } from './page-object.ts'
+import { LoadStep } from './wizard-load.ts'
+import { MonitoringStep } from './wizard-monitoring.ts'
+import { ReviewStep } from './wizard-review.ts'
+import { TargetsStep } from './wizard-targets.ts'
+
+export type WizardStep = 'targets' | 'load' | 'monitoring' | 'review'
 
 export class WizardPage extends PageObject {
+  readonly targets: TargetsStep
+  readonly load: LoadStep
+  readonly monitoring: MonitoringStep
+  readonly review: ReviewStep
+  constructor(page: Page) {
+    super(page)
+    this.targets = new TargetsStep(page)
+    this.load = new LoadStep(page)
+    this.monitoring = new MonitoringStep(page)
+    this.review = new ReviewStep(page)
+  }
   get root(): Locator {
     return this.page.getByTestId('wizard')
+  }
+  /** Go to a step by the stepper (any step, whatever its problems). */
+  async goTo(step: WizardStep): Promise<void> {
+    await this.page.getByTestId(`wizard-step-${step}`).click()
+  }
+  /** Press Start over and wait for the question (a draft with something in it asks). */
+  async askReset(): Promise<void> {
+    await this.page.getByTestId('wizard-reset').click()
+    await this.resetDialog.waitFor()
+  }
+  /** Answer the question with Cancel. */
+  async cancelReset(): Promise<void> {
+    await this.page.getByTestId('wizard-reset-dialog-cancel').click()
+    await this.resetDialog.waitFor({ state: 'hidden' })
+  }
+  /** Whether the draft has something in it (Start over would ask). */
+  async dirty(): Promise<boolean> {
+    return (await this.page.getByTestId('wizard-reset').getAttribute('data-dirty')) === 'true'
   }
   /** Start over; a draft with something in it asks first, and this answers yes. */
   async reset(): Promise<void> {
@@ -25,17 +61,6 @@ export class WizardPage extends PageObject {
   async answerMonitorQuestion(i: number, answer: 'keep' | 'follow' | 'remove'): Promise<void> {
     await this.page.getByTestId(`target-${i}-monitor-question-${answer}`).click()
     await this.monitorQuestion(i).waitFor({ state: 'detached' })
-  }
-  /** The data-testid of the element that has focus. */
-  async focused(): Promise<string | null> {
-    return this.page.evaluate(
-      () =>
-        (
-          globalThis as unknown as {
-            document: { activeElement: { getAttribute(n: string): string | null } | null }
-          }
-        ).document.activeElement?.getAttribute('data-testid') ?? null,
-    )
   }
   async addDemoTarget(): Promise<void> {
     const button = this.page.getByTestId('targets-add-demo')
@@ -64,10 +89,6 @@ export class WizardPage extends PageObject {
     await wizard.next()
     await wizard.setLoad(load)
     return wizard
-  }
-  /** The rendered width in CSS pixels of each field (by data-testid), in the order asked. */
-  async widths(testIds: readonly string[]): Promise<number[]> {
-    return Promise.all(testIds.map(async (id) => (await this.page.getByTestId(id).boundingBox())?.width ?? 0))
   }
   async setLoad(opts: { connections: number; duration: number }): Promise<void> {
     await this.page.getByTestId('load-connections').fill(String(opts.connections))
@@ -108,9 +129,27 @@ export class WizardPage extends PageObject {
     await this.page.getByTestId('review-name').fill(name)
   }
   async start(): Promise<number> {
-    await this.page.getByTestId('wizard-start').click()
+    await this.startButton.click()
     const live = this.page.getByTestId('live')
     await live.waitFor()
     return Number(await live.getAttribute('data-run-id'))
+  }
+  /** Start (its words say what starts: "2 runs"). */
+  get startButton(): Locator {
+    return this.page.getByTestId('wizard-start')
+  }
+  /** What the engine said when it refused to start, and the link to the field it names. */
+  get startError(): Locator {
+    return this.page.getByTestId('wizard-start-error')
+  }
+  async goToStartError(): Promise<void> {
+    await this.page.getByTestId('wizard-start-error-go').click()
+  }
+  /** The problems of a step that no field shows, listed at its top, and one of them by its path. */
+  get stepIssues(): Locator {
+    return this.page.getByTestId('step-issues')
+  }
+  stepIssue(path: string): Locator {
+    return this.page.getByTestId(`step-issue-${path}`)
   }
 }

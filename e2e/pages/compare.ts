@@ -1,0 +1,54 @@
+// Compare (renderer/src/views/compare/): the headline, pairs, method and baseline, the charts, each
+// run's summary, a series of sizes of one thing, and its report.
+import type { Locator } from 'playwright-core'
+import { Chart } from './chart.ts'
+import { PageObject } from './page-object.ts'
+import { ReportExport } from './report.ts'
+import { SummaryTable } from './summary.ts'
+
+export class ComparePage extends PageObject {
+  get root(): Locator {
+    return this.page.getByTestId('compare')
+  }
+  /** Waits for the comparison (the engine's answer). */
+  async ready(): Promise<void> {
+    await this.page.getByTestId('compare-result').waitFor()
+  }
+  /** The runs compared, listed above the result. */
+  get runs(): Locator {
+    return this.page.getByTestId('compare-runs')
+  }
+  get headline(): Locator {
+    return this.page.getByTestId('compare-headline')
+  }
+  get pairs(): Locator {
+    return this.page.getByTestId('compare-pairs')
+  }
+  /** The table of one target against the baseline. */
+  pair(runId: number, target: string): Locator {
+    return this.page.getByTestId(`compare-pair-${runId}-${target}`)
+  }
+  get method(): Locator {
+    return this.page.getByTestId('compare-method')
+  }
+  /** Compare against another baseline: `<runId>:<target>`. */
+  async setBaseline(value: string): Promise<void> {
+    await this.page.getByTestId('compare-baseline').selectOption(value)
+  }
+  /** Mark the entries as sizes of one thing: a curve against the value in their names. */
+  async asSeries(): Promise<void> {
+    await this.page.getByTestId('compare-as-series').check()
+  }
+  chart(name: 'throughput' | 'latency' | 'distribution'): Chart {
+    return new Chart(this.page, `compare-chart-${name}`)
+  }
+  seriesChart(i: number, name: 'latency'): Chart {
+    return new Chart(this.page, `compare-series-chart-${i}-${name}`)
+  }
+  summary(runId: number): SummaryTable {
+    return new SummaryTable(this.page.getByTestId(`compare-summary-${runId}`))
+  }
+  get report(): ReportExport {
+    return new ReportExport(this.page, 'compare-report')
+  }
+}

@@ -1,0 +1,61 @@
+// The wizard's Load step: connections and length, the profile and its fields, the folded
+// connection options (timeout, rounds, order, cool-down), the load generators and a sweep, and the
+// schedule preview.
+import type { Locator } from 'playwright-core'
+import { Field, PageObject } from './page-object.ts'
+
+/** The Load step's own fields (`load-<name>`). */
+type LoadField = 'connections' | 'duration' | 'timeout' | 'rounds' | 'schedule' | 'cooldown' | 'agents-count'
+
+export class LoadStep extends PageObject {
+  get root(): Locator {
+    return this.page.getByTestId('step-load')
+  }
+  field(name: LoadField): Field {
+    return new Field(this.page, `load-${name}`)
+  }
+  /** Fold or unfold "Connection options, rate, rounds". */
+  async toggleOptions(): Promise<void> {
+    await this.page.getByTestId('load-advanced').click()
+  }
+  /** What the step says instead of the order when there is one target. */
+  get oneTarget(): Locator {
+    return this.page.getByTestId('load-schedule-one')
+  }
+  get profile(): Field {
+    return new Field(this.page, 'profile-kind')
+  }
+  /** A field of the ramp profile. */
+  ramp(field: 'to'): Field {
+    return new Field(this.page, `ramp-${field}`)
+  }
+  /** Phase i of the phases profile, and its fields. */
+  phase(i: number): Locator {
+    return this.page.getByTestId(`phase-${i}`)
+  }
+  phaseField(i: number, field: 'name' | 'share' | 'by' | 'requests' | 'duration'): Field {
+    return new Field(this.page, `phase-${i}-${field}`)
+  }
+  /** The load generators' choice: this machine, local agents, Docker, or agents started by hand. */
+  generators(choice: 'machine' | 'local' | 'docker' | 'other'): Locator {
+    return this.page.getByTestId(`load-generators-${choice}`)
+  }
+  /** The command line each hand-started agent runs. */
+  get agentsLine(): Locator {
+    return this.page.getByTestId('load-agents-line')
+  }
+  /** Where agents other than local ones coordinate. */
+  get agentsStore(): Locator {
+    return this.page.getByTestId('load-agents-store')
+  }
+  sweep(field: 'path' | 'values'): Field {
+    return new Field(this.page, `sweep-${field}`)
+  }
+  /** The schedule preview's sentence, or why there is none yet. */
+  get preview(): Locator {
+    return this.page.getByTestId('schedule-preview-summary')
+  }
+  get previewMissing(): Locator {
+    return this.page.getByTestId('schedule-preview-invalid')
+  }
+}
