@@ -4,7 +4,7 @@
 // throughput on the study page. The Kubernetes cluster is the agents' stand-in API server with a
 // workload's pods and the metrics API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { StudyPage, WizardPage } from './pages/pages.ts'
+import { LivePage, StudyPage, WizardPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { FakeKubernetes } from '../engine/testing/k8s-fake.ts'
 import {
@@ -43,57 +43,44 @@ describe.skipIf(gate.skip)('a Prometheus monitor from the wizard', () => {
     await wizard.setCooldown(0)
     await wizard.setSweep('load.connections', '1, 2')
     await wizard.next()
-    await page.getByTestId('monitor-0-kind').selectOption('prometheus')
-    await page.getByTestId('monitor-0-prom-url').fill(prom!.url)
-    await page.getByTestId('monitor-0-prom-preset').selectOption('jvm')
-    await page.getByTestId('monitor-0-prom-labels').fill('job=jvm')
-    await page.getByTestId('monitor-0-prom-rate-window').fill('5s')
-    const result = page.getByTestId('monitor-0-test-result')
+    const monitoring = wizard.monitoring
+    await monitoring.kind(0).select('prometheus')
+    await monitoring.field(0, 'prometheus', 'url').fill(prom!.url)
+    await monitoring.field(0, 'prometheus', 'preset').select('jvm')
+    await monitoring.field(0, 'prometheus', 'labels').fill('job=jvm')
+    await monitoring.field(0, 'prometheus', 'rateWindow').fill('5s')
     // A scrape that timed out on a loaded machine marks the gauges stale for a moment (Prometheus
     // then answers nothing for them): Test again, as a user would, a few times at most.
-    // The result is a new element once the test is done: the last one is marked before each click.
     for (let attempt = 1; ; attempt++) {
-      await page.evaluate(() => {
-        const doc = (
-          globalThis as unknown as {
-            document: { querySelector(s: string): { setAttribute(n: string, v: string): void } | null }
-          }
-        ).document
-        doc.querySelector('[data-testid="monitor-0-test-result"]')?.setAttribute('data-seen', '')
-      })
-      await page.getByTestId('monitor-0-test').click()
-      await page
-        .locator('[data-testid="monitor-0-test-result"]:not([data-seen])')
-        .waitFor({ timeout: 20_000 })
-      const text = (await result.textContent()) ?? ''
+      const text = await monitoring.test(0)
       if (text.startsWith('✓') || attempt === 4 || !text.includes('nothing for')) break
       await prom!.scraped(1) // the next scrape, not a fixed pause
     }
-    expect(await result.textContent()).toMatch(
+    expect(await monitoring.testResult(0).textContent()).toMatch(
       new RegExp(
         `^✓ 1 series: ${exporter!.address} \\(running, [\\d.]+ % CPU, 200\\.0 MiB, gc_pause_ratio [\\d.]+ %, heap_bytes 117\\.7 MiB, threads 42\\) \\(1 instance\\)$`,
       ),
     )
     await app.screenshot('40-wizard-prometheus-monitor')
     await wizard.next()
-    const yaml = (await page.getByTestId('review-yaml').textContent()) ?? ''
-    expect(yaml).toMatch(
+    expect(await wizard.review.yaml()).toMatch(
       /kind: prometheus\s+url: http:\/\/127\.0\.0\.1:\d+\s+preset: jvm\s+labels:\s+job: jvm\s+rateWindow: 5s/,
     )
     await wizard.setName('e2e: prometheus study')
     await wizard.start()
-    await page.getByTestId('live-study').waitFor()
+    const live = new LivePage(page)
+    await live.studyBanner.waitFor()
     await expect
-      .poll(() => page.getByTestId('live-study').textContent(), { timeout: 60_000 })
+      .poll(() => live.studyBanner.textContent(), { timeout: 60_000 })
       .toMatch(/^Run 2 of 2 of the study/)
-    await page.getByTestId('live-study-link').click()
+    await live.openStudy()
     const study = new StudyPage(page)
     await study.waitForPoints(0, 2)
-    await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+    await study.complete()
 
     // The series the monitor brought, named ones first; the one picked is drawn against throughput.
-    const series = page.getByTestId('study-series-0')
-    const picker = page.getByTestId('study-series-0-metric')
+    const series = study.series(0)
+    const picker = study.seriesPicker(0)
     expect(await picker.locator('option').allTextContents()).toEqual([
       'gc_pause_ratio',
       'heap_bytes',
@@ -103,7 +90,7 @@ describe.skipIf(gate.skip)('a Prometheus monitor from the wizard', () => {
     ])
     await picker.selectOption('heap_bytes')
     await expect.poll(() => series.getAttribute('data-metric')).toBe('heap_bytes')
-    await page.getByTestId('study-series-0-chart-plot').locator('svg').first().waitFor()
+    await study.seriesChart(0).rendered()
     await app.screenshot('41-study-series-against-throughput')
     // What it plots: the heap the exporter was set to, at each value's throughput.
     const [listed] = await app.engine.studies.list()
@@ -140,21 +127,16 @@ describe('a Kubernetes monitor from the wizard', () => {
     // The engine of web mode runs in this process: its kubeconfig is this environment's.
     process.env.KUBECONFIG = fake.kubeconfig()
     const app = await start()
-    const { page } = app
     const wizard = await WizardPage.onDemoLoad(app, { connections: 1, duration: 1 })
     await wizard.next()
-    await page.getByTestId('monitor-0-kind').selectOption('kubernetes')
-    await page.getByTestId('monitor-0-k8s-selector').fill('app=web')
-    await page.getByTestId('monitor-0-k8s-namespace').fill('shop')
-    await page.getByTestId('monitor-0-test').click()
-    const result = page.getByTestId('monitor-0-test-result')
-    await result.waitFor({ timeout: 20_000 })
-    expect(await result.textContent()).toBe(
+    const monitoring = wizard.monitoring
+    await monitoring.kind(0).select('kubernetes')
+    await monitoring.field(0, 'kubernetes', 'selector').fill('app=web')
+    await monitoring.field(0, 'kubernetes', 'namespace').fill('shop')
+    expect(await monitoring.test(0)).toBe(
       '✓ 2 pods: web-1 (Running, 25.0 % CPU, 64.0 MiB); web-2 (Running, 50.0 % CPU, 128.0 MiB) (2 instances)',
     )
     await wizard.next()
-    expect(await page.getByTestId('review-yaml').textContent()).toMatch(
-      /kind: kubernetes\s+namespace: shop\s+selector: app=web/,
-    )
+    expect(await wizard.review.yaml()).toMatch(/kind: kubernetes\s+namespace: shop\s+selector: app=web/)
   })
 })
