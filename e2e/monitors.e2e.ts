@@ -1,10 +1,15 @@
-// The wizard's monitor step offers the prometheus and kubernetes sources, each with its fields and
-// the Test button, in web mode against the real engine. A study with a Prometheus monitor (a real
+// The wizard's monitor step draws every source's fields from its form (engine/config/monitor-form.ts):
+// the fields its choices show, in order by keyboard, each with the schema's message beside it. It
+// offers the prometheus and kubernetes sources, each with its fields and the Test button, in web
+// mode against the real engine. A study with a Prometheus monitor (a real
 // Prometheus scraping an exporter whose JVM figures the test sets) then plots its series against
 // throughput on the study page. The Kubernetes cluster is the agents' stand-in API server with a
 // workload's pods and the metrics API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LivePage, StudyPage, WizardPage } from './pages/pages.ts'
+import { fieldsOf, MONITOR_FORMS, shows, type FieldForm } from '../engine/config/monitor-form.ts'
+import type { MonitorKind } from '../engine/config/schema-monitor.ts'
+import { emptyMonitor, SPEC_KINDS } from '../renderer/src/views/wizard/monitorDraft.ts'
+import { LivePage, StudyPage, WizardPage, type MonitoringStep } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { FakeKubernetes } from '../engine/testing/k8s-fake.ts'
 import {
@@ -18,6 +23,75 @@ import {
 } from '../engine/testing/prometheus.ts'
 
 const { start } = appPerTest()
+
+/** For each kind, a value one of its fields refuses, and what the message beside it says. */
+const REFUSED: Record<MonitorKind, { key: string; value: string; says: RegExp }> = {
+  docker: { key: 'container', value: '../etc', says: /Docker container name/ },
+  process: { key: 'port', value: '70000', says: /65535/ },
+  cloudfoundry: { key: 'api', value: 'ftp://api.example.com', says: /http\(s\) URL/ },
+  postgres: { key: 'stack', value: 'Node_HTTP', says: /bundled stack name/ },
+  prometheus: { key: 'url', value: 'not a url', says: /http\(s\) URL of a Prometheus server/ },
+  kubernetes: { key: 'namespace', value: 'Shop_NS', says: /Kubernetes name/ },
+}
+
+/** The test ids of the fields of a kind its choices show with these values, in the form's order. */
+function shown(kind: MonitorKind, values: Record<string, unknown>): string[] {
+  return fieldsOf(MONITOR_FORMS[kind])
+    .filter((f) => shows(f, values))
+    .map((f) => `monitor-0-${f.testId}`)
+}
+
+/** Tab from the kind picker through the fields: the ids that get focus, up to the Test button. */
+async function tabOrder(monitoring: MonitoringStep): Promise<(string | null)[]> {
+  await monitoring.kind(0).input.focus()
+  const order: (string | null)[] = []
+  for (let i = 0; i < 12; i++) {
+    await monitoring.page.keyboard.press('Tab')
+    const id = await monitoring.focused()
+    if (id === 'monitor-0-test') break
+    order.push(id)
+  }
+  return order
+}
+
+describe("the wizard's monitor editor", () => {
+  it('draws every kind from its form: the fields its choices show, in order by Tab, each with its message', async () => {
+    const app = await start()
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 1, duration: 1 })
+    await wizard.next()
+    const monitoring = wizard.monitoring
+    expect(await monitoring.kindNames(0)).toEqual([
+      'Not monitored',
+      ...SPEC_KINDS.map((k) => MONITOR_FORMS[k].label),
+    ])
+    for (const kind of SPEC_KINDS) {
+      await monitoring.kind(0).select(kind)
+      const values: Record<string, unknown> = { ...emptyMonitor()[kind] }
+      expect(await tabOrder(monitoring), kind).toEqual(shown(kind, values))
+      // Each option of each choice shows its own fields, and only those, in order.
+      const fields = fieldsOf(MONITOR_FORMS[kind])
+      const choices = fields.filter(
+        (f): f is Extract<FieldForm, { control: 'select' }> =>
+          f.control === 'select' && fields.some((x) => x.when?.[f.key]),
+      )
+      for (const choice of choices)
+        for (const { value } of choice.options) {
+          await monitoring.field(0, kind, choice.key as never).select(value)
+          values[choice.key] = value
+          expect(await tabOrder(monitoring), `${kind} ${choice.key}=${value}`).toEqual(shown(kind, values))
+        }
+      for (const choice of choices)
+        await monitoring.field(0, kind, choice.key as never).select(choice.options[0]!.value)
+      // The schema's message beside the field it is about, tied to it for assistive technology.
+      const refused = REFUSED[kind]
+      const field = monitoring.field(0, kind, refused.key as never)
+      await field.fill(refused.value)
+      await expect.poll(() => field.message(), { message: kind }).toMatch(refused.says)
+      expect(await field.invalid(), kind).toBe(true)
+      expect(await monitoring.testButton(0).isDisabled(), kind).toBe(true)
+    }
+  })
+})
 const gate = prometheusGate('the wizard’s Prometheus monitor')
 
 describe.skipIf(gate.skip)('a Prometheus monitor from the wizard', () => {

@@ -13,6 +13,14 @@ export class MonitoringStep extends PageObject {
   kind(i: number): Field {
     return new Field(this.page, `monitor-${i}-kind`)
   }
+  /** The sources the picker offers, by their names. */
+  async kindNames(i: number): Promise<string[]> {
+    return this.kind(i).input.locator('option').allTextContents()
+  }
+  /** The Test button of target i's monitor. */
+  testButton(i: number): Locator {
+    return this.page.getByTestId(`monitor-${i}-test`)
+  }
   /** A field of target i's monitor of this kind, by its key in the kind's form. */
   field<K extends MonitorKind>(i: number, kind: K, key: keyof FormValues<K> & string): Field {
     const f = fieldsOf(MONITOR_FORMS[kind]).find((x) => x.key === key)
@@ -22,7 +30,7 @@ export class MonitoringStep extends PageObject {
   /** Press Test and return what it found, once the engine has answered. */
   async test(i: number, timeout = 20_000): Promise<string> {
     await this.markResultSeen(i)
-    await this.page.getByTestId(`monitor-${i}-test`).click()
+    await this.testButton(i).click()
     const fresh = this.page.locator(`[data-testid="monitor-${i}-test-result"]:not([data-seen])`)
     await fresh.waitFor({ timeout })
     return (await fresh.textContent()) ?? ''
