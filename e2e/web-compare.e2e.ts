@@ -117,8 +117,7 @@ describe('web UI', () => {
     await expect
       .poll(() => headline.textContent())
       .toMatch(/^sleep-8ms is slower than sleep-2ms at the median \(p50 [\d.]+×, 95 % CI [\d.]+–[\d.]+×/)
-    const pair = compare.pair(run.runId, 'sleep-8ms')
-    expect(await pair.locator('tr[data-verdict="higher"] th', { hasText: /^p50$/ }).count()).toBe(1)
+    expect(await compare.verdictOf(run.runId, 'sleep-8ms', 'p50')).toBe('higher')
     expect(await compare.method.textContent()).toMatch(/^Method: each round is one observation/)
     // Rounds drawn as one line per target with a band, the distribution, each target in its colour.
     const distribution = compare.chart('distribution')

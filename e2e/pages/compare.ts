@@ -28,6 +28,24 @@ export class ComparePage extends PageObject {
   pair(runId: number, target: string): Locator {
     return this.page.getByTestId(`compare-pair-${runId}-${target}`)
   }
+  /** The verdict (higher, lower, same…) the pair's table gives a metric ('p50'), by its row. */
+  async verdictOf(runId: number, target: string, metric: string): Promise<string | null> {
+    const row = this.pair(runId, target)
+      .locator('tr[data-verdict]')
+      .filter({
+        has: this.page.locator('th', {
+          hasText: new RegExp(`^${metric.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        }),
+      })
+    return (await row.count()) === 1 ? row.getAttribute('data-verdict') : null
+  }
+  /** The words of the pair's verdicts, a metric a row, in the table's order. */
+  async verdictWords(runId: number, target: string): Promise<string[]> {
+    const rows = this.pair(runId, target).locator('tr[data-verdict]')
+    const words: string[] = []
+    for (const row of await rows.all()) words.push((await row.locator('td').last().textContent()) ?? '')
+    return words
+  }
   get method(): Locator {
     return this.page.getByTestId('compare-method')
   }

@@ -51,6 +51,14 @@ export class StudyPage extends PageObject {
   scalingRow(i: number, value: number): Locator {
     return this.page.getByTestId(`study-scaling-${i}-row-${value}`)
   }
+  /** The peak CPU the scaling table shows for one value (its fourth cell's stored figure). */
+  async scalingPeakCpu(i: number, value: number): Promise<number> {
+    return Number(await this.scalingRow(i, value).locator('td').nth(3).getAttribute('data-value'))
+  }
+  /** The series a target's picker offers, by name, in its order. */
+  async seriesChoices(i: number): Promise<string[]> {
+    return this.seriesPicker(i).locator('option').allTextContents()
+  }
   scalingChart(i: number): Chart {
     return new Chart(this.page, `study-scaling-${i}-chart`)
   }
