@@ -7,26 +7,18 @@ import { ReportExport } from './report.ts'
 import { SummaryTable } from './summary.ts'
 
 export class ComparePage extends PageObject {
-  get root(): Locator {
-    return this.page.getByTestId('compare')
-  }
+  readonly root = this.locate('compare')
   /** Waits for the comparison (the engine's answer). */
   async ready(): Promise<void> {
-    await this.page.getByTestId('compare-result').waitFor()
+    await this.locate('compare-result').waitFor()
   }
   /** The runs compared, listed above the result. */
-  get runs(): Locator {
-    return this.page.getByTestId('compare-runs')
-  }
-  get headline(): Locator {
-    return this.page.getByTestId('compare-headline')
-  }
-  get pairs(): Locator {
-    return this.page.getByTestId('compare-pairs')
-  }
+  readonly runs = this.locate('compare-runs')
+  readonly headline = this.locate('compare-headline')
+  readonly pairs = this.locate('compare-pairs')
   /** The table of one target against the baseline. */
   pair(runId: number, target: string): Locator {
-    return this.page.getByTestId(`compare-pair-${runId}-${target}`)
+    return this.locate(`compare-pair-${runId}-${target}`)
   }
   /** The verdict (higher, lower, same…) the pair's table gives a metric ('p50'), by its row. */
   async verdictOf(runId: number, target: string, metric: string): Promise<string | null> {
@@ -46,16 +38,14 @@ export class ComparePage extends PageObject {
     for (const row of await rows.all()) words.push((await row.locator('td').last().textContent()) ?? '')
     return words
   }
-  get method(): Locator {
-    return this.page.getByTestId('compare-method')
-  }
+  readonly method = this.locate('compare-method')
   /** Compare against another baseline: `<runId>:<target>`. */
   async setBaseline(value: string): Promise<void> {
-    await this.page.getByTestId('compare-baseline').selectOption(value)
+    await this.locate('compare-baseline').selectOption(value)
   }
   /** Mark the entries as sizes of one thing: a curve against the value in their names. */
   async asSeries(): Promise<void> {
-    await this.page.getByTestId('compare-as-series').check()
+    await this.locate('compare-as-series').check()
   }
   chart(name: 'throughput' | 'latency' | 'distribution'): Chart {
     return new Chart(this.page, `compare-chart-${name}`)
@@ -64,7 +54,7 @@ export class ComparePage extends PageObject {
     return new Chart(this.page, `compare-series-chart-${i}-${name}`)
   }
   summary(runId: number): SummaryTable {
-    return new SummaryTable(this.page.getByTestId(`compare-summary-${runId}`))
+    return new SummaryTable(this.locate(`compare-summary-${runId}`))
   }
   get report(): ReportExport {
     return new ReportExport(this.page, 'compare-report')

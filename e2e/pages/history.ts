@@ -5,53 +5,47 @@ import { PageObject } from './page-object.ts'
 import { ReportExport } from './report.ts'
 
 export class HistoryPage extends PageObject {
-  get root(): Locator {
-    return this.page.getByTestId('history')
-  }
+  readonly root = this.locate('history')
   /** What an empty history shows, and its way to a new run. */
-  get empty(): Locator {
-    return this.page.getByTestId('history-empty')
-  }
-  get emptyNew(): Locator {
-    return this.page.getByTestId('history-empty-new')
-  }
+  readonly empty = this.locate('history-empty')
+  readonly emptyNew = this.locate('history-empty-new')
   /** Start the demo run from an empty history. */
   async runDemo(): Promise<void> {
-    await this.page.getByTestId('demo-run').and(this.page.locator(':enabled')).first().click()
+    await this.locate('demo-run').and(this.page.locator(':enabled')).first().click()
   }
   row(runId: number): Locator {
-    return this.page.getByTestId(`history-row-${runId}`)
+    return this.locate(`history-row-${runId}`)
   }
   /** The run's status badge (done, aborted…). */
   async status(runId: number): Promise<string> {
     return (await this.row(runId).getByTestId('status-badge').textContent()) ?? ''
   }
   async tag(runId: number, tags: string): Promise<void> {
-    await this.page.getByTestId(`history-tags-edit-${runId}`).click()
-    await this.page.getByTestId(`history-tags-input-${runId}`).fill(tags)
-    await this.page.getByTestId(`history-tags-save-${runId}`).click()
-    await this.page.getByTestId(`history-tags-input-${runId}`).waitFor({ state: 'detached' })
+    await this.locate(`history-tags-edit-${runId}`).click()
+    await this.locate(`history-tags-input-${runId}`).fill(tags)
+    await this.locate(`history-tags-save-${runId}`).click()
+    await this.locate(`history-tags-input-${runId}`).waitFor({ state: 'detached' })
   }
   /** Show only the runs with this tag ('' for all). */
   async filterByTag(tag: string): Promise<void> {
-    await this.page.getByTestId('history-tag').fill(tag)
+    await this.locate('history-tag').fill(tag)
   }
   /** Show only the runs whose name has this ('' for all). */
   async search(text: string): Promise<void> {
-    await this.page.getByTestId('history-search').fill(text)
+    await this.locate('history-search').fill(text)
   }
   async select(runId: number): Promise<void> {
-    await this.page.getByTestId(`history-select-${runId}`).check()
+    await this.locate(`history-select-${runId}`).check()
   }
   async compare(): Promise<void> {
-    await this.page.getByTestId('history-compare').click()
+    await this.locate('history-compare').click()
   }
   async open(runId: number): Promise<void> {
-    await this.page.getByTestId(`history-open-${runId}`).click()
+    await this.locate(`history-open-${runId}`).click()
   }
   /** Go to the study a run is a value of. */
   async openStudy(runId: number): Promise<void> {
-    await this.page.getByTestId(`history-study-${runId}`).click()
+    await this.locate(`history-study-${runId}`).click()
   }
   /** The report of the selected runs. */
   get report(): ReportExport {

@@ -1,40 +1,29 @@
 // The wizard's first card: a scenario made from requests a user has (HAR, curl, OpenAPI).
-import type { Locator } from 'playwright-core'
 import { PageObject } from './page-object.ts'
 
 /** The wizard's "Start from requests you have" card (renderer/src/views/wizard/import/). */
 export class ImportCard extends PageObject {
-  get kind(): Locator {
-    return this.page.getByTestId('import-kind')
-  }
-  get preview(): Locator {
-    return this.page.getByTestId('import-preview')
-  }
-  get error(): Locator {
-    return this.page.getByTestId('import-error')
-  }
+  readonly kind = this.locate('import-kind')
+  readonly preview = this.locate('import-preview')
+  readonly error = this.locate('import-error')
   /** The secrets the steps read, named by their variables. */
-  get secrets(): Locator {
-    return this.page.getByTestId('import-secrets')
-  }
+  readonly secrets = this.locate('import-secrets')
   /** What the import left out, and why. */
-  get notes(): Locator {
-    return this.page.getByTestId('import-notes')
-  }
+  readonly notes = this.locate('import-notes')
   async paste(text: string): Promise<void> {
-    await this.page.getByTestId('import-text').fill(text)
+    await this.locate('import-text').fill(text)
   }
   async chooseFile(path: string): Promise<void> {
     // The page reads it (File.text()) into the text box: Make steps is enabled from then on, and
     // a click waits for that.
-    await this.page.getByTestId('import-file').setInputFiles(path)
+    await this.locate('import-file').setInputFiles(path)
   }
   async base(url: string): Promise<void> {
-    await this.page.getByTestId('import-base').fill(url)
+    await this.locate('import-base').fill(url)
   }
   /** Make steps and wait for the engine's answer: the steps it made, or why it could not. */
   async make(): Promise<'preview' | 'error'> {
-    await this.page.getByTestId('import-run').click()
+    await this.locate('import-run').click()
     await this.preview.or(this.error).waitFor()
     return (await this.preview.isVisible()) ? 'preview' : 'error'
   }
@@ -44,7 +33,7 @@ export class ImportCard extends PageObject {
     return Promise.all(rows.map(async (r) => (await r.locator('td').allInnerTexts()).slice(0, 2).join(' ')))
   }
   async use(): Promise<void> {
-    await this.page.getByTestId('import-use').click()
-    await this.page.getByTestId('import-used').waitFor()
+    await this.locate('import-use').click()
+    await this.locate('import-used').waitFor()
   }
 }

@@ -7,9 +7,7 @@ import { Chart } from './chart.ts'
 import { PageObject } from './page-object.ts'
 
 export class LivePage extends PageObject {
-  get root(): Locator {
-    return this.page.getByTestId('live')
-  }
+  readonly root = this.locate('live')
   async runId(): Promise<number> {
     return Number(await this.root.getAttribute('data-run-id'))
   }
@@ -21,51 +19,41 @@ export class LivePage extends PageObject {
     return (await this.root.getAttribute('data-status')) ?? ''
   }
   /** What the view says once the run is done. */
-  get done(): Locator {
-    return this.page.getByTestId('live-done')
-  }
+  readonly done = this.locate('live-done')
   chartPlot(name: string): Locator {
-    return this.page.getByTestId(`live-chart-${name}-plot`)
+    return this.locate(`live-chart-${name}-plot`)
   }
   chart(name: 'throughput' | 'latency' | 'cpu' | 'memory'): Chart {
     return new Chart(this.page, `live-chart-${name}`)
   }
   /** A figure of the run so far, as a number. */
   async stat(name: 'requests' | 'errors' | 'inflight'): Promise<number> {
-    const tile = this.page.getByTestId(`live-${name}`)
+    const tile = this.locate(`live-${name}`)
     const value = tile.locator('.stat-value')
     return firstNumber(((await value.count()) ? await value.textContent() : await tile.textContent()) ?? '')
   }
   /** A figure's tile (it shows once the view has the run's totals). */
   statTile(name: 'requests' | 'errors' | 'inflight'): Locator {
-    return this.page.getByTestId(`live-${name}`)
+    return this.locate(`live-${name}`)
   }
   /** "0:12 elapsed", and what is running now and next. */
-  get elapsed(): Locator {
-    return this.page.getByTestId('live-elapsed')
-  }
-  get current(): Locator {
-    return this.page.getByTestId('live-current')
-  }
-  get upNext(): Locator {
-    return this.page.getByTestId('live-up-next')
-  }
+  readonly elapsed = this.locate('live-elapsed')
+  readonly current = this.locate('live-current')
+  readonly upNext = this.locate('live-up-next')
   /** The i-th warning of the run (a monitor that could not read its source). */
   warning(i: number): Locator {
-    return this.page.getByTestId(`live-warnings-${i}`)
+    return this.locate(`live-warnings-${i}`)
   }
   async stop(): Promise<void> {
-    await this.page.getByTestId('live-stop').click()
+    await this.locate('live-stop').click()
   }
   async openDetail(): Promise<void> {
-    await this.page.getByTestId('live-open-detail').click()
+    await this.locate('live-open-detail').click()
   }
   /** The banner of a run that is one value of a study, and its link to the study. */
-  get studyBanner(): Locator {
-    return this.page.getByTestId('live-study')
-  }
+  readonly studyBanner = this.locate('live-study')
   async openStudy(): Promise<void> {
-    await this.page.getByTestId('live-study-link').click()
+    await this.locate('live-study-link').click()
   }
   /** Load agent i's row, in a state (joined, running, done…) when given. */
   agent(i: number, state?: string): Locator {
@@ -76,9 +64,9 @@ export class LivePage extends PageObject {
     await this.page.locator(`[data-testid="live-agent-${i}-requests"]:not([data-value="0"])`).waitFor()
   }
   async agentRequests(i: number): Promise<number> {
-    return firstNumber((await this.page.getByTestId(`live-agent-${i}-requests`).textContent()) ?? '')
+    return firstNumber((await this.locate(`live-agent-${i}-requests`).textContent()) ?? '')
   }
   async agentRows(): Promise<number> {
-    return this.page.getByTestId('live-agents-table').locator('tbody tr').count()
+    return this.locate('live-agents-table').locator('tbody tr').count()
   }
 }

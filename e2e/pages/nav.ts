@@ -5,11 +5,11 @@ import { PageObject } from './page-object.ts'
 
 export class Nav extends PageObject {
   async go(to: NavName): Promise<void> {
-    await this.page.getByTestId(`nav-${to}`).click()
+    await this.locate(`nav-${to}`).click()
   }
   /** Waits until the app has rendered. */
   async ready(): Promise<void> {
-    await this.page.getByTestId('app-ready').waitFor()
+    await this.locate('app-ready').waitFor()
   }
   /** Reload the page as a user does, and wait until the app is back. */
   async reload(): Promise<void> {
@@ -18,10 +18,10 @@ export class Nav extends PageObject {
   }
   /** What a page opened without the token says. */
   async waitForNoToken(): Promise<void> {
-    await this.page.getByTestId('no-token').waitFor()
+    await this.locate('no-token').waitFor()
   }
   async toggleTheme(): Promise<void> {
-    await this.page.getByTestId('theme-toggle').click()
+    await this.locate('theme-toggle').click()
   }
   async theme(): Promise<string | null> {
     return this.page.locator('html').getAttribute('data-theme')

@@ -9,6 +9,11 @@ export abstract class PageObject {
     this.page = page
   }
 
+  /** The element with this data-testid: how every page object finds what it names. */
+  protected locate(testId: string): Locator {
+    return this.page.getByTestId(testId)
+  }
+
   /** The data-testid of the element that has focus. */
   async focused(): Promise<string | null> {
     return this.page.evaluate(

@@ -7,25 +7,19 @@ type SettingsField = 'docker-host' | 'cf-api' | 'cf-user' | 'retention' | 'pg-ur
 
 export class SettingsPage extends PageObject {
   field(name: SettingsField): Locator {
-    return this.page.getByTestId(`settings-${name}`)
+    return this.locate(`settings-${name}`)
   }
   /** A field with the message beside it. */
   input(name: SettingsField): Field {
     return new Field(this.page, `settings-${name}`)
   }
-  get saveButton(): Locator {
-    return this.page.getByTestId('settings-save')
-  }
+  readonly saveButton = this.locate('settings-save')
   /** Save and wait for the engine's answer. */
   async save(): Promise<void> {
     await this.saveButton.click()
-    await this.page.getByTestId('settings-saved').waitFor()
+    await this.locate('settings-saved').waitFor()
   }
   /** Test the PostgreSQL connection; its result is `pgTestResult`. */
-  get pgTestButton(): Locator {
-    return this.page.getByTestId('settings-pg-test')
-  }
-  get pgTestResult(): Locator {
-    return this.page.getByTestId('settings-pg-test-result')
-  }
+  readonly pgTestButton = this.locate('settings-pg-test')
+  readonly pgTestResult = this.locate('settings-pg-test-result')
 }

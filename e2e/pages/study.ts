@@ -5,9 +5,7 @@ import { Chart } from './chart.ts'
 import { PageObject } from './page-object.ts'
 
 export class StudyPage extends PageObject {
-  get root(): Locator {
-    return this.page.getByTestId('study')
-  }
+  readonly root = this.locate('study')
   /** Waits until target i of the study shows `n` points (the page follows the runs as they end). */
   async waitForPoints(i: number, n: number, timeout = 60_000): Promise<Locator> {
     const data = this.page.locator(`[data-testid="study-target-${i}-data"][data-points="${n}"]`)
@@ -19,37 +17,37 @@ export class StudyPage extends PageObject {
     await this.page.locator('[data-testid="study"][data-complete="true"]').waitFor()
   }
   sentence(i: number): Locator {
-    return this.page.getByTestId(`study-sentence-${i}`)
+    return this.locate(`study-sentence-${i}`)
   }
   chart(i: number, name: 'throughput' | 'latency'): Chart {
     return new Chart(this.page, `study-chart-${i}-${name}`)
   }
   /** The table of target i's points: Value, Run, Throughput, p50, p95, p99, Error rate. */
   async pointCells(i: number): Promise<string[]> {
-    const table = this.page.getByTestId(`study-points-${i}`)
+    const table = this.locate(`study-points-${i}`)
     await table.locator('tbody tr').first().waitFor()
     return table.locator('tbody td').allTextContents()
   }
   /** The link to one of the study's runs. */
   run(runId: number): Locator {
-    return this.page.getByTestId(`study-run-${runId}`)
+    return this.locate(`study-run-${runId}`)
   }
   /** Target i's series against throughput: the metric picked, its choices and its chart. */
   series(i: number): Locator {
-    return this.page.getByTestId(`study-series-${i}`)
+    return this.locate(`study-series-${i}`)
   }
   seriesPicker(i: number): Locator {
-    return this.page.getByTestId(`study-series-${i}-metric`)
+    return this.locate(`study-series-${i}-metric`)
   }
   seriesChart(i: number): Chart {
     return new Chart(this.page, `study-series-${i}-chart`)
   }
   /** Target i's scaling: its section, its row for one value, its chart. */
   scaling(i: number): Locator {
-    return this.page.getByTestId(`study-scaling-${i}`)
+    return this.locate(`study-scaling-${i}`)
   }
   scalingRow(i: number, value: number): Locator {
-    return this.page.getByTestId(`study-scaling-${i}-row-${value}`)
+    return this.locate(`study-scaling-${i}-row-${value}`)
   }
   /** The peak CPU the scaling table shows for one value (its fourth cell's stored figure). */
   async scalingPeakCpu(i: number, value: number): Promise<number> {

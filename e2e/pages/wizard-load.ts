@@ -8,20 +8,16 @@ import { Field, PageObject } from './page-object.ts'
 type LoadField = 'connections' | 'duration' | 'timeout' | 'rounds' | 'schedule' | 'cooldown' | 'agents-count'
 
 export class LoadStep extends PageObject {
-  get root(): Locator {
-    return this.page.getByTestId('step-load')
-  }
+  readonly root = this.locate('step-load')
   field(name: LoadField): Field {
     return new Field(this.page, `load-${name}`)
   }
   /** Fold or unfold "Connection options, rate, rounds". */
   async toggleOptions(): Promise<void> {
-    await this.page.getByTestId('load-advanced').click()
+    await this.locate('load-advanced').click()
   }
   /** What the step says instead of the order when there is one target. */
-  get oneTarget(): Locator {
-    return this.page.getByTestId('load-schedule-one')
-  }
+  readonly oneTarget = this.locate('load-schedule-one')
   get profile(): Field {
     return new Field(this.page, 'profile-kind')
   }
@@ -31,31 +27,23 @@ export class LoadStep extends PageObject {
   }
   /** Phase i of the phases profile, and its fields. */
   phase(i: number): Locator {
-    return this.page.getByTestId(`phase-${i}`)
+    return this.locate(`phase-${i}`)
   }
   phaseField(i: number, field: 'name' | 'share' | 'by' | 'requests' | 'duration'): Field {
     return new Field(this.page, `phase-${i}-${field}`)
   }
   /** The load generators' choice: this machine, local agents, Docker, or agents started by hand. */
   generators(choice: 'machine' | 'local' | 'docker' | 'other'): Locator {
-    return this.page.getByTestId(`load-generators-${choice}`)
+    return this.locate(`load-generators-${choice}`)
   }
   /** The command line each hand-started agent runs. */
-  get agentsLine(): Locator {
-    return this.page.getByTestId('load-agents-line')
-  }
+  readonly agentsLine = this.locate('load-agents-line')
   /** Where agents other than local ones coordinate. */
-  get agentsStore(): Locator {
-    return this.page.getByTestId('load-agents-store')
-  }
+  readonly agentsStore = this.locate('load-agents-store')
   sweep(field: 'path' | 'values'): Field {
     return new Field(this.page, `sweep-${field}`)
   }
   /** The schedule preview's sentence, or why there is none yet. */
-  get preview(): Locator {
-    return this.page.getByTestId('schedule-preview-summary')
-  }
-  get previewMissing(): Locator {
-    return this.page.getByTestId('schedule-preview-invalid')
-  }
+  readonly preview = this.locate('schedule-preview-summary')
+  readonly previewMissing = this.locate('schedule-preview-invalid')
 }

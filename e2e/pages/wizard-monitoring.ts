@@ -6,9 +6,7 @@ import type { MonitorKind } from '../../engine/config/schema-monitor.ts'
 import { Field, PageObject } from './page-object.ts'
 
 export class MonitoringStep extends PageObject {
-  get root(): Locator {
-    return this.page.getByTestId('step-monitoring')
-  }
+  readonly root = this.locate('step-monitoring')
   /** Target i's resource source. */
   kind(i: number): Field {
     return new Field(this.page, `monitor-${i}-kind`)
@@ -19,7 +17,7 @@ export class MonitoringStep extends PageObject {
   }
   /** The Test button of target i's monitor. */
   testButton(i: number): Locator {
-    return this.page.getByTestId(`monitor-${i}-test`)
+    return this.locate(`monitor-${i}-test`)
   }
   /** A field of target i's monitor of this kind, by its key in the kind's form. */
   field<K extends MonitorKind>(i: number, kind: K, key: keyof FormValues<K> & string): Field {
@@ -36,7 +34,7 @@ export class MonitoringStep extends PageObject {
     return (await fresh.textContent()) ?? ''
   }
   testResult(i: number): Locator {
-    return this.page.getByTestId(`monitor-${i}-test-result`)
+    return this.locate(`monitor-${i}-test-result`)
   }
   /** The result on the page is a new element once a test is done: the last one is marked before. */
   private async markResultSeen(i: number): Promise<void> {

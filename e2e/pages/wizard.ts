@@ -21,61 +21,57 @@ export class WizardPage extends PageObject {
     this.monitoring = new MonitoringStep(page)
     this.review = new ReviewStep(page)
   }
-  get root(): Locator {
-    return this.page.getByTestId('wizard')
-  }
+  readonly root = this.locate('wizard')
   /** Go to a step by the stepper (any step, whatever its problems). */
   async goTo(step: WizardStep): Promise<void> {
-    await this.page.getByTestId(`wizard-step-${step}`).click()
+    await this.locate(`wizard-step-${step}`).click()
   }
   /** Press Start over and wait for the question (a draft with something in it asks). */
   async askReset(): Promise<void> {
-    await this.page.getByTestId('wizard-reset').click()
+    await this.locate('wizard-reset').click()
     await this.resetDialog.waitFor()
   }
   /** Answer the question with Cancel. */
   async cancelReset(): Promise<void> {
-    await this.page.getByTestId('wizard-reset-dialog-cancel').click()
+    await this.locate('wizard-reset-dialog-cancel').click()
     await this.resetDialog.waitFor({ state: 'hidden' })
   }
   /** Whether the draft has something in it (Start over would ask). */
   async dirty(): Promise<boolean> {
-    return (await this.page.getByTestId('wizard-reset').getAttribute('data-dirty')) === 'true'
+    return (await this.locate('wizard-reset').getAttribute('data-dirty')) === 'true'
   }
   /** Start over; a draft with something in it asks first, and this answers yes. */
   async reset(): Promise<void> {
-    const button = this.page.getByTestId('wizard-reset')
+    const button = this.locate('wizard-reset')
     const dirty = (await button.getAttribute('data-dirty')) === 'true'
     await button.click()
     if (!dirty) return
-    await this.page.getByTestId('wizard-reset-dialog-confirm').click()
+    await this.locate('wizard-reset-dialog-confirm').click()
     await this.resetDialog.waitFor({ state: 'hidden' })
   }
-  get resetDialog(): Locator {
-    return this.page.getByTestId('wizard-reset-dialog')
-  }
+  readonly resetDialog = this.locate('wizard-reset-dialog')
   /** The question under target i's URL about a monitor that watches another stack. */
   monitorQuestion(i: number): Locator {
-    return this.page.getByTestId(`target-${i}-monitor-question`)
+    return this.locate(`target-${i}-monitor-question`)
   }
   async answerMonitorQuestion(i: number, answer: 'keep' | 'follow' | 'remove'): Promise<void> {
-    await this.page.getByTestId(`target-${i}-monitor-question-${answer}`).click()
+    await this.locate(`target-${i}-monitor-question-${answer}`).click()
     await this.monitorQuestion(i).waitFor({ state: 'detached' })
   }
   async addDemoTarget(): Promise<void> {
-    const button = this.page.getByTestId('targets-add-demo')
+    const button = this.locate('targets-add-demo')
     await button.and(this.page.locator(':enabled')).waitFor()
     await button.click()
   }
   targetUrl(i: number): Locator {
-    return this.page.getByTestId(`target-${i}-url`)
+    return this.locate(`target-${i}-url`)
   }
   /** Next, once the Targets step knows where the stacks are (it may ask about a monitor then). */
   async next(): Promise<void> {
     await this.page
       .locator('[data-testid="step-targets"][data-stacks="loading"]')
       .waitFor({ state: 'detached' })
-    await this.page.getByTestId('wizard-next').click()
+    await this.locate('wizard-next').click()
   }
   /** A fresh wizard on the demo target, at the Load step with this load. */
   static async onDemoLoad(
@@ -91,65 +87,59 @@ export class WizardPage extends PageObject {
     return wizard
   }
   async setLoad(opts: { connections: number; duration: number }): Promise<void> {
-    await this.page.getByTestId('load-connections').fill(String(opts.connections))
-    await this.page.getByTestId('load-duration').fill(String(opts.duration))
+    await this.locate('load-connections').fill(String(opts.connections))
+    await this.locate('load-duration').fill(String(opts.duration))
   }
   /** Fill the whole form from a bundled template (resources/templates/<id>.yaml). */
   async useTemplate(id: string): Promise<void> {
-    const select = this.page.getByTestId('template-select')
+    const select = this.locate('template-select')
     await select.locator(`option[value="${id}"]`).waitFor({ state: 'attached' })
     await select.selectOption(id)
-    await this.page.getByTestId('template-load').click()
-    await this.page.getByTestId('template-loaded').waitFor()
+    await this.locate('template-load').click()
+    await this.locate('template-loaded').waitFor()
   }
   /** Press Check on a target and return what it says once the engine has answered. */
   async check(i: number): Promise<{ ok: boolean; text: string }> {
     // A result shows only for the URL it is about, so a new URL starts without one.
-    await this.page.getByTestId(`target-${i}-check`).click()
-    const result = this.page.getByTestId(`target-${i}-check-result`)
+    await this.locate(`target-${i}-check`).click()
+    const result = this.locate(`target-${i}-check-result`)
     await result.waitFor()
     return { ok: (await result.getAttribute('data-ok')) === 'true', text: (await result.textContent()) ?? '' }
   }
   async setCooldown(seconds: number): Promise<void> {
-    const cooldown = this.page.getByTestId('load-cooldown')
-    if (!(await cooldown.isVisible())) await this.page.getByTestId('load-advanced').click()
+    const cooldown = this.locate('load-cooldown')
+    if (!(await cooldown.isVisible())) await this.locate('load-advanced').click()
     await cooldown.fill(String(seconds))
   }
   async setRounds(rounds: number): Promise<void> {
-    const field = this.page.getByTestId('load-rounds')
-    if (!(await field.isVisible())) await this.page.getByTestId('load-advanced').click()
+    const field = this.locate('load-rounds')
+    if (!(await field.isVisible())) await this.locate('load-advanced').click()
     await field.fill(String(rounds))
   }
   async setSweep(path: string, values: string): Promise<void> {
-    await this.page.getByTestId('sweep-enabled').check()
-    await this.page.getByTestId('sweep-path').fill(path)
-    await this.page.getByTestId('sweep-values').fill(values)
+    await this.locate('sweep-enabled').check()
+    await this.locate('sweep-path').fill(path)
+    await this.locate('sweep-values').fill(values)
   }
   async setName(name: string): Promise<void> {
-    await this.page.getByTestId('review-name').fill(name)
+    await this.locate('review-name').fill(name)
   }
   async start(): Promise<number> {
     await this.startButton.click()
-    const live = this.page.getByTestId('live')
+    const live = this.locate('live')
     await live.waitFor()
     return Number(await live.getAttribute('data-run-id'))
   }
   /** Start (its words say what starts: "2 runs"). */
-  get startButton(): Locator {
-    return this.page.getByTestId('wizard-start')
-  }
+  readonly startButton = this.locate('wizard-start')
   /** What the engine said when it refused to start, and the link to the field it names. */
-  get startError(): Locator {
-    return this.page.getByTestId('wizard-start-error')
-  }
+  readonly startError = this.locate('wizard-start-error')
   async goToStartError(): Promise<void> {
-    await this.page.getByTestId('wizard-start-error-go').click()
+    await this.locate('wizard-start-error-go').click()
   }
   /** The problems of a step that no field shows, listed at its top, and one of them by its path. */
-  get stepIssues(): Locator {
-    return this.page.getByTestId('step-issues')
-  }
+  readonly stepIssues = this.locate('step-issues')
   stepIssue(path: string): Locator {
-    return this.page.getByTestId(`step-issue-${path}`)
+    return this.locate(`step-issue-${path}`)
   }
 }
