@@ -3,31 +3,13 @@
 // the run's stored figures (the agents' requests add up to the run's).
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { AGENT_LAUNCHERS } from '../engine/config/schema.ts'
+import type { AgentJoin } from '../engine/api/types.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
-import { LivePage, StudyPage, WizardPage } from './pages/pages.ts'
+import { LivePage, RunDetailPage, StudyPage, WizardPage } from './pages/pages.ts'
 import { appPerTest, ROOT } from './support/app.ts'
 import { demoBase } from './support/runs.ts'
 
 const { start } = appPerTest()
-
-/**
- * What a run waiting for hand-started agents says each one runs (the agents event's `join`, from
- * the engine side of `agents.on: external`), read without its type so this file builds either way.
- */
-function joinOf(event: object): { runKey: string; command: string } | undefined {
-  const join = (event as { join?: { runKey?: unknown; command?: unknown } }).join
-  return typeof join?.runKey === 'string' && typeof join.command === 'string'
-    ? { runKey: join.runKey, command: join.command }
-    : undefined
-}
-
-/** The engine waits for hand-started agents (`agents.on: external`, branch i19a) in this build. */
-function externalAgentsHere(): boolean {
-  if ((AGENT_LAUNCHERS as readonly string[]).includes('external')) return true
-  console.warn("skipping hand-started agents: this build's config has no agents.on external yet")
-  return false
-}
 
 describe('load agents in the app', () => {
   it('starts a 2-agent local run from the wizard, shows the agents live and per agent in run detail', async () => {
@@ -38,19 +20,20 @@ describe('load agents in the app', () => {
     await wizard.setCooldown(0)
 
     // The choices are one radio group: arrow keys move through them.
-    const choice = (v: string) => page.getByTestId(`load-generators-${v}`)
+    const load = wizard.load
+    const choice = (v: 'machine' | 'local' | 'docker' | 'other') => load.generators(v)
     expect(await choice('machine').isChecked()).toBe(true)
     await choice('machine').focus()
     await page.keyboard.press('ArrowRight')
     expect(await choice('local').isChecked()).toBe(true)
-    await page.getByTestId('load-agents-count').fill('2')
+    await load.field('agents-count').fill(2)
     await page.keyboard.press('Shift+Tab')
     await page.keyboard.press('ArrowRight')
     expect(await choice('docker').isChecked()).toBe(true)
-    expect(await page.getByTestId('load-agents-store').textContent()).toContain('CANNONADE_STORE_URL')
+    expect(await load.agentsStore.textContent()).toContain('CANNONADE_STORE_URL')
     // Agents started by hand: a line for each index to run once the run waits for them.
     await choice('other').check()
-    const lines = ((await page.getByTestId('load-agents-line').textContent()) ?? '').split('\n')
+    const lines = ((await load.agentsLine.textContent()) ?? '').split('\n')
     expect(lines).toHaveLength(2)
     lines.forEach((line, i) => {
       expect(line).toContain(`CANNONADE_AGENT_INDEX=${i}`)
@@ -60,25 +43,24 @@ describe('load agents in the app', () => {
     })
     await app.screenshot('40-wizard-load-generators-other')
     await choice('local').check()
-    expect(await page.getByTestId('load-agents-store').count()).toBe(0)
+    expect(await load.agentsStore.count()).toBe(0)
     await app.screenshot('41-wizard-load-generators-local')
     await wizard.next()
     await wizard.next()
     await wizard.setName('e2e: two load agents')
-    await expect.poll(() => page.getByTestId('review-yaml').textContent()).toContain('e2e: two load agents')
-    const yaml = (await page.getByTestId('review-yaml').textContent()) ?? ''
-    expect(yaml).toMatch(/agents:\s+count: 2\s+on: local/)
+    await expect.poll(() => wizard.review.yaml()).toContain('e2e: two load agents')
+    expect(await wizard.review.yaml()).toMatch(/agents:\s+count: 2\s+on: local/)
     const runId = await wizard.start()
 
     // Live: both agents, running, each with its own requests in the last second.
-    const liveRow = (i: number) => page.locator(`[data-testid="live-agent-${i}"][data-state="running"]`)
-    await liveRow(0).waitFor()
-    await liveRow(1).waitFor()
+    const live = new LivePage(page)
+    await live.agent(0, 'running').waitFor()
+    await live.agent(1, 'running').waitFor()
     // The agents show as they join, before any load; their requests come with the first second.
-    await page.locator('[data-testid="live-agent-1-requests"]:not([data-value="0"])').waitFor()
-    expect(await page.getByTestId('live-agents-table').locator('tbody tr').count()).toBe(2)
+    await live.agentHasRequests(1)
+    expect(await live.agentRows()).toBe(2)
     await app.screenshot('42-live-agents')
-    expect(await new LivePage(page).waitForEnd()).toBe('done')
+    expect(await live.waitForEnd()).toBe('done')
 
     const run = await app.engine.runs.get(runId)
     const d = run.distribution
@@ -89,36 +71,27 @@ describe('load agents in the app', () => {
     expect(own.every((n) => n > 0)).toBe(true)
     expect(own[0]! + own[1]!).toBe(total)
     // Once ended, the live table shows how each agent ended and its own requests, as stored.
-    await page.locator('[data-testid="live-agent-1"][data-state="done"]').waitFor()
-    for (const i of [0, 1])
-      expect(
-        Number((await page.getByTestId(`live-agent-${i}-requests`).textContent())?.replace(/\D/g, '')),
-      ).toBe(own[i])
+    await live.agent(1, 'done').waitFor()
+    for (const i of [0, 1]) expect(await live.agentRequests(i)).toBe(own[i])
     await app.screenshot('43-live-agents-done')
 
     // Run detail: the breakdown per agent is the stored one, and its sum is the run's total.
-    await page.getByTestId('live-open-detail').click()
-    await page.getByTestId('detail-agents-table').waitFor()
-    const key = `${run.results[0]!.target}#1`
-    const cell = (i: number, what: string) =>
-      page.getByTestId(`detail-agent-${i}-${key}-${what}`).getAttribute('data-value')
+    await live.openDetail()
+    const detail = new RunDetailPage(page)
+    await detail.agentsTable.waitFor()
+    const segment = `${run.results[0]!.target}#1`
     for (const a of d!.perAgent) {
-      expect(Number(await cell(a.index, 'requests'))).toBe(a.results[0]!.requests)
-      expect(Number(await cell(a.index, 'throughput'))).toBe(a.results[0]!.throughput)
+      expect(await detail.agentFigure(a.index, segment, 'requests')).toBe(a.results[0]!.requests)
+      expect(await detail.agentFigure(a.index, segment, 'throughput')).toBe(a.results[0]!.throughput)
     }
-    const shown = (id: string) =>
-      page
-        .getByTestId(id)
-        .textContent()
-        .then((t) => Number(t?.replace(/\D/g, '')))
-    expect(await shown(`detail-agents-sum-${key}-requests`)).toBe(total)
-    expect(await shown(`detail-agents-run-${key}-requests`)).toBe(total)
+    expect(await detail.agentsTotal('sum', segment, 'requests')).toBe(total)
+    expect(await detail.agentsTotal('run', segment, 'requests')).toBe(total)
     // Each agent's throughput is over its own window, which is never longer than the run's (the
     // longest of them), so theirs add up to at least the run's.
     const sum = d!.perAgent.reduce((a, x) => a + x.results[0]!.throughput, 0)
     expect(sum).toBeGreaterThanOrEqual(run.results[0]!.throughput - 0.02)
-    await page.getByTestId('detail-agents-chart-plot').waitFor()
-    await page.getByTestId('detail-agents').scrollIntoViewIfNeeded()
+    await detail.agentsChart.plot.waitFor()
+    await detail.agents.scrollIntoViewIfNeeded()
     await app.screenshot('44-detail-agents')
   })
 
@@ -145,41 +118,40 @@ describe('load agents in the app', () => {
     await app.open(`#/studies/${studyId}`)
     const study = new StudyPage(page)
     await study.waitForPoints(0, 2)
-    await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
+    await study.complete()
     const results = await app.engine.studies.get(studyId!)
     const points = [...results.targets[0]!.points].sort((a, b) => a.value - b.value)
     expect(points.map((p) => p.scaling?.instances)).toEqual([1, 1])
     // The table shows the stored figures, one row per agent count.
     for (const p of points) {
-      const row = page.getByTestId(`study-scaling-0-row-${p.value}`)
-      expect(Number(await row.locator('td').nth(3).getAttribute('data-value'))).toBe(p.scaling!.peakCpu)
+      expect(await study.scalingPeakCpu(0, p.value)).toBe(p.scaling!.peakCpu)
       expect(p.scaling!.seconds.length).toBeGreaterThan(0)
     }
-    await page.getByTestId('study-scaling-0-chart-plot').locator('svg').first().waitFor()
-    await page.getByTestId('study-scaling-0').scrollIntoViewIfNeeded()
+    await study.scalingChart(0).rendered()
+    await study.scaling(0).scrollIntoViewIfNeeded()
     await app.screenshot('45-study-scaling')
   })
 
-  it('starts a run of hand-started agents ("other") from the wizard: it waits, one joins, the run ends', async () => {
-    if (!externalAgentsHere() || !pgAvailableForTests()) return
+  it('starts a run of hand-started agents ("other") from the wizard: it waits, one joins, the run ends', async (ctx) => {
+    // pgAvailableForTests prints why when it is not.
+    if (!pgAvailableForTests()) return ctx.skip('no PostgreSQL for the agents to coordinate through')
     const pg = await startPg({ durable: false })
     try {
       const app = await start({ agentStoreUrl: pg.url })
       const { page } = app
-      const joins: { runKey: string; command: string }[] = []
+      const joins: AgentJoin[] = []
       const off = app.engine.runs.onAgents((e) => {
-        const join = joinOf(e)
-        if (join) joins.push(join)
+        if (e.join) joins.push(e.join)
       })
       const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 2 })
       await wizard.setRounds(1)
       await wizard.setCooldown(0)
-      await page.getByTestId('load-generators-other').check()
-      await page.getByTestId('load-agents-count').fill('1')
-      expect(await page.getByTestId('load-agents-line').textContent()).toContain('CANNONADE_AGENT_INDEX=0')
+      await wizard.load.generators('other').check()
+      await wizard.load.field('agents-count').fill(1)
+      expect(await wizard.load.agentsLine.textContent()).toContain('CANNONADE_AGENT_INDEX=0')
       await wizard.next()
       await wizard.next()
-      expect(await page.getByTestId('review-yaml').textContent()).toMatch(/agents:\s+count: 1\s+on: external/)
+      expect(await wizard.review.yaml()).toMatch(/agents:\s+count: 1\s+on: external/)
       const runId = await wizard.start()
       // The run starts no agent: it waits at its barrier, saying what each agent runs.
       await expect.poll(() => joins.length, { timeout: 30_000 }).toBeGreaterThan(0)

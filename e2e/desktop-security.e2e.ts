@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { CSP, CSP_META } from '../engine/api/csp.ts'
+import { Nav } from './pages/pages.ts'
 import { ROOT } from './support/app.ts'
 import {
   bridgeCall,
@@ -150,7 +151,7 @@ describeDesktop('Electron security checklist', 'runs the security checks', (back
         (e.BrowserWindow as { getAllWindows(): Win[] }).getAllWindows()[0]!.webContents.getURL(),
       ),
     ).toBe('app://cannonade/index.html')
-    await app.page.getByTestId('app-ready').waitFor()
+    await new Nav(app.page).ready()
   })
 
   it('#14-15: new windows are refused; a web link goes to the browser, and only a web link', async () => {

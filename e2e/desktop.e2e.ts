@@ -10,7 +10,7 @@ import { expect, it } from 'vitest'
 import { CHANNELS, events } from '../engine/api/channels.ts'
 import { argNames, argSchemas } from '../engine/api/schemas.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
-import { HistoryPage, LivePage, ReportExport } from './pages/pages.ts'
+import { HistoryPage, LivePage, Nav } from './pages/pages.ts'
 import { ARTIFACTS } from './support/app.ts'
 import {
   answerSaveDialog,
@@ -29,12 +29,11 @@ buildElectronBundle()
 
 /** A demo run from the empty history page's button, followed live to its end; its run id. */
 async function demoRunFromUi(app: DesktopApp): Promise<number> {
-  const { page } = app
-  await page.getByTestId('demo-run').and(page.locator(':enabled')).first().click()
-  const live = new LivePage(page)
+  await new HistoryPage(app.page).runDemo()
+  const live = new LivePage(app.page)
   await live.root.waitFor()
   expect(await live.waitForEnd()).toBe('done')
-  return Number(await live.root.getAttribute('data-run-id'))
+  return live.runId()
 }
 
 describeDesktop('desktop app', 'runs the desktop checks', (backend, session) => {
@@ -127,12 +126,12 @@ describeDesktop('desktop app', 'runs the desktop checks', (backend, session) => 
   it('runs the demo from the UI, live to done, and writes a PDF report through the print path with its stages shown', async () => {
     const app = await session().launch()
     const runId = await demoRunFromUi(app)
-    await app.page.getByTestId('nav-history').click()
+    await new Nav(app.page).go('history')
     const history = new HistoryPage(app.page)
     await history.row(runId).waitFor()
-    expect(await history.row(runId).getByTestId('status-badge').textContent()).toBe('done')
+    expect(await history.status(runId)).toBe('done')
     await history.select(runId)
-    const report = new ReportExport(app.page, 'history-report')
+    const report = history.report
     const result = await report.create()
     const stages = await report.stagesShown()
     expect(stages).toContain('rendering pdf')

@@ -13,30 +13,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import type { RunSummary, StudyResults } from '../engine/api/types.ts'
 import { figuresOf, type Figures } from '../engine/metrics/figures.ts'
 import { fmtInt, fmtRate } from '../engine/report/format.ts'
 import { pgAvailableForTests, startPg } from '../engine/testing/pg.ts'
 import { startTarget } from '../engine/testing/target.ts'
-import { appPerTest, DRAWN_LINE } from './support/app.ts'
+import { ComparePage, LivePage, RunDetailPage, StudyPage } from './pages/pages.ts'
+import { appPerTest } from './support/app.ts'
 import { cannonade, cliRow, firstNumber } from './support/cli.ts'
 
 const { start } = appPerTest()
-
-/** The y of every vertex of each recharts line of a chart, and the y of its x axis (value 0). */
-async function lineGeometry(page: Page, testId: string): Promise<{ axis: number; lines: number[][] }> {
-  const plot = page.getByTestId(`${testId}-plot`)
-  await plot.locator(DRAWN_LINE).first().waitFor({ state: 'attached' })
-  const axis = Number(
-    await plot.locator('.recharts-xAxis line.recharts-cartesian-axis-line').getAttribute('y1'),
-  )
-  const paths: string[] = []
-  for (const line of await plot.locator('.recharts-line-curve').all())
-    paths.push((await line.getAttribute('d')) ?? '')
-  const lines = paths.map((d) => [...d.matchAll(/[ML]\s*([-\d.]+)[ ,]([-\d.]+)/g)].map((m) => Number(m[2])))
-  return { axis, lines }
-}
 
 describe('the same figures on every screen', () => {
   it('CLI, runs show, Api, live view, run detail, compare, study page, CSV, JSON, PostgreSQL, JUnit and the report agree on one run', async () => {
@@ -120,52 +106,43 @@ sweep: { path: load.connections, values: [3] }
     // 3. The run's page: the same row, and charts without timeouts as throughput or 0 ms.
     const { page } = app
     await app.open(`#/runs/${runId}`)
-    await page.getByTestId('detail-summary-stalls').waitFor()
-    const cells = await page.getByTestId('detail-summary-stalls').locator('td').allTextContents()
+    const detail = new RunDetailPage(page)
+    const cells = await detail.summary.cells('stalls')
     // Time, Requests, Throughput, Mean, Std dev, p50, p95, p99, p99.9, Max, Errors, In flight at end
     expect(firstNumber(cells[1]!)).toBe(f.requests)
     // Throughput with one decimal, as the CLI and the report print it.
     expect(cells[2]).toBe(`${fmtRate(f.throughput)} req/s`)
     expect(firstNumber(cells[10]!)).toBe(f.failed)
     expect(firstNumber(cells[11]!)).toBe(f.inflight)
-    expect(await page.getByTestId('detail-thresholds').textContent()).toMatch(
-      /p99 ≤ 200 ms on stalls: [\d.]+ ms, passed/,
-    )
-    const latency = await lineGeometry(page, 'detail-chart-latency')
+    expect(await detail.thresholds.textContent()).toMatch(/p99 ≤ 200 ms on stalls: [\d.]+ ms, passed/)
+    const latency = await detail.chart('latency').lineGeometry()
     expect(latency.lines.flat().length).toBeGreaterThan(0)
     // Every latency vertex is above the 0 ms baseline: silent seconds are gaps.
     for (const y of latency.lines.flat()) expect(y).toBeLessThan(latency.axis - 0.5)
-    const throughput = await lineGeometry(page, 'detail-chart-throughput')
+    const throughput = await detail.chart('throughput').lineGeometry()
     const thr = throughput.lines[0]!
     // After the stall the line is at 0 responses/s, whatever number of timeouts those seconds had.
     expect(thr.at(-1)).toBeCloseTo(throughput.axis, 0)
     expect(Math.min(...thr)).toBeLessThan(throughput.axis - 10)
-    await page
-      .getByTestId('detail-chart-distribution-plot')
-      .locator(DRAWN_LINE)
-      .first()
-      .waitFor({ state: 'attached' })
+    await detail.chart('distribution').drawn()
     await app.screen('run-detail-stalls')
 
     // The live view of the ended run, compare (the same table) and the study page.
     await app.open(`#/live/${runId}`)
-    await page.getByTestId('live-inflight').waitFor()
-    const stat = async (id: string) => firstNumber((await page.getByTestId(id).textContent()) ?? '')
-    expect([await stat('live-requests'), await stat('live-errors'), await stat('live-inflight')]).toEqual([
+    const live = new LivePage(page)
+    await live.statTile('inflight').waitFor()
+    expect([await live.stat('requests'), await live.stat('errors'), await live.stat('inflight')]).toEqual([
       f.requests,
       f.failed,
       f.inflight,
     ])
     await app.open(`#/compare?runs=${runId}`)
-    const compared = page.getByTestId(`compare-summary-${runId}`).getByTestId('detail-summary-stalls')
-    await compared.waitFor()
-    expect(await compared.locator('td').allTextContents()).toEqual(cells)
+    expect(await new ComparePage(page).summary(runId).cells('stalls')).toEqual(cells)
     const point = studyJson.results.targets[0]!.points[0]!
     expect(point.throughput).toBe(f.throughput)
     expect(point.errorRate).toBe(f.errorRate)
     await app.open(`#/studies/${studyJson.studyId}`)
-    await page.getByTestId('study-points-0').locator('tbody tr').first().waitFor()
-    const studyCells = await page.getByTestId('study-points-0').locator('tbody td').allTextContents()
+    const studyCells = await new StudyPage(page).pointCells(0)
     // Value, Run, Throughput, p50, p95, p99, Error rate: as run detail prints them.
     expect(studyCells.slice(2, 6)).toEqual([cells[2], cells[5], cells[6], cells[7]])
     expect(firstNumber(studyCells[6]!)).toBeCloseTo((100 * f.failed) / f.requests, 1)

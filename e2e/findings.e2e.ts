@@ -43,7 +43,7 @@ describe('findings on the run page and the study page', () => {
         expect(await detail.limit(l.target).textContent()).toContain(l.text)
       }
       // The cuts on the latency chart: where each target's measured window starts.
-      const chart = app.page.getByTestId('detail-chart-latency')
+      const chart = detail.chart('latency').root
       await chart
         .locator('text', { hasText: 'drifting: never settled' })
         .first()
@@ -83,7 +83,7 @@ describe('findings on the run page and the study page', () => {
     const page = new StudyPage(app.page)
     await page.waitForPoints(0, 2)
     expect(await page.capacity(0).textContent()).toBe(`Capacity at the latency target: ${capacity.sentence}`)
-    await app.page.getByTestId(`study-capacity-badge-${capacity.runId}`).waitFor()
-    expect(await app.page.getByTestId('study-capacity-rule').textContent()).toContain(results.capacityRule!)
+    await page.capacityBadge(capacity.runId).waitFor()
+    expect(await page.capacityRule.textContent()).toContain(results.capacityRule!)
   })
 })

@@ -17,6 +17,7 @@ import { openDb, type Db } from '../engine/store/db.ts'
 import { runStudy } from '../engine/study/run.ts'
 import { listTemplates, type Template } from '../engine/study/templates.ts'
 import { recordedStacks, shortenTemplate } from '../engine/testing/templates.ts'
+import { ComparePage, RunDetailPage, StudyPage } from './pages/pages.ts'
 import { launchBrowser, ROOT, startApp, type App } from './support/app.ts'
 
 const SCREENS = join(ROOT, 'docs', 'screens')
@@ -53,23 +54,26 @@ async function shoot(on: App, name: string): Promise<void> {
 /** A study's page, once its charts are drawn. */
 async function shootStudy(on: App, studyId: number, name: string): Promise<void> {
   await on.open(`#/studies/${studyId}`)
-  await on.page.locator('[data-testid="study"][data-complete="true"]').waitFor()
-  await on.page.getByTestId('study-chart-0-throughput-plot').locator('svg').first().waitFor()
-  await on.page.getByTestId('study-chart-0-latency-plot').locator('svg').first().waitFor()
+  const study = new StudyPage(on.page)
+  await study.complete()
+  await study.chart(0, 'throughput').rendered()
+  await study.chart(0, 'latency').rendered()
   await shoot(on, name)
 }
 
 /** A run's page, and the comparison of its targets when it has several. */
 async function shootRun(on: App, runId: number, targets: number, name: string): Promise<void> {
   await on.open(`#/runs/${runId}`)
-  await on.page.getByTestId('detail').waitFor()
-  await on.page.getByTestId('detail-chart-throughput').locator('svg').first().waitFor()
-  await on.page.getByTestId('detail-chart-cpu').locator('svg').first().waitFor()
+  const detail = new RunDetailPage(on.page)
+  await detail.root.waitFor()
+  await detail.chart('throughput').shown()
+  await detail.chart('cpu').shown()
   await shoot(on, name)
   if (targets > 1) {
     await on.open(`#/compare?runs=${runId}`)
-    await on.page.getByTestId('compare').waitFor()
-    await on.page.getByTestId('compare-runs').waitFor()
+    const compare = new ComparePage(on.page)
+    await compare.root.waitFor()
+    await compare.runs.waitFor()
     await shoot(on, `${name}-compare`)
   }
 }

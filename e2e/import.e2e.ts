@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { curlFixture } from '../engine/import/fixtures/requests.ts'
 import { importScenario } from '../engine/import/index.ts'
-import { ImportCard, Nav, WizardPage } from './pages/pages.ts'
+import { HistoryPage, ImportCard, Nav, SettingsPage, WizardPage } from './pages/pages.ts'
 import { appPerTest, ROOT, type App } from './support/app.ts'
 import { runAndWait } from './support/runs.ts'
 
@@ -31,13 +31,14 @@ afterEach(() => {
 async function recordWebMode(har: string): Promise<App> {
   const app = await start({ recordHar: har })
   await app.open('#/runs')
-  await app.page.getByTestId('history-empty-new').waitFor()
+  const history = new HistoryPage(app.page)
+  await history.emptyNew.waitFor()
   const nav = new Nav(app.page)
   await nav.go('settings')
-  await app.page.getByTestId('settings-docker-host').waitFor()
+  await new SettingsPage(app.page).field('docker-host').waitFor()
   await nav.go('studies')
   await nav.go('history')
-  await app.page.getByTestId('history-empty-new').waitFor()
+  await history.emptyNew.waitFor()
   // Closing the context writes the HAR; the app's server and engine stay up for the replay.
   await app.context.close()
   return app
@@ -113,22 +114,22 @@ describe("the wizard's first step", () => {
       'POST /api/items',
       'DELETE /api/items/7',
     ])
-    const secrets = await app.page.getByTestId('import-secrets').innerText()
+    const secrets = await card.secrets.innerText()
     for (const env of [
       'CANNONADE_SECRET_COOKIE',
       'CANNONADE_SECRET_X_CSRF_TOKEN',
       'CANNONADE_SECRET_AUTHORIZATION',
     ])
       expect(secrets).toContain(env)
-    expect(await app.page.getByTestId('import-preview').innerText()).not.toContain('3f9a1c0e7b')
+    expect(await card.preview.innerText()).not.toContain('3f9a1c0e7b')
     await card.use()
-    expect(await wizard.targetUrl(0).inputValue()).toBe('http://127.0.0.1:8080')
-    await app.page.getByTestId('target-0-step-2').waitFor()
-    expect(await app.page.getByTestId('target-0-secrets').innerText()).toContain('CANNONADE_SECRET_COOKIE')
+    expect(await wizard.targets.url(0).value()).toBe('http://127.0.0.1:8080')
+    await wizard.targets.step(0, 2).waitFor()
+    expect(await wizard.targets.secrets(0).innerText()).toContain('CANNONADE_SECRET_COOKIE')
     await app.screenshot('wizard-import-curl')
     // A valid config: the wizard goes on to the load.
     await wizard.next()
-    await app.page.getByTestId('load-connections').waitFor()
+    await wizard.load.field('connections').input.waitFor()
   })
 
   it('takes a HAR file and an OpenAPI document as files, and says what is wrong with text that is neither', async () => {
@@ -140,7 +141,7 @@ describe("the wizard's first step", () => {
     expect(await card.kind.inputValue()).toBe('har')
     const truth = importScenario('har', [readFileSync(FIXTURE, 'utf8')])
     expect(await card.steps(0)).toEqual(truth.config.targets[0]!.steps!.map((s) => `${s.method} ${s.path}`))
-    expect(await app.page.getByTestId('import-notes').innerText()).toMatch(/left out \d+ static assets/)
+    expect(await card.notes.innerText()).toMatch(/left out \d+ static assets/)
 
     await card.chooseFile(join(ROOT, 'targets', 'openapi.yaml'))
     await card.base('http://127.0.0.1:8082')

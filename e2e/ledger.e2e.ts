@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTarget } from '../engine/testing/target.ts'
+import { RunDetailPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { cannonade } from './support/cli.ts'
 
@@ -40,9 +41,9 @@ describe("agents' kept raw ledgers on the run's page", () => {
     const command = `cannonade import ledger FILE --run ${summary.runId}`
 
     const app = await start({ dataDir })
-    const { page } = app
     await app.open(`#/runs/${summary.runId}`)
-    const elsewhere = page.getByTestId('detail-ledger-elsewhere')
+    const detail = new RunDetailPage(app.page)
+    const elsewhere = detail.ledgerElsewhere
     await elsewhere.waitFor()
     const said = (await elsewhere.textContent()) ?? ''
     expect(said).toContain(`${sent} requests are not in this database`)
@@ -50,12 +51,11 @@ describe("agents' kept raw ledgers on the run's page", () => {
     for (const p of paths) expect(said).toContain(p)
     await app.screenshot('46-detail-ledger-elsewhere')
 
-    await page.getByTestId('detail-export-csv').click()
-    const refused = page.getByTestId('detail-export-error')
-    await refused.waitFor()
-    expect(await refused.textContent()).toContain(command)
-    await page.getByTestId('detail-export-json').click()
-    const lacking = page.getByTestId('detail-export-json-missing')
+    await detail.exportCsv()
+    await detail.exportError.waitFor()
+    expect(await detail.exportError.textContent()).toContain(command)
+    await detail.exportJson()
+    const lacking = detail.jsonMissing
     await lacking.waitFor()
     expect(await lacking.textContent()).toContain(
       `${sent} requests of run ${summary.runId} are not in this database`,
@@ -65,10 +65,9 @@ describe("agents' kept raw ledgers on the run's page", () => {
       const imported = await cannonade(['import', 'ledger', p, '--run', String(summary.runId), '--db', db])
       expect(imported.code, imported.stderr).toBe(0)
     }
-    await page.reload()
-    const size = page.getByTestId('detail-ledger-size')
-    await size.waitFor()
-    expect(await size.textContent()).toContain(`${sent} requests`)
-    expect(await page.getByTestId('detail-ledger-elsewhere').count()).toBe(0)
+    await app.page.reload()
+    await detail.ledgerSize.waitFor()
+    expect(await detail.ledgerSize.textContent()).toContain(`${sent} requests`)
+    expect(await detail.ledgerElsewhere.count()).toBe(0)
   })
 })

@@ -2,6 +2,7 @@
 // and starts, as `cannonade run URL -c N -d S` does; the run opens live, ends, and is kept with the
 // one-target config the CLI makes. A URL that is not one is named under the form.
 import { describe, expect, it } from 'vitest'
+import { HistoryPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { demoBase } from './support/runs.ts'
 
@@ -11,19 +12,20 @@ describe('the first screen takes a URL', () => {
   it('starts a run of the URL typed, with the connections and seconds typed', async () => {
     const app = await start()
     const { page } = app
+    const history = new HistoryPage(page)
     await app.open()
-    await page.getByTestId('history-empty').waitFor()
+    await history.empty.waitFor()
     const url = `${await demoBase(app)}/ads?limit=5`
-    await page.getByTestId('quick-run-url').fill(url)
-    await page.getByTestId('quick-run-connections').fill('2')
-    await page.getByTestId('quick-run-seconds').fill('2')
+    await history.quickRun('url').fill(url)
+    await history.quickRun('connections').fill(2)
+    await history.quickRun('seconds').fill(2)
     const ended = new Promise<number>((resolve) => {
       const off = app.engine.runs.onEnded((e) => {
         off()
         resolve(e.runId)
       })
     })
-    await page.getByTestId('quick-run-url').press('Enter')
+    await history.quickRun('url').input.press('Enter')
     await page.waitForURL(/#\/live\/\d+/)
     const runId = await ended
     const run = await app.engine.runs.get(runId)
@@ -36,12 +38,12 @@ describe('the first screen takes a URL', () => {
 
   it('names what is wrong with a URL it cannot run', async () => {
     const app = await start()
-    const { page } = app
+    const history = new HistoryPage(app.page)
     await app.open()
-    await page.getByTestId('quick-run-url').fill('ftp://127.0.0.1/x')
-    await page.getByTestId('quick-run-start').click()
+    await history.quickRun('url').fill('ftp://127.0.0.1/x')
+    await history.quickRunStart.click()
     await expect
-      .poll(() => page.getByTestId('quick-run-error').textContent())
+      .poll(() => history.quickRunError.textContent())
       .toMatch(/must start with http:\/\/ or https:\/\//)
   })
 })

@@ -6,6 +6,7 @@
 import type { CDPSession } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { ProgressEvent, SeriesPoint } from '../engine/api/types.ts'
+import { LivePage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 
 const { start } = appPerTest()
@@ -103,7 +104,8 @@ describe('live view memory', () => {
       cooldownSeconds: 0,
     })
     await app.open(`#/live/${runId}`)
-    await page.getByTestId('live').waitFor()
+    const live = new LivePage(page)
+    await live.root.waitFor()
     const cdp = await page.context().newCDPSession(page)
     const before = await heapMb(cdp)
 
@@ -121,32 +123,21 @@ describe('live view memory', () => {
     }
     const started = Date.now()
     await replay(0, TOTAL)
-    await expect
-      .poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 })
-      .toBe('30:00 elapsed')
+    await expect.poll(() => live.elapsed.textContent(), { timeout: 30_000 }).toBe('30:00 elapsed')
     const replaySeconds = (Date.now() - started) / 1000
-    await page.getByTestId('live-chart-throughput-plot').waitFor()
+    await live.chart('throughput').plot.waitFor()
     await app.screenshot('11-live-replayed-30min')
     const after30 = await heapMb(cdp)
 
     await replay(TOTAL, TOTAL * 2)
-    await expect
-      .poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 })
-      .toBe('1:00:00 elapsed')
+    await expect.poll(() => live.elapsed.textContent(), { timeout: 30_000 }).toBe('1:00:00 elapsed')
     const after60 = await heapMb(cdp)
     // A third half hour: every series is at its cap now, so memory must stay where it is.
     await replay(TOTAL * 2, TOTAL * 3)
-    await expect
-      .poll(() => page.getByTestId('live-elapsed').textContent(), { timeout: 30_000 })
-      .toBe('1:30:00 elapsed')
+    await expect.poll(() => live.elapsed.textContent(), { timeout: 30_000 }).toBe('1:30:00 elapsed')
     const after90 = await heapMb(cdp)
     await app.screenshot('12-live-replayed-90min')
-    const points = await page
-      .locator('[data-testid="live-chart-throughput-plot"] .recharts-line-curve')
-      .evaluateAll((paths: { getAttribute(name: string): string | null }[]) =>
-        // Points drawn per line: one M or L command each.
-        paths.map((p) => (p.getAttribute('d') ?? '').split(/[ML]/).length - 1),
-      )
+    const points = await live.chart('throughput').pointsPerLine()
     replaying = false
     await engine.runs.stop(runId)
 

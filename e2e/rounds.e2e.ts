@@ -8,12 +8,11 @@
 // shows and says so; the page's verdict words are the JSON's. Rate mode's corrected latency and
 // schedule are rows of the run page, not a tooltip, and "in flight at end" reads 0, not "–".
 // The Compare page and page 1 of its PDF are kept side by side in artifacts/screens
-// (compare-rounds.png, compare-rounds-pdf-page-1.png).
+// (compare-rounds.png, compare-rounds-pdf-page-1.png; written there by `npm run docs:screens`).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { RunSummary, TargetOverRounds } from '../engine/api/types.ts'
 import { figuresOf } from '../engine/metrics/figures.ts'
@@ -21,18 +20,11 @@ import { msText, serverTimingInvalidText } from '../engine/metrics/units.ts'
 import { verdictWord } from '../engine/metrics/compare-words.ts'
 import { fmtInt, fmtMs, fmtRate } from '../engine/report/format.ts'
 import { startTarget } from '../engine/testing/target.ts'
-import { ReportExport } from './pages/pages.ts'
-import { appPerTest, DRAWN_LINE, SCREENS } from './support/app.ts'
+import { ComparePage, RunDetailPage } from './pages/pages.ts'
+import { appPerTest, KEPT_SCREENS } from './support/app.ts'
 import { cannonade, cliRow, firstNumber, pdfText } from './support/cli.ts'
 
 const { start } = appPerTest()
-
-/** A summary row's cells: Time, Requests, Throughput, Mean, Std dev, p50, p95, p99, p99.9, Max, Errors, In flight. */
-async function cells(page: Page, scope: string, testId: string): Promise<string[]> {
-  const row = page.getByTestId(scope).getByTestId(testId).first()
-  await row.waitFor()
-  return row.locator('td').allTextContents()
-}
 
 /** The target over its rounds as every screen must print it. */
 function expected(o: TargetOverRounds) {
@@ -106,26 +98,25 @@ cooldownSeconds: 0
     // 2. The run page: the same "all" rows; corrected latency and the schedule as rows.
     const { page } = app
     await app.open(`#/runs/${runId}`)
+    const runPage = new RunDetailPage(page)
+    const summary = runPage.summary
     const detail: Record<string, string[]> = {}
     for (const o of run.overRounds) {
       const { f, l } = expected(o)
-      const c = await cells(page, 'detail-summary', `detail-summary-${o.target}-all`)
+      // Time, Requests, Throughput, Mean, Std dev, p50, p95, p99, p99.9, Max, Errors, In flight.
+      const c = await summary.cells(`${o.target}-all`)
       detail[o.target] = c
       expect(firstNumber(c[1]!)).toBe(f.requests)
       expect([c[5], c[7]]).toEqual([`${msText(l.p50)} ms`, `${msText(l.p99)} ms`])
       expect(firstNumber(c[10]!)).toBe(f.failed)
       // In flight at end: a count, 0 when none (never "–").
       expect(c[11]).toBe(String(f.inflight))
-      const corrected = await cells(page, 'detail-summary', `detail-summary-${o.target}-all-corrected`)
+      const corrected = await summary.cells(`${o.target}-all-corrected`)
       expect(corrected[5]).toBe(`${msText(o.corrected!.p50)} ms`)
       const first = run.results.find((r) => r.target === o.target && r.round === 1)!
-      const scheduled = page
-        .getByTestId('detail-summary')
-        .getByTestId(`detail-summary-${o.target}-schedule-scheduled`)
+      const scheduled = summary.rows(`${o.target}-schedule-scheduled`)
       expect(firstNumber((await scheduled.first().textContent()) ?? '')).toBe(first.schedule!.scheduled)
-      const unsent = page
-        .getByTestId('detail-summary')
-        .getByTestId(`detail-summary-${o.target}-schedule-unsent`)
+      const unsent = summary.rows(`${o.target}-schedule-unsent`)
       expect(firstNumber((await unsent.first().textContent()) ?? '')).toBe(first.schedule!.unsent)
     }
     // Server-Timing headers that were not durations: the CLI's words, under the round that got them.
@@ -133,44 +124,32 @@ cooldownSeconds: 0
     const invalidRounds = run.results.filter((r) => r.serverTimingInvalid > 0)
     expect(invalidRounds.map((r) => [r.target, r.round, r.serverTimingInvalid])).toEqual([['middle', 1, 7]])
     expect(ran.stdout).toContain(`server-timing middle #1: ${serverTimingInvalidText(7)}\n`)
-    expect(
-      await page
-        .getByTestId('detail-summary')
-        .getByTestId('detail-summary-middle-server-timing-invalid')
-        .allTextContents(),
-    ).toEqual([`↳ Server-Timing${serverTimingInvalidText(7)}`])
+    expect(await summary.texts('middle-server-timing-invalid')).toEqual([
+      `↳ Server-Timing${serverTimingInvalidText(7)}`,
+    ])
     // The distribution draws corrected latency beside latency.
-    await page
-      .getByTestId('detail-chart-distribution-plot')
-      .locator(DRAWN_LINE)
-      .first()
-      .waitFor({ state: 'attached' })
-    expect(await page.getByTestId('detail-chart-distribution').textContent()).toContain(
-      'quick from intended send (corrected)',
-    )
+    const distribution = runPage.chart('distribution')
+    await distribution.drawn()
+    expect(await distribution.text()).toContain('quick from intended send (corrected)')
 
     // 3. Compare, against steady with ±10 %: the same rows, the engine's headline and words.
     const baseline = { runId, target: 'steady' }
     const compared = await app.engine.runs.compare({ runIds: [runId], baseline, minEffect: 10 })
     await app.open(`#/compare?runs=${runId}&baseline=${runId}:steady&margin=10`)
-    await page.getByTestId('compare-result').waitFor()
-    expect(await page.getByTestId('compare-headline').textContent()).toBe(compared.headline)
+    const comparePage = new ComparePage(page)
+    await comparePage.ready()
+    expect(await comparePage.headline.textContent()).toBe(compared.headline)
     for (const o of run.overRounds)
-      expect(await cells(page, `compare-summary-${runId}`, `detail-summary-${o.target}-all`)).toEqual(
-        detail[o.target],
-      )
+      expect(await comparePage.summary(runId).cells(`${o.target}-all`)).toEqual(detail[o.target])
     expect(compared.pairs.map((p) => p.other.target)).toEqual(['quick', 'middle'])
-    for (const p of compared.pairs) {
-      const pair = page.getByTestId(`compare-pair-${runId}-${p.other.target}`)
-      for (const [i, m] of p.metrics.entries())
-        expect(await pair.locator(`tr[data-verdict] >> nth=${i}`).locator('td').last().textContent()).toBe(
-          verdictWord(m, 10),
-        )
-    }
+    for (const p of compared.pairs)
+      expect(await comparePage.verdictWords(runId, p.other.target)).toEqual(
+        p.metrics.map((m) => verdictWord(m, 10)),
+      )
 
     // 4. The report the page exports: page 1 compares as the page does, says so, and prints the
     // same figure for each target.
-    const report = new ReportExport(page, 'compare-report')
+    const report = comparePage.report
     await report.create(90_000)
     const pdf = readdirSync(join(dataDir, 'reports')).find((f) => f.endsWith('.pdf'))
     expect(pdf).toBeDefined()
@@ -202,7 +181,7 @@ cooldownSeconds: 0
       '1',
       '-singlefile',
       join(dataDir, 'reports', pdf!),
-      join(SCREENS, 'compare-rounds-pdf-page-1'),
+      join(KEPT_SCREENS, 'compare-rounds-pdf-page-1'),
     ])
     expect(drawn.status, String(drawn.stderr)).toBe(0)
   })

@@ -4,7 +4,16 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LivePage, Nav, ReportExport, StudyPage, WizardPage } from './pages/pages.ts'
+import {
+  ComparePage,
+  HistoryPage,
+  LivePage,
+  Nav,
+  RunDetailPage,
+  SettingsPage,
+  StudyPage,
+  WizardPage,
+} from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { demoBase, demoRun } from './support/runs.ts'
 
@@ -20,20 +29,20 @@ describe('studies, templates, reports', () => {
     await wizard.reset()
     await wizard.useTemplate('soa-burst')
     // The whole form is the template's: its target, URL (a bundled stack), profile and tags.
-    expect(await page.getByTestId('target-0-name').inputValue()).toBe('java-tomcat')
-    expect(await wizard.targetUrl(0).inputValue()).toBe('http://127.0.0.1:8084/payload')
+    expect(await wizard.targets.name(0).value()).toBe('java-tomcat')
+    expect(await wizard.targets.url(0).value()).toBe('http://127.0.0.1:8084/payload')
     await app.screenshot('20-template-loaded')
-    await wizard.targetUrl(0).fill(`${demo}/payload`)
+    await wizard.targets.url(0).fill(`${demo}/payload`)
     // The template's monitor watches java-tomcat, which this URL is not: keep it, as asked.
     await wizard.answerMonitorQuestion(0, 'keep')
     await wizard.next()
-    expect(await page.getByTestId('profile-kind').inputValue()).toBe('burst')
-    expect(await page.getByTestId('load-connections').inputValue()).toBe('35')
-    await page.getByTestId('load-duration').fill('2')
+    expect(await wizard.load.profile.value()).toBe('burst')
+    expect(await wizard.load.field('connections').value()).toBe('35')
+    await wizard.load.field('duration').fill(2)
     await wizard.next()
-    expect(await page.getByTestId('monitor-0-kind').inputValue()).toBe('docker')
+    expect(await wizard.monitoring.kind(0).value()).toBe('docker')
     await wizard.next()
-    const yaml = (await page.getByTestId('review-yaml').textContent()) ?? ''
+    const yaml = await wizard.review.yaml()
     expect(yaml).toContain('kind: burst')
     expect(yaml).toContain('duration: 2')
     expect(yaml).toContain('- soa')
@@ -53,48 +62,48 @@ describe('studies, templates, reports', () => {
     const wizard = new WizardPage(page)
     await wizard.reset()
     await wizard.useTemplate('marketplace')
-    const name = (j: number) => page.getByTestId(`target-0-step-${j}-name`).inputValue()
+    const targets = wizard.targets
+    const name = (j: number) => targets.stepField(0, j, 'name').value()
     expect([await name(0), await name(1), await name(2), await name(3)]).toEqual([
       'register',
       'login',
       'list ads',
       'create ad',
     ])
-    expect(await page.getByTestId('target-0-step-1-capture-0-name').inputValue()).toBe('token')
+    expect(await targets.captureName(0, 1, 0).value()).toBe('token')
     // Reorder, and the schema's message next to a step's field.
-    await page.getByTestId('target-0-step-2-up').click()
+    await targets.moveStep(0, 2, 'up')
     expect(await name(1)).toBe('list ads')
-    await page.getByTestId('target-0-step-1-down').click()
+    await targets.moveStep(0, 1, 'down')
     expect(await name(1)).toBe('login')
-    await page.getByTestId('target-0-step-2-path').fill('ads')
-    await expect
-      .poll(() => page.getByTestId('target-0-step-2-path-error').textContent())
-      .toContain('start with /')
-    await page.getByTestId('target-0-step-2-path').fill('/ads?limit=20')
-    await wizard.targetUrl(0).fill(demo)
+    const path = targets.stepField(0, 2, 'path')
+    await path.fill('ads')
+    await expect.poll(() => path.message()).toContain('start with /')
+    await path.fill('/ads?limit=20')
+    await targets.url(0).fill(demo)
     await wizard.answerMonitorQuestion(0, 'keep')
     await app.screenshot('28-wizard-scenario')
     await wizard.next()
-    await page.getByTestId('load-duration').fill('2')
+    await wizard.load.field('duration').fill(2)
     // The template runs 3 rounds (what a comparison needs); one is enough to see the steps.
     await wizard.setRounds(1)
     await wizard.next()
     await wizard.next()
     const runId = await wizard.start()
-    expect(await new LivePage(page).waitForEnd()).toBe('done')
-    await page.getByTestId('live-open-detail').click()
+    const live = new LivePage(page)
+    expect(await live.waitForEnd()).toBe('done')
+    await live.openDetail()
     // The page loads the run, then its charts: wait for the table's fourth step row, then count.
-    await page.getByTestId('detail-summary-java-tomcat-step').nth(3).waitFor()
-    expect(await page.getByTestId('detail-summary-java-tomcat-step').count()).toBe(4)
-    expect(await page.getByTestId('detail-summary').textContent()).toContain('step create ad')
-    const steps = await page.getByTestId('detail-summary-java-tomcat-step').allTextContents()
+    const summary = new RunDetailPage(page).summary
+    await summary.rows('java-tomcat-step').nth(3).waitFor()
+    expect(await summary.rows('java-tomcat-step').count()).toBe(4)
+    expect(await summary.text()).toContain('step create ad')
+    const steps = await summary.texts('java-tomcat-step')
     // Compare shows the same per-step rows.
     await app.open(`#/compare?runs=${runId}`)
-    const compared = page
-      .getByTestId(`compare-summary-${runId}`)
-      .getByTestId('detail-summary-java-tomcat-step')
-    await compared.nth(3).waitFor()
-    expect(await compared.allTextContents()).toEqual(steps)
+    const compared = new ComparePage(page).summary(runId)
+    await compared.rows('java-tomcat-step').nth(3).waitFor()
+    expect(await compared.texts('java-tomcat-step')).toEqual(steps)
   })
 
   it('runs a sweep of load.connections over 1 and 2 and shows the study with both points', async () => {
@@ -103,48 +112,49 @@ describe('studies, templates, reports', () => {
     const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 1 })
     await wizard.setCooldown(0)
     await wizard.setSweep('load.nothing', '1, x')
-    await expect.poll(() => page.getByTestId('sweep-values-error').textContent()).toContain('"x"')
-    await page.getByTestId('sweep-values').fill('1, 2')
-    await expect.poll(() => page.getByTestId('sweep-path-error').textContent()).toContain('not a setting')
-    await page.getByTestId('sweep-path').fill('load.connections')
-    await page.getByTestId('sweep-path-error').waitFor({ state: 'detached' })
+    const values = wizard.load.sweep('values')
+    const path = wizard.load.sweep('path')
+    await expect.poll(() => values.message()).toContain('"x"')
+    await values.fill('1, 2')
+    await expect.poll(() => path.message()).toContain('not a setting')
+    await path.fill('load.connections')
+    await path.error.waitFor({ state: 'detached' })
     await app.screenshot('22-wizard-sweep')
     await wizard.next()
     await wizard.next()
     await wizard.setName('e2e: connections sweep')
-    expect(await page.getByTestId('wizard-start').textContent()).toContain('2 runs')
+    expect(await wizard.startButton.textContent()).toContain('2 runs')
     const first = await wizard.start()
-    await page.getByTestId('live-study').waitFor()
+    const live = new LivePage(page)
+    await live.studyBanner.waitFor()
     // The live view follows the study to its next value when it starts.
-    await expect
-      .poll(() => page.getByTestId('live').getAttribute('data-run-id'), { timeout: 60_000 })
-      .not.toBe(String(first))
+    await expect.poll(() => live.runId(), { timeout: 60_000 }).not.toBe(first)
     // The banner names the run's place once the study index has it (it is read again when the run's
     // status changes), which on a busy machine can take longer than the poll's default 5 s.
     await expect
-      .poll(() => page.getByTestId('live-study').textContent(), { timeout: 60_000 })
+      .poll(() => live.studyBanner.textContent(), { timeout: 60_000 })
       .toMatch(/^Run 2 of 2 of the study/)
-    await page.getByTestId('live-study-link').click()
+    await live.openStudy()
 
     const study = new StudyPage(page)
     await study.root.waitFor()
     const data = await study.waitForPoints(0, 2)
-    await page.locator('[data-testid="study"][data-complete="true"]').waitFor()
-    expect(await page.getByTestId('study-sentence-0').textContent()).toMatch(/^demo: /)
-    await page.getByTestId('study-chart-0-throughput-plot').locator('svg').first().waitFor()
-    await page.getByTestId('study-chart-0-latency-plot').locator('svg').first().waitFor()
+    await study.complete()
+    expect(await study.sentence(0).textContent()).toMatch(/^demo: /)
+    await study.chart(0, 'throughput').rendered()
+    await study.chart(0, 'latency').rendered()
     expect(await data.getAttribute('data-points')).toBe('2')
     const [list] = await app.engine.studies.list()
     expect(list?.runIds).toContain(first)
-    for (const id of list?.runIds ?? []) await page.getByTestId(`study-run-${id}`).waitFor()
+    for (const id of list?.runIds ?? []) await study.run(id).waitFor()
     await app.screenshot('23-study')
 
     // A run of the study links back to it, from history and from its page.
     await new Nav(page).go('history')
-    await page.getByTestId(`history-study-${first}`).click()
+    await new HistoryPage(page).openStudy(first)
     await study.root.waitFor()
-    await page.getByTestId(`study-run-${first}`).click()
-    await page.getByTestId('detail-study-link').waitFor()
+    await study.run(first).click()
+    await new RunDetailPage(page).studyLink.waitFor()
   })
 
   it('exports a report and a CSV and downloads them through the web route', async () => {
@@ -153,8 +163,9 @@ describe('studies, templates, reports', () => {
     const run = await demoRun(app, 'e2e: report', 2, 1)
     expect(run.status).toBe('done')
     await app.open('#/runs')
-    await page.getByTestId(`history-select-${run.runId}`).check()
-    const report = new ReportExport(page, 'history-report')
+    const history = new HistoryPage(page)
+    await history.select(run.runId)
+    const report = history.report
     await report.create()
     // The engine's progress events reach the page: the PDF stage was shown while Chromium printed.
     expect(await report.stagesShown()).toContain('rendering pdf')
@@ -172,9 +183,10 @@ describe('studies, templates, reports', () => {
     )
     expect(outside.status()).toBe(403)
 
-    await page.getByTestId(`history-open-${run.runId}`).click()
-    await page.getByTestId('detail-export-csv').click()
-    const csvLink = page.getByTestId('detail-export-csv-samples-file-download')
+    await history.open(run.runId)
+    const detail = new RunDetailPage(page)
+    await detail.exportCsv()
+    const csvLink = detail.csvSamplesLink
     await csvLink.waitFor()
     const csv = await page.request.get(`${server.origin}${(await csvLink.getAttribute('href')) ?? ''}`)
     expect(csv.status()).toBe(200)
@@ -189,27 +201,27 @@ describe('studies, templates, reports', () => {
     await app.open('#/new')
     const wizard = new WizardPage(page)
     await wizard.reset()
-    await wizard.targetUrl(0).fill(`${demo}/ads?limit=20`)
+    await wizard.targets.url(0).fill(`${demo}/ads?limit=20`)
     const answered = await wizard.check(0)
     expect(answered.ok).toBe(true)
     expect(answered.text).toMatch(/answered 200 in [\d.]+ ms/)
-    await wizard.targetUrl(0).fill('http://127.0.0.1:9/')
+    await wizard.targets.url(0).fill('http://127.0.0.1:9/')
     const refused = await wizard.check(0)
     expect(refused.ok).toBe(false)
     expect(refused.text).toContain('connection refused')
     await app.screenshot('26-probe-refused')
 
     await new Nav(page).go('settings')
-    await page.getByTestId('settings-pg-url').fill('postgres://cannonade@127.0.0.1:9/results')
-    await page.getByTestId('settings-pg-test').click()
-    await expect
-      .poll(() => page.getByTestId('settings-pg-test-result').textContent(), { timeout: 15_000 })
-      .toContain('refused')
+    const settings = new SettingsPage(page)
+    const pgUrl = settings.input('pg-url')
+    await pgUrl.fill('postgres://cannonade@127.0.0.1:9/results')
+    await settings.pgTestButton.click()
+    await expect.poll(() => settings.pgTestResult.textContent(), { timeout: 15_000 }).toContain('refused')
     // A password in the URL is refused (it belongs in the PGPASSWORD secret), and so is Test.
-    await page.getByTestId('settings-pg-url').fill('postgres://cannonade:hunter2@127.0.0.1:9/results')
-    await page.getByTestId('settings-pg-url-error').waitFor()
-    expect(await page.getByTestId('settings-pg-test').isDisabled()).toBe(true)
-    expect(await page.getByTestId('settings-save').isDisabled()).toBe(true)
+    await pgUrl.fill('postgres://cannonade:hunter2@127.0.0.1:9/results')
+    await pgUrl.error.waitFor()
+    expect(await settings.pgTestButton.isDisabled()).toBe(true)
+    expect(await settings.saveButton.isDisabled()).toBe(true)
     await app.screenshot('27-settings-pg')
   })
 })

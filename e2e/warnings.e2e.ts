@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runsCommand } from '../engine/cli/runs.ts'
-import { LivePage, RunDetailPage, SettingsPage } from './pages/pages.ts'
+import { LivePage, Nav, RunDetailPage, SettingsPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { demoBase } from './support/runs.ts'
 
@@ -42,7 +42,7 @@ describe('warnings and settings', () => {
     await live.stop()
     expect(await live.waitForEnd()).toBe('aborted')
 
-    await page.getByTestId('live-open-detail').click()
+    await live.openDetail()
     const detail = new RunDetailPage(page)
     await detail.root.waitFor()
     expect(await detail.warning(0).textContent()).toBe(text)
@@ -70,8 +70,8 @@ describe('warnings and settings', () => {
     await settings.field('cf-user').fill('ops')
     await settings.field('retention').fill('30')
     await settings.save()
-    await page.reload()
-    await page.getByTestId('app-ready').waitFor()
+    const nav = new Nav(page)
+    await nav.reload()
     await expect.poll(() => settings.field('docker-host').inputValue()).toBe('tcp://127.0.0.1:2375')
     expect(await settings.field('cf-api').inputValue()).toBe('https://api.cf.example.com')
 
@@ -80,8 +80,7 @@ describe('warnings and settings', () => {
     await settings.field('cf-api').fill('')
     await settings.field('retention').fill('')
     await settings.save()
-    await page.reload()
-    await page.getByTestId('app-ready').waitFor()
+    await nav.reload()
     await expect.poll(() => settings.field('cf-user').inputValue()).toBe('ops')
     expect(await settings.field('docker-host').inputValue()).toBe('')
     expect(await settings.field('cf-api').inputValue()).toBe('')
@@ -93,10 +92,11 @@ describe('warnings and settings', () => {
     expect(stored).toMatchObject({ cfUsername: 'ops' })
 
     // A Docker host that is no address is refused in words before anything is saved.
-    await settings.field('docker-host').fill('/var/run/docker.sock')
-    expect(await page.getByTestId('settings-docker-host-error').textContent()).toBe(
+    const dockerHost = settings.input('docker-host')
+    await dockerHost.fill('/var/run/docker.sock')
+    expect(await dockerHost.message()).toBe(
       'must be a Docker address such as unix:///var/run/docker.sock or tcp://127.0.0.1:2375',
     )
-    expect(await page.getByTestId('settings-save').isDisabled()).toBe(true)
+    expect(await settings.saveButton.isDisabled()).toBe(true)
   })
 })

@@ -3,10 +3,9 @@
 // chart of every screen and in the report. A run's own pages are web-run.e2e.ts. Each test has its
 // own data directory and server.
 import { readFileSync } from 'node:fs'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { HistoryPage } from './pages/pages.ts'
-import { appPerTest, DRAWN_LINE } from './support/app.ts'
+import { ComparePage, HistoryPage, LivePage, RunDetailPage, type Chart } from './pages/pages.ts'
+import { appPerTest } from './support/app.ts'
 import { demoBase, demoRun, runAndWait } from './support/runs.ts'
 
 const { start } = appPerTest()
@@ -16,25 +15,8 @@ const { start } = appPerTest()
  * are sleep-2ms's entries): every entry of a target is its colour or a lighter tint of it (the
  * report draws p50 and p95 lighter than p99).
  */
-async function legendColours(page: Page, testId: string, targets: string[]): Promise<Record<string, string>> {
-  const legend = page.getByTestId(testId).locator('.recharts-legend-item')
-  await legend.first().waitFor()
-  const items: { text: string; colour: string }[] = []
-  for (const item of await legend.all())
-    items.push({
-      text: (await item.locator('.recharts-legend-item-text').textContent()) ?? '',
-      colour: (await item.locator('.recharts-surface [stroke]').first().getAttribute('stroke')) ?? '',
-    })
-  return coloursByTarget(items, targets)
-}
-
-/** The y axis' tick values of a chart in ms, bottom up, from labels like "20 ms". */
-async function yTicks(page: Page, testId: string): Promise<number[]> {
-  const labels = await page
-    .getByTestId(testId)
-    .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
-    .allTextContents()
-  return labels.map((l) => Number.parseFloat(l)).sort((a, b) => a - b)
+async function legendColours(chart: Chart, targets: string[]): Promise<Record<string, string>> {
+  return coloursByTarget(await chart.legend(), targets)
 }
 
 const rgb = (hex: string): number[] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
@@ -81,31 +63,32 @@ describe('web UI', () => {
     await history.row(a.runId).waitFor()
     // Tags and filters: tag the first run, find it by tag, then by name.
     await history.tag(a.runId, 'baseline, e2e')
-    await page.getByTestId('history-tag').fill('baseline')
+    await history.filterByTag('baseline')
     await history.row(b.runId).waitFor({ state: 'detached' })
     expect(await history.row(a.runId).textContent()).toContain('baseline')
-    await page.getByTestId('history-tag').fill('')
-    await page.getByTestId('history-search').fill('4 connections')
+    await history.filterByTag('')
+    await history.search('4 connections')
     await history.row(a.runId).waitFor({ state: 'detached' })
-    await page.getByTestId('history-search').fill('')
+    await history.search('')
     await history.row(a.runId).waitFor()
     // Ticked newest first, as the list shows them: the older run is still the baseline.
     await history.select(b.runId)
     await history.select(a.runId)
     await history.compare()
     await expect.poll(() => new URL(page.url()).hash).toBe(`#/compare?runs=${a.runId},${b.runId}`)
-    await page.getByTestId('compare-result').waitFor()
-    await page.getByTestId('compare-chart-throughput-plot').waitFor()
-    await page.getByTestId('compare-chart-distribution-plot').waitFor()
+    const compare = new ComparePage(page)
+    await compare.ready()
+    await compare.chart('throughput').plot.waitFor()
+    await compare.chart('distribution').plot.waitFor()
     // Two single-round runs of the same target: paired by name, the difference in their configs
     // named at the top, and what one round each cannot tell, once.
-    const headline = (await page.getByTestId('compare-headline').textContent()) ?? ''
+    const headline = (await compare.headline.textContent()) ?? ''
     expect(headline).toMatch(
       /^demo \(run \d+\)'s p50 is [\d.]+× demo \(run \d+\)'s and its p99 [\d.]+× \(no interval\)\./,
     )
     expect(headline).toContain(`Runs ${a.runId} and ${b.runId} differ in connections (1 vs 4).`)
     expect(headline.match(/Not enough rounds/g)).toHaveLength(1)
-    expect(await page.getByTestId('compare-pairs').textContent()).toContain('throughput')
+    expect(await compare.pairs.textContent()).toContain('throughput')
     await app.screenshot('08-compare')
   })
 
@@ -120,7 +103,8 @@ describe('web UI', () => {
         { name: 'sleep-2ms', url: `${demo}/slow?ms=2` },
         { name: 'sleep-8ms', url: `${demo}/slow?ms=8` },
       ],
-      // 2 s a round: enough seconds for the rounds' band in the screenshots artifacts/screens/ keeps.
+      // 2 s a round: enough seconds for the rounds' band in the screenshots artifacts/screens/ keeps
+      // (`npm run docs:screens`).
       load: { connections: 2, duration: 2 },
       rounds: 3,
       schedule: 'interleaved',
@@ -128,75 +112,52 @@ describe('web UI', () => {
     })
     expect(run.status).toBe('done')
     await app.open(`#/compare?runs=${run.runId}`)
-    const headline = page.getByTestId('compare-headline')
+    const compare = new ComparePage(page)
+    const headline = compare.headline
     await expect
       .poll(() => headline.textContent())
       .toMatch(/^sleep-8ms is slower than sleep-2ms at the median \(p50 [\d.]+×, 95 % CI [\d.]+–[\d.]+×/)
-    const pair = page.getByTestId(`compare-pair-${run.runId}-sleep-8ms`)
-    expect(await pair.locator('tr[data-verdict="higher"] th', { hasText: /^p50$/ }).count()).toBe(1)
-    expect(await page.getByTestId('compare-method').textContent()).toMatch(
-      /^Method: each round is one observation/,
-    )
+    expect(await compare.verdictOf(run.runId, 'sleep-8ms', 'p50')).toBe('higher')
+    expect(await compare.method.textContent()).toMatch(/^Method: each round is one observation/)
     // Rounds drawn as one line per target with a band, the distribution, each target in its colour.
-    await page
-      .getByTestId('compare-chart-distribution-plot')
-      .locator('.recharts-line-curve')
-      .first()
-      .waitFor()
+    const distribution = compare.chart('distribution')
+    await distribution.curve()
     // Latency on a log axis by default (a 1.4 vs 3.5 ms difference stays visible under a long
     // tail): every tick is 1, 2 or 5 of a power of ten; the linear choice starts at 0.
-    const distribution = 'compare-chart-distribution'
-    expect(await page.getByTestId(`${distribution}-scale-log`).getAttribute('aria-pressed')).toBe('true')
-    const logTicks = await yTicks(page, distribution)
+    expect(await distribution.scale('log').getAttribute('aria-pressed')).toBe('true')
+    const logTicks = await distribution.yTicks()
     expect(logTicks.length).toBeGreaterThan(1)
     for (const t of logTicks)
       expect(Number((t / 10 ** Math.floor(Math.log10(t) + 1e-9)).toFixed(6))).toBeOneOf([1, 2, 5])
-    await page.getByTestId(`${distribution}-scale-linear`).click()
-    await expect.poll(async () => (await yTicks(page, distribution))[0]).toBe(0)
-    expect(await page.getByTestId(`${distribution}-scale-linear`).getAttribute('aria-pressed')).toBe('true')
-    await page.getByTestId(`${distribution}-scale-log`).click()
+    await distribution.scale('linear').click()
+    await expect.poll(async () => (await distribution.yTicks())[0]).toBe(0)
+    expect(await distribution.scale('linear').getAttribute('aria-pressed')).toBe('true')
+    await distribution.scale('log').click()
     // One legend entry per target, not per round.
-    await page
-      .getByTestId('compare-chart-throughput-plot')
-      .locator(DRAWN_LINE)
-      .first()
-      .waitFor({ state: 'attached' })
-    expect(await page.getByTestId('compare-chart-throughput').locator('.recharts-legend-item').count()).toBe(
-      2,
-    )
+    await compare.chart('throughput').drawn()
+    expect(await compare.chart('throughput').legendCount()).toBe(2)
     await app.screenshot('09-compare-rounds')
     await app.screen('compare')
     // Each target keeps one colour on every chart of every screen, and in the report.
     const names = ['sleep-2ms', 'sleep-8ms']
-    const colours = await legendColours(page, 'compare-chart-distribution', names)
+    const colours = await legendColours(distribution, names)
     expect(colours['sleep-2ms']).not.toBe(colours['sleep-8ms'])
-    for (const chart of ['compare-chart-throughput', 'compare-chart-latency'])
-      expect(await legendColours(page, chart, names)).toEqual(colours)
+    for (const chart of [compare.chart('throughput'), compare.chart('latency')])
+      expect(await legendColours(chart, names)).toEqual(colours)
     await app.open(`#/runs/${run.runId}`)
-    await page
-      .getByTestId('detail-chart-distribution-plot')
-      .locator(DRAWN_LINE)
-      .first()
-      .waitFor({ state: 'attached' })
-    await page
-      .getByTestId('detail-chart-latency-plot')
-      .locator(DRAWN_LINE)
-      .first()
-      .waitFor({ state: 'attached' })
-    expect(await page.getByTestId('detail-summary-sleep-8ms').count()).toBe(3)
+    const detail = new RunDetailPage(page)
+    await detail.chart('distribution').drawn()
+    await detail.chart('latency').drawn()
+    expect(await detail.summary.rows('sleep-8ms').count()).toBe(3)
     // p50 and p99 of each target: rounds are a band, not legend entries.
-    expect(await page.getByTestId('detail-chart-latency').locator('.recharts-legend-item').count()).toBe(4)
+    expect(await detail.chart('latency').legendCount()).toBe(4)
     await app.screen('run-detail')
-    for (const chart of [
-      'detail-chart-distribution',
-      'detail-chart-throughput',
-      'detail-chart-latency',
-      'detail-chart-connections',
-    ])
-      expect(await legendColours(page, chart, names)).toEqual(colours)
+    for (const chart of ['distribution', 'throughput', 'latency', 'connections'] as const)
+      expect(await legendColours(detail.chart(chart), names)).toEqual(colours)
     await app.open(`#/live/${run.runId}`)
-    for (const chart of ['live-chart-throughput', 'live-chart-latency'])
-      expect(await legendColours(page, chart, names)).toEqual(colours)
+    const live = new LivePage(page)
+    for (const chart of ['throughput', 'latency'] as const)
+      expect(await legendColours(live.chart(chart), names)).toEqual(colours)
     const html = readFileSync(
       (await app.engine.reports.create([run.runId], { format: 'html' })).path!,
       'utf8',
@@ -208,16 +169,18 @@ describe('web UI', () => {
     ].map((m) => ({ text: m[3]!, colour: m[1] ?? m[2]! }))
     expect(coloursByTarget(keys, names)).toEqual(colours)
     await app.open(`#/compare?runs=${run.runId}`)
-    // The baseline control turns the comparison around.
-    await page.getByTestId('compare-baseline').selectOption(`${run.runId}:sleep-8ms`)
+    // The baseline control turns the comparison around. The engine compares again each time, which
+    // on a loaded machine takes longer than the poll's default 5 s.
+    const compared = { timeout: 30_000 }
+    await compare.setBaseline(`${run.runId}:sleep-8ms`)
     await expect
-      .poll(() => headline.textContent())
+      .poll(() => headline.textContent(), compared)
       .toMatch(/^sleep-2ms is faster than sleep-8ms at the median/)
     // Marked as sizes of one thing, the two are a curve against the value in their names.
-    await page.getByTestId('compare-as-series').check()
-    await page.getByTestId('compare-series-chart-0-latency-plot').waitFor()
+    await compare.asSeries()
+    await compare.seriesChart(0, 'latency').plot.waitFor()
     await expect
-      .poll(() => headline.textContent())
+      .poll(() => headline.textContent(), compared)
       .toMatch(/^These 2 entries are values of one series .* p50 rises from [\d.]+ ms at 2 to [\d.]+ ms at 8/)
     await app.screenshot('10-compare-series')
   })

@@ -3,7 +3,7 @@
 // naming it at the step's top when no field shows it), and a template's monitor left on another
 // server after the URL changed is asked about.
 import { describe, expect, it } from 'vitest'
-import { WizardPage } from './pages/pages.ts'
+import { Nav, WizardPage } from './pages/pages.ts'
 import { appPerTest } from './support/app.ts'
 import { demoBase } from './support/runs.ts'
 
@@ -16,33 +16,30 @@ describe('wizard', () => {
     await app.open('#/new')
     const wizard = new WizardPage(page)
     await wizard.reset()
-    const name = page.getByTestId('target-0-name')
+    const name = wizard.targets.name(0)
     await name.fill('keep-me')
 
-    await page.getByTestId('wizard-reset').click()
-    await wizard.resetDialog.waitFor()
+    await wizard.askReset()
     // Focus starts on the safe answer; Escape cancels and focus goes back to the button.
     expect(await wizard.focused()).toBe('wizard-reset-dialog-cancel')
     await app.screenshot('30-wizard-start-over')
     await page.keyboard.press('Escape')
     await wizard.resetDialog.waitFor({ state: 'hidden' })
-    expect(await name.inputValue()).toBe('keep-me')
+    expect(await name.value()).toBe('keep-me')
     expect(await wizard.focused()).toBe('wizard-reset')
 
-    await page.getByTestId('wizard-reset').click()
-    await page.getByTestId('wizard-reset-dialog-cancel').click()
-    await wizard.resetDialog.waitFor({ state: 'hidden' })
-    expect(await name.inputValue()).toBe('keep-me')
+    await wizard.askReset()
+    await wizard.cancelReset()
+    expect(await name.value()).toBe('keep-me')
 
     // By keyboard: Tab to "Start over" in the dialog, Enter.
-    await page.getByTestId('wizard-reset').click()
-    await wizard.resetDialog.waitFor()
+    await wizard.askReset()
     await page.keyboard.press('Tab')
     expect(await wizard.focused()).toBe('wizard-reset-dialog-confirm')
     await page.keyboard.press('Enter')
     await wizard.resetDialog.waitFor({ state: 'hidden' })
-    expect(await name.inputValue()).toBe('target-1')
-    expect(await page.getByTestId('wizard-reset').getAttribute('data-dirty')).toBe('false')
+    expect(await name.value()).toBe('target-1')
+    expect(await wizard.dirty()).toBe(false)
   })
 
   it('refuses Next on a step with a problem: marks the field and focuses it, even when folded away', async () => {
@@ -54,41 +51,44 @@ describe('wizard', () => {
     // An empty URL: Next stays, the field is marked and has focus.
     await wizard.next()
     await expect.poll(() => wizard.focused()).toBe('target-0-url')
-    expect(await wizard.targetUrl(0).getAttribute('aria-invalid')).toBe('true')
-    expect(await page.getByTestId('target-0-url-error').textContent()).toMatch(/not a valid URL/)
+    const url = wizard.targets.url(0)
+    expect(await url.invalid()).toBe(true)
+    expect(await url.message()).toMatch(/not a valid URL/)
 
     await wizard.addDemoTarget()
     await wizard.next()
-    await page.getByTestId('step-load').waitFor()
+    const load = wizard.load
+    await load.root.waitFor()
     // A timeout of 0 inside the folded "Connection options": Next unfolds it and focuses the field.
-    await page.getByTestId('load-advanced').click()
-    await page.getByTestId('load-timeout').fill('0')
-    await page.getByTestId('load-advanced').click()
-    expect(await page.getByTestId('load-timeout').isVisible()).toBe(false)
+    const timeout = load.field('timeout')
+    await load.toggleOptions()
+    await timeout.fill(0)
+    await load.toggleOptions()
+    expect(await timeout.visible()).toBe(false)
     await wizard.next()
     await expect.poll(() => wizard.focused()).toBe('load-timeout')
-    expect(await page.getByTestId('load-timeout').isVisible()).toBe(true)
-    expect(await page.getByTestId('load-timeout-error').textContent()).toBe('must be greater than 0')
-    await page.getByTestId('step-load').waitFor()
+    expect(await timeout.visible()).toBe(true)
+    expect(await timeout.message()).toBe('must be greater than 0')
+    await load.root.waitFor()
     await app.screenshot('31-wizard-next-refused')
 
     // The first of several, in page order; words, not schema text.
-    await page.getByTestId('load-timeout').fill('10000')
-    await page.getByTestId('load-connections').fill('')
+    await timeout.fill(10000)
+    await load.field('connections').fill('')
     // Not marked before Next (the user may still be typing), but the preview says what is missing.
     await expect
-      .poll(() => page.getByTestId('schedule-preview-invalid').textContent())
+      .poll(() => load.previewMissing.textContent())
       .toBe('No schedule to draw yet: load › connections is required.')
     await wizard.setCooldown(-1)
     await wizard.next()
     await expect.poll(() => wizard.focused()).toBe('load-connections')
-    expect(await page.getByTestId('load-connections-error').textContent()).toBe('is required')
-    expect(await page.getByTestId('load-cooldown-error').textContent()).toBe('must be 0 or more')
+    expect(await load.field('connections').message()).toBe('is required')
+    expect(await load.field('cooldown').message()).toBe('must be 0 or more')
 
-    await page.getByTestId('load-connections').fill('2')
+    await load.field('connections').fill(2)
     await wizard.setCooldown(0)
     await wizard.next()
-    await page.getByTestId('step-monitoring').waitFor()
+    await wizard.monitoring.root.waitFor()
   })
 
   it('names a problem no field shows at the top of the step and focuses it', async () => {
@@ -111,17 +111,15 @@ describe('wizard', () => {
       },
       { url: `${demo}/ads` },
     )
-    await page.reload()
-    await page.getByTestId('app-ready').waitFor()
+    await new Nav(page).reload()
     const wizard = new WizardPage(page)
     await wizard.next()
-    const list = page.getByTestId('step-issues')
-    await list.waitFor()
+    await wizard.stepIssues.waitFor()
     await expect.poll(() => wizard.focused()).toBe('step-issues')
-    expect(await page.getByTestId('step-issue-targets.0.series.value').textContent()).toBe(
+    expect(await wizard.stepIssue('targets.0.series.value').textContent()).toBe(
       'target 1 › series › value (targets.0.series.value) must be a number',
     )
-    await page.getByTestId('step-targets').waitFor()
+    await wizard.targets.root.waitFor()
   })
 
   it("asks about a template's monitor once the URL goes to another server, and does what the answer says", async () => {
@@ -145,14 +143,15 @@ describe('wizard', () => {
     // Unanswered, Next stays and points at the question.
     await wizard.next()
     await expect.poll(() => wizard.focused()).toBe('target-0-monitor-question')
-    expect(await page.getByTestId('target-0-monitor-question-follow').textContent()).toBe(
+    expect(await wizard.targets.answer(0, 'follow').textContent()).toBe(
       `Follow the target: watch the process on port ${demoPort}`,
     )
     await wizard.answerMonitorQuestion(0, 'follow')
     await wizard.next()
     await wizard.next()
-    expect(await page.getByTestId('monitor-0-kind').inputValue()).toBe('process')
-    expect(await page.getByTestId('monitor-0-port').inputValue()).toBe(demoPort)
+    const monitoring = wizard.monitoring
+    expect(await monitoring.kind(0).value()).toBe('process')
+    expect(await monitoring.field(0, 'process', 'port').value()).toBe(demoPort)
 
     // Follow it to the bundled stack on the URL's port.
     await wizard.reset()
@@ -161,42 +160,42 @@ describe('wizard', () => {
     await wizard.answerMonitorQuestion(0, 'follow')
     await wizard.next()
     await wizard.next()
-    expect(await page.getByTestId('monitor-0-kind').inputValue()).toBe('docker')
-    expect(await page.getByTestId('monitor-0-stack').inputValue()).toBe('node-http')
+    expect(await monitoring.kind(0).value()).toBe('docker')
+    expect(await monitoring.field(0, 'docker', 'stack').value()).toBe('node-http')
 
     // A remote server: nothing to follow; remove the monitor.
     await wizard.reset()
     await wizard.useTemplate('soa-burst')
     await wizard.targetUrl(0).fill('https://bench.example.com/ads')
     await wizard.monitorQuestion(0).waitFor()
-    expect(await page.getByTestId('target-0-monitor-question-follow').count()).toBe(0)
+    expect(await wizard.targets.answer(0, 'follow').count()).toBe(0)
     await wizard.answerMonitorQuestion(0, 'remove')
     await wizard.next()
     await wizard.next()
-    expect(await page.getByTestId('monitor-0-kind').inputValue()).toBe('none')
+    expect(await monitoring.kind(0).value()).toBe('none')
   })
 
   it('keeps every field of the phases editor readable at window widths from 1,000 px up', async () => {
     const app = await start()
     const { page } = app
     const wizard = await WizardPage.onDemoLoad(app, { connections: 4, duration: 5 })
-    await page.getByTestId('profile-kind').selectOption('phases')
-    await page.getByTestId('phase-3').waitFor()
+    const load = wizard.load
+    await load.profile.select('phases')
+    await load.phase(3).waitFor()
     // Phase 1 counts requests, the others seconds: both kinds of length field are measured.
-    await page.getByTestId('phase-1-by').selectOption('requests')
+    await load.phaseField(1, 'by').select('requests')
     const fields = (i: number) =>
-      ['name', 'share', 'by', i === 1 ? 'requests' : 'duration'].map((f) => `phase-${i}-${f}`)
+      (['name', 'share', 'by', i === 1 ? 'requests' : 'duration'] as const).map((f) => ({
+        name: `phase ${i} ${f}`,
+        field: load.phaseField(i, f),
+      }))
     // Wide enough for "10000" and the number spinner in the form's 13 px font (it was 18 px below 1,400).
     const readable = 80
     for (const width of [1000, 1100, 1280, 1360, 1399, 1600]) {
       await page.setViewportSize({ width, height: 900 })
-      for (const i of [0, 1, 2, 3]) {
-        const ids = fields(i)
-        const widths = await wizard.widths(ids)
-        widths.forEach((w, k) =>
-          expect(w, `${ids[k]} at a ${width} px wide window`).toBeGreaterThanOrEqual(readable),
-        )
-      }
+      for (const i of [0, 1, 2, 3])
+        for (const { name, field } of fields(i))
+          expect(await field.width(), `${name} at a ${width} px wide window`).toBeGreaterThanOrEqual(readable)
     }
     await page.setViewportSize({ width: 1280, height: 900 })
     await app.screenshot('33-wizard-phases-1280')
@@ -204,41 +203,41 @@ describe('wizard', () => {
 
   it('speaks of an order only when there are targets to order, randomized by default', async () => {
     const app = await start()
-    const { page } = app
     const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 2 })
-    await page.getByTestId('load-advanced').click()
+    const load = wizard.load
+    await load.toggleOptions()
     // One target: no order to choose, and Review says its rounds follow each other.
-    expect(await page.getByTestId('load-schedule').count()).toBe(0)
-    await page.getByTestId('load-schedule-one').waitFor()
+    expect(await load.field('schedule').input.count()).toBe(0)
+    await load.oneTarget.waitFor()
     await wizard.next()
     await wizard.next()
-    const rounds = page.getByTestId('review-summary-rounds')
+    const rounds = wizard.review.summary('rounds')
     expect(await rounds.textContent()).toBe('3 rounds, one after another, 5 s cool-down between segments')
     // Two targets: the order is theirs to choose and Review names it.
-    await page.getByTestId('wizard-step-targets').click()
+    await wizard.goTo('targets')
     await wizard.addDemoTarget()
-    await page.getByTestId('target-1-url').waitFor()
-    await page.getByTestId('wizard-step-review').click()
+    await wizard.targets.url(1).input.waitFor()
+    await wizard.goTo('review')
     expect(await rounds.textContent()).toBe(
       'randomized (each round in its own random order), 3 rounds, 5 s cool-down between segments',
     )
-    await page.getByTestId('wizard-step-load').click()
-    await page.getByTestId('load-advanced').click()
-    expect(await page.getByTestId('load-schedule').inputValue()).toBe('randomized')
+    await wizard.goTo('load')
+    await load.toggleOptions()
+    expect(await load.field('schedule').value()).toBe('randomized')
     // Rounds until the answer is clear: their fields, their messages, Review's words.
-    await page.getByTestId('load-rounds-mode').selectOption('precise')
-    await page.getByTestId('load-precise').waitFor()
-    await page.getByTestId('load-precise-max').fill('2')
-    await page.getByTestId('load-precise-max').blur()
-    await expect.poll(() => page.getByTestId('load-precise').textContent()).toContain('must be at least 3')
-    await page.getByTestId('load-precise-max').fill('12')
-    await page.getByTestId('load-precise-precision').fill('3')
-    await page.getByTestId('load-precise-budget').fill('10')
-    await page.getByTestId('wizard-step-review').click()
+    await load.field('rounds-mode').select('precise')
+    await load.precise.waitFor()
+    await load.preciseField('max').fill(2)
+    await load.preciseField('max').input.blur()
+    await expect.poll(() => load.precise.textContent()).toContain('must be at least 3')
+    await load.preciseField('max').fill(12)
+    await load.preciseField('precision').fill(3)
+    await load.preciseField('budget').fill(10)
+    await wizard.goTo('review')
     expect(await rounds.textContent()).toBe(
       'randomized (each round in its own random order), rounds until every headline interval is within ±3 % (3–12 rounds, 10 min at most), 5 s cool-down between segments',
     )
-    expect(await page.getByTestId('review-yaml').textContent()).toMatch(
+    expect(await wizard.review.yaml()).toMatch(
       /rounds:\n {2}min: 3\n {2}max: 12\n {2}precision: 3\n {2}budgetMinutes: 10\n/,
     )
   })

@@ -9,11 +9,15 @@
 //                       (e2e/*.e2e.ts) and packaging (e2e/*.package.ts)
 //   node scripts/test.mjs --stage NAME [--stage NAME…]   the stages named (see STAGES below)
 // Stops at the first failing stage, saying which; at the end prints each stage's time and its test
-// counts (passed, skipped, failed), read from vitest's JSON report.
+// counts (passed, skipped, failed), read from vitest's JSON report. A stage that changed the
+// working tree (a file git tracks or would track: scripts/worktree.mjs) fails, naming the files;
+// tests write under artifacts/e2e/ or a temporary folder (CANNONADE_WRITE_FIXTURES=1 excepted).
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { changedFiles, dirtyFiles } from './worktree.mjs'
 
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 18)) {
@@ -21,6 +25,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
   process.exit(2)
 }
 
+const root = fileURLToPath(new URL('..', import.meta.url))
 const reports = mkdtempSync(join(tmpdir(), 'cannonade-test-'))
 const vitest = (stage, args) => ({
   name: stage,
@@ -163,12 +168,25 @@ function counts(report) {
   }
 }
 
+/** False when the stage changed the working tree (and that was not asked for); says what. */
+function leftAsFound(stage, before) {
+  const after = before && dirtyFiles(root)
+  const changed = after ? changedFiles(before, after) : []
+  if (changed.length === 0) return true
+  const asked = process.env.CANNONADE_WRITE_FIXTURES === '1'
+  console.log(
+    `--- ${stage} ${asked ? 'wrote (CANNONADE_WRITE_FIXTURES=1)' : "changed the working tree (tests write under artifacts/e2e/ or a temporary folder; artifacts/screens/ and docs/screens/ are `npm run docs:screens`'s)"}:\n    ${changed.join('\n    ')}`,
+  )
+  return asked
+}
+
 const summary = []
 let failed = null
 for (const stage of chosen) {
   const cmds = stage.run.map(([c, a]) => `${c} ${a.join(' ')}`)
   console.log(`\n=== ${stage.name}: ${stage.what}\n    ${cmds.join('\n    ')}`)
   const started = Date.now()
+  const tree = dirtyFiles(root)
   let ok = true
   if (stage.parallel) {
     const results = await Promise.all(stage.run.map(([c, a]) => exec(c, a, true)))
@@ -182,6 +200,7 @@ for (const stage of chosen) {
   } else {
     for (const [c, a] of stage.run) if ((await exec(c, a, false)).code !== 0) ok = false
   }
+  if (!leftAsFound(stage.name, tree)) ok = false
   const secs = (Date.now() - started) / 1000
   summary.push({ stage: stage.name, secs, ok, tests: counts(stage.report) })
   console.log(`=== ${stage.name} ${ok ? 'passed' : 'FAILED'} in ${secs.toFixed(1)} s`)

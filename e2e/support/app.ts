@@ -1,6 +1,7 @@
 // One web-mode app per test: a fresh data directory, the real engine, the web server on port 0,
-// and a Chromium page with the token URL open. Screenshots go to artifacts/e2e/; the ones the
-// repository keeps (run detail, compare) to artifacts/screens/ (`screen`).
+// and a Chromium page with the token URL open. Screenshots go to artifacts/e2e/ (ignored by git);
+// the ones the repository keeps (run detail, compare: `screen`) go to artifacts/screens/ only under
+// `npm run docs:screens` (CANNONADE_SCREENS=1), so a test run leaves the working tree as it was.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +18,8 @@ export const STATIC_DIR = join(ROOT, 'dist', 'renderer')
 export const ARTIFACTS = join(ROOT, 'artifacts', 'e2e')
 /** Committed screenshots (see .gitignore): what the main screens look like now. */
 export const SCREENS = join(ROOT, 'artifacts', 'screens')
+/** Where `screen` writes: the committed folder under `npm run docs:screens`, else with the others. */
+export const KEPT_SCREENS = process.env.CANNONADE_SCREENS === '1' ? SCREENS : ARTIFACTS
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /**
@@ -42,7 +45,7 @@ export interface App {
   /** Open the app the way a user does: the printed URL with its token. */
   open(hash?: string): Promise<void>
   screenshot(name: string): Promise<string>
-  /** A screenshot the repository keeps, in artifacts/screens/. */
+  /** A screenshot the repository keeps: in artifacts/screens/ under `npm run docs:screens` (KEPT_SCREENS). */
   screen(name: string): Promise<string>
   close(): Promise<void>
 }
@@ -100,8 +103,8 @@ export async function startApp(browser: Browser, opts: AppOptions = {}): Promise
       return path
     },
     async screen(name) {
-      mkdirSync(SCREENS, { recursive: true })
-      const path = join(SCREENS, `${name}.png`)
+      mkdirSync(KEPT_SCREENS, { recursive: true })
+      const path = join(KEPT_SCREENS, `${name}.png`)
       await page.screenshot({ path, fullPage: true })
       return path
     },

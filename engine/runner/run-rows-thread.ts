@@ -79,9 +79,18 @@ async function main(): Promise<void> {
   try {
     db = openDb(dbPath, { skipMigrations: true })
     const expander = blockExpander(db)
+    let held = false
     while (!stopping) {
       const id = firstBlockId(db, runId, { summarized: waitForSummary })
-      if (id === undefined || freeBytes() < minFreeBytes) {
+      const free = id === undefined ? 0 : freeBytes()
+      if (id !== undefined && free < minFreeBytes && !held)
+        report({
+          type: 'held',
+          rows,
+          why: `${free} bytes free on the database's disk, under ${minFreeBytes}`,
+        })
+      held = id !== undefined && free < minFreeBytes
+      if (id === undefined || held) {
         await sleep(idleMs)
         continue
       }

@@ -34,12 +34,16 @@ export interface RunRowsData {
 
 export type RunRowsReport =
   | { type: 'rows'; rows: number }
+  /** A block is waiting and is not written: why (the disk short of room); sent once a spell. */
+  | { type: 'held'; rows: number; why: string }
   /** why: null when stopped; else why it stopped or never started (the blocks stay for later). */
   | { type: 'ended'; rows: number; why: string | null }
 
 export interface RunRows {
   /** Requests written as rows so far. */
   readonly rows: number
+  /** Why blocks wait unwritten now (the disk short of room), or null. */
+  readonly held: string | null
   /** Stop after the block in hand; resolves with the rows written and why it ended early, if it did. */
   stop(): Promise<{ rows: number; why: string | null }>
 }
@@ -67,9 +71,11 @@ export function startRunRows(
   const worker = new Worker(new URL('./run-rows-thread.ts', import.meta.url), { workerData: data })
   let rows = 0
   let why: string | null = null
+  let held: string | null = null
   const ended = new Promise<void>((resolve) => {
     worker.on('message', (m: RunRowsReport) => {
       rows = m.rows
+      held = m.type === 'held' ? m.why : null
       if (m.type !== 'ended') return
       why = m.why
       void worker.terminate()
@@ -80,6 +86,9 @@ export function startRunRows(
   return {
     get rows() {
       return rows
+    },
+    get held() {
+      return held
     },
     async stop() {
       worker.postMessage('stop')

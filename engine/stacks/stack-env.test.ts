@@ -1,16 +1,24 @@
 // A stack's env takes only the variables that stack declares, each of its declared type, for
 // native and Docker stacks alike: nothing a config (a shared template, `runs:start`) says reaches
 // a server's NODE_OPTIONS, LD_PRELOAD, PATH, JAVA_TOOL_OPTIONS or the like.
+import { spawn, spawnSync } from 'node:child_process'
+import type * as ChildProcessModule from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { STACK_ENV } from '../config/stack-env.ts'
 import { composeVariables } from './compose-project.ts'
 import { getStack, loadManifest } from './manifest.ts'
 import { spawnServer } from './native.ts'
+
+// Every process this file's code starts, counted (the launcher's own spawn among them).
+vi.mock('node:child_process', async (actual) => {
+  const real = await actual<typeof ChildProcessModule>()
+  return { ...real, spawn: vi.fn(real.spawn) }
+})
 
 /** Variables a process reads as code or as where to find code: none may come from a config. */
 export const FORBIDDEN_VARS = [
@@ -145,13 +153,21 @@ describe('the native launcher', () => {
     const marker = join(dir, 'ran')
     const code = `import{writeFileSync}from'node:fs';writeFileSync(${JSON.stringify(marker)},'x')`
     const env = { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(code)}` }
+    // The payload works: a node started with this env writes the marker before it exits.
+    const control = spawnSync(process.execPath, ['-e', ''], { env: { ...process.env, ...env } })
+    expect(control.status, String(control.stderr)).toBe(0)
+    expect(existsSync(marker)).toBe(true)
+    rmSync(marker)
+
     expect(fieldsOf(config({ name: 'node-http', native: true, env }))).toEqual([
       'targets.0.stack.env.NODE_OPTIONS',
     ])
+    const spawned = vi.mocked(spawn).mock.calls.length
     await expect(
       spawnServer(getStack('node-http'), { databaseUrl: 'postgres://u@127.0.0.1:1/db', env }),
     ).rejects.toThrow(/does not declare NODE_OPTIONS/)
-    await new Promise((r) => setTimeout(r, 500))
+    // Refused before any process was started: none that could write the marker later.
+    expect(vi.mocked(spawn).mock.calls.length).toBe(spawned)
     expect(existsSync(marker)).toBe(false)
   })
 })

@@ -16,6 +16,7 @@ import { pruneLedger } from './retention.ts'
 import { HistoryStore, type SampleQuery } from './queries.ts'
 import { summarizeMissingSegments } from './runs.ts'
 import { ledgerRowCount } from './samples-read.ts'
+import { waitUntil } from '../testing/process.ts'
 
 function fixture(): { db: Db; runId: number; prefix: string } {
   const db = openDb(':memory:')
@@ -106,10 +107,18 @@ describe('readers while a run has requests in ledger blocks', () => {
     const before = queries(prefix).map((q) => store.samples(runId, q))
     const blocks = toBlocks(db, runId, '1', 250)
     let busy = true
-    const expander = new LedgerExpander(db, { busy: () => busy, pollMs: 10 })
+    let asked = 0
+    const expander = new LedgerExpander(db, {
+      busy: () => {
+        asked++
+        return busy
+      },
+      pollMs: 10,
+    })
     expander.kick()
-    await new Promise((r) => setTimeout(r, 50))
-    // Paused while a run is measuring: nothing expanded.
+    // Paused while a run is measuring: asked twice (it looked, waited its poll and looked again),
+    // it expanded nothing.
+    await waitUntil(() => asked >= 2, 10_000, 'the expander to ask twice whether a run is measuring')
     expect(db.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId)).toBe(0)
     busy = false
     let checks = 0
@@ -129,13 +138,25 @@ describe('readers while a run has requests in ledger blocks', () => {
     const db = openDb(path)
     const { runId } = insertFixtureRun(db, { samplesPerRound: 1500, rounds: 2, seed: 7 })
     const total = toBlocks(db, runId, '1', 250)
-    const expander = new LedgerExpander(db)
+    // A few blocks in, the owner closes the database (as a CLI command that exits does): the
+    // expander asks whether a run is measuring before each block; the close comes in the turn
+    // after the one it asked for the fourth time.
+    let asked = 0
+    let closed = () => {}
+    const closing = new Promise<void>((resolve) => (closed = resolve))
+    const expander = new LedgerExpander(db, {
+      busy: () => {
+        if (++asked === 4)
+          setImmediate(() => {
+            db.close()
+            closed()
+          })
+        return false
+      },
+    })
     let failed: Error | null = null
     expander.kick()
-    // A few blocks in, the owner closes the database (as a CLI command that exits does).
-    await new Promise((r) => setImmediate(r))
-    await new Promise((r) => setImmediate(r))
-    db.close()
+    await closing
     await expect(expander.idle()).resolves.toBeUndefined()
     const again = openDb(path)
     const rows = again.prepare('SELECT count(*) FROM samples WHERE run_id = ?').pluck().get(runId) as number

@@ -106,6 +106,7 @@ export function matchesSelector(labels: Record<string, string>, selector: string
 
 export class FakeKubernetes {
   readonly requests: RecordedRequest[] = []
+  private readonly waiting: (() => void)[] = []
   token = 'fake-token-' + Math.random().toString(16).slice(2)
   /** Requests refused for their token (401). */
   unauthorized = 0
@@ -135,6 +136,7 @@ export class FakeKubernetes {
         const method = req.method ?? 'GET'
         const path = req.url ?? '/'
         this.requests.push({ method, path, body })
+        for (const wake of this.waiting.splice(0)) wake()
         const send = (status: number, json: unknown) => {
           res.writeHead(status, { 'content-type': 'application/json' })
           res.end(JSON.stringify(json))
@@ -156,6 +158,11 @@ export class FakeKubernetes {
     })
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r))
     this.port = (this.server.address() as AddressInfo).port
+  }
+
+  /** Resolves once the next request has arrived (it is in `requests` then). */
+  nextRequest(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve))
   }
 
   /** The Secrets it holds (deleted ones are gone). */

@@ -23,6 +23,8 @@ import type { LauncherEvent } from './launcher.ts'
 import { PgCoordinatorStore } from '../coordination/pg-coordinator.ts'
 
 const KEY = 'fedcba9876543210'
+/** Another run's key, of a launcher that shows time passing for polls. */
+const WITNESS = '0123456789abcdef'
 const STORE = 'postgres://agents:pw-not-in-logs@db.example:5432/cannonade'
 const JOBS = '/apis/batch/v1/namespaces/load/jobs'
 const SECRETS = '/api/v1/namespaces/load/secrets'
@@ -115,9 +117,14 @@ describe('the Kubernetes launcher against a stand-in API', () => {
     expect(events.filter((e) => e.index === null).map((e) => e.type === 'log' && e.line)).toEqual([
       `kubernetes: job cannonade-agents-${KEY} created in namespace load`,
     ])
-    // Stopped means stopped: no more calls.
-    await new Promise((r) => setTimeout(r, 100))
-    expect(f.requests.length).toBe(after)
+    // Stopped means stopped: while a second launcher on the same API, polling as often, lists its
+    // pods three times, the first makes no call.
+    const witness = launch(f).launcher
+    await witness.start(agentEnv({ runKey: WITNESS, count: 1 }), 1)
+    const witnessPods = PODS.replace(KEY, WITNESS)
+    while (calls(f).filter((c) => c === `GET ${witnessPods}`).length < 3) await f.nextRequest()
+    await witness.stop({ kill: true })
+    expect(f.requests.slice(after).filter((r) => r.path.includes(KEY))).toEqual([])
   })
 
   it('says once why a pod cannot start; a kill cuts the wait of a stop short and deletes at once', async () => {

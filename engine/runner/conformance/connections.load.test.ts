@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { waitUntil } from '../../testing/process.ts'
 import { minLatencyUs } from '../../testing/run.ts'
 import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from './harness.ts'
 import { OK, reply, startConformanceTarget, type Answer, type ConformanceTarget } from './targets.ts'
@@ -117,8 +118,12 @@ describe('connections the server ends (Must 1)', () => {
       return ctx.skip('nginx is not installed (apt-get install nginx-light): the real-server case is not run')
     try {
       const { r } = await run(nginx.url)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      const logged = nginx.logged()
+      // nginx writes a request's log line as it ends it: every answer counted is logged soon after.
+      const logged = await waitUntil(
+        () => nginx.logged() >= r.ok && nginx.logged(),
+        10_000,
+        'nginx to log the answers counted',
+      )
       expect(errorsBut(r)).toEqual({})
       expect(r.ok).toBeGreaterThan(1000)
       expect(r.ok).toBeLessThanOrEqual(logged)
@@ -126,7 +131,7 @@ describe('connections the server ends (Must 1)', () => {
       expect(r.connect!.count).toBeGreaterThanOrEqual(Math.floor(r.ok / 1000))
       if (!hasWrk) return console.log('wrk is not installed: its reference count is not taken')
       const w = await wrk(nginx)
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await waitUntil(() => nginx.logged() >= w.requests, 10_000, "nginx to log wrk's answers")
       expect(w.errors).toBe(false)
       expectWrkCount(w.requests, nginx.logged())
     } finally {

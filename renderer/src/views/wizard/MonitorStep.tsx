@@ -1,11 +1,11 @@
 // Step 3: where each target's CPU and memory come from (Docker, a local process, Cloud Foundry,
-// PostgreSQL's connections, Prometheus, Kubernetes pods), with a Test button that asks the engine to take one sample now. The
-// fields of each kind are their own component (./monitor/kinds.ts).
+// PostgreSQL's connections, Prometheus, Kubernetes pods), with a Test button that asks the engine to take one sample now. One
+// editor draws the fields of every kind from its form (./monitor/MonitorFields.tsx).
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Card } from '../../ui/Common.tsx'
 import type { Draft, Issues, Patch } from './draft.ts'
 import { SelectAt } from './fields.tsx'
-import { MONITOR_KIND_OPTIONS, MONITOR_KINDS } from './monitor/kinds.ts'
+import { MONITOR_KIND_OPTIONS, MonitorFields } from './monitor/MonitorFields.tsx'
 import { MonitorTest } from './monitor/MonitorTest.tsx'
 import { child, draftPart, part, rowOf } from './part.ts'
 
@@ -46,7 +46,6 @@ function MonitorEditor({
   // With more monitors than this one the config holds a list, and this one is its first entry.
   const monitor = m.more.length > 0 ? part(m, whole.set, issues, `${whole.path}.0`) : whole
   const id = `monitor-${index}`
-  const { Fields } = MONITOR_KINDS[m.kind]
   const specProblems = [...issues.keys()].filter((k) => k.startsWith(monitor.path))
   return (
     <Card title={target.value.name || `Target ${index + 1}`} testId={id}>
@@ -59,14 +58,14 @@ function MonitorEditor({
           monitor.set((x) => {
             x.kind = v
             if (v !== 'cloudfoundry') return
-            x.cf.api ||= cfDefaults.api
-            x.cf.username ||= cfDefaults.username
+            x.cloudfoundry.api ||= cfDefaults.api
+            x.cloudfoundry.username ||= cfDefaults.username
           })
         }
         error={whole.at() ?? (monitor !== whole ? monitor.at() : undefined)}
         testId={`${id}-kind`}
       />
-      {Fields ? <Fields monitor={monitor} id={id} /> : null}
+      <MonitorFields monitor={monitor} id={id} />
       {m.kind !== 'none' ? <MonitorTest monitor={m} disabled={specProblems.length > 0} id={id} /> : null}
       <MoreMonitors more={m.more} id={id} />
     </Card>

@@ -1,14 +1,7 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
 import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
-import {
-  defaultDraft,
-  emptyTarget,
-  type Draft,
-  type MonitorDraft,
-  type TargetDraft,
-  type ThresholdDraft,
-} from './draft.ts'
-import { prometheusFromConfig } from './monitorDraft.ts'
+import { defaultDraft, emptyTarget, type Draft, type TargetDraft, type ThresholdDraft } from './draft.ts'
+import { monitorFromSpec } from './monitorDraft.ts'
 import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
 import { sweepDraftOf } from './sweepDraft.ts'
 import { agentsFromConfig } from './agentsDraft.ts'
@@ -21,64 +14,6 @@ function thresholdDisplay(metric: ThresholdMetric, v: number): number {
 }
 
 type TargetConfig = RunConfig['targets'][number]
-type MonitorSpec = Exclude<TargetConfig['monitor'], unknown[] | undefined>
-
-/** A monitor spec into the draft's fields of its kind (the draft keeps every kind's fields). */
-function monitorFromConfig(monitor: MonitorDraft, m: MonitorSpec): void {
-  if (m.kind === 'docker') {
-    monitor.kind = 'docker'
-    const blank = {
-      container: '',
-      project: '',
-      stack: '',
-      service: m.service ?? '',
-      processes: m.processes ?? false,
-    }
-    monitor.docker =
-      m.container !== undefined
-        ? { ...blank, by: 'container', container: m.container, service: '' }
-        : m.stack !== undefined
-          ? { ...blank, by: 'stack', stack: m.stack }
-          : { ...blank, by: 'project', project: m.project ?? '' }
-  } else if (m.kind === 'process') {
-    monitor.kind = 'process'
-    monitor.process =
-      m.pid !== undefined
-        ? { by: 'pid', pid: m.pid, port: undefined }
-        : { by: 'port', pid: undefined, port: m.port }
-  } else if (m.kind === 'postgres') {
-    monitor.kind = 'postgres'
-    monitor.postgres =
-      m.stack !== undefined
-        ? { ...monitor.postgres, by: 'stack', stack: m.stack }
-        : { ...monitor.postgres, by: 'url', url: m.url ?? '', passwordEnv: m.passwordEnv ?? '' }
-  } else if (m.kind === 'cloudfoundry') {
-    monitor.kind = 'cloudfoundry'
-    const a = m.auth
-    const cf = monitor.cf
-    monitor.cf = {
-      ...cf,
-      api: m.api,
-      app: m.app,
-      space: m.space ?? '',
-      skipTlsVerify: m.skipTlsVerify ?? false,
-      grant: a.grant,
-      username: a.grant === 'password' ? a.username : '',
-      passwordEnv: a.grant === 'password' ? (a.passwordEnv ?? '') : cf.passwordEnv,
-      refreshTokenEnv: a.grant === 'refresh' ? (a.refreshTokenEnv ?? '') : cf.refreshTokenEnv,
-      tokenEnv: a.grant === 'token' ? (a.tokenEnv ?? '') : cf.tokenEnv,
-    }
-  } else if (m.kind === 'prometheus') {
-    monitor.kind = 'prometheus'
-    monitor.prometheus = prometheusFromConfig(monitor.prometheus, m)
-  } else if (m.kind === 'kubernetes') {
-    monitor.kind = 'kubernetes'
-    monitor.kubernetes = { namespace: m.namespace ?? '', selector: m.selector }
-  } else {
-    // Every monitor kind above: a new one is a compile error here until the draft reads it.
-    const _unread: never = m
-  }
-}
 
 /** A config's target as the wizard edits it (an imported scenario's targets come in this way too). */
 export function targetFromConfig(t: TargetConfig): TargetDraft {
@@ -98,7 +33,7 @@ export function targetFromConfig(t: TargetConfig): TargetDraft {
   // The wizard edits a target's first monitor; any more are kept as they are.
   const all = t.monitor === undefined ? [] : Array.isArray(t.monitor) ? t.monitor : [t.monitor]
   td.monitor.more = all.slice(1)
-  if (all[0] !== undefined) monitorFromConfig(td.monitor, all[0])
+  if (all[0] !== undefined) monitorFromSpec(td.monitor, all[0])
   return td
 }
 

@@ -174,7 +174,10 @@ const CASES: [string, Exclude<StepId, 'review'>, (d: Draft) => void][] = [
   [
     'a Cloud Foundry monitor with nothing filled in',
     'monitoring',
-    (d) => ((d.targets[0]!.monitor.kind = 'cloudfoundry'), (d.targets[0]!.monitor.cf.passwordEnv = '1x')),
+    (d) => (
+      (d.targets[0]!.monitor.kind = 'cloudfoundry'),
+      (d.targets[0]!.monitor.cloudfoundry.passwordEnv = '1x')
+    ),
   ],
   [
     'a postgres monitor with a password in its URL',

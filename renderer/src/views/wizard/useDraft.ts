@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useApi } from '../../api/context.tsx'
 import { defaultDraft, emptyTarget, type Draft, type Patch } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
+import { withDefaults } from './monitorDraft.ts'
 
 const KEY = 'cannonade.draft'
 
@@ -14,11 +15,15 @@ function loadDraft(): Draft {
     if (raw) {
       const saved = JSON.parse(raw) as Partial<Draft>
       const base = defaultDraft()
-      // Fields added later (scenario steps, stack, sweep) get their defaults.
+      // Fields added later (scenario steps, stack, sweep, a monitor kind) get their defaults.
       return {
         ...base,
         ...saved,
-        targets: (saved.targets ?? base.targets).map((t) => ({ ...emptyTarget(), ...t })),
+        targets: (saved.targets ?? base.targets).map((t) => ({
+          ...emptyTarget(),
+          ...t,
+          monitor: withDefaults(t.monitor),
+        })),
         sweep: { ...base.sweep, ...saved.sweep },
         agents: { ...base.agents, ...saved.agents },
       }

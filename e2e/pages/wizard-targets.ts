@@ -1,0 +1,43 @@
+// The wizard's Targets step: each target's name and URL, the Check of a URL, a scenario's steps and
+// captures, the secrets an import named, and the question about a monitor on another server.
+import type { Locator } from 'playwright-core'
+import { Field, PageObject } from './page-object.ts'
+
+export class TargetsStep extends PageObject {
+  readonly root = this.locate('step-targets')
+  name(i: number): Field {
+    return new Field(this.page, `target-${i}-name`)
+  }
+  url(i: number): Field {
+    return new Field(this.page, `target-${i}-url`)
+  }
+  /** Press Check without waiting: its result is `checkResult(i)`. */
+  async pressCheck(i: number): Promise<void> {
+    await this.locate(`target-${i}-check`).click()
+  }
+  checkResult(i: number): Locator {
+    return this.locate(`target-${i}-check-result`)
+  }
+  /** One answer to the question about target i's monitor (its words, or count 0 when not offered). */
+  answer(i: number, answer: 'keep' | 'follow' | 'remove'): Locator {
+    return this.locate(`target-${i}-monitor-question-${answer}`)
+  }
+  /** Step j of target i's scenario. */
+  step(i: number, j: number): Locator {
+    return this.locate(`target-${i}-step-${j}`)
+  }
+  stepField(i: number, j: number, field: 'name' | 'path'): Field {
+    return new Field(this.page, `target-${i}-step-${j}-${field}`)
+  }
+  async moveStep(i: number, j: number, where: 'up' | 'down'): Promise<void> {
+    await this.locate(`target-${i}-step-${j}-${where}`).click()
+  }
+  /** Capture k of step j of target i: the name it is kept under. */
+  captureName(i: number, j: number, k: number): Field {
+    return new Field(this.page, `target-${i}-step-${j}-capture-${k}-name`)
+  }
+  /** The secrets target i's requests read, as the step names them. */
+  secrets(i: number): Locator {
+    return this.locate(`target-${i}-secrets`)
+  }
+}
