@@ -110,7 +110,7 @@ describe('the limiting resource, named from what was measured', () => {
   it('a target that fails one request in five: its errors', () => {
     const l = limit(closed, 'failing')
     expect(l.kind, l.text).toBe('errors')
-    expect(l.text).toMatch(/20 % of requests failed \(non-2xx/)
+    expect(l.text).toMatch(/20 % of requests failed \(unexpected status/)
   })
 
   it('a quiet, unmonitored target: nothing found, and what could not be seen', () => {
