@@ -22,7 +22,7 @@ export function methodText(minEffect: number): string {
 }
 
 export function notEnoughRounds(): string {
-  return `Not enough rounds for an interval: give each target ${MIN_ROUNDS} rounds or more (rounds: ${MIN_ROUNDS}, schedule: interleaved) to know how sure these differences are.`
+  return `Not enough rounds for an interval: give each target ${MIN_ROUNDS} rounds or more (rounds: ${MIN_ROUNDS}, schedule: randomized) to know how sure these differences are.`
 }
 
 const metricOf = (p: ComparePair, name: CompareMetric['metric']): CompareMetric | undefined =>
