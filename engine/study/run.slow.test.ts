@@ -78,13 +78,14 @@ describe('studies', () => {
        VALUES (?, ?, ?, ?, ?, ?, 1, NULL, ?, NULL, ?)`,
     )
     const [one, two] = runs.map((r) => r.summary.runId) as [number, number]
-    insert.run(one, 0.2, 't', 'docker', 'app-1', 40, 1, null)
-    insert.run(two, 0.1, 't', 'docker', 'app-1', 30, 1, null)
-    insert.run(two, 0.3, 't', 'docker', 'app-2', 50, 1, null)
+    // A reading at t covers (t − 1, t]: these, stored just after second 0 ended, are second 0's.
+    insert.run(one, 1.2, 't', 'docker', 'app-1', 40, 1, null)
+    insert.run(two, 1.1, 't', 'docker', 'app-1', 30, 1, null)
+    insert.run(two, 1.3, 't', 'docker', 'app-2', 50, 1, null)
     // Not the app's: the generator, a database's connections; a second with one instance missing.
-    insert.run(two, 0.2, 'generator', 'generator', 'load', 99, null, null)
-    insert.run(two, 0.2, 't', 'postgres', 'active', null, null, 3)
-    insert.run(two, 5.2, 't', 'docker', 'app-1', 70, 1, null)
+    insert.run(two, 1.2, 'generator', 'generator', 'load', 99, null, null)
+    insert.run(two, 1.2, 't', 'postgres', 'active', null, null, 3)
+    insert.run(two, 6.2, 't', 'docker', 'app-1', 70, 1, null)
     const requestsAt0 = (runId: number) =>
       new HistoryStore(db)
         .series(runId)
