@@ -241,4 +241,22 @@ describe('wizard', () => {
       /rounds:\n {2}min: 3\n {2}max: 12\n {2}precision: 3\n {2}budgetMinutes: 10\n/,
     )
   })
+
+  it("counts what a target says as answered: a wrong status named beside its field, the rule in Review's YAML", async () => {
+    const app = await start()
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 2 })
+    await wizard.goTo('targets')
+    const statuses = wizard.targets.expectedStatuses(0)
+    expect(await statuses.value()).toBe('')
+    await statuses.fill('200, 2xxx')
+    await wizard.next()
+    await expect.poll(() => wizard.focused()).toBe('target-0-expect')
+    expect(await statuses.invalid()).toBe(true)
+    expect(await statuses.message()).toBe(
+      `"2xxx" is not a status code (304), a range ('200-299') or a class ('2xx')`,
+    )
+    await statuses.fill('200-299, 304')
+    await wizard.goTo('review')
+    expect(await wizard.review.yaml()).toMatch(/ {4}expect:\n {6}status:\n {8}- 200-299\n {8}- 304\n/)
+  })
 })

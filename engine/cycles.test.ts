@@ -1,10 +1,12 @@
 // No import cycle in the product code (CONTRIBUTING.md "Layers"): each folder stands above what it
 // imports, so a module can be read, tested and moved with what is below it. Type-only imports count:
 // they tie two files' meanings as a value import does. A cycle is named file → file, to be cut where
-// the lower file should not know the higher one.
+// the lower file should not know the higher one. Beside it, what the renderer's bundle holds: only
+// browser packages, whatever engine/ file it reaches (issue 28: pg-connection-string came in through
+// the settings schema, and Vite warned of Node's fs on every build).
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { cycles, importGraph } from './testing/imports.ts'
+import { bundleGraph, cycles, importGraph } from './testing/imports.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -36,5 +38,19 @@ describe('import cycles', () => {
         ]),
       ),
     ).toEqual([])
+  })
+})
+
+/** The packages the renderer may bundle: each one runs in a browser. */
+const BROWSER_PACKAGES = ['react', 'react-dom', 'recharts', 'yaml', 'zod']
+
+describe("the renderer's bundle", () => {
+  it('holds browser packages only, whatever engine/ file it imports', () => {
+    const { files, packages } = bundleGraph(root, 'renderer/src/main.tsx')
+    expect(files.size).toBeGreaterThan(100)
+    expect([...files].some((f) => f.startsWith('engine/config/'))).toBe(true)
+    const outside = [...packages].filter(([name]) => !BROWSER_PACKAGES.includes(name))
+    expect(outside.map(([, chain]) => chain.join(' → '))).toEqual([])
+    expect(packages.has('pg-connection-string')).toBe(false)
   })
 })

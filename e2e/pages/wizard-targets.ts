@@ -1,5 +1,6 @@
-// The wizard's Targets step: each target's name and URL, the Check of a URL, a scenario's steps and
-// captures, the secrets an import named, and the question about a monitor on another server.
+// The wizard's Targets step: each target's name and URL, the statuses it counts as answered, the
+// Check of a URL, a scenario's steps and captures, the secrets an import named, and the question
+// about a monitor on another server.
 import type { Locator } from 'playwright-core'
 import { Field, PageObject } from './page-object.ts'
 
@@ -10,6 +11,10 @@ export class TargetsStep extends PageObject {
   }
   url(i: number): Field {
     return new Field(this.page, `target-${i}-url`)
+  }
+  /** The statuses target i counts as answered ("200-299, 304"; empty: 200–399). */
+  expectedStatuses(i: number): Field {
+    return new Field(this.page, `target-${i}-expect`)
   }
   /** Press Check without waiting: its result is `checkResult(i)`. */
   async pressCheck(i: number): Promise<void> {

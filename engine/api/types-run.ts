@@ -239,6 +239,10 @@ export interface RunListItem {
   targets: string[]
   tags: string[]
   requests: number
+  /**
+   * An ended run's length: the seconds its timeline covers (the live view's elapsed at its end),
+   * or its wall clock when it recorded no second; null while it goes on.
+   */
   durationSeconds: number | null
 }
 

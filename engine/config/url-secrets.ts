@@ -3,7 +3,10 @@
 // `postgres://u:secret@h:5432:99/db`), the query (`?password=`, `sslpassword=`, any case) and an
 // `options` string (`-c password=…`, `PGPASSWORD=…`). Settings are a plain file and hold none
 // (engine/api/schemas.ts refuses one, engine/host/settings.ts strips one from an older file).
-import { parse as parsePg } from 'pg-connection-string'
+// The renderer checks settings with the same schema, so this file stays browser-safe: it reads a
+// URL as pg-connection-string does (`pgUrlParts`, held to that package by url-secrets.test.ts)
+// without importing it, which reads the files `sslcert`, `sslkey` and `sslrootcert` name (Node's
+// fs in the renderer bundle; a checker that reads any path a setting names).
 
 // scheme://[anything without / ? #]:[anything without / ? #]@ : a user part with a password.
 const USERINFO_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*:[^/?#]+@/i
@@ -25,14 +28,46 @@ function queryOf(value: string): string {
   return decoded(value.slice(at + 1, hash < 0 ? undefined : hash))
 }
 
-/** What pg itself reads from the URL, or null when it cannot read it. */
+/**
+ * What pg itself reads from the URL (user, password, host, port, database and every query
+ * parameter, `options` among them), or null when it cannot read it: pg-connection-string's
+ * reading, less its TLS settings (no file it names is read here; pg reads them when it connects).
+ */
 export function pgUrlParts(value: string): Record<string, unknown> | null {
+  if (value.charAt(0) === '/') {
+    const [host, database] = value.split(' ')
+    return { host, database }
+  }
   try {
-    // sslmode only changes TLS (and makes pg print a deprecation warning): not read here.
-    return parsePg(value.replace(/([?&])sslmode=[^&#]*&?/gi, '$1'))
+    const text = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(value)
+      ? encodeURI(value).replace(/%25(\d\d)/g, '%$1')
+      : value
+    const url = URL.parse(text, 'postgres://base')
+    if (url !== null) return urlParts(url, false)
+    return urlParts(new URL(text.replace('@/', '@___DUMMY___/'), 'postgres://base'), true)
   } catch {
     return null
   }
+}
+
+function urlParts(url: URL, dummyHost: boolean): Record<string, unknown> {
+  const parts: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  for (const [key, v] of url.searchParams.entries()) parts[key] = v
+  parts.user = parts.user || decodeURIComponent(url.username)
+  parts.password = parts.password || decodeURIComponent(url.password)
+  if (url.protocol === 'socket:') {
+    parts.host = decodeURI(url.pathname)
+    parts.database = url.searchParams.get('db')
+    parts.client_encoding = url.searchParams.get('encoding')
+    return parts
+  }
+  const hostname = (dummyHost ? '' : url.hostname).replace(/^\[(.+)\]$/, '$1')
+  if (!parts.host) parts.host = decodeURIComponent(hostname)
+  else if (hostname && /^%2f/i.test(hostname)) url.pathname = hostname + url.pathname
+  if (!parts.port) parts.port = url.port
+  const database = url.pathname.slice(1)
+  parts.database = database ? decodeURI(database) : null
+  return parts
 }
 
 /** Where `value` holds a password, in words ("its user part (user:password@)"…), or null. */

@@ -20,6 +20,7 @@ interface ListRow {
   config: string
   targets: string | null
   requests: number | null
+  seconds: number | null
 }
 
 // Tags as a JSON array SQLite can read even when the column is broken.
@@ -70,9 +71,16 @@ function whereClause(q: ListQuery): { sql: string; params: Record<string, string
   return { sql: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', params }
 }
 
-function durationSeconds(started: string, ended: string | null): number | null {
-  if (ended === null) return null
-  const ms = Date.parse(ended) - Date.parse(started)
+/**
+ * How long an ended run ran: the seconds its timeline covers (its last second + 1, as the live
+ * view's elapsed read at its end), so a 40 s run reads 0:40 in History as it did live, not its
+ * wall clock with the runner's start and end around it (0:41). The wall clock only when it
+ * recorded no second (it failed or was stopped before its first).
+ */
+function durationSeconds(row: ListRow): number | null {
+  if (row.ended_at === null) return null
+  if (row.seconds !== null) return row.seconds
+  const ms = Date.parse(row.ended_at) - Date.parse(row.started_at)
   return Number.isFinite(ms) ? Math.max(0, ms / 1000) : null
 }
 
@@ -89,7 +97,7 @@ function toItem(row: ListRow): RunListItem {
     targets,
     tags: parseColumnOr(row.tags, TagsSchema, []),
     requests: Number(row.requests ?? 0) || 0,
-    durationSeconds: durationSeconds(row.started_at, row.ended_at),
+    durationSeconds: durationSeconds(row),
   }
 }
 
@@ -105,7 +113,8 @@ export function listRuns(db: Db, q: ListQuery): { items: RunListItem[]; total: n
          coalesce(
            (SELECT sum(CASE WHEN json_valid(summary) THEN json_extract(summary, '$.requests') END)
               FROM run_targets WHERE run_id = r.id),
-           (SELECT sum(requests) FROM series WHERE run_id = r.id)) AS requests
+           (SELECT sum(requests) FROM series WHERE run_id = r.id)) AS requests,
+         (SELECT max(t) + 1 FROM series WHERE run_id = r.id) AS seconds
        FROM runs r ${sql}
        ORDER BY r.started_at DESC, r.id DESC
        LIMIT @limit OFFSET @offset`,

@@ -50,6 +50,30 @@ describe('listRuns', () => {
     expect(page).toMatchObject({ total: 2, items: [{ runId: a.runId }] })
   })
 
+  it("gives an ended run's length as its seconds, as the live view's elapsed read: 0:40 for a 40 s run", () => {
+    // Two targets of 20 s each on one timeline (t 0–39), started and ended 40.6 s apart on the
+    // wall clock (the runner's start and end around the load): issue 28 showed 0:41 in History.
+    const run = insertFixtureRun(db, { startedAt: '2025-01-01T10:00:00.000Z' })
+    const row = db.prepare('SELECT * FROM series WHERE run_id = ? LIMIT 1').get(run.runId) as Record<
+      string,
+      unknown
+    >
+    db.prepare('DELETE FROM series WHERE run_id = ?').run(run.runId)
+    const cols = Object.keys(row)
+    const ins = db.prepare(
+      `INSERT INTO series (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+    )
+    for (let t = 0; t < 40; t++) ins.run({ ...row, target_index: t < 20 ? 0 : 1, t })
+    db.prepare("UPDATE runs SET ended_at = '2025-01-01T10:00:40.600Z' WHERE id = ?").run(run.runId)
+    expect(store.listRuns().items[0]?.durationSeconds).toBe(40)
+    // No second recorded (stopped before its first): the wall clock.
+    db.prepare('DELETE FROM series WHERE run_id = ?').run(run.runId)
+    expect(store.listRuns().items[0]?.durationSeconds).toBeCloseTo(40.6, 6)
+    // Still going: no length yet.
+    db.prepare('UPDATE runs SET ended_at = NULL WHERE id = ?').run(run.runId)
+    expect(store.listRuns().items[0]?.durationSeconds).toBeNull()
+  })
+
   it('searches name, target names, tags, run id and correlation id; filters by tags, status, target', () => {
     const a = insertFixtureRun(db, { name: 'jetty vs node', tags: ['thesis', 'pool-on'] })
     const b = insertFixtureRun(db, {

@@ -67,3 +67,36 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!idx.has(v)) visit(v)
   return out
 }
+
+// A statement that loads a module at run time: `import … from`, `export … from` (a line's first
+// word, its names and braces up to `from`, within the statement), `import 'x'` and `import('x')`.
+// `import type` and `export type` are erased by the compiler and load nothing.
+const VALUE_SPEC =
+  /(?:^(?:import|export)(\s+type\b)?(?:(?!\n(?:import|export)\b)[\w*${},\s])*?\bfrom\s*|^import\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm
+
+/** The files and packages a bundle starting at `entry` holds, each with the chain that reaches it. */
+export function bundleGraph(
+  root: string,
+  entry: string,
+): { files: Set<string>; packages: Map<string, string[]> } {
+  const files = new Set<string>()
+  const packages = new Map<string, string[]>()
+  const queue: [string, string[]][] = [[entry, [entry]]]
+  while (queue.length > 0) {
+    const [file, chain] = queue.shift()!
+    if (files.has(file)) continue
+    files.add(file)
+    for (const m of readFileSync(join(root, file), 'utf8').matchAll(VALUE_SPEC)) {
+      if (m[1] !== undefined) continue
+      const spec = m[2]!
+      if (spec.startsWith('.')) {
+        const dep = relative(root, normalize(join(root, dirname(file), spec)))
+        if (/\.tsx?$/.test(dep)) queue.push([dep, [...chain, dep]])
+      } else {
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!
+        if (!packages.has(name)) packages.set(name, [...chain, name])
+      }
+    }
+  }
+  return { files, packages }
+}

@@ -23,6 +23,7 @@ import {
   type StepDraft,
   type ThinkDraft,
 } from './scenarioDraft.ts'
+import { expectInput } from './expectDraft.ts'
 import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
 import { agentsInput, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
 
@@ -51,6 +52,8 @@ export interface TargetDraft {
   /** A body generated before the run instead of `body`: size in bytes, JSON or text. */
   generated: { size: Num; kind: 'json' | 'text' } | null
   insecure: boolean
+  /** The statuses that count as answered ("200-299, 304"); '' for the default, 200–399 (expectDraft.ts). */
+  expect: string
   monitor: MonitorDraft
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
   steps: StepDraft[] | null
@@ -150,6 +153,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     body: '',
     generated: null,
     insecure: false,
+    expect: '',
     monitor: emptyMonitor(),
     steps: null,
     think: noThink(),
@@ -313,6 +317,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
           : t.body === ''
             ? undefined
             : t.body,
+        expect: expectInput(t.expect),
         insecure: t.insecure || undefined,
         monitor: monitorInput(t.monitor),
         steps: t.steps ? t.steps.map(stepInput) : undefined,

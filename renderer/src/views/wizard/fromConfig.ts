@@ -1,6 +1,7 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
 import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
 import { defaultDraft, emptyTarget, type Draft, type TargetDraft, type ThresholdDraft } from './draft.ts'
+import { expectText } from './expectDraft.ts'
 import { monitorFromSpec } from './monitorDraft.ts'
 import { stepFromConfig, thinkFromConfig } from './scenarioDraft.ts'
 import { sweepDraftOf } from './sweepDraft.ts'
@@ -23,6 +24,7 @@ export function targetFromConfig(t: TargetConfig): TargetDraft {
   if (t.body !== null && typeof t.body === 'object') td.generated = { ...t.body }
   else td.body = t.body ?? ''
   td.insecure = t.insecure
+  td.expect = expectText(t.expect)
   td.steps = t.steps ? t.steps.map(stepFromConfig) : null
   td.think = thinkFromConfig(t.think)
   td.stack = t.stack

@@ -53,7 +53,7 @@ function RequestFields({ step, id }: { step: Part<StepDraft>; id: string }) {
         k="expectStatus"
         label="Expect status"
         step={1}
-        placeholder="any 2xx"
+        placeholder="the target's"
         testId={`${id}-expect`}
       />
     </div>
