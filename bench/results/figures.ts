@@ -13,6 +13,7 @@ import { loadReportData } from '../../engine/report/data.ts'
 import { openDb } from '../../engine/store/db.ts'
 import { HistoryStore } from '../../engine/store/queries.ts'
 import type { Found } from './experiments.ts'
+import { judgeSection, parseGate, type Gate, type Judgement, type QuietRule } from './quiet.ts'
 
 /** RFC 4180, as engine/exports/write.ts writes it: quoted fields may hold commas and quotes. */
 export function parseCsv(text: string): Record<string, string>[] {
@@ -60,6 +61,10 @@ export interface Result {
   cpuMean: Map<string, number>
   /** The load average each run's note kept: at its start and at its end. */
   load: { start: number; end: number }[]
+  /** How the machine was as the experiment started (its runs' notes), null for runs before it was kept. */
+  gate: Gate | null
+  /** Whether the machine was busier than its cores while it was measured (bench/results/quiet.ts). */
+  judgement: Judgement
 }
 
 /** A number from a CSV cell; null for an empty one. */
@@ -94,7 +99,12 @@ async function compareTargets(engine: EngineHost, runs: Result['runs'], baseline
   return out
 }
 
-export async function readResult(engine: EngineHost, found: Found, baseline?: string): Promise<Result> {
+export async function readResult(
+  engine: EngineHost,
+  found: Found,
+  rule: Pick<QuietRule, 'maxDisturbedShare'>,
+  baseline?: string,
+): Promise<Result> {
   const runs = await Promise.all(found.runIds.map((id) => engine.runs.get(id)))
   const tmp = mkdtempSync(join(tmpdir(), 'cannonade-results-'))
   try {
@@ -122,9 +132,14 @@ export async function readResult(engine: EngineHost, found: Found, baseline?: st
       const m = LOAD_NOTE.exec(r.note)
       return m ? [{ start: Number(m[1]), end: Number(m[2]) }] : []
     })
+    // A busy gate in any run's note makes the experiment's; the first run's otherwise.
+    const gates = runs.flatMap((r) => parseGate(r.note) ?? [])
+    const gate = gates.find((g) => !g.quiet) ?? gates[0] ?? null
     return {
       found,
       runs,
+      gate,
+      judgement: judgeSection(runs, gate, rule),
       study,
       studyRows,
       compares,

@@ -1,81 +1,37 @@
-// `npm run results [-- --only ID[,ID…]] [--seconds S] [--rounds R] [--doc]`: the five seed studies'
-// headline experiments (bench/results/experiments.ts) at 3 rounds × 30 s on this machine, each
-// through the engine host against the Docker stacks its template names, into a results database
-// kept in artifacts/results/ (gitignored); then docs/results.md and its charts (docs/results/),
-// drawn from that database by the app's own pages. Not a test: a run takes about 45 minutes.
-// `--seconds 2 --rounds 1` checks the script in a few minutes, in a folder of its own
+// `npm run results [-- flags]` (bench/results/flags.ts lists them): the five seed studies' headline
+// experiments (bench/results/experiments.ts) on this machine, each through the engine host against
+// the Docker stacks its template names, into a results database kept in artifacts/results/
+// (gitignored); then docs/results.md and its charts (docs/results/), drawn from that database by the
+// app's own pages. Not a test.
+//
+// Length: 30 s rounds, rounds until every headline interval of a run is within ±2 % (or decided),
+// 3-40 of them, each experiment within a 20-minute budget its sweep's runs share (--precision,
+// --max-rounds, --budget-minutes), several targets in a random order each round. The whole run is
+// bounded: six experiments × the budget (and one round past it), plus stack starts, plus up to
+// --max-wait-minutes before each attempt, times 1 + --retries for an experiment that came out busy.
+//
+// A busy machine (bench/results/quiet.ts): before each experiment the script waits up to
+// --max-wait-minutes (30) for the 1-minute load average to fall below the core count, saying where
+// it stands every 30 s; after it, the experiment is busy when the wait ran out or more than
+// --max-disturbed % (25) of its rounds were disturbed by other work (the engine's host rule, from
+// each round's noise); a busy experiment runs again (--retries, 1), and if still busy its section is
+// published marked: the machine was busier than its cores and its figures are not evidence.
+// --allow-busy neither waits nor retries (a check on a shared machine): busy sections are marked.
+//
+// `--rounds 1 --seconds 2` checks the script in a few minutes, in a folder of its own
 // (artifacts/results-check-2s-1r/, its results.md there), so a check never overwrites the full
 // run's figures. `--doc` draws the doc again from the database without running anything.
 import { execFileSync } from 'node:child_process'
-import { cpus } from 'node:os'
-import { parseArgs } from 'node:util'
+import { cpus, loadavg } from 'node:os'
 import { createEngine, type EngineHost } from '../../engine/host/index.ts'
 import { loadManifest } from '../../engine/stacks/manifest.ts'
 import { freePort } from '../../engine/stacks/postgres.ts'
 import { listTemplates } from '../../engine/study/templates.ts'
 import { writeDoc } from './doc.ts'
-import {
-  atLength,
-  dataDirOf,
-  dbPathOf,
-  EXPERIMENTS,
-  experimentOf,
-  FULL,
-  RUN_ORDER,
-  type Experiment,
-  type Length,
-} from './experiments.ts'
-import { load1, plannedSeconds, runExperiment } from './run.ts'
-
-const USAGE = `usage: npm run results [-- --only ID[,ID…]] [--seconds S] [--rounds R] [--doc]
-  --only      experiments to run (default all): ${EXPERIMENTS.map((e) => e.id).join(', ')}
-  --seconds   seconds per round (default ${FULL.seconds}); another length runs in a check folder
-  --rounds    rounds (default ${FULL.rounds})
-  --doc       run nothing: draw the doc and its charts again from the results database`
-
-interface Flags extends Length {
-  only: Experiment[]
-  docOnly: boolean
-}
-
-function parseFlags(argv: string[]): Flags {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      seconds: { type: 'string', default: String(FULL.seconds) },
-      rounds: { type: 'string', default: String(FULL.rounds) },
-      doc: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  })
-  if (values.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  const whole = (flag: string, text: string, max: number) => {
-    const n = Number(text)
-    if (!Number.isInteger(n) || n < 1 || n > max)
-      throw new Error(`--${flag}: a whole number 1-${max}, got "${text}"`)
-    return n
-  }
-  const only = values.only
-    ? values.only.split(',').map((id) => {
-        const e = experimentOf(id.trim())
-        if (!e)
-          throw new Error(
-            `--only: no experiment "${id}" (there are ${EXPERIMENTS.map((x) => x.id).join(', ')})`,
-          )
-        return e
-      })
-    : [...EXPERIMENTS]
-  return {
-    only: RUN_ORDER.map((id) => EXPERIMENTS.find((e) => e.id === id)!).filter((e) => only.includes(e)),
-    seconds: whole('seconds', values.seconds, 600),
-    rounds: whole('rounds', values.rounds, 10),
-    docOnly: values.doc,
-  }
-}
+import { atLength, dataDirOf, dbPathOf, lengthText } from './experiments.ts'
+import { parseFlags, USAGE, type Flags } from './flags.ts'
+import { attemptQuietly, gateSentence, judgeSection, waitForQuiet, type Gate } from './quiet.ts'
+import { load1, plannedSeconds, runExperiment, type Outcome } from './run.ts'
 
 /** `uptime`'s line: how loaded the shared machine was. */
 function uptime(): string {
@@ -122,13 +78,13 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
   const plan = flags.only.map((exp) => {
     const t = templates.find((x) => x.id === exp.template)
     if (!t) throw new Error(`resources/templates/${exp.template}.yaml is missing`)
-    const c = atLength(t, exp, flags)
+    const c = atLength(t, exp, flags.length)
     const config = { ...c, targets: c.targets.map((x) => ({ ...x, url: onPort(x.url) })) }
     return { exp, config, planned: plannedSeconds(config), stacks: c.targets.map((x) => x.stack!.name) }
   })
   const total = plan.reduce((s, p) => s + p.planned, 0)
   say(
-    `plan: ${plan.map((p) => `${p.exp.id} ~${Math.ceil(p.planned / 60)} min`).join(', ')}; ~${Math.ceil(total / 60)} min of load plus stack starts`,
+    `plan: ${plan.map((p) => `${p.exp.id} ≤ ~${Math.ceil(p.planned / 60)} min`).join(', ')}; at most ~${Math.ceil(total / 60)} min of load plus stack starts${flags.quiet.allowBusy ? '' : `, up to ${flags.quiet.maxWaitMinutes} min of waiting for a quiet machine before each experiment, and each busy one up to ${1 + flags.quiet.retries} times`}`,
   )
   const host = await createEngine({ dbPath: dbPathOf(dataDir), stackPorts: ports })
   const off = host.stacks.onLog((e) => {
@@ -136,6 +92,7 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
   })
   let stopping = false
   const incomplete: string[] = []
+  const busy: string[] = []
   const onSignal = () => {
     stopping = true
     say('interrupted: stopping the run going on; no further experiment starts')
@@ -146,17 +103,53 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
     for (const [i, p] of plan.entries()) {
       if (stopping) break
       const tag = (l: string) => say(`[${p.exp.id}] ${l}`)
+      const length = lengthText(flags.length)
       tag(
-        `${p.exp.title}: ${p.exp.template} at ${flags.rounds} × ${flags.seconds} s, ~${Math.ceil(p.planned / 60)} min; ${uptime()}`,
+        `${p.exp.title}: ${p.exp.template} at ${length}, at most ~${Math.ceil(p.planned / 60)} min; ${uptime()}`,
       )
       // Time limit: twice the plan, and 10 minutes for stacks to build and start.
       const limitSeconds = 2 * p.planned + 600
-      const lengthText = `${flags.rounds} rounds × ${flags.seconds} s`
-      const out = await runExperiment(host, p.exp, p.config, { limitSeconds, lengthText, say: tag }).catch(
-        (err: unknown) => ({ runIds: [], studyId: null, problem: String(err), seconds: 0 }),
-      )
-      tag(`${out.problem ? `NOT COMPLETE (${out.problem})` : 'complete'} after ${out.seconds} s; ${uptime()}`)
-      if (out.problem) incomplete.push(`${p.exp.id}: ${out.problem}`)
+      const { last, marked } = await attemptQuietly<Outcome>({
+        rule: flags.quiet,
+        say: tag,
+        stopped: () => stopping,
+        failed: (out) => out.problem !== null,
+        wait: (maxWaitMinutes) =>
+          waitForQuiet({
+            cores: cpus().length,
+            maxWaitMinutes,
+            load: () => loadavg()[0] ?? null,
+            say: tag,
+            stopped: () => stopping,
+          }),
+        run: async (gate: Gate, attempt, of) => {
+          const noteTail = `Attempt ${attempt} of at most ${of}. ${gateSentence(gate)}`
+          const lengthNote = `${length}, attempt ${attempt}`
+          const out = await runExperiment(host, p.exp, p.config, {
+            limitSeconds,
+            lengthText: lengthNote,
+            noteTail,
+            say: tag,
+          }).catch((err: unknown): Outcome => ({
+            runIds: [],
+            studyId: null,
+            problem: String(err),
+            seconds: 0,
+          }))
+          tag(
+            `${out.problem ? `NOT COMPLETE (${out.problem})` : 'complete'} after ${out.seconds} s; ${uptime()}`,
+          )
+          return out
+        },
+        judge: async (out, gate) => {
+          const runs = await Promise.all(out.runIds.map((id) => host.runs.get(id)))
+          const j = judgeSection(runs, gate, flags.quiet)
+          tag(j.words)
+          return j
+        },
+      })
+      if (last.outcome.problem) incomplete.push(`${p.exp.id}: ${last.outcome.problem}`)
+      if (marked) busy.push(p.exp.id)
       await downAll(host, stacksFrom(plan, i + 1), tag)
     }
   } finally {
@@ -166,16 +159,22 @@ async function runAll(flags: Flags, dataDir: string, say: (l: string) => void): 
     await host.close()
   }
   if (stopping) incomplete.push('interrupted')
+  if (busy.length)
+    say(`published marked as not evidence (the machine was busier than its cores): ${busy.join(', ')}`)
   return incomplete
 }
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2))
-  const dataDir = dataDirOf(flags)
+  if (flags.help) {
+    console.log(USAGE)
+    return
+  }
+  const dataDir = dataDirOf(flags.length)
   const say = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`)
   say(`results: ${dataDir} (${cpus().length} cores); ${uptime()}`)
   const incomplete = flags.docOnly ? [] : await runAll(flags, dataDir, say)
-  const doc = await writeDoc(dataDir, flags, say)
+  const doc = await writeDoc(dataDir, flags.length, flags.quiet, say)
   say(`wrote ${doc}; ${uptime()}`)
   if (incomplete.length) {
     say(`not complete: ${incomplete.join('; ')}`)

@@ -1,16 +1,16 @@
 // One experiment through the engine host, as the app and the CLI start a config: `runs.start`
 // (a sweep becomes a study; the stacks its targets name start by the engine's policy,
 // engine/stacks/policy.ts), a line per run as it starts and ends, the machine's load average kept
-// in each run's note, and a time limit after which the run going on is stopped.
+// in each run's note (with the gate it started through: bench/results/quiet.ts), and a time limit
+// after which the run going on is stopped.
 import { loadavg } from 'node:os'
 import type { RunSummary } from '../../engine/api/types.ts'
-import { maxRounds, type RunConfig } from '../../engine/config/schema.ts'
-import { compilePlan } from '../../engine/config/compile.ts'
-import { DEFAULT_RESTART_WARMUP_SECONDS, hasWarmup } from '../../engine/config/sweep.ts'
+import type { RunConfig } from '../../engine/config/schema.ts'
+import { roundsPlan } from '../../engine/config/rounds.ts'
 import { figuresOf } from '../../engine/metrics/figures.ts'
 import { msText } from '../../engine/metrics/units.ts'
 import type { EngineHost } from '../../engine/host/index.ts'
-import type { Experiment } from './experiments.ts'
+import { roundSeconds, runsOf, type Experiment } from './experiments.ts'
 
 export interface Outcome {
   runIds: number[]
@@ -21,17 +21,17 @@ export interface Outcome {
 }
 
 /**
- * Seconds the experiment should take: every target × round × value, with warm-ups and cooldowns.
+ * Seconds the experiment should take at most: every run's rounds (a fixed number, or rounds until
+ * precise up to their budget and one round past it) × its values, with a sweep's restart warm-ups.
  * A run whose stacks the engine had to start opens each segment with a warm-up: counted for all.
  */
 export function plannedSeconds(config: RunConfig): number {
-  const window = compilePlan(config.load).seconds ?? 0
-  const warmup = hasWarmup(config) ? 0 : DEFAULT_RESTART_WARMUP_SECONDS
-  const values = config.sweep ? config.sweep.values.length * (config.sweep.by?.values.length ?? 1) : 1
-  const segments = config.targets.length * maxRounds(config)
-  const run = segments * (window + warmup) + (segments - 1) * config.cooldownSeconds
+  const round = roundSeconds(config)
+  const plan = roundsPlan(config)
+  const rounds = round * plan.max
+  const run = plan.budgetMinutes === null ? rounds : Math.min(rounds, plan.budgetMinutes * 60 + round)
   const restart = config.sweep?.warmupSeconds ?? 0
-  return Math.round(values * (run + restart))
+  return Math.round(runsOf(config) * (run + restart))
 }
 
 /** The 1-minute load average, two decimals. */
@@ -65,7 +65,12 @@ interface Watch {
 }
 
 /** Follows the experiment's runs: a line as each starts and ends, and its load in the run's note. */
-function watch(host: EngineHost, exp: Experiment, lengthText: string, say: (l: string) => void): Watch {
+function watch(
+  host: EngineHost,
+  exp: Experiment,
+  o: { lengthText: string; noteTail?: string; say: (l: string) => void },
+): Watch {
+  const { lengthText, say } = o
   const started = new Map<number, { at: number; load: string }>()
   const ended = new Map<number, Promise<void>>()
   let finish: () => void = () => {}
@@ -99,7 +104,7 @@ function watch(host: EngineHost, exp: Experiment, lengthText: string, say: (l: s
   const end = async (runId: number) => {
     const s = started.get(runId) ?? { at: Date.now(), load: '?' }
     const seconds = Math.round((Date.now() - s.at) / 1000)
-    const note = `npm run results (${exp.id}, ${lengthText}): load average ${s.load} at the start, ${load1()} at the end.`
+    const note = `npm run results (${exp.id}, ${lengthText}): load average ${s.load} at the start, ${load1()} at the end.${o.noteTail ? ` ${o.noteTail}` : ''}`
     await host.runs.note(runId, note)
     say(endLine(await host.runs.get(runId), seconds))
   }
@@ -131,10 +136,16 @@ export async function runExperiment(
   host: EngineHost,
   exp: Experiment,
   config: RunConfig,
-  o: { limitSeconds: number; lengthText: string; say: (line: string) => void },
+  o: {
+    limitSeconds: number
+    lengthText: string
+    /** Said after the load in each run's note: the gate it started through (quiet.ts gateSentence). */
+    noteTail?: string
+    say: (line: string) => void
+  },
 ): Promise<Outcome> {
   const t0 = Date.now()
-  const w = watch(host, exp, o.lengthText, o.say)
+  const w = watch(host, exp, o)
   let problem: string | null = null
   const timer = setTimeout(() => {
     problem = `over its time limit of ${o.limitSeconds} s: the run going on was stopped`

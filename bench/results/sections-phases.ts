@@ -6,8 +6,12 @@ import type { Section } from './doc.ts'
 import { num, type Result } from './figures.ts'
 import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import {
+  acrossText,
   csvMs,
-  direction,
+  decision,
+  decisionWords,
+  pairRounds,
+  roundsLine,
   pointCells,
   lengthWords,
   metricOf,
@@ -18,6 +22,7 @@ import {
   table,
 } from './md.ts'
 import { compareShot, runShot, studyShot } from './pages.ts'
+import { valueLabel } from './sections-thesis.ts'
 
 const PHASES = 'the phased-client assignment'
 const NODESCALA = 'the Node.js multiprocessing paper'
@@ -97,6 +102,8 @@ const phasesThreads: Section = {
         pointsOf(r, 'server').map((p) => pointCells(p, ['p50', 'p95', 'p99'])),
       ),
       r.study?.targets[0] ? `The study page says: "${r.study.targets[0].sentence}"` : '',
+      `**Verdict**, each peak against ${pointsOf(r, 'server')[0]?.label ?? 'the first'} connections (the runs' rounds unpaired): ${acrossText(r.across, 'throughput', valueLabel(r, 'peak'))}.`,
+      roundsLine(r, valueLabel(r, 'peak')),
       ...images,
       '**What differs, and why.**',
       phasesDiffers(r),
@@ -119,6 +126,7 @@ function taskRun(r: Result): string {
       'p50',
       'requests',
       `${SPLIT} / ${WHOLE}, mean latency`,
+      'verdict',
     ],
     pointsOf(r, WHOLE).map((p) => {
       const split = pointsOf(r, SPLIT).find((x) => x.label === p.label)
@@ -134,6 +142,7 @@ function taskRun(r: Result): string {
         ms(split?.p50),
         s?.requests ?? '–',
         mean ? fmtEffect(mean) : '–',
+        decisionWords(mean, r.compares.get(p.runId)?.minEffect ?? 5, pairRounds(r.compares.get(p.runId))),
       ]
     }),
   )
@@ -142,14 +151,17 @@ function taskRun(r: Result): string {
 function taskDiffers(r: Result): string {
   const last = pointsOf(r, WHOLE).at(-1)
   const mean = last ? metricOf(r.compares.get(last.runId), 'mean') : undefined
-  const d = direction(mean)
+  const d = decision(mean)
+  const c = last ? r.compares.get(last.runId) : undefined
   const cpu = num(rowOf(r, WHOLE, last?.label ?? '')?.target_cpu_mean_percent)
   const words =
-    d === 'below'
+    d === 'lower'
       ? 'faster, as in the paper'
-      : d === 'above'
+      : d === 'higher'
         ? 'slower, the reverse of the paper'
-        : 'not told apart from the whole'
+        : d === 'same'
+          ? 'the same as the whole within the margin'
+          : decisionWords(mean, c?.minEffect ?? 5, pairRounds(c))
   return [
     `- **The result.** At ${last?.label ?? '–'} iterations the split task's mean latency is ${mean ? fmtEffect(mean) : '–'} the whole one's (rounds paired): ${words}, where the paper measured 74 % at its largest task.`,
     `- **CPU.** The paper's machine had 24 vCPUs, so Node Scala's four back-ends computed their parts at the same time. Here the \`node-cluster\` container is limited to 1 CPU (its ${last ? `workers used ${cpu === null ? '–' : percent(cpu)} of a core on average at ${last.label} iterations` : 'workers share it'}): four workers share one core, so the parts of a split task take turns and splitting can only add the cost of handing them out and joining them. The template sets \`WORKERS: 4\` but not the CPU; \`stack.env.CANNONADE_APP_CPUS: 2\` would give the parts a second core (this machine has only 2, shared with the load generator).`,
@@ -176,7 +188,7 @@ const taskSize: Section = {
     return {
       study:
         'split (Node Scala) 74 % of whole (Node Cluster) response time at 300 000 documents, one request at a time',
-      run: `${SPLIT} at ${mean ? fmtEffect(mean) : '–'} of ${WHOLE}'s mean latency at ${last?.label ?? '–'} iterations, the cluster at 1 CPU`,
+      run: `${SPLIT} at ${mean ? fmtEffect(mean) : '–'} of ${WHOLE}'s mean latency at ${last?.label ?? '–'} iterations (${decisionWords(mean, r.compares.get(last?.runId ?? -1)?.minEffect ?? 5, pairRounds(r.compares.get(last?.runId ?? -1)))}), the cluster at 1 CPU`,
     }
   },
   body: (r, images) =>
@@ -193,6 +205,7 @@ const taskSize: Section = {
       ),
       `**This run.** ${runLine(r)} The study page's p50 with the study CSV's mean and request counts, and each size's compare page (${SPLIT} against ${WHOLE}, rounds paired):`,
       taskRun(r),
+      roundsLine(r, valueLabel(r, 'iterations')),
       ...images,
       '**What differs, and why.**',
       taskDiffers(r),

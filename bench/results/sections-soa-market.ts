@@ -10,7 +10,10 @@ import {
   pointCells,
   acrossText,
   csvMs,
-  direction,
+  decision,
+  decisionWords,
+  pairRounds,
+  roundsLine,
   lengthWords,
   metricOf,
   pointsOf,
@@ -44,6 +47,7 @@ function bigBangRun(r: Result): string {
       'mean',
       'p99',
       'java-tomcat / java-jetty throughput',
+      'verdict',
     ],
     tomcat.map((p) => {
       const jetty = pointsOf(r, 'java-jetty').find((x) => x.label === p.label)
@@ -57,6 +61,10 @@ function bigBangRun(r: Result): string {
         csvMs(rowOf(r, 'java-jetty', p.label), 'mean_us'),
         ms(jetty?.p99),
         thr ? fmtEffect(thr) : '–',
+        (() => {
+          const c = r.compares.get(p.runId)
+          return decisionWords(thr, c?.minEffect ?? 5, pairRounds(c))
+        })(),
       ]
     }),
   )
@@ -70,10 +78,10 @@ function bigBangDiffers(r: Result): string {
   const m15 = mean(p15?.label)
   const m30 = mean(p30?.label)
   const plateau = rise !== null && Math.abs(rise) < 0.1
-  const dirs = t.map((p) => direction(metricOf(r.compares.get(p.runId), 'throughput')))
+  const dirs = t.map((p) => decision(metricOf(r.compares.get(p.runId), 'throughput')))
   return [
     `- **Saturation.** The thesis saw Tomcat's throughput stop at 15 threads (716 → 710 transactions/s at 30) while its mean response time doubled (18.97 → 38.69 ms). Here java-tomcat went from ${rate(p15?.throughput)} at 15 clients to ${rate(p30?.throughput)} at 30 (${rise === null ? '–' : `${rise >= 0 ? '+' : ''}${percent(rise * 100)}`}), its mean latency from ${m15 === null ? '–' : ms(m15)} to ${m30 === null ? '–' : ms(m30)}: ${plateau ? 'the same plateau, reached already at 15 clients' : "not the thesis' plateau between 15 and 30 clients"}${p5 ? ` (at 5 clients: ${rate(p5.throughput)})` : ''}.`,
-    `- **The two servers.** The thesis found them within 1-5 % of each other at every load. Here java-tomcat's throughput against java-jetty's is ${dirs.map((d, i) => `${t[i]!.label} clients: ${d === 'above' ? 'higher' : d === 'below' ? 'lower' : 'not told apart'}`).join(', ')} (each value's compare page, rounds paired). WebLogic is not a bundled stack: embedded Jetty stands in for it.`,
+    `- **The two servers.** The thesis found them within 1-5 % of each other at every load. Here java-tomcat's throughput against java-jetty's is ${dirs.map((d, i) => `${t[i]!.label} clients: ${d === 'higher' ? 'higher' : d === 'lower' ? 'lower' : d === 'same' ? 'the same within the margin' : 'below what this machine can resolve'}`).join(', ')} (each value's compare page, rounds paired). WebLogic is not a bundled stack: embedded Jetty stands in for it.`,
     `- **The service.** The thesis' SoapUI sent a 259-byte SOAP message over the network to a web service that parsed it (about 15 ms at 5 threads); here \`POST /payload\` receives the same 259 bytes and returns their SHA-256, on the same host: far less work per request (java-tomcat answered ${p5 ? fmtRatio(p5.throughput / 312.795) : '–'} the thesis' transactions/s at 5 clients), so only the shape of the curves compares.`,
     `- **Length and machine.** ${lengthWords(r)} (Tomcat, Jetty, Tomcat…) instead of 120 s; each app at 1 CPU, the generator and both PostgreSQL containers on the same 2 cores. The issue names 5/15/25 clients: the thesis' big bang of the single service (its tests 1-3, the tables quoted here) is 5/15/30; 5/15/25 are its tests 7-9 on the chained services (\`soa-chained\`).`,
   ].join('\n')
@@ -121,6 +129,7 @@ const bigBang: Section = {
       ),
       `**This run.** ${runLine(r)} The study page's figures (mean latency from the study CSV), and each value's compare page:`,
       bigBangRun(r),
+      roundsLine(r, valueLabel(r, 'clients')),
       ...images,
       '**What differs, and why.**',
       bigBangDiffers(r),
@@ -193,6 +202,8 @@ const pooling: Section = {
       ),
       `**This run.** ${runLine(r)} The study page's figures, with the study CSV's database connections and CPU:`,
       poolingRun(r),
+      `**Verdict**, POOL_SIZE 10 against 0 (the runs' rounds unpaired): ${acrossText(r.across, 'throughput', valueLabel(r, 'POOL_SIZE'))}.`,
+      roundsLine(r, valueLabel(r, 'POOL_SIZE')),
       ...images,
       '**What differs, and why.**',
       poolingDiffers(r),

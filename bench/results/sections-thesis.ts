@@ -10,7 +10,11 @@ import {
   pointCells,
   acrossText,
   csvMs,
-  direction,
+  decision,
+  decisionWords,
+  pairRounds,
+  roundsLine,
+  verdictLines,
   lengthWords,
   metricOf,
   pairTable,
@@ -31,18 +35,21 @@ const cpuText = (r: Result, target: string): string => {
 }
 
 function javaVsNodeDiffers(r: Result): string {
-  const thr = metricOf(r.compares.get(r.runs[0]!.runId), 'throughput')
-  const d = direction(thr)
+  const c = r.compares.get(r.runs[0]!.runId)
+  const thr = metricOf(c, 'throughput')
+  const d = decision(thr)
   const verdict =
-    d === 'above'
+    d === 'higher'
       ? `Java is ahead here as well, by ${fmtEffect(thr!)}: ${1 + thr!.change! >= 1.8 ? 'close to' : 'less than'} the thesis' "nearly twice"`
-      : d === 'below'
+      : d === 'lower'
         ? `Node.js is ahead here (java-jetty at ${fmtEffect(thr!)} of node-http's throughput), the reverse of the thesis`
-        : `the two are not told apart here (java-jetty at ${thr ? fmtEffect(thr) : '–'} of node-http's throughput)`
+        : d === 'same'
+          ? `the two are the same here within the ±${c?.minEffect ?? 5} % margin (java-jetty at ${fmtEffect(thr!)} of node-http's throughput)`
+          : `the difference is ${decisionWords(thr, c?.minEffect ?? 5, pairRounds(c))} (java-jetty at ${thr ? fmtEffect(thr) : '–'} of node-http's throughput)`
   return [
     `- **CPU.** The thesis' apps ran on a 4-CPU Cloud Foundry cell where "the Java application can utilize up to 250%" while Node.js, one thread, stayed near 100 %: its ≈ 2× is largely Java's extra cores. Here Docker caps each app container at 1 CPU; the apps used ${cpuText(r, 'java-jetty')} (java-jetty) and ${cpuText(r, 'node-http')} (node-http) of a core on average while measured, so ${verdict}. That is the comparison the thesis' figure 7.1 meant to make ("CPU consumption which can not exceed 100%").`,
     `- **One host.** The load generator, both apps and both PostgreSQL containers share this machine's 2 cores. The thesis' generator ran elsewhere and went through Cloud Foundry's router and HAProxy (which it found capped at about 400 requests/s); its figure 7.1 kept the mean response time under 10 ms, where here ${r.runs[0]!.config.load.connections} connections on a loaded machine queue behind each other and the generator's own waiting counts in the latency.`,
-    `- **Rounds.** ${lengthWords(r)} (java, node, java…: a slow patch of the shared machine falls on both), the warm-up not measured; the interval above is over the paired rounds. The thesis' generator ran fixed windows, "for example in one minute", tagged by test round.`,
+    `- **Rounds.** ${lengthWords(r)} (the two targets in a fresh random order each round: a slow patch of the shared machine falls on either, not always the same one), the warm-up not measured; the interval above is over the paired rounds. The thesis' generator ran fixed windows, "for example in one minute", tagged by test round.`,
   ].join('\n')
 }
 
@@ -76,10 +83,11 @@ const javaVsNode: Section = {
     ]
   },
   summary: (r) => {
-    const thr = metricOf(r.compares.get(r.runs[0]!.runId), 'throughput')
+    const c = r.compares.get(r.runs[0]!.runId)
+    const thr = metricOf(c, 'throughput')
     return {
       study: 'Java "nearly twice" the throughput of Node.js, Java using up to 250 % CPU, Node.js ≤ 100 %',
-      run: `java-jetty's throughput ${thr ? fmtEffect(thr) : '–'} node-http's, each app at 1 CPU (${cpuText(r, 'java-jetty')} and ${cpuText(r, 'node-http')} used)`,
+      run: `java-jetty's throughput ${thr ? fmtEffect(thr) : '–'} node-http's (${decisionWords(thr, c?.minEffect ?? 5, pairRounds(c))}), each app at 1 CPU (${cpuText(r, 'java-jetty')} and ${cpuText(r, 'node-http')} used)`,
     }
   },
   body: (r, images) => {
@@ -102,6 +110,8 @@ const javaVsNode: Section = {
       `**This run.** ${runLine(r)} The compare page's table (each side the geometric mean of its rounds):`,
       c ? pairTable(c) : '',
       c ? `The compare page's headline: "${c.headline}"` : '',
+      verdictLines(c),
+      roundsLine(r),
       table(
         ['target', 'CPU while measured (mean, 100 % = one core)'],
         ['java-jetty', 'node-http'].map((t) => [t, cpuText(r, t)]),
@@ -168,7 +178,7 @@ function poolDiffers(r: Result): string {
   const verdicts = r.across?.pairs.map((p) => p.metrics.find((m) => m.metric === 'throughput')?.verdict) ?? []
   const apart = verdicts.some((v) => v === 'higher' || v === 'lower')
   return [
-    `- **${apart ? 'Pool sizes told apart here' : 'The pool is no bottleneck here either'}.** The compare page of the study's runs (throughput, rounds unpaired): ${acrossText(r.across, 'throughput', valueLabel(r, 'POOL_SIZE'))}. The highest pool size's throughput is ${spread === null ? '–' : percent(spread * 100)} above the lowest's${busy ? `, while the Jetty container used ${cpus.map((c) => percent(c)).join(', ')} of its one CPU: the app's core is the limit, and a larger pool only adds connections waiting for it` : ''}. The thesis found "a slight difference" on a database that "only provides 100 concurrent connections".`,
+    `- **${apart ? 'Pool sizes told apart here' : 'The pool is no bottleneck here either'}.** The verdicts above are the compare page's of the study's runs (throughput, rounds unpaired). The highest pool size's throughput is ${spread === null ? '–' : percent(spread * 100)} above the lowest's${busy ? `, while the Jetty container used ${cpus.map((c) => percent(c)).join(', ')} of its one CPU: the app's core is the limit, and a larger pool only adds connections waiting for it` : ''}. The thesis found "a slight difference" on a database that "only provides 100 concurrent connections".`,
     `- **Load.** The thesis added generator instances 4 at a time up to 96, each sending one request at a time; here connections step up the same way (${rampWords(r)}), and the study page gives each pool size's figures over the whole ramp. The database time each response reports (Server-Timing \`db\`) is the thesis' figure 6.3 line: each run's page and \`cannonade export csv RUN --series\` give it second by second.`,
     "- **Hardware.** The thesis' PostgreSQL ran in a container of a 4-CPU Diego cell; here it is a container limited to 1 CPU on the same 2 cores as the app and the load generator, so database, app and generator compete for the same cores, which no pool size can help.",
   ].join('\n')
@@ -207,6 +217,8 @@ const poolSize: Section = {
       `**This run.** ${runLine(r)} The study page's figures (throughput: the mean of the rounds; latency: the rounds' histograms merged), with the study CSV's database time, CPU and connections:`,
       poolTable(r),
       r.study?.targets[0] ? `The study page says: "${r.study.targets[0].sentence}"` : '',
+      `**Verdict**, each pool size against 30 (the runs' rounds unpaired): ${acrossText(r.across, 'throughput', valueLabel(r, 'POOL_SIZE'))}.`,
+      roundsLine(r, valueLabel(r, 'POOL_SIZE')),
       ...images,
       '**What differs, and why.**',
       poolDiffers(r),
