@@ -43,6 +43,7 @@ describe('one bound for every monitor kind', () => {
       ['memoryLimitBytes', [0, SAMPLE_BOUNDS.bytes]],
       ['cpuLimit', [0, SAMPLE_BOUNDS.cores]],
       ['connections', [0, SAMPLE_BOUNDS.connections]],
+      ['connectionLimit', [0, SAMPLE_BOUNDS.connections]],
     ] as const) {
       for (const [what, v] of NOT_NUMBERS) {
         it(`${kind}: ${field} of ${what} is no reading (null), the sample kept`, () => {
@@ -114,9 +115,16 @@ describe('names are shortened and made printable', () => {
 
 describe('values in range are kept as they are (bytes and counts as whole numbers)', () => {
   it('a full sample', () => {
-    const { sample, problems } = checkSample(good({ memoryBytes: 1024.4, connections: 3 }), window)
+    const full = good({ memoryBytes: 1024.4, connections: 3, connectionLimit: 97 })
+    const { sample, problems } = checkSample(full, window)
     expect(problems).toEqual([])
-    expect(sample).toMatchObject({ cpuPercent: 12.5, memoryBytes: 1024, cpuLimit: 2, connections: 3 })
+    expect(sample).toMatchObject({
+      cpuPercent: 12.5,
+      memoryBytes: 1024,
+      cpuLimit: 2,
+      connections: 3,
+      connectionLimit: 97,
+    })
   })
   it('a named series, negative and large values allowed within the bound', () => {
     for (const v of [-5, 0, 1e15, null]) {

@@ -124,6 +124,17 @@ export function checkSample(raw: ResourceSample, window: SampleWindow): CheckedS
     cpuLimit: reading(s.cpuLimit, 'cpuLimit', [0, SAMPLE_BOUNDS.cores], p),
     state: state ?? null,
     connections: reading(s.connections, 'connections', [0, SAMPLE_BOUNDS.connections], p, true),
+    ...(s.connectionLimit !== undefined
+      ? {
+          connectionLimit: reading(
+            s.connectionLimit,
+            'connectionLimit',
+            [0, SAMPLE_BOUNDS.connections],
+            p,
+            true,
+          ),
+        }
+      : {}),
     ...(metric !== null
       ? { metric, value: reading(s.value, 'value', [-SAMPLE_BOUNDS.value, SAMPLE_BOUNDS.value], p) }
       : {}),
