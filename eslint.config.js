@@ -1,5 +1,8 @@
-// Type-aware lint and the process boundaries (CONTRIBUTING.md, IPC and API rules): the engine never
-// imports electron or the renderer; the renderer imports no Node module.
+// Type-aware lint, the process boundaries (CONTRIBUTING.md, IPC and API rules: the engine never
+// imports electron or the renderer; the renderer imports no Node module) and the layers of engine/
+// (LAYERS below: which folder may import which).
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -17,39 +20,101 @@ const nodeBuiltins = [
   'crypto',
 ]
 
-/** The folders of engine/, for the layer rules below. */
-const ENGINE_FOLDERS = [
-  'agents',
-  'api',
-  'cli',
-  'config',
-  'demo',
-  'exports',
-  'host',
-  'import',
-  'metrics',
-  'monitor',
-  'pg',
-  'report',
-  'runner',
-  'server',
-  'stacks',
-  'store',
-  'study',
-  'testing',
-]
+/**
+ * The layers of engine/ (CONTRIBUTING.md "Layers"), from the ground up: each folder and the folders
+ * of engine/ its product code may import (its tests may import anything). Nothing imports upward,
+ * and engine/cycles.test.ts finds no cycle of folders. Every folder of engine/ is listed: lint
+ * refuses to start when one is not, so a new folder takes its place here first. The files at
+ * engine/'s top (paths, env, command, http-body, lazy-deps) import no folder; every folder but
+ * config/ and import/ may use them.
+ */
+const LAYERS = {
+  // 1. The ground floor: what a RunConfig is.
+  config: [],
+  // 2. On config: scenarios from text, the contract's vocabulary, statistics, the outside clients.
+  import: ['config'],
+  api: ['config', 'import'],
+  metrics: ['config', 'api'],
+  kubernetes: ['config'],
+  pg: ['config', 'api'],
+  demo: ['config'],
+  // 3. What a run is made of, then what runs and reads runs.
+  monitor: ['config', 'api', 'metrics', 'kubernetes'],
+  stacks: ['config', 'api', 'monitor'],
+  store: ['config', 'api', 'metrics', 'monitor'],
+  runner: ['config', 'api', 'metrics', 'monitor', 'stacks', 'store'],
+  agents: ['config', 'api', 'metrics', 'kubernetes', 'pg', 'monitor', 'stacks', 'store', 'runner'],
+  study: ['config', 'api', 'metrics', 'stacks', 'store', 'runner', 'agents'],
+  exports: ['config', 'api', 'metrics', 'pg', 'store', 'study'],
+  report: ['config', 'api', 'metrics', 'monitor', 'store', 'study', 'exports'],
+  // 4. The one Api, wired; its web transport; the command line, a client of the host.
+  host: [
+    'config',
+    'import',
+    'api',
+    'metrics',
+    'kubernetes',
+    'pg',
+    'demo',
+    'monitor',
+    'stacks',
+    'store',
+    'runner',
+    'agents',
+    'study',
+    'exports',
+    'report',
+  ],
+  server: ['config', 'api'],
+  cli: ['config', 'import', 'api', 'metrics', 'pg', 'monitor', 'agents', 'exports', 'host', 'server'],
+  // Test helpers: above every folder, imported by tests and bench/ only.
+  testing: null,
+}
+
+/** Why, where a folder's layer has more to say. */
+const WHY = {
+  config: 'it is the ground floor',
+  import: 'it makes configs from text',
+  metrics: 'statistics take their data as arguments',
+  store: 'callers gather what needs a process or the network and hand it in',
+  runner: 'how a load splits over agents is config/split.ts',
+  server: 'it serves an Api it is handed; cli/serve.ts starts it',
+  cli: 'it goes through the engine host (createEngine), never the runner or the store',
+}
+
+const ENGINE_FOLDERS = Object.keys(LAYERS)
+
+const unlisted = readdirSync(join(import.meta.dirname, 'engine'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !(d.name in LAYERS))
+  .map((d) => d.name)
+if (unlisted.length > 0)
+  throw new Error(
+    `eslint.config.js: engine/${unlisted.join('/, engine/')}/ has no place in LAYERS (CONTRIBUTING.md "Layers")`,
+  )
 
 const engineBoundary = {
   group: ['electron', '**/renderer/**'],
   message: 'engine/ must not import electron or renderer/',
 }
 
-/** A folder of engine/ whose product code (not its tests) must not import `group`. */
-const layer = (folder, group, message, paths = []) => ({
-  files: [`engine/${folder}/**/*.ts`],
+/** The import patterns engine/`folder`/'s product code may not use, with why. */
+function layerPatterns(folder) {
+  const allowed = LAYERS[folder]
+  if (allowed === null) return [engineBoundary]
+  const denied = ENGINE_FOLDERS.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `**/${f}/**`)
+  // config/ and import/ are flat folders: their files reach engine/'s top files as ../x.ts.
+  if (folder === 'config' || folder === 'import') denied.push('../*.ts')
+  const may = allowed.length ? `only engine/${allowed.join('/, ')}/` : 'no other folder of engine/'
+  const message = `engine/${folder}/ may import ${may}${WHY[folder] ? `: ${WHY[folder]}` : ''} (CONTRIBUTING.md "Layers")`
+  return [engineBoundary, { group: denied, message }]
+}
+
+/** The layer rule of a folder of engine/: its product code (not its tests). */
+const layer = (folder, { files = [`engine/${folder}/**/*.ts`], paths = [], patterns = [] } = {}) => ({
+  files,
   ignores: ['**/*.test.ts'],
   rules: {
-    'no-restricted-imports': ['error', { paths, patterns: [engineBoundary, { group, message }] }],
+    'no-restricted-imports': ['error', { paths, patterns: [...layerPatterns(folder), ...patterns] }],
   },
 })
 
@@ -105,43 +170,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
+  // Every file of engine/, tests too: no electron, no renderer.
   {
     files: ['engine/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [engineBoundary] }],
     },
   },
-  // The store owns the database and depends on no process of its own: callers (the supervisor,
-  // the writer thread) gather what needs a process or the network and hand the data in.
-  layer(
-    'store',
-    ['**/runner/**'],
-    'engine/store/ never imports the runner',
-    ['child_process', 'node:child_process'].map((name) => ({
-      name,
-      message: 'engine/store/ runs no processes (never inside a transaction): the caller hands the data in',
-    })),
-  ),
-  // Statistics take the data they work on; the caller loads it from the store.
-  layer('metrics', ['**/store/**'], 'engine/metrics/ takes its data as arguments: no store'),
-  // The ground floor: what a RunConfig is, its bounds, its compiler and the plan's split over agents.
-  // Everything else builds on it, so it imports no other folder of engine/ (CONTRIBUTING.md "Layers").
-  layer(
-    'config',
-    [...ENGINE_FOLDERS.filter((f) => f !== 'config').map((f) => `**/${f}/**`), '../*.ts'],
-    'engine/config/ is the ground floor: it imports no other folder of engine/',
-  ),
-  // Imports turn what a user has (HAR, curl, OpenAPI) into RunConfigs: they build on the ground
-  // floor only, so the CLI, the host and tests can call them without a database or a runner.
-  layer(
-    'import',
-    [...ENGINE_FOLDERS.filter((f) => f !== 'config' && f !== 'import').map((f) => `**/${f}/**`), '../*.ts'],
-    'engine/import/ makes configs from text: it imports only engine/config/',
-  ),
-  // The contract's vocabulary (types, errors, channel names, argument schemas) is apart from the
-  // transport ends built from it (client, preload bridge, dispatcher in engine/api/transport/).
+  // engine/'s top files (paths, env, command, http-body, lazy-deps) are below every folder.
   {
-    files: ['engine/api/*.ts'],
+    files: ['engine/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
@@ -149,24 +187,30 @@ export default tseslint.config(
         {
           patterns: [
             engineBoundary,
-            { group: ['./transport/*'], message: "the contract's vocabulary imports no transport end" },
+            {
+              group: ENGINE_FOLDERS.map((f) => `./${f}/**`),
+              message: "engine/'s top files are below every folder of engine/: they import none",
+            },
           ],
         },
       ],
     },
   },
-  // The runner measures one process's share; how shares are split and merged across load agents
-  // is the agents' business (the split arithmetic is config/split.ts).
-  layer('runner', ['**/agents/**'], 'engine/runner/ imports no load agents: the split is config/split.ts'),
-  // The web transport serves the engine; the `serve` command (cli/serve.ts) starts it, not the reverse.
-  layer('server', ['**/cli/**'], 'engine/server/ imports no command of engine/cli/'),
-  // The command line is a client of the engine host (engine/host/index.ts), like the web server and
-  // the desktop app: it never wires the runner or the database itself.
-  layer(
-    'cli',
-    ['**/runner/**', '**/store/**'],
-    'engine/cli/ goes through the engine host (createEngine), not the runner or the store',
-  ),
+  // One rule per folder (LAYERS). The store also runs no process: callers (the supervisor, the
+  // writer thread) gather what needs a process or the network and hand the data in.
+  ...ENGINE_FOLDERS.filter((f) => f !== 'store').map((f) => layer(f)),
+  layer('store', {
+    paths: ['child_process', 'node:child_process'].map((name) => ({
+      name,
+      message: 'engine/store/ runs no processes (never inside a transaction): the caller hands the data in',
+    })),
+  }),
+  // The contract's vocabulary (types, errors, channel names, argument schemas) is apart from the
+  // transport ends built from it (client, preload bridge, dispatcher in engine/api/transport/).
+  layer('api', {
+    files: ['engine/api/*.ts'],
+    patterns: [{ group: ['./transport/*'], message: "the contract's vocabulary imports no transport end" }],
+  }),
   // No function of product code over 100 lines: a long closure hides the parts a reader needs named
   // (a runner child's watchdog, messages and end; a route table; a wizard editor per kind and row).
   // Tests and test helpers are exempt: a table of cases reads best in one place.

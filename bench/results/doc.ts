@@ -19,21 +19,11 @@ import {
 import { readResult, type Result } from './figures.ts'
 import { busyMark, table } from './md.ts'
 import type { QuietRule } from './quiet.ts'
-import { shoot, type Shot } from './pages.ts'
+import { shoot } from './pages.ts'
+import type { Section } from './section.ts'
 import { THESIS_SECTIONS } from './sections-thesis.ts'
 import { PHASES_SECTIONS } from './sections-phases.ts'
 import { SOA_MARKET_SECTIONS } from './sections-soa-market.ts'
-
-/** One experiment's part of the doc: its charts, its row of the summary table, its section. */
-export interface Section {
-  /** The target each run's other targets are compared against (runs.compare's baseline). */
-  baseline?: string
-  shots(r: Result): Shot[]
-  /** The summary table's cells: what the study reported, what this run measured. */
-  summary(r: Result): { study: string; run: string }
-  /** The section's body; `images` are the shots' markdown, in order. */
-  body(r: Result, images: string[]): string
-}
 
 const SECTIONS: Record<string, Section> = { ...THESIS_SECTIONS, ...SOA_MARKET_SECTIONS, ...PHASES_SECTIONS }
 

@@ -1,7 +1,7 @@
 // The five seed studies' headline experiments (issue 22, item 5): which template each one runs,
 // how a template is stretched to S seconds × R rounds, the tags that find its runs again in the
 // results database, and where that database lives. Shared by `npm run results` (bench/results/
-// main.ts) and the guide's screenshots (e2e/guide.screens.ts), which draw the six from it.
+// main.ts) and the guide's screenshots (bench/results/guide.screens.ts), which draw the six from it.
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Api } from '../../engine/api/api.ts'

@@ -2,7 +2,7 @@
 // marketplace report (study 004: pooling on and off). What they reported is quoted from their
 // text; what this run measured is filled in from the results database.
 import { fmtEffect, fmtRatio } from '../../engine/metrics/compare-words.ts'
-import type { Section } from './doc.ts'
+import type { Section } from './section.ts'
 import { num, type Result } from './figures.ts'
 import { ms, percent, rate } from '../../renderer/src/lib/format.ts'
 import {

@@ -2,7 +2,7 @@
 // and Node.js (figure 7.1) and the pool size (figures 6.2, 6.3). What the thesis reported is quoted
 // from its text; what this run measured is filled in from the results database.
 import { fmtEffect } from '../../engine/metrics/compare-words.ts'
-import type { Section } from './doc.ts'
+import type { Section } from './section.ts'
 import { num, type Result } from './figures.ts'
 import { percent, rate } from '../../renderer/src/lib/format.ts'
 import {

@@ -12,7 +12,7 @@ import type {
   ValidationResult,
 } from '../api/types.ts'
 import { agentsDataDir, removeLocalLedgers } from '../agents/ledgers.ts'
-import { launchRun, type LaunchOptions } from './launch.ts'
+import { launchRun, type LaunchOptions } from '../agents/launch-run.ts'
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { preflight } from '../config/preflight.ts'

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { KubeClient, loadKubeconfig } from '../agents/launchers/kubernetes-client.ts'
+import { KubeClient, loadKubeconfig } from '../kubernetes/kubernetes-client.ts'
 import {
   gzipBomb,
   kubeconfigFor,

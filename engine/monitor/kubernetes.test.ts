@@ -5,7 +5,7 @@
 // from the pod spec, the kubeconfig read as the launcher reads it, and what it says when the
 // cluster has no metrics-server, refuses, or has no such pods.
 import { afterEach, describe, expect, it } from 'vitest'
-import { KubeClient, loadKubeconfig } from '../agents/launchers/kubernetes-client.ts'
+import { KubeClient, loadKubeconfig } from '../kubernetes/kubernetes-client.ts'
 import {
   FakeKubernetes,
   matchesSelector,

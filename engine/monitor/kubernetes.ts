@@ -1,4 +1,4 @@
-import { KubeApiError, KubeClient } from '../agents/launchers/kubernetes-client.ts'
+import { KubeApiError, KubeClient } from '../kubernetes/kubernetes-client.ts'
 import type { KubernetesMonitorSpec } from '../config/schema-monitor.ts'
 import { errorReporter, startLoop, type Loop } from './loop.ts'
 import { MonitorError, toMonitorError } from './types.ts'

@@ -15,7 +15,7 @@ import {
   type SweepValue,
 } from '../config/sweep.ts'
 import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
-import { launchRun, type LaunchOptions } from '../host/launch.ts'
+import { launchRun, type LaunchOptions } from '../agents/launch-run.ts'
 import type { StackControl } from '../stacks/policy.ts'
 import type { StackSnapshot } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'

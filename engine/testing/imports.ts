@@ -1,27 +1,35 @@
 // The import graph of a folder's product code (tests and test helpers left out), read from the
 // source text: every `import … from './x.ts'`, `export … from`, and `import('./x.ts')`, type-only
-// imports included (a type import ties two files' meanings as much as a value import does).
-// engine/cycles.test.ts holds engine/ to no cycle; CONTRIBUTING.md "Layers" says why.
+// imports included (a type import ties two files' meanings as much as a value import does); and
+// the same graph with files grouped by folder. engine/cycles.test.ts holds the trees to no cycle
+// of files or of folders; CONTRIBUTING.md "Layers" says why.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
 
 const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, helpers: boolean): string[] {
   const out: string[] = []
   for (const name of readdirSync(dir)) {
     const p = join(dir, name)
     if (statSync(p).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'testing') out.push(...sourceFiles(p))
+      if (name !== 'node_modules' && (helpers || name !== 'testing')) out.push(...sourceFiles(p, helpers))
     } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p)
   }
   return out
 }
 
-/** file → the files of the same tree it imports (paths relative to `root`). */
-export function importGraph(root: string, folder: string): Map<string, string[]> {
+/**
+ * file → the files it imports (paths relative to `root`). `helpers` walks test helpers too
+ * (engine/testing/): they import the product, which must not import them back.
+ */
+export function importGraph(
+  root: string,
+  folder: string,
+  { helpers = false }: { helpers?: boolean } = {},
+): Map<string, string[]> {
   const graph = new Map<string, string[]>()
-  for (const file of sourceFiles(join(root, folder))) {
+  for (const file of sourceFiles(join(root, folder), helpers)) {
     const text = readFileSync(file, 'utf8')
     const deps = new Set<string>()
     for (const m of text.matchAll(SPEC)) {
@@ -99,4 +107,40 @@ export function bundleGraph(
     }
   }
   return { files, packages }
+}
+
+/**
+ * The folder a file is in, as the layers count them: the first folder below its tree
+ * (`engine/store`, `renderer/src/views`, `e2e/pages`), or the tree itself for a file at its top
+ * (`engine/paths.ts` is in `engine`). A file in none of `trees` is in none: null.
+ */
+export function folderOf(file: string, trees: string[]): string | null {
+  const tree = trees.find((t) => file.startsWith(`${t}/`))
+  if (tree === undefined) return null
+  const rest = file.slice(tree.length + 1).split('/')
+  return rest.length > 1 ? `${tree}/${rest[0]}` : tree
+}
+
+/**
+ * `graph`'s files grouped by `group` (a file it gives null is left out): group → the groups it
+ * imports from, each arrow with the first file import that makes it, to name in a message.
+ */
+export function groupGraph(
+  graph: Map<string, string[]>,
+  group: (file: string) => string | null,
+): { graph: Map<string, string[]>; why: Map<string, string> } {
+  const out = new Map<string, Set<string>>()
+  const why = new Map<string, string>()
+  for (const [file, deps] of graph) {
+    const a = group(file)
+    if (a === null) continue
+    if (!out.has(a)) out.set(a, new Set())
+    for (const dep of deps) {
+      const b = group(dep)
+      if (b === null || b === a) continue
+      out.get(a)!.add(b)
+      if (!why.has(`${a} → ${b}`)) why.set(`${a} → ${b}`, `${file} → ${dep}`)
+    }
+  }
+  return { graph: new Map([...out].map(([k, v]) => [k, [...v].sort()])), why }
 }

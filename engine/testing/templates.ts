@@ -1,5 +1,6 @@
 // Templates in seconds instead of minutes, for the tests that run every one (engine/study/
-// templates.slow.test.ts, templates.docker.test.ts) and the guide's screenshots (e2e/guide.screens.ts).
+// templates.slow.test.ts, templates.docker.test.ts) and the guide's screenshots
+// (bench/results/guide.screens.ts).
 import { expect } from 'vitest'
 import type { RunSummary } from '../api/types.ts'
 import type { RunConfig } from '../config/schema.ts'

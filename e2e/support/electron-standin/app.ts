@@ -166,6 +166,9 @@ class App extends EventEmitter {
     return false
   }
 
+  /** Stand-in only: how to close every window, handed in by window.ts (which imports this file). */
+  closeAllWindows: () => void = () => {}
+
   /** Stand-in only: BrowserWindow tells the app its last window closed. */
   lastWindowClosed(): void {
     if (!this.#quitting) this.emit('window-all-closed', preventableEvent())
@@ -186,8 +189,7 @@ class App extends EventEmitter {
 
   async #finish(code: number, graceful = true): Promise<void> {
     if (graceful) {
-      const { BrowserWindow } = await import('./window.ts')
-      for (const w of BrowserWindow.getAllWindows()) w.close()
+      this.closeAllWindows()
       const willQuit = preventableEvent()
       this.emit('will-quit', willQuit)
       if (willQuit.defaultPrevented) {

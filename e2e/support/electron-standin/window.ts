@@ -193,6 +193,10 @@ const windows: BrowserWindow[] = []
 let focused: BrowserWindow | null = null
 // A popup Chromium opened without saying from where (a link with target=_blank): the focused window's.
 popups.owner = () => focused?.webContents ?? windows[0]?.webContents ?? null
+// Quitting closes every window; app.ts asks through this rather than importing this file.
+app.closeAllWindows = () => {
+  for (const w of BrowserWindow.getAllWindows()) w.close()
+}
 
 export class BrowserWindow extends EventEmitter {
   static getAllWindows(): BrowserWindow[] {

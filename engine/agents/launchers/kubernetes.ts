@@ -3,7 +3,7 @@
 // (each one's log while it runs, then its exit), and deletes both at the end. The agents reach
 // the PostgreSQL store themselves; nothing else of the run goes through the cluster.
 import { ENV } from '../env.ts'
-import { KubeApiError, KubeClient } from './kubernetes-client.ts'
+import { KubeApiError, KubeClient } from '../../kubernetes/kubernetes-client.ts'
 import { AGENT_CONTAINER, kubernetesAgents, RUN_LABEL, type KubeObject } from './kubernetes-manifest.ts'
 import { FollowedLauncher, type Launcher } from './launcher.ts'
 

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { TargetRoundSummary } from '../../api/types.ts'
 import { runConfig } from '../../testing/run.ts'
 import { nginx304, node204, nodeOk, type RealServer } from '../../testing/servers.ts'
-import { errorsBut, hasWrk, run } from './harness.ts'
+import { errorsBut, hasWrk, run } from '../../testing/conformance.ts'
 import { reply, startConformanceTarget, type ConformanceTarget } from './targets.ts'
 
 let target: ConformanceTarget | null = null

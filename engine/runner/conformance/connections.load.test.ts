@@ -3,7 +3,7 @@
 // defaults), requests pipelined behind a closing answer, an idle keep-alive socket closed, and a
 // half-close. Every answer the server wrote is counted, the connection reopens and the schedule
 // goes on; requests the server will not answer are `closed`, never retried nor `reset`. Where wrk
-// is installed, it counts the same target as a reference (harness.ts). The framing of responses:
+// is installed, it counts the same target as a reference (engine/testing/conformance.ts). The framing of responses:
 // framing.load.test.ts; docs/http-conformance.md is the table.
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -14,7 +14,7 @@ import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitUntil } from '../../testing/process.ts'
 import { minLatencyUs } from '../../testing/run.ts'
-import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from './harness.ts'
+import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from '../../testing/conformance.ts'
 import { OK, reply, startConformanceTarget, type Answer, type ConformanceTarget } from './targets.ts'
 
 let target: ConformanceTarget | null = null

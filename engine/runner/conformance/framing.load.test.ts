@@ -3,12 +3,12 @@
 // extensions and trailers, Transfer-Encoding with Content-Length, bare LF, an unsolicited extra
 // response, a 1 GB body, and responses and header blocks split anywhere. No timeouts that did not
 // happen, no response taken for the answer to a request sent after it, the right error kinds.
-// Where wrk is installed, it counts the same target as a reference (harness.ts). Connections the
+// Where wrk is installed, it counts the same target as a reference (engine/testing/conformance.ts). Connections the
 // server ends: connections.load.test.ts; docs/http-conformance.md is the table.
 import type net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { minLatencyUs } from '../../testing/run.ts'
-import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from './harness.ts'
+import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from '../../testing/conformance.ts'
 import {
   bytewise,
   OK,

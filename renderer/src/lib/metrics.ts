@@ -7,7 +7,7 @@
 import type { ResourcePoint } from '../../../engine/api/types.ts'
 import { sampleSecond } from '../../../engine/metrics/resources.ts'
 import { seriesAggregate, seriesUnit } from '../../../engine/metrics/units.ts'
-import type { Row } from '../ui/charts/types.ts'
+import type { Row } from './chart-types.ts'
 
 export interface MetricChart {
   /** The unit its values are shown in ('' for plain values). */

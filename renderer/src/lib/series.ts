@@ -6,7 +6,7 @@ import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
 import { figureReadings } from '../../../engine/metrics/sources.ts'
 import { kindLabel } from '../../../engine/metrics/units.ts'
 import { sampleSecond } from '../../../engine/metrics/resources.ts'
-import type { Marker, Row } from '../ui/charts/types.ts'
+import type { Marker, Row } from './chart-types.ts'
 
 /** The targets of some points, in order of first appearance. */
 export function keysOf(points: readonly { target: string }[]): string[] {

@@ -2,7 +2,7 @@
 // timeline one per segment, at its measured window's first second; with rounds overlaid (seconds
 // since each round's start) one per target and cut, the rounds that share it named together.
 import type { TargetRoundSummary } from '../../../engine/api/types.ts'
-import type { Marker } from '../ui/charts/types.ts'
+import type { Marker } from './chart-types.ts'
 
 type Cut = Pick<TargetRoundSummary, 'target' | 'round' | 'steady'>
 

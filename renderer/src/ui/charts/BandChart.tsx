@@ -16,7 +16,7 @@ import {
   unitFormat,
   valueYAxis,
 } from './parts.tsx'
-import type { Marker, SeriesDef } from './types.ts'
+import type { Marker, SeriesDef } from '../../lib/chart-types.ts'
 
 function BandChartImpl({
   title,

@@ -2,7 +2,7 @@
 import { memo, type ReactNode } from 'react'
 import { Bar, BarChart, XAxis, YAxis } from 'recharts'
 import { axisTick, chartLegend, chartTooltip, ChartFrame, grid } from './parts.tsx'
-import type { SeriesDef } from './types.ts'
+import type { SeriesDef } from '../../lib/chart-types.ts'
 
 function BarsImpl(props: {
   title: ReactNode

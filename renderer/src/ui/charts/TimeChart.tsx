@@ -15,7 +15,7 @@ import {
   unitFormat,
   valueYAxis,
 } from './parts.tsx'
-import type { Domain, Marker, Row, SeriesDef } from './types.ts'
+import type { Domain, Marker, Row, SeriesDef } from '../../lib/chart-types.ts'
 
 interface TimeChartProps {
   title: ReactNode

@@ -18,7 +18,7 @@ import {
 } from 'recharts'
 import { duration } from '../../lib/format.ts'
 import { bandKey } from '../../lib/rounds.ts'
-import type { Domain, Marker, SeriesDef } from './types.ts'
+import type { Domain, Marker, SeriesDef } from '../../lib/chart-types.ts'
 
 /** Axis ticks and tooltips in the theme's colours, shared by every chart. */
 export const axisTick = { fontSize: 11, fill: 'var(--muted)' }

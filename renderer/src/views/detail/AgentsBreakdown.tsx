@@ -4,7 +4,7 @@
 // next to the sum, so a lost agent's missing share is visible. A target keeps its colour.
 import type { Distribution, TargetRoundSummary } from '../../../../engine/api/types.ts'
 import { Bars } from '../../ui/charts/Bars.tsx'
-import type { SeriesDef } from '../../ui/charts/types.ts'
+import type { SeriesDef } from '../../lib/chart-types.ts'
 import { Card } from '../../ui/Common.tsx'
 import { colour, count, ms, rate } from '../../lib/format.ts'
 

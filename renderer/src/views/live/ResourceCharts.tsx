@@ -11,7 +11,7 @@ import { resourceRows } from '../../lib/resources.ts'
 import { metricCharts } from '../../lib/metrics.ts'
 import { dbConnectionRows } from '../../lib/series.ts'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'
-import type { Marker, SeriesDef } from '../../ui/charts/types.ts'
+import type { Marker, SeriesDef } from '../../lib/chart-types.ts'
 
 function useResourceCharts(
   resources: readonly ResourcePoint[],

@@ -13,7 +13,7 @@ import { errorRows, keysOf, mergeRows, phaseMarkers, pivot } from '../../lib/ser
 import { cutMarkers, roundCutMarkers } from '../../lib/steady.ts'
 import { BandChart } from '../../ui/charts/BandChart.tsx'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'
-import type { Marker, Row, SeriesDef } from '../../ui/charts/types.ts'
+import type { Marker, Row, SeriesDef } from '../../lib/chart-types.ts'
 import { ResourceCharts } from './ResourceCharts.tsx'
 
 type Cut = Pick<TargetRoundSummary, 'target' | 'round' | 'steady'>

@@ -4,7 +4,7 @@
 // for this process until its expirationTimestamp, as kubectl keeps it, so a run's monitor, its
 // launcher and the wizard's Test button share one run of the plugin; a 401 forgets it, at most
 // once in 10 s (a server refusing every token is not sent a new one each second).
-import { captureCommand } from '../../command.ts'
+import { captureCommand } from '../command.ts'
 
 export interface ExecSpec {
   command: string

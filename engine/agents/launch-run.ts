@@ -1,12 +1,13 @@
 // Starting a run: one runner process, or — when the config has `agents` — load agents and their
-// coordinator (distributed.ts). Both answer with the same RunHandle, so the host and sweeps start
-// every run here.
-import { agentsDataDir } from '../agents/ledgers.ts'
+// coordinator (distributed.ts). Both answer with the same RunHandle, so the host (engine/host/runs.ts)
+// and a study's sweep (engine/study/run.ts) start every run here: in the lowest folder that knows
+// both ways, which both import.
+import { agentsDataDir } from './ledgers.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { seedSchedule } from '../config/segments.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
 import type { Db } from '../store/db.ts'
-import { startDistributedRun } from '../agents/distributed.ts'
+import { startDistributedRun } from './distributed.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 
 export interface LaunchOptions extends RunOptions {

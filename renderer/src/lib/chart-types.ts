@@ -1,4 +1,6 @@
-// What the charts of this folder draw: series by key, rows by time, markers on the timeline.
+// What the charts of ui/charts/ draw: series by key, rows by time, markers on the timeline. In
+// lib/, below the charts, because lib/ builds these rows and markers from a run (series.ts,
+// metrics.ts, steady.ts).
 
 export interface SeriesDef {
   key: string

@@ -1,18 +1,19 @@
-// The little of the Kubernetes API the launcher needs, over node:https with the user's kubeconfig
+// The little of the Kubernetes API the agents' launcher (engine/agents/launchers/kubernetes.ts) and the
+// Kubernetes monitor (engine/monitor/kubernetes.ts) need, over node:https with the user's kubeconfig
 // (KUBECONFIG, else ~/.kube/config): its current context's server, CA, and client certificate,
 // token, basic auth or exec plugin (the way EKS, GKE and AKS hand out tokens). No client library:
 // five calls do not justify one, and its dependencies would ship in the app.
 // Everything read from outside is bounded: the kubeconfig and the files it names are regular
-// files of bounded size, opened without blocking (../../config/files.ts: a FIFO or /dev/zero is
+// files of bounded size, opened without blocking (../config/files.ts: a FIFO or /dev/zero is
 // refused, not read for ever); an answer is at most 64 MB and whole within the deadline, not only
-// never idle for it (../../http-body.ts); an exec plugin runs as a child process the event loop
+// never idle for it (../http-body.ts); an exec plugin runs as a child process the event loop
 // does not wait for, its output bounded, its credential kept until it expires (./kube-exec.ts).
 import { request as httpsRequest, type RequestOptions } from 'node:https'
 import { homedir } from 'node:os'
 import { delimiter, dirname, isAbsolute, join } from 'node:path'
 import { parse } from 'yaml'
-import { FileRefused, readRegularFile } from '../../config/files.ts'
-import { BodyTooLarge, collectBody, lineSplitter } from '../../http-body.ts'
+import { FileRefused, readRegularFile } from '../config/files.ts'
+import { BodyTooLarge, collectBody, lineSplitter } from '../http-body.ts'
 import { execCredential, forgetCredential, type ExecSpec } from './kube-exec.ts'
 
 export interface KubeCredentials {

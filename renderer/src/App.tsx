@@ -1,21 +1,23 @@
-// The shell: navigation, theme toggle, connection state, and the routed view. Views other than
-// History are loaded on demand so the first render does not wait for the chart library.
+// The shell: navigation, theme toggle, connection state, and the routed view. It stands above the
+// views it routes to; what they share with it (routing, the nav bar's entries, the theme) is app/.
+// Views other than History are loaded on demand so the first render does not wait for the chart
+// library.
 import { lazy, Suspense, useCallback, useEffect, useSyncExternalStore } from 'react'
-import { useApi, useApiEnv, useConnection } from '../api/context.tsx'
-import { Banner } from '../ui/Common.tsx'
-import { liveStore } from '../views/live/liveStore.ts'
-import { History } from '../views/history/History.tsx'
-import { NAV } from './nav.ts'
-import { Link, useRoute } from './router.tsx'
-import { applyTheme, storedTheme, useTheme, type ThemeChoice } from './theme.ts'
+import { useApi, useApiEnv, useConnection } from './api/context.tsx'
+import { Banner } from './ui/Common.tsx'
+import { liveStore } from './views/live/liveStore.ts'
+import { History } from './views/history/History.tsx'
+import { NAV } from './app/nav.ts'
+import { Link, useRoute } from './app/router.tsx'
+import { applyTheme, storedTheme, useTheme, type ThemeChoice } from './app/theme.ts'
 
-const Wizard = lazy(() => import('../views/wizard/Wizard.tsx'))
-const LiveRun = lazy(() => import('../views/live/LiveRun.tsx'))
-const RunDetail = lazy(() => import('../views/detail/RunDetail.tsx'))
-const Compare = lazy(() => import('../views/compare/Compare.tsx'))
-const Stacks = lazy(() => import('../views/stacks/Stacks.tsx'))
-const Studies = lazy(() => import('../views/studies/Studies.tsx'))
-const Settings = lazy(() => import('../views/settings/Settings.tsx'))
+const Wizard = lazy(() => import('./views/wizard/Wizard.tsx'))
+const LiveRun = lazy(() => import('./views/live/LiveRun.tsx'))
+const RunDetail = lazy(() => import('./views/detail/RunDetail.tsx'))
+const Compare = lazy(() => import('./views/compare/Compare.tsx'))
+const Stacks = lazy(() => import('./views/stacks/Stacks.tsx'))
+const Studies = lazy(() => import('./views/studies/Studies.tsx'))
+const Settings = lazy(() => import('./views/settings/Settings.tsx'))
 
 function View() {
   const route = useRoute()

@@ -2,14 +2,15 @@
 // target, and the checks that what Cannonade reports agrees with the server's own counts: every
 // response the server wrote is a success (or still in flight when the window closed), no timeouts
 // that did not happen, and the right error kinds. Where wrk is installed, it runs against the same
-// target as a reference. The suites: connections.load.test.ts (connections the server ends) and
+// target as a reference. The suites, in engine/runner/conformance/ beside their raw targets
+// (targets.ts): connections.load.test.ts (connections the server ends) and
 // framing.load.test.ts (how responses are framed and split); docs/http-conformance.md is the table.
 import { execFile, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { expect } from 'vitest'
-import type { TargetRoundSummary } from '../../api/types.ts'
-import { runConfig, type TestRun } from '../../testing/run.ts'
-import type { ConformanceTarget } from './targets.ts'
+import type { TargetRoundSummary } from '../api/types.ts'
+import { runConfig, type TestRun } from './run.ts'
+import type { ConformanceTarget } from '../runner/conformance/targets.ts'
 
 /** A 1 s run on 2 connections of GET `url`/x (`load` overrides), and its one target round. */
 export async function run(

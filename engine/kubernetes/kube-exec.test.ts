@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startHostile, type HostileServer } from '../../testing/hostile-http.ts'
+import { startHostile, type HostileServer } from '../testing/hostile-http.ts'
 import { KubeClient, loadKubeconfig } from './kubernetes-client.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-kube-exec-'))
