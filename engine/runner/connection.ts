@@ -26,7 +26,8 @@ import { KEEP_BODY, NO_BODY, ResponseParser, UNSOLICITED, type ResponseSink } fr
 import type { RequestTemplate } from './request-template.ts'
 import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
-import { AutocannonClient, errorKindOf, openSocket, type AcClient } from './socket.ts'
+import { AutocannonClient, errorKindOf, openSocket, type AcClient, type TlsSessions } from './socket.ts'
+import type { ConnectionHost, LoadConnection } from './load-connection.ts'
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
 const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
@@ -35,21 +36,11 @@ const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
 /** A scenario connection renders each step's request (captured values differ per pass). */
 export const NO_STEP = 255
 
-/** What a connection reports to its driver. Kept as plain functions: they run per request. */
-export interface ConnectionHost {
-  /** May this connection send now? Called after every response and on (re)connect. */
-  pump(conn: Connection): void
-  /** The socket is ready for requests: `us` since it was created (TCP connect + TLS handshake). */
-  connected(conn: Connection, us: number): void
-  response(conn: Connection, slot: number, status: number, bytes: number, nowMs: number): void
-  failed(conn: Connection, slot: number, errorKind: number): void
-  /** A run-unique number for each scenario pass (`${iteration}`). */
-  nextIteration(): number
-}
+export type { ConnectionHost } from './load-connection.ts'
 
 const RECONNECT_DELAY_MS = 5
 
-export class Connection implements ResponseSink {
+export class Connection implements ResponseSink, LoadConnection {
   readonly index: number
   readonly client: AcClient
   readonly pipelining: number
@@ -68,6 +59,8 @@ export class Connection implements ResponseSink {
   needsReconnect = false
   closed = false
   private connectStart = 0
+  private tcpAt = 0
+  private readonly resume: TlsSessions | null
   /** Server-Timing of the response being parsed, µs, -1 when absent. */
   appUs = -1
   dbUs = -1
@@ -103,7 +96,15 @@ export class Connection implements ResponseSink {
 
   constructor(
     index: number,
-    target: { url: URL; insecure: boolean; timeoutMs: number; pipelining: number; method: string },
+    target: {
+      url: URL
+      insecure: boolean
+      timeoutMs: number
+      pipelining: number
+      method: string
+      /** TLS session resumption: the target's kept session (null: every handshake a full one). */
+      resume?: TlsSessions | null
+    },
     template: RequestTemplate,
     host: ConnectionHost,
     scenario: ScenarioSetup | null = null,
@@ -111,6 +112,7 @@ export class Connection implements ResponseSink {
     pause: ((step: number) => number) | null = null,
   ) {
     this.index = index
+    this.resume = target.resume ?? null
     this.host = host
     this.scenario = scenario
     this.pause = pause
@@ -205,7 +207,8 @@ export class Connection implements ResponseSink {
     port: number,
     insecure: boolean,
   ): void {
-    const socket = openSocket(secure, hostname, port, insecure, (buffer, n) => {
+    const o = { secure, hostname, port, insecure, ...(this.resume ? { resume: this.resume } : {}) }
+    const socket = openSocket(o, (buffer, n) => {
       if (this.client.conn !== socket) return
       this.chunkNo++
       this.parser.feed(buffer, n)
@@ -215,6 +218,8 @@ export class Connection implements ResponseSink {
     this.parser.reset()
     this.socketAnswered = 0
     this.connectStart = performance.now()
+    this.tcpAt = 0
+    if (secure) socket.once('connect', () => (this.tcpAt = performance.now()))
     // Registered before any write: Node queues a write made while connecting behind this event.
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
     socket.on('error', (err: NodeJS.ErrnoException) => this.onSocketFailure(socket, errorKindOf(err)))
@@ -228,7 +233,9 @@ export class Connection implements ResponseSink {
     if (this.client.conn !== socket || this.closed) return
     const now = performance.now()
     for (let i = 0; i < this.inFlight; i++) this.sentAt[(this.head + i) % this.pipelining] = now
-    this.host.connected(this, (now - this.connectStart) * 1000)
+    const tcp = this.tcpAt || now
+    const times = { tcpUs: (tcp - this.connectStart) * 1000, tlsUs: (now - tcp) * 1000, prefaceUs: 0 }
+    this.host.connected(this, (now - this.connectStart) * 1000, times)
   }
 
   /** The socket failed, the server closed it or sent what is not HTTP: every request in flight on it failed. */
@@ -374,6 +381,10 @@ export class Connection implements ResponseSink {
     if (this.inFlight > 0) this.failAll(ERR_CLOSED)
     this.client._destroyConnection()
     this.client._connect()
+  }
+
+  get writable(): boolean {
+    return !this.client.conn.destroyed
   }
 
   close(): void {

@@ -8,7 +8,7 @@
 import type { Step } from '../config/compile.ts'
 import { ERROR_KINDS } from '../api/types.ts'
 import { ERR_INFLIGHT, ERR_NON2XX } from '../metrics/accumulate.ts'
-import type { Connection, ConnectionHost } from './connection.ts'
+import type { ConnectionHost, LoadConnection as Connection, ReadyTimes } from './load-connection.ts'
 import { cpuPercentMeter } from './cpu.ts'
 import { OpenLoop } from './openloop.ts'
 import { timedSteps } from './pacer.ts'
@@ -59,6 +59,7 @@ export class SegmentDriver implements ConnectionHost {
   private stopped = false
   private readonly phaseSeconds: number[]
   private resolveDone: ((r: SegmentResult) => void) | null = null
+  private lowestStreamLimit: number | null = null
 
   constructor(o: SegmentOptions) {
     this.o = o
@@ -109,8 +110,13 @@ export class SegmentDriver implements ConnectionHost {
     else this.fill(conn)
   }
 
-  connected(_conn: Connection, us: number): void {
+  connected(_conn: Connection, us: number, _times: ReadyTimes): void {
     if (this.running || this.draining) this.o.ledger.connect(us)
+  }
+
+  /** HTTP/2: the lowest concurrent-stream limit a server set on this segment's connections. */
+  streamLimit(_conn: Connection, limit: number): void {
+    if (this.lowestStreamLimit === null || limit < this.lowestStreamLimit) this.lowestStreamLimit = limit
   }
 
   response(conn: Connection, slot: number, status: number, bytes: number, now: number): void {
@@ -391,6 +397,7 @@ export class SegmentDriver implements ConnectionHost {
       stopped: this.stopped,
       schedule: this.open ? this.open.counts(now) : null,
       serverTimingInvalid: serverTimingInvalidByPhase(this.conns),
+      streamLimit: this.lowestStreamLimit,
     })
   }
 }

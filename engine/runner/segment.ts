@@ -3,7 +3,11 @@
 // is built once per segment from the target and load.
 import type { Plan } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
-import { Connection, type ConnectionHost } from './connection.ts'
+import { Connection } from './connection.ts'
+import type { ConnectionHost, LoadConnection } from './load-connection.ts'
+import { H2Connection } from './h2/connection.ts'
+import { buildH2Request } from './h2/request.ts'
+import type { TlsSessions } from './socket.ts'
 import type { Ledger } from './ledger.ts'
 import { buildRequestTemplate } from './request-template.ts'
 import { scenarioSetup } from './scenario.ts'
@@ -57,14 +61,19 @@ export interface SegmentResult {
   schedule: ScheduleCounts | null
   /** Server-Timing headers whose duration was not a duration, over every connection, by phase. */
   serverTimingInvalid: number[]
+  /** HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server set (null: none, or HTTP/1.1). */
+  streamLimit: number | null
 }
 
 /**
  * The segment's connections, made one at a time by the driver: what they send (the request
  * template, a scenario's steps, think times) is built once from the target and the load.
  */
-export function connectionMaker(o: SegmentOptions): (index: number, host: ConnectionHost) => Connection {
+export function connectionMaker(o: SegmentOptions): (index: number, host: ConnectionHost) => LoadConnection {
   const url = new URL(o.target.url)
+  // The segment's connections share their TLS session when the target resumes sessions.
+  const resume: TlsSessions | null = o.target.tls?.resume ? { session: undefined } : null
+  if (o.target.protocol !== 'http1') return h2Maker(o, url, resume)
   const template = buildRequestTemplate({
     method: o.target.method,
     url,
@@ -87,7 +96,7 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
   return (index, host) =>
     new Connection(
       index,
-      { ...o.target, url, timeoutMs, pipelining },
+      { ...o.target, url, timeoutMs, pipelining, resume },
       template,
       host,
       scenario,
@@ -95,8 +104,51 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
     )
 }
 
+/** HTTP/2 connections: the request's header blocks are built once, the socket opened by each. */
+function h2Maker(
+  o: SegmentOptions,
+  url: URL,
+  resume: TlsSessions | null,
+): (index: number, host: ConnectionHost) => LoadConnection {
+  const request = buildH2Request({
+    method: o.target.method,
+    url,
+    headers: o.target.headers,
+    body: o.target.body,
+    correlationHeader: o.correlationHeader,
+    correlationPrefix: o.correlationPrefix,
+  })
+  const secure = o.target.protocol === 'h2'
+  const socket = {
+    secure,
+    hostname: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || (secure ? 443 : 80)),
+    insecure: o.target.insecure,
+    ...(secure ? { alpn: ['h2'] } : {}),
+    ...(resume ? { resume } : {}),
+  }
+  const scenario = o.target.steps
+    ? scenarioSetup(o.target.steps, url, true, o.correlationHeader, o.correlationPrefix)
+    : null
+  const think: ThinkPlan = {
+    target: o.target.think,
+    steps: o.target.steps?.map((s) => s.think) ?? [],
+    seed: o.load.seed,
+  }
+  const thinks = hasThink(think)
+  return (index, host) =>
+    new H2Connection(
+      index,
+      { url, streams: o.target.streams, socket },
+      request,
+      host,
+      scenario,
+      thinks ? thinkSampler(think, index) : null,
+    )
+}
+
 /** The connections' Server-Timing headers whose duration was not one, summed by phase. */
-export function serverTimingInvalidByPhase(conns: Connection[]): number[] {
+export function serverTimingInvalidByPhase(conns: LoadConnection[]): number[] {
   const byPhase: number[] = []
   for (const c of conns)
     c.serverTimingInvalid.forEach((n, phase) => (byPhase[phase] = (byPhase[phase] ?? 0) + n))

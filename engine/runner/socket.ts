@@ -45,30 +45,47 @@ export function errorKindOf(err: NodeJS.ErrnoException): number {
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 
+/** How a socket to the target is opened. */
+export interface SocketOptions {
+  secure: boolean
+  hostname: string
+  port: number
+  /** Accept a certificate that does not verify (`insecure: true`: self-signed test servers). */
+  insecure: boolean
+  /** TLS: the protocols offered by ALPN (`['h2']` for HTTP/2 over TLS). */
+  alpn?: string[]
+  /** TLS session resumption (`tls: { resume: true }`): the ticket kept from an earlier handshake. */
+  resume?: TlsSessions
+}
+
+/** The TLS session tickets of one target's connections, kept for resumption. */
+export interface TlsSessions {
+  session: Buffer | undefined
+}
+
 /**
  * A socket to the target, its bytes handed to `onRead` as they arrive (a plain socket's `buffer`
- * is the shared read buffer: read it before returning). TLS is verified unless `insecure`.
+ * is the shared read buffer: read it before returning). TLS is verified unless `insecure`; the
+ * server name (SNI) is the URL's host name unless it is an IP address, as browsers and curl send it.
  */
-export function openSocket(
-  secure: boolean,
-  hostname: string,
-  port: number,
-  insecure: boolean,
-  onRead: (buffer: Buffer, n: number) => void,
-): net.Socket {
-  if (secure) {
+export function openSocket(o: SocketOptions, onRead: (buffer: Buffer, n: number) => void): net.Socket {
+  if (o.secure) {
     const socket = tls.connect({
-      port,
-      host: hostname,
-      rejectUnauthorized: !insecure,
-      servername: net.isIP(hostname) ? undefined : hostname,
+      port: o.port,
+      host: o.hostname,
+      rejectUnauthorized: !o.insecure,
+      servername: net.isIP(o.hostname) ? undefined : o.hostname,
+      ...(o.alpn ? { ALPNProtocols: o.alpn } : {}),
+      ...(o.resume?.session ? { session: o.resume.session } : {}),
     })
+    const resume = o.resume
+    if (resume) socket.on('session', (session: Buffer) => (resume.session = session))
     socket.on('data', (chunk: Buffer) => onRead(chunk, chunk.length))
     return socket
   }
   return net.connect({
-    port,
-    host: hostname,
+    port: o.port,
+    host: o.hostname,
     onread: {
       buffer: READ_BUFFER,
       // true: go on reading (false would pause the socket).

@@ -1,0 +1,442 @@
+// One HTTP/2 load connection: up to `streams` requests in flight as streams of one socket (fewer
+// when the server's SETTINGS_MAX_CONCURRENT_STREAMS says so), each in a slot of typed arrays as
+// the HTTP/1.1 connection keeps them (no object per request). A plain target's request is a
+// prebuilt header block with the correlation id's digits written in place (request.ts); the
+// protocol (preface, flow control, GOAWAY, PING, pushes) is session.ts, requests' bodies and the
+// streams' ends are here.
+// - A stream ends with the END_STREAM of its response: its latency, status, wire bytes (the
+//   frames of the stream: headers, data, padding); interim 1xx responses are skipped.
+// - RST_STREAM from the server fails the stream: `stream_refused` for REFUSED_STREAM,
+//   `stream_reset` for any other code. GOAWAY: streams above its last id were not processed, and
+//   fail as `closed` (NO_ERROR: the connection ends in order) or `goaway` (an error code); those
+//   below finish, then the connection reopens. A socket lost with streams in flight fails them
+//   as `goaway` after an erroring GOAWAY, `closed` when the server ended it, else by socket error.
+// - A request sent before the server's SETTINGS arrived waits for them (one at most), so limits
+//   are known before anything leaves and a connection that fails is counted by that request.
+// - A timed-out stream is cancelled (RST_STREAM CANCEL); the connection stays.
+import type { Socket } from 'node:net'
+import type { ScenarioSetup } from '../scenario.ts'
+import { applyCaptures, renderStepParts } from '../scenario.ts'
+import type { ConnectionHost, LoadConnection } from '../load-connection.ts'
+import { ERROR_KINDS } from '../../api/types.ts'
+import { formatCorrelationId, SEQ_DIGITS } from '../../store/correlation.ts'
+import { parseServerTiming } from '../server-timing.ts'
+import { MAX_CAPTURE_BODY_BYTES } from '../response-parser.ts'
+import { errorKindOf, type SocketOptions } from '../socket.ts'
+import { FLAG, FRAME, FRAME_HEADER, H2_ERROR, MAX_STREAM_ID, MAX_WINDOW, frameHeader } from './frames.ts'
+import { encodeInteger } from './hpack.ts'
+import { h2StepRequest, type H2Request } from './request.ts'
+import { H2Streams } from './streams.ts'
+
+const kind = (k: (typeof ERROR_KINDS)[number]) => ERROR_KINDS.indexOf(k)
+const ERR_PARSE = kind('parse')
+const ERR_CLOSED = kind('closed')
+const ERR_TIMEOUT = kind('timeout')
+const ERR_RESET = kind('stream_reset')
+const ERR_REFUSED = kind('stream_refused')
+const ERR_GOAWAY = kind('goaway')
+const NO_STEP = 255
+const RECONNECT_DELAY_MS = 5
+/** The encoder's table: HPACK's default size, never more. */
+const ENCODER_TABLE = 4096
+const TABLE_FIRST = 0
+const TABLE_NEXT = 1
+const TABLE_PLAIN = 2
+
+export interface H2Target {
+  url: URL
+  streams: number
+  socket: SocketOptions
+}
+
+export class H2Connection extends H2Streams implements LoadConnection {
+  readonly index: number
+  parked = false
+  queued = false
+  needsReconnect = false
+  closed = false
+  appUs = -1
+  dbUs = -1
+  captureFailed = false
+  thinkUntil = 0
+  readonly serverTimingInvalid: number[] = []
+  private readonly host: ConnectionHost
+  private readonly request: H2Request
+  private readonly scenario: ScenarioSetup | null
+  private readonly pause: ((step: number) => number) | null
+  private thinkTimer: NodeJS.Timeout | null = null
+  private limit = 0
+  private tableMode = TABLE_FIRST
+  private tableSizes: number[] = []
+  private encoderTable = ENCODER_TABLE
+  /** No new stream on this socket: the driver's keep-alive off, ids used up, or GOAWAY. */
+  private draining = false
+  private socketAnswered = 0
+  private stepIndex = 0
+  private setupDone = false
+  private vars: Record<string, string> = {}
+  private lastHeaders: string[] = []
+  private readonly url: URL
+
+  constructor(
+    index: number,
+    target: H2Target,
+    request: H2Request,
+    host: ConnectionHost,
+    scenario: ScenarioSetup | null = null,
+    pause: ((step: number) => number) | null = null,
+  ) {
+    super(target.socket, target.streams, scenario !== null, request.body)
+    this.index = index
+    this.host = host
+    this.request = request
+    this.scenario = scenario
+    this.pause = pause
+    this.url = target.url
+    this.connect()
+  }
+
+  get pipelining(): number {
+    if (this.socket === null || this.draining || this.goawayLast >= 0) return 0
+    return this.ready ? this.limit : 1
+  }
+
+  get writable(): boolean {
+    return this.socket !== null
+  }
+
+  private connect(): void {
+    this.draining = false
+    this.socketAnswered = 0
+    this.tableMode = this.request.tableBytes <= ENCODER_TABLE ? TABLE_FIRST : TABLE_PLAIN
+    this.tableSizes = []
+    this.encoderTable = ENCODER_TABLE
+    this.open((socket, err) => this.socket === socket && this.onLost(socket, errorKindOf(err), false))
+    this.host.pump(this)
+  }
+
+  // ---- sending -------------------------------------------------------------------------------
+
+  send(seq: number, nowMs: number, intendedMs: number, phase: number): void {
+    const slot = this.take()
+    this.seq[slot] = seq
+    this.sentAt[slot] = nowMs
+    this.intendedAt[slot] = intendedMs
+    this.phase[slot] = phase
+    this.step[slot] = NO_STEP
+    if (this.scenario) this.renderStep(slot, seq)
+    if (this.ready) this.writeRequest(slot)
+  }
+
+  private renderStep(slot: number, seq: number): void {
+    const s = this.scenario!
+    if (this.stepIndex === 0) {
+      const n = String(this.host.nextIteration())
+      this.vars = { iteration: n, user: n, conn: String(this.index), run: s.correlationPrefix }
+    } else if (this.stepIndex === s.firstLoop) this.vars.iteration = String(this.host.nextIteration())
+    const step = s.steps[this.stepIndex]!
+    const parts = renderStepParts(step, this.vars, s.basePath)
+    const r = h2StepRequest({
+      method: step.method,
+      url: this.url,
+      ...parts,
+      authorization: step.hasAuthorization ? null : s.authorization,
+      correlationHeader: s.correlationHeader,
+      correlationId: formatCorrelationId(s.correlationPrefix, seq),
+    })
+    this.blocks[slot] = r.block
+    this.bodies[slot] = r.body
+    this.step[slot] = this.stepIndex
+    this.keepBody[slot] = step.captures.some(([, c]) => 'json' in c) ? 1 : 0
+  }
+
+  /** Open the slot's stream: its HEADERS (and CONTINUATION) frames, then its body as windows allow. */
+  private writeRequest(slot: number): void {
+    const id = this.nextStreamId
+    this.nextStreamId += 2
+    if (this.nextStreamId > MAX_STREAM_ID) this.draining = true
+    this.open1(slot, id, this.peerWindow)
+    const body = this.bodyOf(slot)
+    const end = body === null || body.length === 0 ? FLAG.END_STREAM : 0
+    let block = this.blocks[slot]
+    let idOffset = -1
+    if (!block) {
+      const b =
+        this.tableMode === TABLE_FIRST
+          ? this.request.first
+          : this.tableMode === TABLE_NEXT
+            ? this.request.next
+            : this.request.plain
+      if (this.tableMode === TABLE_FIRST) this.tableMode = TABLE_NEXT
+      block = b.bytes
+      idOffset = b.idOffset
+    }
+    let prefix = 0
+    if (this.tableSizes.length > 0) {
+      const update: number[] = []
+      for (const size of this.tableSizes) encodeInteger(update, size, 5, 0x20)
+      this.tableSizes = []
+      block = Buffer.concat([Buffer.from(update), block])
+      prefix = update.length
+    }
+    if (block.length <= this.peerMaxFrame) {
+      const at = this.reserve(FRAME_HEADER + block.length)
+      const out = this.outBuffer
+      frameHeader(out, at, block.length, FRAME.HEADERS, FLAG.END_HEADERS | end, id)
+      block.copy(out, at + FRAME_HEADER)
+      if (idOffset >= 0) this.writeDigits(out, at + FRAME_HEADER + prefix + idOffset, this.seq[slot]!)
+    } else this.writeLongBlock(id, block, idOffset >= 0 ? prefix + idOffset : -1, slot, end)
+    if (!end) this.sendBody(slot)
+  }
+
+  private writeDigits(out: Buffer, at: number, seq: number): void {
+    let n = seq
+    for (let i = at + SEQ_DIGITS - 1; i >= at; i--) {
+      out[i] = 48 + (n % 10)
+      n = Math.floor(n / 10)
+    }
+  }
+
+  /** A header block over the server's frame size: HEADERS then CONTINUATION frames. */
+  private writeLongBlock(id: number, block: Buffer, idAt: number, slot: number, end: number): void {
+    const copy = Buffer.from(block)
+    if (idAt >= 0) this.writeDigits(copy, idAt, this.seq[slot]!)
+    for (let off = 0; off < copy.length; off += this.peerMaxFrame) {
+      const n = Math.min(this.peerMaxFrame, copy.length - off)
+      const last = off + n === copy.length ? FLAG.END_HEADERS : 0
+      const at = this.reserve(FRAME_HEADER + n)
+      const type = off === 0 ? FRAME.HEADERS : FRAME.CONTINUATION
+      frameHeader(this.outBuffer, at, n, type, (off === 0 ? end : 0) | last, id)
+      copy.copy(this.outBuffer, at + FRAME_HEADER, off, off + n)
+    }
+  }
+
+  // ---- the session's events ------------------------------------------------------------------
+
+  protected onReady(tcpUs: number, tlsUs: number, prefaceUs: number): void {
+    this.host.connected(this, tcpUs + tlsUs + prefaceUs, { tcpUs, tlsUs, prefaceUs })
+    const now = performance.now()
+    // Requests sent while the connection was not ready leave now: their latency starts here.
+    this.forEachBusy((slot) => {
+      if (this.streamOf[slot] !== 0) return
+      this.sentAt[slot] = now
+      this.writeRequest(slot)
+    })
+    this.host.pump(this)
+  }
+
+  protected onStreamLimit(limit: number): void {
+    this.limit = Math.max(0, Math.min(this.capacity, limit))
+    this.host.streamLimit?.(this, limit)
+    if (this.ready) this.host.pump(this)
+  }
+
+  protected onTableSize(size: number): void {
+    const next = Math.min(size, ENCODER_TABLE)
+    if (next === this.encoderTable) return
+    // Empty the table the server keeps for us, then set its new size; index again if it fits.
+    this.tableSizes = this.tableMode === TABLE_NEXT ? [0, next] : [next]
+    this.encoderTable = next
+    this.tableMode = this.request.tableBytes <= next ? TABLE_FIRST : TABLE_PLAIN
+  }
+
+  protected onWindow(stream: number, delta: number): void {
+    if (stream > 0) {
+      const slot = this.slotOf(stream)
+      if (slot < 0) return
+      if (this.sendWin[slot]! + delta > MAX_WINDOW)
+        return this.resetStream(slot, H2_ERROR.FLOW_CONTROL_ERROR, ERR_PARSE)
+      this.sendWin[slot] = this.sendWin[slot]! + delta
+    } else if (stream < 0) this.forEachBusy((slot) => (this.sendWin[slot] = this.sendWin[slot]! + delta))
+    this.resumeBodies()
+  }
+
+  protected onGoaway(last: number, code: number): void {
+    const kind = code === H2_ERROR.NO_ERROR ? ERR_CLOSED : ERR_GOAWAY
+    this.forEachBusy((slot) => {
+      const id = this.streamOf[slot]!
+      if (id > last) this.end(slot, kind)
+    })
+    this.needsReconnect = true
+    this.host.pump(this)
+  }
+
+  protected onReset(stream: number, code: number): void {
+    const slot = this.slotOf(stream)
+    if (slot < 0) return
+    this.end(slot, code === H2_ERROR.REFUSED_STREAM ? ERR_REFUSED : ERR_RESET)
+    this.host.pump(this)
+  }
+
+  /** -1: the server ended the connection; -2: a protocol error of the server's; else a socket error. */
+  protected onLost(socket: Socket, how: number, _idle: boolean): void {
+    if (this.socket !== socket) return
+    const graceful = how === -1 && this.goawayCode === 0
+    const kind = how === -2 ? ERR_PARSE : this.goawayCode !== 0 ? ERR_GOAWAY : how === -1 ? ERR_CLOSED : how
+    const wasReady = this.ready
+    this.dropSocket()
+    this.forEachBusy((slot) => {
+      // Requests not written yet go on the next socket, unless this one never became ready.
+      if (this.streamOf[slot] !== 0 || !wasReady) this.end(slot, kind)
+    })
+    if (this.closed) return
+    if (graceful && this.socketAnswered > 0) this.connect()
+    else
+      setTimeout(() => {
+        if (!this.closed && this.socket === null) this.connect()
+      }, RECONNECT_DELAY_MS)
+  }
+
+  headers(stream: number, flags: number, block: Buffer, start: number, end: number, wire: number): void {
+    if (!this.decoder.decode(block, start, end, this.sink))
+      return this.error(H2_ERROR.COMPRESSION_ERROR, 'HPACK')
+    const slot = this.slotOf(stream)
+    if (slot < 0) {
+      if (stream % 2 === 0 || stream >= this.nextStreamId)
+        this.error(H2_ERROR.PROTOCOL_ERROR, 'a stream never opened')
+      return
+    }
+    this.wire[slot] = this.wire[slot]! + wire
+    const status = this.sink.status
+    if (this.status[slot] === 0) {
+      if (status >= 100 && status < 200 && (flags & FLAG.END_STREAM) === 0) return
+      if (status < 200) return this.resetStream(slot, H2_ERROR.PROTOCOL_ERROR, ERR_PARSE)
+      this.status[slot] = status
+      this.readFields(slot)
+    } else if ((flags & FLAG.END_STREAM) === 0)
+      return this.resetStream(slot, H2_ERROR.PROTOCOL_ERROR, ERR_PARSE)
+    if (flags & FLAG.END_STREAM) this.complete(slot)
+  }
+
+  private readFields(slot: number): void {
+    const f = this.sink.fields
+    if (this.scenario) this.lastHeaders = f.slice()
+    for (let i = 0; i < f.length; i += 2) {
+      if (f[i] !== 'server-timing') continue
+      if (!parseServerTiming(f[i + 1]!, this)) {
+        const phase = this.phase[slot]!
+        this.serverTimingInvalid[phase] = (this.serverTimingInvalid[phase] ?? 0) + 1
+      }
+      this.app[slot] = this.appUs
+      this.db[slot] = this.dbUs
+    }
+    this.appUs = -1
+    this.dbUs = -1
+  }
+
+  data(stream: number, buf: Buffer, start: number, end: number): void {
+    const slot = this.slotOf(stream)
+    if (slot >= 0 && this.keepBody[slot]) this.keep(slot, buf, start, end, MAX_CAPTURE_BODY_BYTES)
+  }
+
+  dataEnd(stream: number, length: number, flags: number): void {
+    const slot = this.slotOf(stream)
+    if (slot < 0) {
+      this.consumed(stream, length, -STREAM_NO_UPDATE)
+      return
+    }
+    this.wire[slot] = this.wire[slot]! + FRAME_HEADER + length
+    this.unacked[slot] = this.consumed(stream, length, this.unacked[slot]!)
+    if (this.status[slot] === 0) return this.resetStream(slot, H2_ERROR.PROTOCOL_ERROR, ERR_PARSE)
+    if (flags & FLAG.END_STREAM) this.complete(slot)
+  }
+
+  // ---- a stream's end ------------------------------------------------------------------------
+
+  private complete(slot: number): void {
+    const now = performance.now()
+    const status = this.status[slot]!
+    if (this.bodyOff[slot]! >= 0) this.rstStream(this.streamOf[slot]!, H2_ERROR.NO_ERROR)
+    if (this.pause) {
+      const step = this.step[slot]!
+      const ms = this.pause(step === NO_STEP ? 0 : step)
+      if (ms > 0) this.thinkUntil = now + ms
+    }
+    if (this.scenario) this.advanceScenario(slot, status)
+    this.release(slot)
+    this.socketAnswered++
+    this.appUs = this.app[slot]!
+    this.dbUs = this.db[slot]!
+    this.host.response(this, slot, status, this.wire[slot]!, now)
+    this.appUs = -1
+    this.dbUs = -1
+    this.host.pump(this)
+  }
+
+  private resetStream(slot: number, code: number, kind: number): void {
+    this.rstStream(this.streamOf[slot]!, code)
+    this.end(slot, kind)
+  }
+
+  /** The slot's request failed with `kind`. */
+  private end(slot: number, kind: number): void {
+    this.release(slot)
+    this.host.failed(this, slot, kind)
+  }
+
+  private advanceScenario(slot: number, status: number): void {
+    const s = this.scenario!
+    const step = s.steps[this.step[slot]!]!
+    const ok = applyCaptures(step, status, this.keptBody(slot), this.lastHeaders, this.vars)
+    this.captureFailed = !ok
+    if (!ok) this.stepIndex = this.setupDone ? s.firstLoop : 0
+    else {
+      this.stepIndex = this.stepIndex + 1 === s.steps.length ? s.firstLoop : this.stepIndex + 1
+      if (this.stepIndex >= s.firstLoop) this.setupDone = true
+    }
+  }
+
+  // ---- what the driver asks ------------------------------------------------------------------
+
+  thinking(): boolean {
+    const wait = this.thinkUntil - performance.now()
+    if (wait <= 0) {
+      this.thinkUntil = 0
+      return false
+    }
+    this.thinkTimer ??= setTimeout(() => {
+      this.thinkTimer = null
+      if (!this.closed) this.host.pump(this)
+    }, wait)
+    return true
+  }
+
+  failAll(kind: number): void {
+    this.forEachBusy((slot) => this.end(slot, kind))
+    this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
+  }
+
+  expire(now: number, limitMs: number, reopen: boolean): void {
+    if (this.socket !== null && !this.ready && now - this.openedAt > limitMs) {
+      // No SETTINGS within the limit: what waits for them timed out, and the socket is made again.
+      this.forEachBusy((slot) => this.end(slot, ERR_TIMEOUT))
+      this.dropSocket()
+      if (reopen) this.connect()
+      return
+    }
+    this.forEachBusy((slot) => {
+      if (now - this.sentAt[slot]! <= limitMs) return
+      if (this.streamOf[slot] !== 0) this.rstStream(this.streamOf[slot]!, H2_ERROR.CANCEL)
+      this.end(slot, ERR_TIMEOUT)
+    })
+  }
+
+  reconnect(): void {
+    // In-flight streams finish first (keep-alive off, or after GOAWAY): nothing new on this socket.
+    this.draining = true
+    if (this.inFlight > 0) return
+    this.needsReconnect = false
+    this.closeSocket()
+    if (!this.closed) this.connect()
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.thinkTimer) clearTimeout(this.thinkTimer)
+    this.thinkTimer = null
+    this.closeSocket()
+  }
+}
+
+/** dataEnd on a stream no longer open: only the connection's window is given back. */
+const STREAM_NO_UPDATE = 2 ** 40
