@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { selfSigned } from '../engine/testing/tls.ts'
 import { ROOT, timed, watchRunnerCpu } from './client-cpu.ts'
-import { selfTimes } from './client-profile.ts'
+import { selfTimes, type CpuProfile } from './client-profile.ts'
 import { startNginx } from './nginx.ts'
 
 const SECONDS = Number(process.env.BENCH_H2_SECONDS ?? 5)
@@ -180,7 +180,7 @@ async function profile(url: string): Promise<void> {
   ])
   const o = JSON.parse(r.stdout) as { completed: number }
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))!
-  const { total, entries } = selfTimes(JSON.parse(readFileSync(join(profDir, file), 'utf8')))
+  const { total, entries } = selfTimes(JSON.parse(readFileSync(join(profDir, file), 'utf8')) as CpuProfile)
   const idle = entries.find((e) => e.name === '(idle)')?.n ?? 0
   console.log(
     `\nprofile: node --cpu-prof of the own loop, h2c, ${CONNECTIONS} connections × 10 streams, ${SECONDS} s, ${fmt(o.completed / SECONDS)} req/s · ${fmt(total)} samples, ${((100 * idle) / total).toFixed(1)} % idle · load average ${load()}`,

@@ -106,6 +106,7 @@ export class H2Connection extends H2Streams implements LoadConnection {
   }
 
   private connect(): void {
+    this.needsReconnect = false
     this.draining = false
     this.socketAnswered = 0
     this.tableMode = this.request.tableBytes <= ENCODER_TABLE ? TABLE_FIRST : TABLE_PLAIN
@@ -252,10 +253,13 @@ export class H2Connection extends H2Streams implements LoadConnection {
   }
 
   protected onGoaway(last: number, code: number): void {
-    const kind = code === H2_ERROR.NO_ERROR ? ERR_CLOSED : ERR_GOAWAY
+    // Streams above `last` were not processed: after a graceful GOAWAY they go again on the next
+    // connection (RFC 9113 §6.8: safe to retry), their latency still counted from their first send.
     this.forEachBusy((slot) => {
       const id = this.streamOf[slot]!
-      if (id > last) this.end(slot, kind)
+      if (id <= last) return
+      if (code === H2_ERROR.NO_ERROR) this.requeue(slot)
+      else this.end(slot, ERR_GOAWAY)
     })
     this.needsReconnect = true
     this.host.pump(this)
@@ -424,7 +428,7 @@ export class H2Connection extends H2Streams implements LoadConnection {
   reconnect(): void {
     // In-flight streams finish first (keep-alive off, or after GOAWAY): nothing new on this socket.
     this.draining = true
-    if (this.inFlight > 0) return
+    if (this.written() > 0) return
     this.needsReconnect = false
     this.closeSocket()
     if (!this.closed) this.connect()

@@ -282,8 +282,9 @@ export abstract class H2Session implements FrameHandler {
       case FRAME.GOAWAY:
         if (stream !== 0 || len < 8) return this.error(H2_ERROR.PROTOCOL_ERROR, 'GOAWAY')
         this.goawayLast = p.readUInt32BE(start) & 0x7fffffff
-        this.goawayCode = p.readUInt32BE(start + 4)
-        return this.onGoaway(this.goawayLast, this.goawayCode)
+        // An error code stays: a later GOAWAY without one (a server closing after it) does not undo it.
+        if (this.goawayCode === 0) this.goawayCode = p.readUInt32BE(start + 4)
+        return this.onGoaway(this.goawayLast, p.readUInt32BE(start + 4))
       default:
       // PRIORITY and frame types this client does not know are ignored (RFC 9113 §4.1, §5.5).
     }

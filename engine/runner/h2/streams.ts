@@ -105,6 +105,20 @@ export abstract class H2Streams extends H2Session {
     this.inFlight--
   }
 
+  /** The slot's stream was not processed (above a GOAWAY's last id): it goes again on the next socket. */
+  protected requeue(slot: number): void {
+    this.byStream.delete(this.streamOf[slot]!)
+    this.streamOf[slot] = 0
+    this.bodyOff[slot] = -1
+  }
+
+  /** Requests in flight that were written on the current socket. */
+  protected written(): number {
+    let n = 0
+    for (let slot = 0; slot < this.capacity; slot++) if (this.busy[slot] && this.streamOf[slot] !== 0) n++
+    return n
+  }
+
   protected slotOf(stream: number): number {
     return this.byStream.get(stream) ?? -1
   }
