@@ -1,9 +1,10 @@
 // One HTTP/2 load connection: up to `streams` requests in flight as streams of one socket (fewer
 // when the server's SETTINGS_MAX_CONCURRENT_STREAMS says so), each in a slot of typed arrays as
 // the HTTP/1.1 connection keeps them (no object per request). A plain target's request is a
-// prebuilt header block with the correlation id's digits written in place (request.ts); the
-// protocol (preface, flow control, GOAWAY, PING, pushes) is session.ts, requests' bodies and the
-// streams' ends are here.
+// prebuilt header block with the correlation id's digits written in place (request.ts), written
+// out by outgoing.ts; the protocol (preface, flow control, GOAWAY, PING, pushes) is session.ts,
+// the slots and request bodies streams.ts; what a response does to its stream, and the stream's
+// end, are here.
 // - A stream ends with the END_STREAM of its response: its latency, status, wire bytes (the
 //   frames of the stream: headers, data, padding); interim 1xx responses are skipped.
 // - RST_STREAM from the server fails the stream: `stream_refused` for REFUSED_STREAM,
@@ -19,14 +20,13 @@ import type { ScenarioSetup } from '../scenario.ts'
 import { applyCaptures, renderStepParts } from '../scenario.ts'
 import type { ConnectionHost, LoadConnection } from '../load-connection.ts'
 import { ERROR_KINDS } from '../../api/types.ts'
-import { formatCorrelationId, SEQ_DIGITS } from '../../store/correlation.ts'
+import { formatCorrelationId } from '../../store/correlation.ts'
 import { parseServerTiming } from '../server-timing.ts'
 import { MAX_CAPTURE_BODY_BYTES } from '../response-parser.ts'
 import { errorKindOf, type SocketOptions } from '../socket.ts'
-import { FLAG, FRAME, FRAME_HEADER, H2_ERROR, MAX_STREAM_ID, MAX_WINDOW, frameHeader } from './frames.ts'
-import { encodeInteger } from './hpack.ts'
+import { FLAG, FRAME_HEADER, H2_ERROR, MAX_WINDOW } from './frames.ts'
+import { H2Outgoing } from './outgoing.ts'
 import { h2StepRequest, type H2Request } from './request.ts'
-import { H2Streams } from './streams.ts'
 
 const kind = (k: (typeof ERROR_KINDS)[number]) => ERROR_KINDS.indexOf(k)
 const ERR_PARSE = kind('parse')
@@ -37,11 +37,6 @@ const ERR_REFUSED = kind('stream_refused')
 const ERR_GOAWAY = kind('goaway')
 const NO_STEP = 255
 const RECONNECT_DELAY_MS = 5
-/** The encoder's table: HPACK's default size, never more. */
-const ENCODER_TABLE = 4096
-const TABLE_FIRST = 0
-const TABLE_NEXT = 1
-const TABLE_PLAIN = 2
 
 export interface H2Target {
   url: URL
@@ -49,7 +44,7 @@ export interface H2Target {
   socket: SocketOptions
 }
 
-export class H2Connection extends H2Streams implements LoadConnection {
+export class H2Connection extends H2Outgoing implements LoadConnection {
   readonly index: number
   parked = false
   queued = false
@@ -61,16 +56,10 @@ export class H2Connection extends H2Streams implements LoadConnection {
   thinkUntil = 0
   readonly serverTimingInvalid: number[] = []
   private readonly host: ConnectionHost
-  private readonly request: H2Request
   private readonly scenario: ScenarioSetup | null
   private readonly pause: ((step: number) => number) | null
   private thinkTimer: NodeJS.Timeout | null = null
   private limit = 0
-  private tableMode = TABLE_FIRST
-  private tableSizes: number[] = []
-  private encoderTable = ENCODER_TABLE
-  /** No new stream on this socket: the driver's keep-alive off, ids used up, or GOAWAY. */
-  private draining = false
   private socketAnswered = 0
   private stepIndex = 0
   private setupDone = false
@@ -86,10 +75,9 @@ export class H2Connection extends H2Streams implements LoadConnection {
     scenario: ScenarioSetup | null = null,
     pause: ((step: number) => number) | null = null,
   ) {
-    super(target.socket, target.streams, scenario !== null, request.body)
+    super(target.socket, target.streams, scenario !== null, request)
     this.index = index
     this.host = host
-    this.request = request
     this.scenario = scenario
     this.pause = pause
     this.url = target.url
@@ -107,11 +95,8 @@ export class H2Connection extends H2Streams implements LoadConnection {
 
   private connect(): void {
     this.needsReconnect = false
-    this.draining = false
+    this.resetEncoder()
     this.socketAnswered = 0
-    this.tableMode = this.request.tableBytes <= ENCODER_TABLE ? TABLE_FIRST : TABLE_PLAIN
-    this.tableSizes = []
-    this.encoderTable = ENCODER_TABLE
     this.open((socket, err) => this.socket === socket && this.onLost(socket, errorKindOf(err), false))
     this.host.pump(this)
   }
@@ -151,67 +136,6 @@ export class H2Connection extends H2Streams implements LoadConnection {
     this.keepBody[slot] = step.captures.some(([, c]) => 'json' in c) ? 1 : 0
   }
 
-  /** Open the slot's stream: its HEADERS (and CONTINUATION) frames, then its body as windows allow. */
-  private writeRequest(slot: number): void {
-    const id = this.nextStreamId
-    this.nextStreamId += 2
-    if (this.nextStreamId > MAX_STREAM_ID) this.draining = true
-    this.open1(slot, id, this.peerWindow)
-    const body = this.bodyOf(slot)
-    const end = body === null || body.length === 0 ? FLAG.END_STREAM : 0
-    let block = this.blocks[slot]
-    let idOffset = -1
-    if (!block) {
-      const b =
-        this.tableMode === TABLE_FIRST
-          ? this.request.first
-          : this.tableMode === TABLE_NEXT
-            ? this.request.next
-            : this.request.plain
-      if (this.tableMode === TABLE_FIRST) this.tableMode = TABLE_NEXT
-      block = b.bytes
-      idOffset = b.idOffset
-    }
-    let prefix = 0
-    if (this.tableSizes.length > 0) {
-      const update: number[] = []
-      for (const size of this.tableSizes) encodeInteger(update, size, 5, 0x20)
-      this.tableSizes = []
-      block = Buffer.concat([Buffer.from(update), block])
-      prefix = update.length
-    }
-    if (block.length <= this.peerMaxFrame) {
-      const at = this.reserve(FRAME_HEADER + block.length)
-      const out = this.outBuffer
-      frameHeader(out, at, block.length, FRAME.HEADERS, FLAG.END_HEADERS | end, id)
-      block.copy(out, at + FRAME_HEADER)
-      if (idOffset >= 0) this.writeDigits(out, at + FRAME_HEADER + prefix + idOffset, this.seq[slot]!)
-    } else this.writeLongBlock(id, block, idOffset >= 0 ? prefix + idOffset : -1, slot, end)
-    if (!end) this.sendBody(slot)
-  }
-
-  private writeDigits(out: Buffer, at: number, seq: number): void {
-    let n = seq
-    for (let i = at + SEQ_DIGITS - 1; i >= at; i--) {
-      out[i] = 48 + (n % 10)
-      n = Math.floor(n / 10)
-    }
-  }
-
-  /** A header block over the server's frame size: HEADERS then CONTINUATION frames. */
-  private writeLongBlock(id: number, block: Buffer, idAt: number, slot: number, end: number): void {
-    const copy = Buffer.from(block)
-    if (idAt >= 0) this.writeDigits(copy, idAt, this.seq[slot]!)
-    for (let off = 0; off < copy.length; off += this.peerMaxFrame) {
-      const n = Math.min(this.peerMaxFrame, copy.length - off)
-      const last = off + n === copy.length ? FLAG.END_HEADERS : 0
-      const at = this.reserve(FRAME_HEADER + n)
-      const type = off === 0 ? FRAME.HEADERS : FRAME.CONTINUATION
-      frameHeader(this.outBuffer, at, n, type, (off === 0 ? end : 0) | last, id)
-      copy.copy(this.outBuffer, at + FRAME_HEADER, off, off + n)
-    }
-  }
-
   // ---- the session's events ------------------------------------------------------------------
 
   protected onReady(tcpUs: number, tlsUs: number, prefaceUs: number): void {
@@ -230,15 +154,6 @@ export class H2Connection extends H2Streams implements LoadConnection {
     this.limit = Math.max(0, Math.min(this.capacity, limit))
     this.host.streamLimit?.(this, limit)
     if (this.ready) this.host.pump(this)
-  }
-
-  protected onTableSize(size: number): void {
-    const next = Math.min(size, ENCODER_TABLE)
-    if (next === this.encoderTable) return
-    // Empty the table the server keeps for us, then set its new size; index again if it fits.
-    this.tableSizes = this.tableMode === TABLE_NEXT ? [0, next] : [next]
-    this.encoderTable = next
-    this.tableMode = this.request.tableBytes <= next ? TABLE_FIRST : TABLE_PLAIN
   }
 
   protected onWindow(stream: number, delta: number): void {
