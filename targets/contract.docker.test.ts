@@ -78,6 +78,8 @@ describe.skipIf(gate.skip || composeStacks.length === 0)('compose stacks', () =>
         describe(`${stack.name}${PROTOCOLS.label}`, () => {
           let tlsPort = 0
           beforeAll(async () => {
+            port ||= await freePort()
+            url = `http://127.0.0.1:${port}`
             tlsPort = await freePort()
             const began = Date.now()
             // The same project restarted with HTTP/2 and TLS on: its TLS port published too.
