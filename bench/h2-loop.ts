@@ -84,7 +84,7 @@ const cpu0 = process.cpuUsage()
 const ended = mode === 'own' ? own() : node()
 setTimeout(() => {
   running = false
-  for (const e of ended) 'close' in e && typeof e.close === 'function' && e.close()
+  for (const e of ended) if ('close' in e && typeof e.close === 'function') e.close()
   const cpu = process.cpuUsage(cpu0)
   process.stdout.write(JSON.stringify({ completed, errors, cpuUs: cpu.user + cpu.system }) + '\n')
   process.exit(0)
