@@ -51,6 +51,12 @@ export interface TargetDraft {
   /** A body generated before the run instead of `body`: size in bytes, JSON or text. */
   generated: { size: Num; kind: 'json' | 'text' } | null
   insecure: boolean
+  /**
+   * How the target is spoken to and its HTTP/2 streams per connection: kept from a template or a
+   * run so they come back unchanged (the form has no field for them yet).
+   */
+  protocol: 'http1' | 'h2' | 'h2c'
+  streams: number
   monitor: MonitorDraft
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
   steps: StepDraft[] | null
@@ -150,6 +156,8 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     body: '',
     generated: null,
     insecure: false,
+    protocol: 'http1',
+    streams: 1,
     monitor: emptyMonitor(),
     steps: null,
     think: noThink(),
@@ -314,6 +322,8 @@ export function toConfigInput(d: Draft): RunConfigInput {
             ? undefined
             : t.body,
         insecure: t.insecure || undefined,
+        protocol: t.protocol === 'http1' ? undefined : t.protocol,
+        streams: t.streams === 1 ? undefined : t.streams,
         monitor: monitorInput(t.monitor),
         steps: t.steps ? t.steps.map(stepInput) : undefined,
         think: thinkInput(t.think),

@@ -23,6 +23,8 @@ export function targetFromConfig(t: TargetConfig): TargetDraft {
   if (t.body !== null && typeof t.body === 'object') td.generated = { ...t.body }
   else td.body = t.body ?? ''
   td.insecure = t.insecure
+  td.protocol = t.protocol
+  td.streams = t.streams
   td.steps = t.steps ? t.steps.map(stepFromConfig) : null
   td.think = thinkFromConfig(t.think)
   td.stack = t.stack
