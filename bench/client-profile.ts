@@ -3,7 +3,7 @@
 import { readdirSync, readlinkSync } from 'node:fs'
 import { ROOT, RUNNER_WORKER, runnerPid } from './client-cpu.ts'
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]
   samples: number[]
   timeDeltas: number[]

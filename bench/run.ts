@@ -9,11 +9,12 @@
 //   same short and long runs (target < 5 s at any length; its ledger blocks become rows after).
 // Figures on a shared machine move by ±30 % between runs: read the ratios, not the absolutes.
 // Then bench/client.ts (wrk, the autocannon CLI and Cannonade side by side: CPU per request, conformance
-// against servers that close connections, the runner's profile), bench/ledger.ts (end of window → a complete `samples` table, per million requests),
+// against servers that close connections, the runner's profile), bench/h2.ts (HTTP/2 beside h2load, TLS HTTP/1.1
+// beside wrk), bench/ledger.ts (end of window → a complete `samples` table, per million requests),
 // bench/agents.ts (load agents: N against one, merge cost) and bench/history.ts (stored-run load,
 // compare and PostgreSQL export figures).
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_SHORT (30), BENCH_LONG (300),
-// BENCH_SKIP_MEMORY=1, BENCH_SKIP_CLIENT=1, BENCH_SKIP_LEDGER=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
+// BENCH_SKIP_MEMORY=1, BENCH_SKIP_CLIENT=1, BENCH_SKIP_H2=1, BENCH_SKIP_LEDGER=1, BENCH_SKIP_AGENTS=1, BENCH_SKIP_HISTORY=1, BENCH_AGENTS (2).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -209,6 +210,12 @@ if (process.env.BENCH_SKIP_CLIENT !== '1') {
 }
 
 // The file is the record (bench/ledger.ts): `cannonade run`'s window end to a complete samples table.
+// HTTP/2 beside h2load and TLS HTTP/1.1 beside wrk (bench/h2.ts, issue 31 item 6).
+if (process.env.BENCH_SKIP_H2 !== '1') {
+  const { spawnSync } = await import('node:child_process')
+  spawnSync(process.execPath, [fileURLToPath(new URL('./h2.ts', import.meta.url))], { stdio: 'inherit' })
+}
+
 if (process.env.BENCH_SKIP_LEDGER !== '1') {
   const { spawnSync } = await import('node:child_process')
   spawnSync(process.execPath, [fileURLToPath(new URL('./ledger.ts', import.meta.url))], { stdio: 'inherit' })

@@ -1,10 +1,12 @@
 // The API contract every target stack must meet (targets/contract/checks.ts), checked against the
 // compose stacks started by the product's Stacks, each as it starts by default and chained twice
-// through itself without a pool. CANNONADE_REQUIRE_DOCKER=1 turns "no Docker" from a skip into a
+// through itself without a pool, and (the stacks that serve them) with HTTP/2 and TLS on
+// (contract/protocols.ts). CANNONADE_REQUIRE_DOCKER=1 turns "no Docker" from a skip into a
 // failure; CANNONADE_DOCKER_STACKS picks stacks (comma list; default all; "none" for none).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contract } from './contract/checks.ts'
-import { lanesOf, manifest, pick, VARIANTS } from './contract/stacks.ts'
+import { protocolChecks } from './contract/protocols.ts'
+import { lanesOf, manifest, pick, PROTOCOLS, servesProtocols, VARIANTS } from './contract/stacks.ts'
 import { freePort } from '../engine/stacks/postgres.ts'
 import { Stacks, stackStateDir } from '../engine/stacks/stacks.ts'
 import { dockerGate } from '../engine/testing/docker.ts'
@@ -69,6 +71,22 @@ describe.skipIf(gate.skip || composeStacks.length === 0)('compose stacks', () =>
             runtime: stack.runtime,
             databaseUrl,
           }))
+        })
+      }
+
+      if (servesProtocols(stack)) {
+        describe(`${stack.name}${PROTOCOLS.label}`, () => {
+          let tlsPort = 0
+          beforeAll(async () => {
+            port ||= await freePort()
+            url = `http://127.0.0.1:${port}`
+            tlsPort = await freePort()
+            const began = Date.now()
+            // The same project restarted with HTTP/2 and TLS on: its TLS port published too.
+            await stacks.up(stack.name, { port, tlsPort, env: PROTOCOLS.env })
+            console.log(`[compose] ${stack.name}${PROTOCOLS.label} up + healthy in ${Date.now() - began} ms`)
+          }, 900_000)
+          protocolChecks(() => ({ base: url, tlsBase: `https://127.0.0.1:${tlsPort}` }))
         })
       }
     })

@@ -1,12 +1,14 @@
 // The API contract every target stack must meet (targets/contract/checks.ts), checked against every
 // stack started natively: a throwaway local PostgreSQL and the server as a local process (the Java
 // stacks built with Maven first), each as it starts by default and chained twice through itself
-// without a pool. CANNONADE_NATIVE_STACKS picks stacks (comma list; default all; "none" for none).
+// without a pool; the stacks that serve HTTP/2 and TLS once more with both on (contract/protocols.ts).
+// CANNONADE_NATIVE_STACKS picks stacks (comma list; default all; "none" for none).
 // targets/contract.docker.test.ts checks the same contract against the compose stacks.
 import path from 'node:path'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { contract } from './contract/checks.ts'
-import { lanesOf, manifest, pick, VARIANTS } from './contract/stacks.ts'
+import { protocolChecks } from './contract/protocols.ts'
+import { lanesOf, manifest, pick, PROTOCOLS, servesProtocols, VARIANTS } from './contract/stacks.ts'
 import { repoRoot } from '../engine/stacks/manifest.ts'
 import { buildNative, startNativeServer } from '../engine/stacks/native.ts'
 import type { ServerProcess } from '../engine/stacks/native.ts'
@@ -63,5 +65,28 @@ describe.skipIf(nativeStacks.length === 0 || !pgAvailableForTests())('native sta
         }))
       })
     }
+  }
+
+  for (const stack of nativeStacks.filter(servesProtocols)) {
+    describe(`${stack.name}${PROTOCOLS.label}`, () => {
+      let server: ServerProcess | undefined
+      beforeAll(async () => {
+        if (!pg) throw new Error('PostgreSQL did not start')
+        const db = `${stack.name.replace(/-/g, '_')}_protocols`
+        await pg.createDatabase(db)
+        const databaseUrl = pg.url(db)
+        await seedDatabase(databaseUrl, path.join(repoRoot, manifest.seed), pg.pgBin)
+        await buildNative(stack)
+        server = await startNativeServer(stack, { databaseUrl, env: PROTOCOLS.env, timeoutMs: 60_000 })
+        console.log(`[native] ${stack.name}${PROTOCOLS.label} at ${server.url}, TLS on ${server.tlsPort}`)
+      }, 600_000)
+      afterAll(async () => {
+        await server?.stop()
+      })
+      protocolChecks(() => ({
+        base: server?.url ?? 'http://server-not-started',
+        tlsBase: `https://127.0.0.1:${server?.tlsPort ?? 1}`,
+      }))
+    })
   }
 })

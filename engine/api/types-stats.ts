@@ -14,7 +14,12 @@ export type RunStatus = (typeof RUN_STATUSES)[number]
 // (engine/config/status-rule.ts: 200–399 unless the config says; called 'non2xx' before issue 28,
 // when only 2xx succeeded). 'capture': a scenario step's captured value was missing.
 // 'parse': the response broke HTTP/1.1 (a malformed status line, an invalid Content-Length or chunk size).
-// 'closed': the server ended the connection (in order, not a reset) before the request's response was whole.
+// 'closed': the server ended the connection (in order, not a reset) before the request's response was whole
+// (HTTP/2: a stream above the last one a GOAWAY without an error says the server processed).
+// HTTP/2 (engine/runner/h2/): 'stream_reset': the server reset the stream (RST_STREAM, any code but
+// REFUSED_STREAM); 'stream_refused': RST_STREAM with REFUSED_STREAM (the server did not process it);
+// 'goaway': the server ended the connection with a GOAWAY that carried an error code. A frame or
+// header block that breaks HTTP/2 is 'parse', as a response that breaks HTTP/1.1.
 export const ERROR_KINDS = [
   'none',
   'timeout',
@@ -28,6 +33,9 @@ export const ERROR_KINDS = [
   'capture',
   'parse',
   'closed',
+  'stream_reset',
+  'stream_refused',
+  'goaway',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 export type ErrorCounts = Partial<Record<Exclude<ErrorKind, 'none'>, number>>

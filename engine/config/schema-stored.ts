@@ -77,6 +77,12 @@ export const StoredRunConfigSchema = z
           message:
             'think time needs a closed loop (load.rate: null): with a rate, the schedule decides when each request leaves',
         })
+      if (t.protocol !== 'http1' && cfg.load.pipelining > 1)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['load', 'pipelining'],
+          message: `pipelining is HTTP/1.1's: target ${i} speaks ${t.protocol}, whose concurrency is its streams`,
+        })
       if (t.think !== undefined && cfg.load.pipelining > 1)
         ctx.addIssue({
           code: 'custom',

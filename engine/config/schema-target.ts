@@ -135,6 +135,20 @@ export const TargetStackSchema = z
       ctx.addIssue({ code: 'custom', message: i.message, path: ['env', i.key] })
   })
 
+/** How a target is spoken to: HTTP/1.1, HTTP/2 over TLS (agreed by ALPN), HTTP/2 in cleartext (prior knowledge). */
+export const PROTOCOLS = ['http1', 'h2', 'h2c'] as const
+export type Protocol = (typeof PROTOCOLS)[number]
+
+/** The most concurrent streams per HTTP/2 connection a target may ask for (h2load's -m). */
+export const MAX_STREAMS = 1000
+
+/** TLS of an https target: `resume` reuses the session of an earlier handshake (a ticket). */
+export const TlsSchema = z
+  .object({
+    resume: z.boolean({ error: 'must be true or false' }).default(false),
+  })
+  .strict()
+
 export const TargetSchema = z
   .object({
     name: z
@@ -158,6 +172,21 @@ export const TargetSchema = z
     expect: ExpectSchema.optional(),
     /** Accept a self-signed or otherwise unverifiable TLS certificate (https targets). */
     insecure: z.boolean().default(false),
+    /** `http1` (default), `h2` (HTTP/2 over TLS, an https URL) or `h2c` (HTTP/2 in cleartext, an http URL). */
+    protocol: z
+      .enum(PROTOCOLS, { error: `must be one of ${PROTOCOLS.map((p) => `'${p}'`).join(', ')}` })
+      .default('http1'),
+    /**
+     * HTTP/2: concurrent streams per connection (h2load's -m), so that connections × streams
+     * requests are in flight; the server's SETTINGS_MAX_CONCURRENT_STREAMS may lower it.
+     */
+    streams: z
+      .number({ error: 'must be a number of streams' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(MAX_STREAMS, `must be at most ${MAX_STREAMS}`)
+      .default(1),
+    tls: TlsSchema.optional(),
     /** One resource monitor, or several (say docker for CPU and postgres for connections). */
     monitor: z
       .union([MonitorSpecSchema, z.array(MonitorSpecSchema).min(1).max(4)], {
@@ -184,3 +213,42 @@ export const TargetSchema = z
       .optional(),
   })
   .strict()
+  .superRefine((t, ctx) => {
+    let https = false
+    try {
+      https = new URL(t.url).protocol === 'https:'
+    } catch {
+      return // the URL's own message says why
+    }
+    if (t.protocol === 'h2' && !https)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['protocol'],
+        message: "'h2' is HTTP/2 over TLS: it needs an https:// URL (use 'h2c' for cleartext)",
+      })
+    if (t.protocol === 'h2c' && https)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['protocol'],
+        message: "'h2c' is HTTP/2 in cleartext: it needs an http:// URL (use 'h2' over TLS)",
+      })
+    if (t.protocol === 'http1' && t.streams > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['streams'],
+        message: "streams are HTTP/2's: set protocol 'h2' or 'h2c' (HTTP/1.1 has load.pipelining)",
+      })
+    if (t.tls && !https) ctx.addIssue({ code: 'custom', path: ['tls'], message: 'needs an https:// URL' })
+    if (t.streams > 1 && t.steps)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['streams'],
+        message: 'a scenario needs streams 1 (each step waits for the one before)',
+      })
+    if (t.streams > 1 && t.think !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['streams'],
+        message: 'think time needs streams 1 (one request at a time per connection)',
+      })
+  })

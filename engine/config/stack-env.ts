@@ -67,8 +67,16 @@ const COMMON: Record<string, StackVar> = {
   CANNONADE_LB_CPUS: CPUS,
   CANNONADE_LB_MEM: MEMORY,
 }
+/** A switch: `on` or `off`. */
+const ON_OFF: StackVar = { test: (v) => v === 'on' || v === 'off', type: 'on or off' }
+/**
+ * What a stack serves besides HTTP/1.1 (targets/README.md, "HTTP/2 and TLS"): HTTP2=on adds h2c by
+ * prior knowledge on its port (and h2 by ALPN over TLS), TLS=on HTTPS on its TLS port.
+ */
+const PROTOCOLS: Record<string, StackVar> = { HTTP2: ON_OFF, TLS: ON_OFF }
 const JAVA: Record<string, StackVar> = {
   ...COMMON,
+  ...PROTOCOLS,
   THREADS: int(1, 10_000),
   SPLIT_THREADS: int(1, 1000),
   JAVA_OPTS,
@@ -76,7 +84,7 @@ const JAVA: Record<string, StackVar> = {
 
 /** Per bundled stack, the variables it declares (kept equal to its compose files by a test). */
 export const STACK_ENV: Readonly<Record<string, Readonly<Record<string, StackVar>>>> = {
-  'node-http': COMMON,
+  'node-http': { ...COMMON, ...PROTOCOLS },
   'node-cluster': { ...COMMON, WORKERS: int(1, 256) },
   'java-jetty': JAVA,
   'java-tomcat': JAVA,

@@ -148,7 +148,8 @@ const ROUTES: { method?: string; path: string | RegExp; serve: (x: Exchange) => 
   { path: '/slow', serve: slow },
 ]
 
-function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+/** The demo's answers, for node:http (and, through its compatibility API, node:http2 in tests). */
+export function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   const started = performance.now()
   const url = new URL(req.url ?? '/', 'http://demo')
   const id = req.headers[DEFAULT_CORRELATION_HEADER]

@@ -22,6 +22,9 @@ const KIND_LABEL: Record<Exclude<ErrorKind, 'none'>, string> = {
   capture: 'capture found nothing',
   parse: 'malformed response',
   closed: 'closed by server',
+  stream_reset: 'stream reset',
+  stream_refused: 'stream refused',
+  goaway: 'GOAWAY with an error',
 }
 
 /** How every screen names an error kind (and "in flight at end", which is not one). */

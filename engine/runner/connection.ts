@@ -6,9 +6,9 @@
 //   correlation id's digits written in place (rebuilding each request in autocannon's setupRequest
 //   gave 29 200 req/s on one core against nginx where writing the id in place gave 52 900,
 //   measured with autocannon 9.0.0);
-// - `_connect` verifies TLS unless the target opts out, reports socket errors by kind, times the
-//   connection (TCP connect + TLS handshake) and keeps that time out of request latency: a request
-//   written while the socket connects leaves when it is ready, and its latency counts from then;
+// - `_connect` verifies TLS unless the target opts out (and resumes its kept TLS session when the
+//   target asks), reports socket errors by kind, times the connection (TCP connect and TLS
+//   handshake apart) and keeps that time out of request latency;
 // - responses are read by the project's own parser (response-parser.ts) instead of autocannon's
 //   (http-parser-js): framing as RFC 9112 says, bodies counted and not kept. A response the parser
 //   rejects fails its request as 'parse' at once and resets the socket, instead of waiting for a
@@ -31,8 +31,9 @@ import { KEEP_BODY, NO_BODY, ResponseParser, UNSOLICITED, type ResponseSink } fr
 import type { RequestTemplate } from './request-template.ts'
 import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
-import { AutocannonClient, errorKindOf, openSocket, type AcClient } from './socket.ts'
+import { AutocannonClient, errorKindOf, openSocket, type AcClient, type TlsSessions } from './socket.ts'
 import { successRule, successTable, type Expect } from '../config/status-rule.ts'
+import type { ConnectionHost, LoadConnection } from './load-connection.ts'
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
 const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
@@ -44,33 +45,11 @@ const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
 /** A scenario connection renders each step's request (captured values differ per pass). */
 export const NO_STEP = 255
 
-/** What a connection reports to its driver. Kept as plain functions: they run per request. */
-export interface ConnectionHost {
-  /** May this connection send now? Called after every response and on (re)connect. */
-  pump(conn: Connection): void
-  /** The socket is ready for requests: `us` since it was created (TCP connect + TLS handshake). */
-  connected(conn: Connection, us: number): void
-  /** An answer; `errorKind` 0 when it succeeded (its status in its rule, its captures found). */
-  response(
-    conn: Connection,
-    slot: number,
-    status: number,
-    bytes: number,
-    nowMs: number,
-    errorKind: number,
-  ): void
-  failed(conn: Connection, slot: number, errorKind: number): void
-  /** The connection could not open (`errorKind`): what it would have sent fails with it. */
-  connectFailed(conn: Connection, errorKind: number): void
-  /** A scenario step failed in `phase`: the steps after it in its pass are skipped. */
-  stepFailed(step: number, phase: number): void
-  /** A run-unique number for each scenario pass (`${iteration}`). */
-  nextIteration(): number
-}
+export type { ConnectionHost } from './load-connection.ts'
 
 const RECONNECT_DELAY_MS = 5
 
-export class Connection implements ResponseSink {
+export class Connection implements ResponseSink, LoadConnection {
   readonly index: number
   readonly client: AcClient
   readonly pipelining: number
@@ -91,6 +70,8 @@ export class Connection implements ResponseSink {
   /** The socket is connected: requests may be written (nothing is written while it opens). */
   ready = false
   private connectStart = 0
+  private tcpAt = 0
+  private readonly resume: TlsSessions | null
   /** Server-Timing of the response being parsed, µs, -1 when absent. */
   appUs = -1
   dbUs = -1
@@ -133,6 +114,8 @@ export class Connection implements ResponseSink {
       pipelining: number
       method: string
       expect?: Expect | undefined
+      /** TLS session resumption: the target's kept session (null: every handshake a full one). */
+      resume?: TlsSessions | null
     },
     template: RequestTemplate,
     host: ConnectionHost,
@@ -141,6 +124,7 @@ export class Connection implements ResponseSink {
     pause: ((step: number) => number) | null = null,
   ) {
     this.index = index
+    this.resume = target.resume ?? null
     this.host = host
     this.scenario = scenario
     this.pause = pause
@@ -239,7 +223,8 @@ export class Connection implements ResponseSink {
     port: number,
     insecure: boolean,
   ): void {
-    const socket = openSocket(secure, hostname, port, insecure, (buffer, n) => {
+    const o = { secure, hostname, port, insecure, ...(this.resume ? { resume: this.resume } : {}) }
+    const socket = openSocket(o, (buffer, n) => {
       if (this.client.conn !== socket) return
       this.chunkNo++
       this.parser.feed(buffer, n)
@@ -250,6 +235,8 @@ export class Connection implements ResponseSink {
     this.parser.reset()
     this.socketAnswered = 0
     this.connectStart = performance.now()
+    this.tcpAt = 0
+    if (secure) socket.once('connect', () => (this.tcpAt = performance.now()))
     // Registered before any write: Node queues a write made while connecting behind this event.
     socket.once(secure ? 'secureConnect' : 'connect', () => this.onReady(socket))
     socket.on('error', (err: NodeJS.ErrnoException) => this.onSocketFailure(socket, errorKindOf(err)))
@@ -260,7 +247,10 @@ export class Connection implements ResponseSink {
   private onReady(socket: net.Socket): void {
     if (this.client.conn !== socket || this.closed) return
     this.ready = true
-    this.host.connected(this, (performance.now() - this.connectStart) * 1000)
+    const now = performance.now()
+    const tcp = this.tcpAt || now
+    const times = { tcpUs: (tcp - this.connectStart) * 1000, tlsUs: (now - tcp) * 1000, prefaceUs: 0 }
+    this.host.connected(this, (now - this.connectStart) * 1000, times)
     this.host.pump(this)
   }
 
@@ -427,6 +417,10 @@ export class Connection implements ResponseSink {
     if (this.inFlight > 0) this.failAll(ERR_CLOSED)
     this.client._destroyConnection()
     this.client._connect()
+  }
+
+  get writable(): boolean {
+    return this.ready && !this.client.conn.destroyed
   }
 
   close(): void {

@@ -7,7 +7,7 @@
 // What a segment is given and gives back, and how its connections are made: segment.ts.
 import type { Step } from '../config/compile.ts'
 import { ERR_INFLIGHT } from '../metrics/accumulate.ts'
-import type { Connection, ConnectionHost } from './connection.ts'
+import type { ConnectionHost, LoadConnection as Connection, ReadyTimes } from './load-connection.ts'
 import { cpuPercentMeter } from './cpu.ts'
 import { OpenLoop } from './openloop.ts'
 import { timedSteps } from './pacer.ts'
@@ -58,6 +58,7 @@ export class SegmentDriver implements ConnectionHost {
   private readonly phaseSeconds: number[]
   private readonly skips: SkipTally
   private resolveDone: ((r: SegmentResult) => void) | null = null
+  private lowestStreamLimit: number | null = null
 
   constructor(o: SegmentOptions) {
     this.o = o
@@ -111,8 +112,13 @@ export class SegmentDriver implements ConnectionHost {
     else this.fill(conn)
   }
 
-  connected(_conn: Connection, us: number): void {
+  connected(_conn: Connection, us: number, _times: ReadyTimes): void {
     if (this.running || this.draining) this.o.ledger.connect(us)
+  }
+
+  /** HTTP/2: the lowest concurrent-stream limit a server set on this segment's connections. */
+  streamLimit(_conn: Connection, limit: number): void {
+    if (this.lowestStreamLimit === null || limit < this.lowestStreamLimit) this.lowestStreamLimit = limit
   }
 
   response(conn: Connection, slot: number, status: number, bytes: number, now: number, kind: number): void {
@@ -412,6 +418,7 @@ export class SegmentDriver implements ConnectionHost {
       schedule: this.open ? this.open.counts(now) : null,
       serverTimingInvalid: serverTimingInvalidByPhase(this.conns),
       ...this.skips.result(),
+      streamLimit: this.lowestStreamLimit,
     })
   }
 }

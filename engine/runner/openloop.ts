@@ -4,7 +4,7 @@
 // came while every connection was busy waits (backlog) and goes as soon as one is free, with its
 // corrected latency counted from the slot; with load.maxConnections the driver may open more
 // connections instead, so the arrival rate holds while the server stalls.
-import type { Connection } from './connection.ts'
+import type { LoadConnection as Connection } from './load-connection.ts'
 import { Pacer } from './pacer.ts'
 import type { Step } from '../config/compile.ts'
 
@@ -80,7 +80,7 @@ export class OpenLoop {
 
   /** A connection may send: it takes the next due slot at once, or waits on the free list. */
   offer(conn: Connection): void {
-    if (conn.inFlight > 0 || conn.queued) return
+    if (conn.inFlight >= conn.pipelining || conn.queued) return
     conn.queued = true
     this.free.push(conn)
     if (!this.pacing) this.pace()
@@ -109,6 +109,11 @@ export class OpenLoop {
         if (!conn) break // backlog: a connection that frees up calls offer()
         this.host.transmit(conn, now, at, p.phase())
         p.advance()
+        // An HTTP/2 connection with streams to spare stays on the free list.
+        if (conn.inFlight < conn.pipelining) {
+          conn.queued = true
+          this.free.push(conn)
+        }
         if (++this.busy > this.secondPeak) {
           this.secondPeak = this.busy
           if (this.busy > this.peakBusy) this.peakBusy = this.busy
@@ -143,7 +148,7 @@ export class OpenLoop {
       if (conn) {
         conn.queued = false
         // Busy, closed or between sockets since it was offered: it offers itself again when it may send.
-        if (conn.inFlight > 0 || conn.closed || conn.client.conn.destroyed) continue
+        if (conn.inFlight >= conn.pipelining || conn.closed || !conn.writable) continue
         if (conn.index >= this.host.limit()) {
           conn.parked = true // the step's count fell below it: the driver unparks it when it rises
           continue

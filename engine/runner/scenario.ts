@@ -77,6 +77,19 @@ export function renderStepRequest(
   return body ? Buffer.concat([h, body]) : h
 }
 
+/** A step's request as HTTP/2 fields are made of it (h2/request.ts): its path, headers and body. */
+export function renderStepParts(
+  step: CompiledStep,
+  vars: Record<string, string>,
+  basePath: string,
+): { path: string; headers: [string, string][]; body: Buffer | null } {
+  return {
+    path: basePath + render(step.path, vars),
+    headers: step.headers.map(([k, v]) => [k, render(v, vars)]),
+    body: step.body ? Buffer.from(render(step.body, vars), 'utf8') : null,
+  }
+}
+
 /** Apply the captures of a step's successful answer; false when a value is missing. */
 export function applyCaptures(
   step: CompiledStep,

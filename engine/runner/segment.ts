@@ -3,7 +3,11 @@
 // is built once per segment from the target and load.
 import type { Plan } from '../config/compile.ts'
 import type { Load, Target } from '../config/schema.ts'
-import { Connection, type ConnectionHost } from './connection.ts'
+import { Connection } from './connection.ts'
+import type { ConnectionHost, LoadConnection } from './load-connection.ts'
+import { H2Connection } from './h2/connection.ts'
+import { buildH2Request } from './h2/request.ts'
+import type { TlsSessions } from './socket.ts'
 import type { Ledger } from './ledger.ts'
 import { buildRequestTemplate } from './request-template.ts'
 import { scenarioSetup } from './scenario.ts'
@@ -61,14 +65,19 @@ export interface SegmentResult {
   serverTimingInvalid: number[]
   /** Scenario: passes in which step j was skipped after step k failed, at [j × steps + k]. */
   skipped?: number[]
+  /** HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server set (null: none, or HTTP/1.1). */
+  streamLimit: number | null
 }
 
 /**
  * The segment's connections, made one at a time by the driver: what they send (the request
  * template, a scenario's steps, think times) is built once from the target and the load.
  */
-export function connectionMaker(o: SegmentOptions): (index: number, host: ConnectionHost) => Connection {
+export function connectionMaker(o: SegmentOptions): (index: number, host: ConnectionHost) => LoadConnection {
   const url = new URL(o.target.url)
+  // The segment's connections share their TLS session when the target resumes sessions.
+  const resume: TlsSessions | null = o.target.tls?.resume ? { session: undefined } : null
+  if (o.target.protocol !== 'http1') return h2Maker(o, url, resume)
   const template = buildRequestTemplate({
     method: o.target.method,
     url,
@@ -92,7 +101,7 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
   return (index, host) =>
     new Connection(
       index,
-      { ...o.target, url, timeoutMs, pipelining },
+      { ...o.target, url, timeoutMs, pipelining, resume },
       template,
       host,
       scenario,
@@ -100,8 +109,52 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
     )
 }
 
+/** HTTP/2 connections: the request's header blocks are built once, the socket opened by each. */
+function h2Maker(
+  o: SegmentOptions,
+  url: URL,
+  resume: TlsSessions | null,
+): (index: number, host: ConnectionHost) => LoadConnection {
+  const request = buildH2Request({
+    method: o.target.method,
+    url,
+    headers: o.target.headers,
+    body: o.target.body,
+    correlationHeader: o.correlationHeader,
+    correlationPrefix: o.correlationPrefix,
+  })
+  const secure = o.target.protocol === 'h2'
+  const socket = {
+    secure,
+    hostname: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || (secure ? 443 : 80)),
+    insecure: o.target.insecure,
+    ...(secure ? { alpn: ['h2'] } : {}),
+    ...(resume ? { resume } : {}),
+  }
+  const steps = o.target.steps
+  const scenario = steps
+    ? scenarioSetup({ ...o.target, steps }, url, true, o.correlationHeader, o.correlationPrefix)
+    : null
+  const think: ThinkPlan = {
+    target: o.target.think,
+    steps: o.target.steps?.map((s) => s.think) ?? [],
+    seed: o.load.seed,
+  }
+  const thinks = hasThink(think)
+  return (index, host) =>
+    new H2Connection(
+      index,
+      { url, streams: o.target.streams, socket, expect: o.target.expect },
+      request,
+      host,
+      scenario,
+      thinks ? thinkSampler(think, index) : null,
+    )
+}
+
 /** The connections' Server-Timing headers whose duration was not one, summed by phase. */
-export function serverTimingInvalidByPhase(conns: Connection[]): number[] {
+export function serverTimingInvalidByPhase(conns: LoadConnection[]): number[] {
   const byPhase: number[] = []
   for (const c of conns)
     c.serverTimingInvalid.forEach((n, phase) => (byPhase[phase] = (byPhase[phase] ?? 0) + n))

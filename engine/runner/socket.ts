@@ -1,8 +1,8 @@
 // The sockets of load connections (connection.ts): autocannon's client class as that module drives
 // it, socket errors by kind, and opening a socket. Plain sockets read into one static buffer (net's
 // `onread`): no Buffer per read and no stream 'data' event, about 5 µs of CPU per response less
-// (bench/RESULTS.md); the parser copies the little it keeps across reads. TLS sockets have no
-// `onread`: they emit 'data'.
+// (bench/RESULTS.md); the parser copies the little it keeps across reads. TLS sockets read the
+// same way (tls.connect takes `onread` too): their decrypted bytes land in the same buffer.
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import tls from 'node:tls'
@@ -45,37 +45,57 @@ export function errorKindOf(err: NodeJS.ErrnoException): number {
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 
+/** How a socket to the target is opened. */
+export interface SocketOptions {
+  secure: boolean
+  hostname: string
+  port: number
+  /** Accept a certificate that does not verify (`insecure: true`: self-signed test servers). */
+  insecure: boolean
+  /** TLS: the protocols offered by ALPN (`['h2']` for HTTP/2 over TLS). */
+  alpn?: string[]
+  /** TLS session resumption (`tls: { resume: true }`): the ticket kept from an earlier handshake. */
+  resume?: TlsSessions
+}
+
+/** The TLS session tickets of one target's connections, kept for resumption. */
+export interface TlsSessions {
+  session: Buffer | undefined
+}
+
 /**
  * A socket to the target, its bytes handed to `onRead` as they arrive (a plain socket's `buffer`
- * is the shared read buffer: read it before returning). TLS is verified unless `insecure`.
+ * is the shared read buffer: read it before returning). TLS is verified unless `insecure`; the
+ * server name (SNI) is the URL's host name unless it is an IP address, as browsers and curl send it.
  */
-export function openSocket(
-  secure: boolean,
-  hostname: string,
-  port: number,
-  insecure: boolean,
-  onRead: (buffer: Buffer, n: number) => void,
-): net.Socket {
-  if (secure) {
-    const socket = tls.connect({
-      port,
-      host: hostname,
-      rejectUnauthorized: !insecure,
-      servername: net.isIP(hostname) ? undefined : hostname,
-    })
-    socket.on('data', (chunk: Buffer) => onRead(chunk, chunk.length))
+export function openSocket(o: SocketOptions, onRead: (buffer: Buffer, n: number) => void): net.Socket {
+  if (o.secure) {
+    // tls.connect takes net's `onread` (Node's typings leave it out).
+    const options: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
+      port: o.port,
+      host: o.hostname,
+      rejectUnauthorized: !o.insecure,
+      servername: net.isIP(o.hostname) ? undefined : o.hostname,
+      ...(o.alpn ? { ALPNProtocols: o.alpn } : {}),
+      ...(o.resume?.session ? { session: o.resume.session } : {}),
+      onread: staticRead(onRead),
+    }
+    const socket = tls.connect(options)
+    const resume = o.resume
+    if (resume) socket.on('session', (session: Buffer) => (resume.session = session))
     return socket
   }
-  return net.connect({
-    port,
-    host: hostname,
-    onread: {
-      buffer: READ_BUFFER,
-      // true: go on reading (false would pause the socket).
-      callback: (n: number) => {
-        onRead(READ_BUFFER, n)
-        return true
-      },
+  return net.connect({ port: o.port, host: o.hostname, onread: staticRead(onRead) })
+}
+
+/** Reads into the shared buffer, handed to `onRead` (TLS sockets too: their decrypted bytes). */
+function staticRead(onRead: (buffer: Buffer, n: number) => void): net.OnReadOpts {
+  return {
+    buffer: READ_BUFFER,
+    // true: go on reading (false would pause the socket).
+    callback: (n: number) => {
+      onRead(READ_BUFFER, n)
+      return true
     },
-  })
+  }
 }

@@ -30,6 +30,8 @@ export interface ComposeProject {
 /** What `up` starts the project with. */
 export interface ComposeUp {
   port: number
+  /** Where the app's HTTPS is published (its env has TLS=on), else null. */
+  tlsPort: number | null
   /** The app's settings and limits, checked against composeVariables. */
   env: Record<string, string>
   replicas: number
@@ -54,10 +56,10 @@ export function projectFor(base: string, stateDir: string): string {
  * (CANNONADE_APP_CPUS…), but not the ports and replica count, which up() sets itself.
  */
 export function composeVariables(s: StackSpec): string[] {
-  const lb = loadManifest().balancer
-  const managed = new Set([s.portEnv, lb.portEnv, lb.replicasEnv])
+  const { balancer: lb, tls } = loadManifest()
+  const managed = new Set([s.portEnv, lb.portEnv, lb.replicasEnv, tls.portEnv])
   const names = new Set<string>()
-  for (const file of [s.composeFile, lb.composeFile]) {
+  for (const file of [s.composeFile, lb.composeFile, tls.composeFile]) {
     const text = readFileSync(join(repoRoot, file), 'utf8')
     for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) if (!managed.has(m[1]!)) names.add(m[1]!)
   }
@@ -69,9 +71,14 @@ function dockerEnv(p: ComposeProject): Record<string, string> {
   return p.dockerHost ? { DOCKER_HOST: p.dockerHost } : {}
 }
 
-/** compose's `-p` and `-f` arguments: the stack's file, and the balancer's with replicas. */
-function composeArgs(p: ComposeProject, replicas: number): string[] {
-  const files = [p.spec.composeFile, ...(replicas > 1 ? [loadManifest().balancer.composeFile] : [])]
+/** compose's `-p` and `-f` arguments: the stack's file, the balancer's with replicas, the TLS port's with TLS. */
+function composeArgs(p: ComposeProject, replicas: number, tls = false): string[] {
+  const m = loadManifest()
+  const files = [
+    p.spec.composeFile,
+    ...(replicas > 1 ? [m.balancer.composeFile] : []),
+    ...(tls ? [m.tls.composeFile] : []),
+  ]
   return ['-p', p.project, ...files.flatMap((f) => ['-f', join(repoRoot, f)])]
 }
 
@@ -113,13 +120,14 @@ async function startProject(
   down: () => Promise<void>,
 ): Promise<void> {
   const s = p.spec
-  const lb = loadManifest().balancer
+  const { balancer: lb, tls } = loadManifest()
   const composeEnv = {
     ...o.env,
     // Behind the balancer each replica publishes an ephemeral port, the balancer the stack's.
     [s.portEnv]: o.replicas > 1 ? '' : String(o.port),
     [lb.portEnv]: String(o.port),
     [lb.replicasEnv]: String(o.replicas),
+    ...(o.tlsPort !== null ? { [tls.portEnv]: String(o.tlsPort) } : {}),
   }
   const build = o.build ? ['--build'] : []
   const scale = `${s.appService}=${o.replicas}`
@@ -175,8 +183,9 @@ async function awaitHealth(
     }
     await new Promise((r) => setTimeout(r, 500))
   }
+  const https = o.tlsPort !== null ? `, HTTPS at https://127.0.0.1:${o.tlsPort}` : ''
   p.log(
-    `${s.name} is healthy at ${url}${o.replicas > 1 ? ` (${o.replicas} replicas behind the balancer)` : ''}`,
+    `${s.name} is healthy at ${url}${https}${o.replicas > 1 ? ` (${o.replicas} replicas behind the balancer)` : ''}`,
   )
   return deadline
 }
@@ -189,7 +198,8 @@ export async function composeUp(p: ComposeProject, o: ComposeUp, down: () => Pro
   const compose = await detectCompose({ host: p.dockerHost })
   checkVariables(p.spec, o.env)
   await checkPort(p, o.port)
-  const args = [...compose.args, ...composeArgs(p, o.replicas)]
+  if (o.tlsPort !== null) await checkPort(p, o.tlsPort)
+  const args = [...compose.args, ...composeArgs(p, o.replicas, o.tlsPort !== null)]
   await startProject(p, compose, args, o, down)
   return awaitHealth(p, compose, args, o, down)
 }

@@ -41,6 +41,8 @@ export interface StackSpec {
   /** Host port the compose stack publishes the app on, and the env var that overrides it. */
   port: number
   portEnv: string
+  /** Host port of its HTTPS listener when it runs with TLS=on (stacks that serve TLS only). */
+  tlsPort?: number
   url: string
   healthPath: string
   limits: Record<string, ResourceLimit>
@@ -54,6 +56,8 @@ export interface Manifest {
   database: { user: string; password: string; name: string; port: number }
   /** The load balancer compose file added when a stack runs more than one replica. */
   balancer: { composeFile: string; service: string; portEnv: string; replicasEnv: string }
+  /** The compose file added when a stack runs with TLS=on: it publishes the app's TLS port. */
+  tls: { composeFile: string; portEnv: string }
   stacks: StackSpec[]
 }
 

@@ -101,15 +101,23 @@ export function liveRecord(stateDir: string, name: string): NativeRecord | null 
 /** Starts a native stack on `port`; errors say why in words (the port taken, what did not start). */
 export async function startNative(
   s: StackSpec,
-  o: { port: number; env: Record<string, string>; log: (line: string) => void; timeoutMs: number },
+  o: {
+    port: number
+    tlsPort: number | null
+    env: Record<string, string>
+    log: (line: string) => void
+    timeoutMs: number
+  },
 ): Promise<NativeStack> {
-  if (!(await portFree(o.port)))
-    throw new ApiError(
-      'conflict',
-      `port ${o.port} is already in use by another program; stop it or give another port`,
-    )
+  for (const port of [o.port, ...(o.tlsPort !== null ? [o.tlsPort] : [])])
+    if (!(await portFree(port)))
+      throw new ApiError(
+        'conflict',
+        `port ${port} is already in use by another program; stop it or give another port`,
+      )
   try {
-    return await startNativeStack(s.name, o)
+    const { tlsPort, ...rest } = o
+    return await startNativeStack(s.name, { ...rest, ...(tlsPort !== null ? { tlsPort } : {}) })
   } catch (err) {
     throw new ApiError(
       'unavailable',

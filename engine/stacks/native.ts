@@ -77,6 +77,8 @@ export interface ServerProcess {
   pid: number
   port: number
   url: string
+  /** Where its HTTPS listens (TLS=on), else null. */
+  tlsPort: number | null
   child: ChildProcess
   /** The last ~64 KiB of the server's stdout and stderr. */
   output(): string
@@ -86,6 +88,8 @@ export interface ServerProcess {
 export interface StartServerOptions {
   databaseUrl: string
   port?: number
+  /** Where HTTPS listens when `env` has TLS=on (default: a free port). */
+  tlsPort?: number
   /** Extra environment (POOL_SIZE, WORKERS, THREADS, HASH_ITERATIONS, ...), over the manifest's. */
   env?: Record<string, string>
   log?: Log
@@ -99,6 +103,7 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
   const cmd = first === 'node' ? process.execPath : first
   // A config's env never reaches the server unchecked (NODE_OPTIONS, LD_PRELOAD…), whoever calls.
   if (opts.env) assertStackEnv(stack.name, opts.env)
+  const tlsPort = opts.env?.['TLS'] === 'on' ? (opts.tlsPort ?? (await freePort())) : null
   // Only what a server needs to run, never the launcher's secrets (PGPASSWORD…): engine/env.ts.
   const env: NodeJS.ProcessEnv = {
     ...childEnv(),
@@ -106,6 +111,7 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
     ...opts.env,
     HOST: '127.0.0.1',
     PORT: String(port),
+    ...(tlsPort !== null ? { TLS_PORT: String(tlsPort) } : {}),
     DATABASE_URL: opts.databaseUrl,
   }
   const child = spawn(cmd, args, {
@@ -133,6 +139,7 @@ export async function spawnServer(stack: StackSpec, opts: StartServerOptions): P
     pid: child.pid ?? -1,
     port,
     url: `http://127.0.0.1:${port}`,
+    tlsPort,
     child,
     output: () => out,
     async stop() {
@@ -210,6 +217,8 @@ export interface StartNativeStackOptions {
   /** Use this database (it is seeded, idempotently) instead of starting a throwaway cluster. */
   databaseUrl?: string
   port?: number
+  /** Where HTTPS listens when `env` has TLS=on (default: a free port). */
+  tlsPort?: number
   env?: Record<string, string>
   postgres?: StartPostgresOptions
   timeoutMs?: number
@@ -236,6 +245,7 @@ export async function startNativeStack(
     const server = await startNativeServer(stack, {
       databaseUrl,
       ...(opts.port !== undefined ? { port: opts.port } : {}),
+      ...(opts.tlsPort !== undefined ? { tlsPort: opts.tlsPort } : {}),
       ...(opts.env ? { env: opts.env } : {}),
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),

@@ -40,17 +40,31 @@ export async function ensureStacks(
     const line = await startReason(now, s, i, t.url, config.name)
     if (line === null) continue
     say(s.name, line)
-    const port = stackPort(t.url)
+    const { port, tlsPort } = portsOf(config, s.name)
     await stacks.up(s.name, {
       build: !now.running,
       native: s.native,
       env: s.env,
       replicas: s.replicas,
       ...(port !== null ? { port } : {}),
+      ...(tlsPort !== null ? { tlsPort } : {}),
     })
     started.push(s.name)
   }
   return started
+}
+
+/**
+ * The ports the targets on stack `name` expect it on: its port from their first http:// URL, its
+ * TLS port from their first https:// URL (a stack serving HTTP/1.1, h2c and h2 has both).
+ */
+export function portsOf(config: RunConfig, name: string): { port: number | null; tlsPort: number | null } {
+  const urls = config.targets.filter((t) => t.stack?.name === name).map((t) => t.url)
+  const first = (scheme: string) => {
+    const url = urls.find((u) => u.startsWith(scheme))
+    return url === undefined ? null : stackPort(url)
+  }
+  return { port: first('http:'), tlsPort: first('https:') }
 }
 
 type TargetStack = NonNullable<RunConfig['targets'][number]['stack']>

@@ -51,6 +51,8 @@ export interface UpOptions {
   /** Environment for the app (POOL_SIZE, WORKERS, THREADS…), e.g. from a sweep. */
   env?: Record<string, string | number>
   port?: number
+  /** Where its HTTPS listens when `env` has TLS=on (default: the manifest's `tlsPort`). */
+  tlsPort?: number
   /** App instances behind a load balancer (Docker only); 1 = no balancer. */
   replicas?: number
   /**
@@ -109,6 +111,28 @@ function checkReplicas(replicas: number, native: boolean): void {
 }
 
 const portOf = (url: string) => Number(new URL(url).port || 80)
+
+/**
+ * The port a stack's HTTPS is to listen on, or null when its env does not ask for TLS. The
+ * balancer in front of replicas passes plain HTTP only, so TLS runs on one instance.
+ */
+function tlsPortOf(
+  s: StackSpec,
+  env: Record<string, string>,
+  replicas: number,
+  asked: number | undefined,
+): number | null {
+  if (env['TLS'] !== 'on') return null
+  if (replicas > 1)
+    throw new ApiError(
+      'bad-input',
+      `TLS=on runs one instance of ${s.name}: the balancer in front of replicas passes plain HTTP only`,
+      'replicas',
+    )
+  const port = asked ?? s.tlsPort
+  if (port === undefined) throw new ApiError('bad-input', `stack ${s.name} serves no TLS`, 'env')
+  return port
+}
 
 export class Stacks {
   private readonly o: StacksOptions
@@ -173,10 +197,11 @@ export class Stacks {
     const replicas = opts.replicas ?? 1
     checkReplicas(replicas, opts.native === true)
     const env = Object.fromEntries(Object.entries(opts.env ?? {}).map(([k, v]) => [k, String(v)]))
-    if (opts.native) return this.upNative(s, port, env)
+    const tlsPort = tlsPortOf(s, env, replicas, opts.tlsPort)
+    if (opts.native) return this.upNative(s, port, tlsPort, env)
     const deadline = await composeUp(
       this.compose(s),
-      { port, env, replicas, build: opts.build !== false, healthTimeoutMs: this.healthTimeoutMs },
+      { port, tlsPort, env, replicas, build: opts.build !== false, healthTimeoutMs: this.healthTimeoutMs },
       () => this.down(name),
     )
     // Our own /health probe answered; Docker's healthcheck lags by up to its interval. Wait for it
@@ -190,13 +215,19 @@ export class Stacks {
     return { ...status, url, state: status.state === 'starting' ? 'healthy' : status.state }
   }
 
-  private async upNative(s: StackSpec, port: number, env: Record<string, string>): Promise<StackStatus> {
+  private async upNative(
+    s: StackSpec,
+    port: number,
+    tlsPort: number | null,
+    env: Record<string, string>,
+  ): Promise<StackStatus> {
     await this.down(s.name).catch(() => undefined)
     const log = this.log(s.name)
-    const stack = await startNative(s, { port, env, log, timeoutMs: this.healthTimeoutMs })
+    const stack = await startNative(s, { port, tlsPort, env, log, timeoutMs: this.healthTimeoutMs })
     this.native.set(s.name, stack)
     recordNative(this.o.stateDir, stack, env)
-    log(`${s.name} (native) is healthy at ${stack.url}`)
+    const https = stack.server.tlsPort !== null ? `, HTTPS at https://127.0.0.1:${stack.server.tlsPort}` : ''
+    log(`${s.name} (native) is healthy at ${stack.url}${https}`)
     return nativeStatus(s, stack.url)
   }
 

@@ -1,11 +1,14 @@
 // Every template runs shortened against the demo target, through the runner as a run or a study
 // does (a stack a template names or sweeps is recorded, not started: templates.docker.test.ts runs
 // them against their stacks). Slow: 24 templates, each seconds of load.
+import http2 from 'node:http2'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import { changesStack, type StackSetting } from '../config/sweep.ts'
 import { ranWell, recordedStacks, shortenTemplate as shorten } from '../testing/templates.ts'
-import { startDemoServer, type DemoServer } from '../demo/server.ts'
+import { handle, startDemoServer, type DemoServer } from '../demo/server.ts'
+import { selfSigned } from '../testing/tls.ts'
 import { openDb } from '../store/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { runStudy } from './run.ts'
@@ -13,13 +16,36 @@ import { listTemplates } from './templates.ts'
 
 const templates = listTemplates()
 
+/** The demo's answers over HTTP/2: h2c by prior knowledge, or h2 over TLS (a throwaway certificate). */
+async function demoOverH2(tls: boolean): Promise<{ url: string; close(): Promise<void> }> {
+  const handler = handle as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
+  const server = tls ? http2.createSecureServer(selfSigned(), handler) : http2.createServer(handler)
+  const sessions = new Set<http2.ServerHttp2Session>()
+  server.on('session', (s: http2.ServerHttp2Session) => sessions.add(s))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sessions) s.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
+
 describe('templates, shortened, against the demo target', () => {
   let demo: DemoServer
+  let h2c: Awaited<ReturnType<typeof demoOverH2>>
+  let h2: Awaited<ReturnType<typeof demoOverH2>>
   beforeAll(async () => {
     demo = await startDemoServer()
+    h2c = await demoOverH2(false)
+    h2 = await demoOverH2(true)
   })
   afterAll(async () => {
     await demo.close()
+    await h2c.close()
+    await h2.close()
   })
 
   for (const t of templates) {
@@ -29,7 +55,19 @@ describe('templates, shortened, against the demo target', () => {
         return demo.url + url.pathname + url.search
       }
       // No stack to start here: the stacks are recorded, not started (the Docker tests start them).
-      const config = parseRunConfig(shorten(t.config, onDemo, { stack: true, monitors: false }))
+      // An HTTP/2 target gets the demo's answers over its protocol.
+      const short = shorten(t.config, onDemo, { stack: true, monitors: false })
+      const config = parseRunConfig({
+        ...short,
+        targets: short.targets.map((x) =>
+          x.protocol === 'http1'
+            ? x
+            : {
+                ...x,
+                url: (x.protocol === 'h2' ? h2 : h2c).url + new URL(x.url).pathname + new URL(x.url).search,
+              },
+        ),
+      })
       if (config.sweep) {
         const dbPath = tempDbPath()
         const applied: StackSetting[] = []

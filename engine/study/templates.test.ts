@@ -11,7 +11,8 @@ const templates = listTemplates()
 
 describe('templates', () => {
   it('one per experiment of each study, each naming its figure or table in its own words', () => {
-    const prefixes = ['thesis-', 'phases-', 'nodescala-', 'soa-', 'marketplace']
+    // The studies' experiments, and the HTTP/2 comparisons of protocols and of servers over HTTP/2.
+    const prefixes = ['thesis-', 'phases-', 'nodescala-', 'soa-', 'marketplace', 'h2-']
     expect(templates.length).toBeGreaterThanOrEqual(20)
     for (const prefix of prefixes)
       expect(
@@ -27,10 +28,10 @@ describe('templates', () => {
         continue
       }
       expect(t.description, t.id).toMatch(
-        /^The (Java vs Node\.js thesis|phased-client assignment|Node\.js multiprocessing paper|Tomcat vs WebLogic SOA thesis|marketplace performance report)/,
+        /^The (Java vs Node\.js thesis|phased-client assignment|Node\.js multiprocessing paper|Tomcat vs WebLogic SOA thesis|marketplace performance report|HTTP\/2 comparison of this repository's protocol support)/,
       )
       expect(t.description, t.id).toMatch(
-        /\b(figures?|tables?|tests?|load test|spawn rates|connection pooling|authentication|configuration)\b/,
+        /\b(figures?|tables?|tests?|load test|spawn rates|connection pooling|authentication|configuration|recorded (protocol )?run)\b/,
       )
       // How to make it as long as the study's, and nothing a reader of the repository cannot open.
       expect(t.description, t.id).toMatch(/As long as the /)
@@ -42,6 +43,18 @@ describe('templates', () => {
 
   it('runs enough rounds for a comparison with an interval, in a random order when it has several targets', () => {
     for (const t of templates) {
+      if (t.id.startsWith('h2-')) {
+        // An HTTP/2 comparison speaks HTTP/2 to a stack started with HTTP2 (and TLS for h2) on.
+        expect(
+          t.config.targets.some((x) => x.protocol !== 'http1'),
+          t.id,
+        ).toBe(true)
+        for (const x of t.config.targets) {
+          if (x.protocol !== 'http1') expect(x.stack?.env['HTTP2'], `${t.id}: ${x.name}`).toBe('on')
+          if (x.url.startsWith('https:'))
+            expect([x.stack?.env['TLS'], x.insecure], `${t.id}: ${x.name}`).toEqual(['on', true])
+        }
+      }
       expect(maxRounds(t.config), t.id).toBeGreaterThanOrEqual(MIN_ROUNDS)
       if (t.config.targets.length > 1) expect(t.config.schedule, t.id).toBe('randomized')
       // Targets that are values of one series say so together.

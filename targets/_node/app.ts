@@ -13,6 +13,8 @@ import type { SplitRunner } from './compute.ts'
 import { configFromEnv, MAX_COMPUTE_ITERATIONS, MAX_LIMIT, MAX_PAYLOAD_BYTES, MAX_SPLIT } from './config.ts'
 import type { Config } from './config.ts'
 import { createDb } from './db.ts'
+import { createListeners } from './listen.ts'
+import type { Handler, Listeners } from './listen.ts'
 import type { Db, Session, Timing } from './db.ts'
 import { HttpError, intParam, readBody, readJson, receivePayload, stringField } from './request.ts'
 import { CONTENT_TYPE, createMetrics, render } from './metrics.ts'
@@ -82,7 +84,9 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
 }
 
 export interface App {
+  /** The HTTP/1.1 server; what listens on PORT and TLS_PORT is `listeners` (listen.ts). */
   server: Server
+  listeners: Listeners
   db: Db
   /** What GET /metrics reports for this process. */
   metrics: Metrics
@@ -302,7 +306,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     metrics.record(req.method ?? 'GET', pathOf(req.url), reply.status, (performance.now() - t.start) / 1000)
   }
 
-  const server = http.createServer((req, res) => {
+  const handler: Handler = (req, res) => {
     const t: Timing = { start: performance.now(), db: 0 }
     handle(req, t).then(
       (reply) => send(req, res, t, reply),
@@ -318,24 +322,22 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
         }
       },
     )
-  })
-  // Longer than a load generator's pauses between phases, so kept-alive connections survive them.
-  server.keepAliveTimeout = 30_000
-  server.headersTimeout = 35_000
-  server.on('listening', () => {
-    const address = server.address()
+  }
+  const server = http.createServer(handler)
+  // HTTP/2 by prior knowledge beside HTTP/1.1, and TLS, when asked (listen.ts); keep-alive of 30 s.
+  const listeners = createListeners(server, handler, config)
+  listeners.plain.on('listening', () => {
+    const address = listeners.plain.address()
     if (typeof address === 'object' && address) selfUrl = `http://127.0.0.1:${address.port}`
   })
 
   return {
     server,
+    listeners,
     db,
     metrics,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-      })
+      await listeners.close()
       chain?.close()
       await db.close()
     },
@@ -346,16 +348,27 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
 export async function start(env: NodeJS.ProcessEnv = process.env, opts: AppOptions = {}): Promise<App> {
   const config = configFromEnv(env)
   const app = createApp(config, opts)
-  await new Promise<void>((resolve, reject) => {
-    app.server.once('error', reject)
-    app.server.listen(config.port, config.host, () => resolve())
-  })
-  const address = app.server.address()
+  const listen = (server: Listeners['plain'], port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, config.host, () => resolve())
+    })
+  // TLS first: once PORT answers /health, every port the stack serves does.
+  if (app.listeners.tls) await listen(app.listeners.tls, config.tlsPort)
+  await listen(app.listeners.plain, config.port)
+  const address = app.listeners.plain.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const pool = config.poolSize === 0 ? 'no pool: a connection per request' : `pool ${config.poolSize}`
   const chained =
     config.chainDepth > 0 ? `, chain ${config.chainDepth} hops to ${config.chainUrl ?? 'itself'}` : ''
-  console.log(`[app] pid ${process.pid} listening on ${config.host}:${port} (${pool}${chained})`)
+  const tlsAddress = app.listeners.tls?.address()
+  const served = [
+    config.http2 ? 'HTTP/1.1 and h2c' : 'HTTP/1.1',
+    ...(typeof tlsAddress === 'object' && tlsAddress
+      ? [`TLS (${config.http2 ? 'h2, http/1.1' : 'http/1.1'}) on ${tlsAddress.port}`]
+      : []),
+  ].join(', ')
+  console.log(`[app] pid ${process.pid} listening on ${config.host}:${port}, ${served} (${pool}${chained})`)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

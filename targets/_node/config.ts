@@ -12,6 +12,11 @@ export interface Config {
   chainDepth: number
   /** Where a hop goes; null = this server itself (http://127.0.0.1:PORT). */
   chainUrl: string | null
+  /** HTTP2=on: PORT also takes HTTP/2 by prior knowledge (h2c), and TLS_PORT offers h2 by ALPN. */
+  http2: boolean
+  /** TLS=on: HTTPS on TLS_PORT too, with a certificate made at start-up (listen.ts). */
+  tls: boolean
+  tlsPort: number
 }
 
 export const MAX_BODY_BYTES = 1 << 20
@@ -21,7 +26,18 @@ export const MAX_SPLIT = 64
 export const MAX_CHAIN_DEPTH = 16
 export const MAX_LIMIT = 1000
 
-/** Reads PORT, HOST, DATABASE_URL, POOL_SIZE, HASH_ITERATIONS, CHAIN_DEPTH, CHAIN_URL; throws on a malformed value. */
+/** `on` or `off` (empty or unset: off). */
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name] ?? ''
+  if (raw !== '' && raw !== 'on' && raw !== 'off')
+    throw new Error(`${name} must be on or off, got ${JSON.stringify(raw)}`)
+  return raw === 'on'
+}
+
+/**
+ * Reads PORT, HOST, DATABASE_URL, POOL_SIZE, HASH_ITERATIONS, CHAIN_DEPTH, CHAIN_URL, HTTP2, TLS,
+ * TLS_PORT; throws on a malformed value.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name]
@@ -43,5 +59,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     hashIterations: int('HASH_ITERATIONS', 1000, 1, 10_000_000),
     chainDepth: int('CHAIN_DEPTH', 0, 0, MAX_CHAIN_DEPTH),
     chainUrl: chainUrl?.replace(/\/$/, '') ?? null,
+    http2: onOff(env, 'HTTP2'),
+    tls: onOff(env, 'TLS'),
+    tlsPort: int('TLS_PORT', 8443, 0, 65535),
   }
 }

@@ -1,6 +1,7 @@
 // What the contract tests of the target stacks share (targets/contract.pg.test.ts runs the stacks
 // natively on a throwaway PostgreSQL, targets/contract.docker.test.ts as compose stacks): the
-// settings each stack is checked with, and which stacks to check.
+// settings each stack is checked with, and which stacks to check. The stacks that serve HTTP/2 and
+// TLS are started once more with both on, for the checks of protocols.ts.
 import { loadManifest, type StackSpec } from '../../engine/stacks/manifest.ts'
 
 export const manifest = loadManifest()
@@ -18,6 +19,10 @@ export const VARIANTS: { label: string; env: Record<string, string>; hops: numbe
     pooled: false,
   },
 ]
+
+/** The stacks that serve HTTP/2 and TLS when asked (a `tlsPort` in stacks.json), and how they are asked. */
+export const servesProtocols = (stack: StackSpec): boolean => stack.tlsPort !== undefined
+export const PROTOCOLS = { label: ' (HTTP2=on, TLS=on)', env: { HTTP2: 'on', TLS: 'on' } }
 
 /** Workers or threads that share /compute?split=K: WORKERS (node-cluster), SPLIT_THREADS (Java), else one. */
 export function lanesOf(stack: StackSpec): number {

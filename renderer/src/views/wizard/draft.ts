@@ -54,6 +54,12 @@ export interface TargetDraft {
   insecure: boolean
   /** The statuses that count as answered ("200-299, 304"); '' for the default, 200–399 (expectDraft.ts). */
   expect: string
+  /**
+   * How the target is spoken to and its HTTP/2 streams per connection: kept from a template or a
+   * run so they come back unchanged (the form has no field for them yet).
+   */
+  protocol: 'http1' | 'h2' | 'h2c'
+  streams: number
   monitor: MonitorDraft
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
   steps: StepDraft[] | null
@@ -154,6 +160,8 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     generated: null,
     insecure: false,
     expect: '',
+    protocol: 'http1',
+    streams: 1,
     monitor: emptyMonitor(),
     steps: null,
     think: noThink(),
@@ -319,6 +327,8 @@ export function toConfigInput(d: Draft): RunConfigInput {
             : t.body,
         expect: expectInput(t.expect),
         insecure: t.insecure || undefined,
+        protocol: t.protocol === 'http1' ? undefined : t.protocol,
+        streams: t.streams === 1 ? undefined : t.streams,
         monitor: monitorInput(t.monitor),
         steps: t.steps ? t.steps.map(stepInput) : undefined,
         think: thinkInput(t.think),

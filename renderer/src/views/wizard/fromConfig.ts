@@ -25,6 +25,8 @@ export function targetFromConfig(t: TargetConfig): TargetDraft {
   else td.body = t.body ?? ''
   td.insecure = t.insecure
   td.expect = expectText(t.expect)
+  td.protocol = t.protocol
+  td.streams = t.streams
   td.steps = t.steps ? t.steps.map(stepFromConfig) : null
   td.think = thinkFromConfig(t.think)
   td.stack = t.stack

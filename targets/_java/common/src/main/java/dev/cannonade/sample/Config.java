@@ -5,7 +5,9 @@ import java.util.Map;
 /**
  * Settings from the environment, the same names, defaults and limits as the Node stacks
  * (targets/_node/config.ts). poolSize 0 = no pool: a connection per request. chainUrl null = this
- * server itself. splitThreads: the threads /compute?split=K hands its parts to.
+ * server itself. splitThreads: the threads /compute?split=K hands its parts to. http2 (HTTP2=on):
+ * the port also takes HTTP/2 by prior knowledge (h2c), and TLS offers h2 by ALPN; tls (TLS=on):
+ * HTTPS on tlsPort too, with a certificate made at start-up (Tls.java).
  */
 public record Config(
     String host,
@@ -16,7 +18,10 @@ public record Config(
     int threads,
     int chainDepth,
     String chainUrl,
-    int splitThreads) {
+    int splitThreads,
+    boolean http2,
+    boolean tls,
+    int tlsPort) {
 
   public static final int MAX_CHAIN_DEPTH = 16;
 
@@ -40,7 +45,19 @@ public record Config(
         intVar(env, "THREADS", 200, 4, 10_000),
         intVar(env, "CHAIN_DEPTH", 0, 0, MAX_CHAIN_DEPTH),
         chainUrl.isEmpty() ? null : chainUrl.replaceAll("/$", ""),
-        intVar(env, "SPLIT_THREADS", 2, 1, 256));
+        intVar(env, "SPLIT_THREADS", 2, 1, 256),
+        onOff(env, "HTTP2"),
+        onOff(env, "TLS"),
+        intVar(env, "TLS_PORT", 8443, 0, 65535));
+  }
+
+  /** "on" or "off" (empty or unset: off). */
+  private static boolean onOff(Map<String, String> env, String name) {
+    String raw = env.getOrDefault(name, "");
+    if (!raw.isEmpty() && !raw.equals("on") && !raw.equals("off")) {
+      throw new IllegalArgumentException(name + " must be on or off, got \"" + raw + "\"");
+    }
+    return raw.equals("on");
   }
 
   private static String nonEmpty(String value, String fallback) {

@@ -5,6 +5,7 @@ import dev.cannonade.sample.Config;
 import dev.cannonade.sample.Db;
 import dev.cannonade.sample.Exchange;
 import dev.cannonade.sample.Reply;
+import dev.cannonade.sample.Tls;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -15,6 +16,9 @@ import java.nio.file.Path;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.http2.Http2Protocol;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import javax.sql.DataSource;
 
 /** java-tomcat: embedded Tomcat with one plain HttpServlet mapped to "/", HikariCP, pgjdbc. */
@@ -70,6 +74,46 @@ public final class TomcatMain {
     }
   }
 
+  /**
+   * An NIO connector on `port`: HTTP/1.1, and with HTTP2=on HTTP/2 beside it (h2c by prior
+   * knowledge or upgrade on PORT, h2 by ALPN on TLS_PORT).
+   */
+  static Connector connector(Config config, int port) {
+    Connector connector = new Connector("HTTP/1.1");
+    connector.setPort(port);
+    connector.setProperty("address", config.host());
+    connector.setProperty("maxThreads", Integer.toString(config.threads()));
+    connector.setProperty("keepAliveTimeout", "30000");
+    // Tomcat closes a kept-alive connection after 100 requests by default; Jetty and Node don't.
+    connector.setProperty("maxKeepAliveRequests", "-1");
+    if (config.http2()) {
+      Http2Protocol h2 = new Http2Protocol();
+      // As HTTP/1.1's: kept-alive connections survive a load generator's pauses between phases.
+      h2.setKeepAliveTimeout(30_000);
+      connector.addUpgradeProtocol(h2);
+    }
+    return connector;
+  }
+
+  /** TLS_PORT (TLS=on): the same connector over TLS, with a certificate made now. */
+  static Connector tlsConnector(Config config) throws Exception {
+    Tls.Identity id = Tls.selfSigned();
+    Connector connector = connector(config, config.tlsPort());
+    connector.setSecure(true);
+    connector.setScheme("https");
+    connector.setProperty("SSLEnabled", "true");
+    SSLHostConfig host = new SSLHostConfig();
+    SSLHostConfigCertificate cert =
+        new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.EC);
+    cert.setCertificateKeystore(id.keyStore());
+    cert.setCertificateKeystorePassword(id.password());
+    cert.setCertificateKeyAlias(Tls.ALIAS);
+    cert.setCertificateKeyPassword(id.password());
+    host.addCertificate(cert);
+    connector.addSslHostConfig(host);
+    return connector;
+  }
+
   public static void main(String[] args) throws Exception {
     Config config = Config.fromEnv();
     DataSource db = Db.open(config);
@@ -78,14 +122,10 @@ public final class TomcatMain {
     Path base = Files.createTempDirectory("cannonade-tomcat");
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(base.toString());
-    Connector connector = new Connector("HTTP/1.1");
-    connector.setPort(config.port());
-    connector.setProperty("address", config.host());
-    connector.setProperty("maxThreads", Integer.toString(config.threads()));
-    connector.setProperty("keepAliveTimeout", "30000");
-    // Tomcat closes a kept-alive connection after 100 requests by default; Jetty and Node don't.
-    connector.setProperty("maxKeepAliveRequests", "-1");
+    Connector connector = connector(config, config.port());
     tomcat.setConnector(connector);
+    Connector tls = config.tls() ? tlsConnector(config) : null;
+    if (tls != null) tomcat.getService().addConnector(tls);
     Context ctx = tomcat.addContext("", base.toString());
     Tomcat.addServlet(ctx, "api", new ApiServlet(api));
     ctx.addServletMappingDecoded("/", "api");
@@ -104,10 +144,14 @@ public final class TomcatMain {
                   Db.close(db);
                 }));
     System.out.printf(
-        "[app] tomcat %s listening on %s:%d (threads %d, pool %d)%n",
+        "[app] tomcat %s listening on %s:%d, %s%s (threads %d, pool %d)%n",
         org.apache.catalina.util.ServerInfo.getServerNumber(),
         config.host(),
         connector.getLocalPort(),
+        config.http2() ? "HTTP/1.1 and h2c" : "HTTP/1.1",
+        tls == null
+            ? ""
+            : ", TLS (" + (config.http2() ? "h2, http/1.1" : "http/1.1") + ") on " + tls.getLocalPort(),
         config.threads(),
         config.poolSize());
     if (System.getenv("CANNONADE_EXIT_AFTER_START") != null) {
