@@ -43,7 +43,7 @@ describe('the headline', () => {
     ])
     expect(r.headline.match(/Not enough rounds/g)).toHaveLength(1)
     // Rounds, not a run number: "run 3" read as run #3.
-    expect(r.headline).toMatch(/give each target 3 rounds or more \(rounds: 3, schedule: interleaved\)/)
+    expect(r.headline).toMatch(/give each target 3 rounds or more \(rounds: 3, schedule: randomized\)/)
     expect(r.headline).not.toMatch(/\brun 3\b/)
     // Many pairs are grouped by verdict.
     expect(r.headline).toMatch(

@@ -1,5 +1,5 @@
 // The HTTP/2 load client against servers that each do one thing (issue 31, item 3): what
-// Cannonade reports must equal the server's own counts. Targets: h2-targets.ts (Node's HTTP/2
+// Cannonade reports must equal the server's own counts. Targets: engine/testing/h2-targets.ts (Node's HTTP/2
 // server, nghttp2). Where h2load and curl (nghttp2-client, Debian's curl) are installed, they run
 // on the same target as the reference. docs/http-conformance.md has the table.
 import { execFile, spawnSync } from 'node:child_process'
@@ -8,7 +8,7 @@ import http2 from 'node:http2'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TargetRoundSummary } from '../../api/types.ts'
 import { runConfig } from '../../testing/run.ts'
-import { answer, startH2Target, type H2Target, type H2TargetOptions } from './h2-targets.ts'
+import { answer, startH2Target, type H2Target, type H2TargetOptions } from '../../testing/h2-targets.ts'
 
 let target: H2Target | null = null
 afterEach(async () => {

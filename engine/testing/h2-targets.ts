@@ -5,7 +5,7 @@
 // what it received and answered: the truth a run is checked against.
 import http2 from 'node:http2'
 import net from 'node:net'
-import { selfSigned } from '../../testing/tls.ts'
+import { selfSigned } from './tls.ts'
 
 export interface H2Target {
   url: string
