@@ -20,6 +20,9 @@ export {
   ThinkSchema,
   StepSchema,
   TargetSchema,
+  PROTOCOLS,
+  MAX_STREAMS,
+  type Protocol,
   type Think,
 } from './schema-target.ts'
 export { ProfileSchema, type Profile } from './schema-profile.ts'

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { fmtMs } from '../report/format.ts'
 import { fmtMetricValue } from './compare-words.ts'
-import { msRounded, msText } from './units.ts'
+import { PROTOCOLS } from '../config/schema.ts'
+import { msRounded, msText, PROTOCOL_LABELS, protocolName, protocolWords } from './units.ts'
 
 describe('a latency in ms', () => {
   it('rounds half up on the µs, once, for every screen', () => {
@@ -27,5 +28,26 @@ describe('a latency in ms', () => {
     expect(msRounded(123_456, 1)).toBe(123.5)
     // As a callback of map (value, index): the index is no number of decimals.
     expect([4005, 1005].map(msText)).toEqual(['4.01', '1.01'])
+  })
+})
+
+describe("a target's protocol", () => {
+  it('has one short name for a comparison and one wording for a description', () => {
+    expect([protocolName('http1'), protocolName('h2'), protocolName('h2c')]).toEqual([
+      'HTTP/1.1',
+      'h2',
+      'h2c',
+    ])
+    expect(protocolWords({ protocol: 'http1', streams: 1 })).toBe('HTTP/1.1')
+    expect(protocolWords({ protocol: 'h2', streams: 1 })).toBe('HTTP/2 over TLS (h2)')
+    expect(protocolWords({ protocol: 'h2c', streams: 100 })).toBe(
+      'HTTP/2 cleartext (h2c), 100 streams per connection',
+    )
+    // The wizard offers every protocol the schema knows, each with its label.
+    expect(PROTOCOLS.map((p) => PROTOCOL_LABELS[p])).toEqual([
+      'HTTP/1.1',
+      'HTTP/2 over TLS (h2)',
+      'HTTP/2 cleartext (h2c)',
+    ])
   })
 })

@@ -1,6 +1,8 @@
 // The units figures are shown in, defined once: latency in ms (stored in µs), throughput in
 // requests/s, the error rate in %, and the names of error kinds. Thresholds are stored in the
 // config's units (µs for latencies) and shown with these, on every screen and in every export.
+// A target's protocol is named here too, in the words the wizard, the run page, the report and
+// the comparison share.
 import {
   ERROR_KINDS,
   type ErrorCounts,
@@ -8,7 +10,7 @@ import {
   type GeneratorHealth,
   type ThresholdResult,
 } from '../api/types.ts'
-import { isLatencyMetric } from '../config/schema.ts'
+import { isLatencyMetric, type Protocol } from '../config/schema.ts'
 
 const KIND_LABEL: Record<Exclude<ErrorKind, 'none'>, string> = {
   timeout: 'timeout',
@@ -164,4 +166,26 @@ export function generatorBusyWords(
   return g.waitedSeconds
     ? `busy or waiting for a CPU in ${of} (waiting, its CPU taken by other processes, in ${g.waitedSeconds})`
     : `above 90 % CPU in ${of}`
+}
+
+/** A protocol as the wizard offers it. */
+export const PROTOCOL_LABELS: Readonly<Record<Protocol, string>> = {
+  http1: 'HTTP/1.1',
+  h2: 'HTTP/2 over TLS (h2)',
+  h2c: 'HTTP/2 cleartext (h2c)',
+}
+
+/** A protocol's short name, as a comparison sets two side by side: "HTTP/1.1 vs h2c". */
+export function protocolName(p: Protocol): string {
+  return p === 'http1' ? 'HTTP/1.1' : p
+}
+
+/**
+ * How a target is spoken to, in the same words on the run page, in the report and in Review:
+ * "HTTP/1.1", "HTTP/2 cleartext (h2c), 10 streams per connection".
+ */
+export function protocolWords(t: { protocol: Protocol; streams: number }): string {
+  return t.streams > 1
+    ? `${PROTOCOL_LABELS[t.protocol]}, ${t.streams} streams per connection`
+    : PROTOCOL_LABELS[t.protocol]
 }
