@@ -1,6 +1,7 @@
 // What keeps a pair from being like for like, named: differences between the stored configs of the
-// two runs (load, profile, window, rate, connection options), their environments (Cannonade
-// version, host, CPU, Node.js), the requests the two targets send and their limits, and a
+// two runs (load, profile, window, rate, connection options, the protocol their targets speak),
+// their environments (Cannonade version, host, CPU, Node.js), the requests the two targets send,
+// the protocol they are sent over (a difference is said, never refused) and their limits, and a
 // saturated or unfinished run. Each note is worded per run (or per target), so a caveat that
 // applies to several pairs reads the same and is printed once.
 import type {
@@ -12,7 +13,7 @@ import type {
   SteadyState,
 } from '../api/types.ts'
 import type { RunConfig, Target } from '../config/schema.ts'
-import { generatorBusyWords } from './units.ts'
+import { generatorBusyWords, protocolName } from './units.ts'
 
 /** The environment row of a run as the store reads it (structurally: engine/store/environment.ts). */
 export interface CompareEnvironment {
@@ -65,6 +66,21 @@ function rateOf(load: RunConfig['load']): string {
   return load.rate === null ? 'closed loop' : `${load.rate} req/s`
 }
 
+/**
+ * How a target is spoken to, field by field: its protocol and its streams per connection. Runs or
+ * targets that differ in them are compared like any others; the comparison says they differ.
+ */
+const SPOKEN: readonly (readonly [string, (t: Target) => string])[] = [
+  ['protocol', (t) => protocolName(t.protocol)],
+  ['streams per connection', (t) => String(t.streams)],
+]
+
+/** The one value every target of a run has (its protocol, say), or null when its targets differ. */
+function uniform(c: RunConfig | null, of: (t: Target) => string): string | null {
+  const values = new Set(c?.targets.map(of) ?? [])
+  return values.size === 1 ? [...values][0]! : null
+}
+
 /** [what, a's value, b's value] for every load or environment field that differs. */
 function runFieldDiffs(a: RunRounds, b: RunRounds): [string, string, string][] {
   const out: [string, string, string][] = []
@@ -85,6 +101,12 @@ function runFieldDiffs(a: RunRounds, b: RunRounds): [string, string, string][] {
     add('keep-alive', la.keepAlive ? 'on' : 'off', lb.keepAlive ? 'on' : 'off')
     add('pipelining', String(la.pipelining), String(lb.pipelining))
     add('timeout', `${la.timeoutMs} ms`, `${lb.timeoutMs} ms`)
+    // Said of the runs when each speaks one protocol to all its targets; else of each pair of targets.
+    for (const [what, of] of SPOKEN) {
+      const x = uniform(ca, of)
+      const y = uniform(cb, of)
+      if (x !== null && y !== null) add(what, x, y)
+    }
   }
   const ea = a.environment
   const eb = b.environment
@@ -135,6 +157,20 @@ function limitsOf(run: RunRounds, target: string): string | null {
   return null
 }
 
+/**
+ * The two targets are spoken to differently ("protocol (HTTP/1.1 vs h2c)"): within one run, or
+ * across runs whose own note (runDifferences) does not say it already.
+ */
+function spokenDifferences(ra: RunRounds, ta: Target, rb: RunRounds, tb: Target): string[] {
+  const out: string[] = []
+  for (const [what, of] of SPOKEN) {
+    const saidOfRuns =
+      ra.runId !== rb.runId && uniform(ra.config, of) !== null && uniform(rb.config, of) !== null
+    if (of(ta) !== of(tb) && !saidOfRuns) out.push(`${what} (${of(ta)} vs ${of(tb)})`)
+  }
+  return out
+}
+
 /** The two targets send different requests or ran under different limits. */
 export function targetDifferences(
   a: { run: RunRounds; target: string; label: string },
@@ -153,6 +189,7 @@ export function targetDifferences(
       )
     else if (ta.steps && tb.steps && JSON.stringify(ta.steps) !== JSON.stringify(tb.steps))
       parts.push('scenario steps')
+    parts.push(...spokenDifferences(a.run, ta, b.run, tb))
   }
   const la = limitsOf(a.run, a.target)
   const lb = limitsOf(b.run, b.target)

@@ -252,6 +252,51 @@ describe('compareRuns: pairs that mean something', () => {
 })
 
 describe('what makes a comparison unfair is named at the top, once', () => {
+  it('runs over different protocols are compared, and the comparison says they differ', () => {
+    const r1 = run(1, [{ name: 'api', p50s: A }])
+    const r2 = run(2, [{ name: 'api', p50s: B, protocol: 'h2c', streams: 10 }])
+    const r = compareRuns([r1, r2])
+    expect(r.pairs).toHaveLength(1)
+    expect(r.pairs[0]!.metrics.length).toBeGreaterThan(0)
+    expect(r.pairs[0]!.notes).toContain(
+      'Runs 1 and 2 differ in protocol (HTTP/1.1 vs h2c) and streams per connection (1 vs 10).',
+    )
+    // Said of the runs, not again of their targets.
+    expect(r.notes.filter((n) => n.includes('protocol'))).toHaveLength(1)
+    expect(r.headline).toContain('differ in protocol (HTTP/1.1 vs h2c)')
+    // Alike: nothing said.
+    const same = compareRuns([run(1, [{ name: 'api', p50s: A }]), run(2, [{ name: 'api', p50s: B }])])
+    expect(same.notes.join(' ')).not.toMatch(/protocol|streams/)
+  })
+
+  it("targets of one run over different protocols: a note of the pair's own", () => {
+    const r = compareRuns([
+      run(1, [
+        { name: 'http1', p50s: A },
+        { name: 'h2c', p50s: B, protocol: 'h2c' },
+        { name: 'h2', p50s: B, protocol: 'h2', streams: 4 },
+      ]),
+    ])
+    expect(r.pairs.map((p) => p.metrics.length > 0)).toEqual([true, true])
+    expect(r.pairs[0]!.notes).toContain('http1 and h2c differ in protocol (HTTP/1.1 vs h2c).')
+    expect(r.pairs[1]!.notes).toContain(
+      'http1 and h2 differ in protocol (HTTP/1.1 vs h2) and streams per connection (1 vs 4).',
+    )
+    // Two runs whose targets mix protocols: the pairs say which, the runs say nothing of it.
+    const mixed = compareRuns([
+      run(1, [
+        { name: 'a', p50s: A },
+        { name: 'b', p50s: A, protocol: 'h2c' },
+      ]),
+      run(2, [
+        { name: 'a', p50s: B, protocol: 'h2c' },
+        { name: 'b', p50s: B, protocol: 'h2c' },
+      ]),
+    ])
+    expect(mixed.notes).toContain('a (run 1) and a (run 2) differ in protocol (HTTP/1.1 vs h2c).')
+    expect(mixed.notes.join(' ')).not.toMatch(/Runs 1 and 2 differ in protocol|b \(run 1\) and b/)
+  })
+
   it('config and environment differences between the runs, a saturated generator, a different body', () => {
     const r1 = run(1, [{ name: 'api', p50s: A, body: '{"a":1}' }])
     const r2 = run(2, [{ name: 'api', p50s: A, body: '{"a":1,"padding":"xxxxxxxxxx"}' }], {

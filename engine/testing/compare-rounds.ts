@@ -45,6 +45,9 @@ export type TargetSpec = {
   p50s: number[]
   body?: string
   series?: { name: string; value: number }
+  /** How it is spoken to: h2 gets an https URL, the others an http one. */
+  protocol?: 'http1' | 'h2' | 'h2c'
+  streams?: number
 }
 
 export function run(
@@ -63,7 +66,9 @@ export function run(
     name: `run ${runId}`,
     targets: targets.map((t, i) => ({
       name: t.name,
-      url: `http://127.0.0.1:${8000 + i}/`,
+      url: `${t.protocol === 'h2' ? 'https' : 'http'}://127.0.0.1:${8000 + i}/`,
+      ...(t.protocol ? { protocol: t.protocol } : {}),
+      ...(t.streams ? { streams: t.streams } : {}),
       ...(t.body ? { method: 'POST', body: t.body } : {}),
       ...(t.series ? { series: t.series } : {}),
     })),
