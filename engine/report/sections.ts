@@ -4,7 +4,7 @@ import { isAdaptive, maxRounds, roundsPlan, type RunConfig } from '../config/sch
 import { orderWords, roundsSettingWords } from '../metrics/rounds-words.ts'
 import { coresText, topWords } from '../metrics/noise.ts'
 import type { MachineLoad } from '../api/types.ts'
-import { formatMetricValue, thresholdLimit } from '../metrics/units.ts'
+import { formatMetricValue, protocolWords, thresholdLimit } from '../metrics/units.ts'
 import type { ReportData, RunReportData } from './data.ts'
 import { esc, fmtBytes, fmtDate, fmtInt, fmtSeconds } from './format.ts'
 
@@ -64,12 +64,23 @@ function thresholdWords(d: RunReportData): string {
 
 /**
  * What a target sends, in words: `GET url`, or a scenario named by its steps in order
- * ("register POST /users → login POST /login → me GET /me") against its base URL.
+ * ("register POST /users → login POST /login → me GET /me") against its base URL; and over what
+ * protocol (units.ts protocolWords: HTTP/1.1, h2 or h2c, its streams when more than one).
  */
 export function targetWords(t: RunConfig['targets'][number]): string {
-  if (!t.steps?.length) return `<b>${esc(t.name)}</b> ${esc(t.method)} <span class="url">${esc(t.url)}</span>`
+  const over = ` <span class="muted">·</span> ${esc(protocolWords(t))}`
+  if (!t.steps?.length)
+    return `<b>${esc(t.name)}</b> ${esc(t.method)} <span class="url">${esc(t.url)}</span>${over}`
   const steps = t.steps.map((s) => `${esc(s.name)} <span class="url">${esc(s.method)} ${esc(s.path)}</span>`)
-  return `<b>${esc(t.name)}</b> scenario of ${t.steps.length} step${t.steps.length === 1 ? '' : 's'}: ${steps.join(' → ')} <span class="muted">on</span> <span class="url">${esc(t.url)}</span>`
+  return `<b>${esc(t.name)}</b> scenario of ${t.steps.length} step${t.steps.length === 1 ? '' : 's'}: ${steps.join(' → ')} <span class="muted">on</span> <span class="url">${esc(t.url)}</span>${over}`
+}
+
+/** A target in plain words, as Review and the run page say it: "api: GET http://… · HTTP/1.1". */
+export function targetLine(t: RunConfig['targets'][number]): string {
+  const what = t.steps?.length
+    ? `scenario of ${t.steps.length} step${t.steps.length === 1 ? '' : 's'} (${t.steps.map((s) => `${s.name} ${s.method} ${s.path}`).join(' → ')}) on ${t.url}`
+    : `${t.method} ${t.url}`
+  return `${t.name}: ${what} · ${protocolWords(t)}`
 }
 
 /** A config in plain words, row by row: the report's configuration table and the wizard's Review. */
@@ -114,11 +125,7 @@ export function configWords(c: RunConfig): ConfigWords {
         ? `${fmtInt(load.requests)} requests per target and round`
         : 'set by the profile'
   return {
-    targets: c.targets.map((t) =>
-      t.steps?.length
-        ? `${t.name}: scenario of ${t.steps.length} step${t.steps.length === 1 ? '' : 's'} (${t.steps.map((s) => `${s.name} ${s.method} ${s.path}`).join(' → ')}) on ${t.url}`
-        : `${t.name}: ${t.method} ${t.url}`,
-    ),
+    targets: c.targets.map(targetLine),
     connections: String(load.connections),
     window,
     profile: profileWords(load),

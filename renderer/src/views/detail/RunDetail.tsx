@@ -8,6 +8,7 @@ import { Link, navigate } from '../../app/router.tsx'
 import { Banner, Button, Card, StatusBadge } from '../../ui/Common.tsx'
 import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { thresholdSentence } from '../../../../engine/metrics/units.ts'
+import { targetLine } from '../../../../engine/report/sections.ts'
 import { dateTime } from '../../lib/format.ts'
 import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { RunCharts } from '../live/RunCharts.tsx'
@@ -103,7 +104,21 @@ function Header({ r }: { r: Run }) {
         {r.endedAt ? `, ended ${dateTime(r.endedAt)}` : ''}. Correlation ids:{' '}
         <code>{r.correlationPrefix}-…</code>
       </p>
+      <TargetLines config={r.config} />
     </>
+  )
+}
+
+/** What each target was sent and over what protocol, in the report's and Review's words. */
+function TargetLines({ config }: { config: RunConfig }) {
+  return (
+    <ul className="muted" data-testid="detail-targets">
+      {config.targets.map((t, i) => (
+        <li key={t.name} data-testid={`detail-target-${i}`}>
+          {targetLine(t)}
+        </li>
+      ))}
+    </ul>
   )
 }
 
