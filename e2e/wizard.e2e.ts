@@ -259,4 +259,39 @@ describe('wizard', () => {
     await wizard.goTo('review')
     expect(await wizard.review.yaml()).toMatch(/ {4}expect:\n {6}status:\n {8}- 200-299\n {8}- 304\n/)
   })
+
+  it('speaks HTTP/2 when a target says so: the protocol and streams in the form, a mismatch named beside it, both in Review', async () => {
+    const app = await start()
+    const wizard = await WizardPage.onDemoLoad(app, { connections: 2, duration: 2 })
+    await wizard.goTo('targets')
+    const protocol = wizard.targets.protocol(0)
+    const streams = wizard.targets.streams(0)
+    expect(await protocol.value()).toBe('http1')
+    expect(await streams.visible()).toBe(false)
+    // The demo's URL is http://: h2 (over TLS) is refused beside the protocol.
+    await protocol.select('h2')
+    await wizard.next()
+    await expect.poll(() => wizard.focused()).toBe('target-0-protocol')
+    expect(await protocol.invalid()).toBe(true)
+    expect(await protocol.message()).toBe(
+      "'h2' is HTTP/2 over TLS: it needs an https:// URL (use 'h2c' for cleartext)",
+    )
+    await protocol.select('h2c')
+    expect(await streams.value()).toBe('1')
+    await streams.fill(1001)
+    await expect.poll(() => streams.message()).toBe('must be at most 1000')
+    await streams.fill(8)
+    await wizard.goTo('review')
+    expect(await wizard.review.yaml()).toMatch(/ {4}protocol: h2c\n {4}streams: 8\n/)
+    expect(await wizard.review.summary('targets').textContent()).toContain(
+      'HTTP/2 cleartext (h2c), 8 streams per connection',
+    )
+    // Back to HTTP/1.1: no streams shown, and one stream in the YAML (HTTP/1.1 has no more).
+    await wizard.goTo('targets')
+    await protocol.select('http1')
+    expect(await streams.visible()).toBe(false)
+    await wizard.goTo('review')
+    expect(await wizard.review.yaml()).toMatch(/ {4}protocol: http1\n {4}streams: 1\n/)
+    expect(await wizard.review.summary('targets').textContent()).toContain('· HTTP/1.1')
+  })
 })

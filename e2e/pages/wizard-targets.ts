@@ -1,5 +1,5 @@
-// The wizard's Targets step: each target's name and URL, the statuses it counts as answered, the
-// Check of a URL, a scenario's steps and captures, the secrets an import named, and the question
+// The wizard's Targets step: each target's name and URL, the statuses it counts as answered, its
+// protocol and HTTP/2 streams, the Check of a URL, a scenario's steps and captures, the secrets an import named, and the question
 // about a monitor on another server.
 import type { Locator } from 'playwright-core'
 import { Field, PageObject } from './page-object.ts'
@@ -15,6 +15,14 @@ export class TargetsStep extends PageObject {
   /** The statuses target i counts as answered ("200-299, 304"; empty: 200–399). */
   expectedStatuses(i: number): Field {
     return new Field(this.page, `target-${i}-expect`)
+  }
+  /** How target i is spoken to: http1, h2 or h2c (a select; its message beside it). */
+  protocol(i: number): Field {
+    return new Field(this.page, `target-${i}-protocol`)
+  }
+  /** Target i's streams per HTTP/2 connection (shown only for h2 and h2c). */
+  streams(i: number): Field {
+    return new Field(this.page, `target-${i}-streams`)
   }
   /** Press Check without waiting: its result is `checkResult(i)`. */
   async pressCheck(i: number): Promise<void> {

@@ -1,6 +1,7 @@
 // One target in the Targets step: name, URL (checked by the engine's probe: status and time, or
-// the reason in words), the statuses that count as answered, method, headers and body, or a
-// scenario of steps; the stack it runs on when it came from a template. Its parts are in ./target/.
+// the reason in words), the statuses that count as answered, the protocol (and HTTP/2's streams),
+// method, headers and body, or a scenario of steps; the stack it runs on when it came from a
+// template. Its parts are in ./target/.
 import { Button, Card } from '../../ui/Common.tsx'
 import type { Issues, Patch, TargetDraft } from './draft.ts'
 import { CheckAt, SelectAt, TextAt } from './fields.tsx'
@@ -10,6 +11,7 @@ import { part } from './part.ts'
 import { ScenarioEditor } from './ScenarioEditor.tsx'
 import { firstStepFor, METHODS } from './scenarioDraft.ts'
 import { ExpectField } from './target/ExpectField.tsx'
+import { ProtocolField } from './target/ProtocolField.tsx'
 import { RequestDetails } from './target/RequestDetails.tsx'
 import { SecretsNote } from './target/SecretsNote.tsx'
 import { StackNote } from './target/StackNote.tsx'
@@ -68,6 +70,7 @@ export function TargetEditor({
       </div>
       <UrlCheck target={target} id={id} scenario={scenario} />
       <ExpectField target={target} id={id} />
+      <ProtocolField target={target} id={id} />
       <MonitorQuestionBox target={value} index={index} stacks={stacks} set={set} />
       {value.url.startsWith('https:') ? (
         <CheckAt

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
 import { MIN_ROUNDS } from '../../../../engine/metrics/compare-metric.ts'
-import { defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
+import { chooseProtocol, defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 
 describe('wizard draft', () => {
@@ -47,6 +47,45 @@ describe('wizard draft', () => {
     expect(toConfigInput(fromConfig(config)).targets[0]).toMatchObject({
       series: { name: 'iterations', value: 1000 },
     })
+  })
+
+  it("keeps a target's protocol and streams through the form, and names a mismatch at the protocol", () => {
+    const config = RunConfigV1Schema.parse({
+      version: 1,
+      name: 'protocols',
+      targets: [
+        { name: 'h1', url: 'http://127.0.0.1:1/' },
+        { name: 'h2c', url: 'http://127.0.0.1:1/', protocol: 'h2c', streams: 10 },
+        { name: 'h2', url: 'https://127.0.0.1:1/', protocol: 'h2' },
+      ],
+      load: { connections: 1, duration: 1 },
+    })
+    const d = fromConfig(config)
+    expect(d.targets.map((t) => [t.protocol, t.streams])).toEqual([
+      ['http1', 1],
+      ['h2c', 10],
+      ['h2', 1],
+    ])
+    const input = toConfigInput(d)
+    // The defaults stay out of the YAML, as a hand-written config leaves them out.
+    expect(input.targets[0]).not.toHaveProperty('protocol')
+    expect(input.targets[0]).not.toHaveProperty('streams')
+    expect(input.targets[1]).toMatchObject({ protocol: 'h2c', streams: 10 })
+    expect(input.targets[2]).toMatchObject({ protocol: 'h2' })
+    expect(input.targets[2]).not.toHaveProperty('streams')
+    expect(validate(d).config?.targets).toEqual(config.targets)
+    // h2 over an http:// URL: the schema's message, at the protocol, on the Targets step.
+    d.targets[1]!.protocol = 'h2'
+    expect(validate(d).issues.get('targets.1.protocol')).toMatch(/needs an https:\/\/ URL/)
+    expect(stepOf('targets.1.protocol')).toBe('targets')
+    // Streams with HTTP/1.1: at the streams, which the form hides; choosing HTTP/1.1 sets them to one.
+    d.targets[1]!.protocol = 'http1'
+    expect(validate(d).issues.get('targets.1.streams')).toMatch(/streams are HTTP\/2's/)
+    chooseProtocol(d.targets[1]!, 'h2c')
+    expect(d.targets[1]!.streams).toBe(10)
+    chooseProtocol(d.targets[1]!, 'http1')
+    expect(d.targets[1]!.streams).toBe(1)
+    expect(validate(d).list).toEqual([])
   })
 
   it('reports the schema messages by field, for the right step', () => {

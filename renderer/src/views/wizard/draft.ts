@@ -54,12 +54,9 @@ export interface TargetDraft {
   insecure: boolean
   /** The statuses that count as answered ("200-299, 304"); '' for the default, 200–399 (expectDraft.ts). */
   expect: string
-  /**
-   * How the target is spoken to and its HTTP/2 streams per connection: kept from a template or a
-   * run so they come back unchanged (the form has no field for them yet).
-   */
+  /** How the target is spoken to (target/ProtocolField.tsx), and HTTP/2's streams per connection. */
   protocol: 'http1' | 'h2' | 'h2c'
-  streams: number
+  streams: Num
   monitor: MonitorDraft
   /** A scenario: these requests in order against the URL's origin; null for a plain target. */
   steps: StepDraft[] | null
@@ -169,6 +166,15 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     series: null,
     secrets: null,
   }
+}
+
+/**
+ * The protocol a target is spoken to with, as the Targets step chooses it: back to HTTP/1.1, its
+ * streams go back to one (HTTP/1.1 has none, and a hidden field must not refuse the run).
+ */
+export function chooseProtocol(t: TargetDraft, protocol: TargetDraft['protocol']): void {
+  t.protocol = protocol
+  if (protocol === 'http1') t.streams = 1
 }
 
 export function defaultDraft(): Draft {
