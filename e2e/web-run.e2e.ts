@@ -86,6 +86,10 @@ describe('web UI', () => {
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) expect(row).toMatch(/^↳ connect\s*2 conn\./)
     expect(await detail.thresholds.textContent()).toMatch(/p99 ≤ 200 ms on demo: [\d.]+ ms/)
+    // What the target was sent, over what protocol, in Review's and the report's words.
+    expect(await detail.target(0).textContent()).toMatch(
+      /^demo: GET http:\/\/127\.0\.0\.1:\d+\/ads\S* · HTTP\/1\.1$/,
+    )
     await detail.chart('throughput').plot.waitFor()
     await detail.showSlowest()
     await app.screenshot('07-run-detail')

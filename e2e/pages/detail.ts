@@ -1,4 +1,4 @@
-// A run's page (renderer/src/views/detail/): its summary and thresholds, charts, the slowest
+// A run's page (renderer/src/views/detail/): its targets, summary and thresholds, charts, the slowest
 // samples, the ledger (its size, pruning it, rows kept elsewhere), exports, load agents, warnings.
 import type { Locator } from 'playwright-core'
 import { firstNumber } from '../support/cli.ts'
@@ -12,6 +12,10 @@ export class RunDetailPage extends PageObject {
     return new SummaryTable(this.locate('detail-summary'))
   }
   readonly thresholds = this.locate('detail-thresholds')
+  /** Target i as the run page describes it: what it sends and over what protocol. */
+  target(i: number): Locator {
+    return this.locate(`detail-target-${i}`)
+  }
   chart(name: 'throughput' | 'latency' | 'distribution' | 'connections' | 'cpu'): Chart {
     return new Chart(this.page, `detail-chart-${name}`)
   }
