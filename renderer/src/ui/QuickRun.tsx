@@ -32,7 +32,6 @@ export function QuickRun() {
           placeholder="http://127.0.0.1:8080/"
           onChange={(e) => setUrl(e.target.value)}
           data-testid="quick-run-url"
-          autoFocus
         />
       </label>
       <label>
