@@ -93,6 +93,12 @@ function oneBlock(
   ).run(runId, o.target ?? 0, o.round ?? 1, o.count ?? n, o.data ? o.data(data) : data)
 }
 
+/** The first samples row set to `assignment`, in a copy of the table without its column types. */
+function looseFirstSample(db: Database.Database, assignment: string): void {
+  db.exec('CREATE TABLE s2 AS SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples')
+  db.prepare(`UPDATE samples SET ${assignment} WHERE rowid = (SELECT min(rowid) FROM samples)`).run()
+}
+
 const CASES: [string, () => string, RegExp][] = [
   [
     'a block claiming 10,000,000 requests over 57 bytes',
@@ -208,24 +214,12 @@ const CASES: [string, () => string, RegExp][] = [
   ],
   [
     'text in a numeric column of a samples row',
-    () =>
-      hostile('text', (db) => {
-        db.exec(
-          'CREATE TABLE s2 AS SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples',
-        )
-        db.prepare("UPDATE samples SET status = 'abc' WHERE rowid = (SELECT min(rowid) FROM samples)").run()
-      }),
+    () => hostile('text', (db) => looseFirstSample(db, "status = 'abc'")),
     /holds a value that is no whole number/,
   ],
   [
     'a fraction in a samples row',
-    () =>
-      hostile('fraction', (db) => {
-        db.exec(
-          'CREATE TABLE s2 AS SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples',
-        )
-        db.prepare('UPDATE samples SET bytes = 1.5 WHERE rowid = (SELECT min(rowid) FROM samples)').run()
-      }),
+    () => hostile('fraction', (db) => looseFirstSample(db, 'bytes = 1.5')),
     /holds a value that is no whole number/,
   ],
   [
