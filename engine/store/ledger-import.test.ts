@@ -20,18 +20,15 @@ import { openDb } from './db.ts'
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-ledger-import-'))
 const PREFIX = 'ab12cd34'
 const ROWS = 200 // per target and round; agent 1 kept the odd seqs
+/** The run both sides hold: the host's part of it and agent 1's ledger. */
+const RUN = { targets: [{ name: 'a' }], rounds: 2, samplesPerRound: ROWS, prefix: PREFIX }
 
 /** The host's run (agent 0's requests in, agent 1's kept) in a fresh database; its path and id. */
 function hostRun(name: string, perAgent = [0, 1]): { dbPath: string; runId: number; kept: number } {
   const dbPath = join(dir, name, 'c.db')
   mkdirSync(join(dir, name), { recursive: true })
   const db = openDb(dbPath)
-  const { runId } = insertFixtureRun(db, {
-    targets: [{ name: 'a' }],
-    rounds: 2,
-    samplesPerRound: ROWS,
-    prefix: PREFIX,
-  })
+  const { runId } = insertFixtureRun(db, RUN)
   const kept = db.prepare('DELETE FROM samples WHERE run_id = ? AND seq % 2 = 1').run(runId).changes
   const agents = perAgent.map((i) =>
     agentReport(i, `/x/agent-${i}/ledger.db`, i === 1 ? kept : ROWS * 2 - kept, i === 0),
@@ -49,12 +46,7 @@ let trueLedger = ''
 beforeAll(() => {
   trueLedger = join(dir, 'true-ledger.db')
   const db = openDb(trueLedger)
-  const { runId } = insertFixtureRun(db, {
-    targets: [{ name: 'a' }],
-    rounds: 2,
-    samplesPerRound: ROWS,
-    prefix: PREFIX,
-  })
+  const { runId } = insertFixtureRun(db, RUN)
   db.prepare('DELETE FROM samples WHERE run_id = ? AND seq % 2 = 0').run(runId)
   db.close()
 })
