@@ -270,17 +270,15 @@ const CASES: [string, () => string, RegExp][] = [
   ],
 ]
 
+/** `export json` of the run to `<runId>-<tag>.json`: what it says and its exit code. */
+const exportRun = (dbPath: string, runId: number, tag: string) =>
+  runCommand(dbPath, ['export', 'json', String(runId), '--out', join(dir, `${runId}-${tag}.json`)])
+
 describe('import ledger refuses a hostile agent ledger, storing nothing', () => {
   for (const [what, make, words] of CASES)
     it(what, async () => {
       const { dbPath, runId } = hostRun(what.replace(/\W+/g, '-'))
-      const before = await runCommand(dbPath, [
-        'export',
-        'json',
-        String(runId),
-        '--out',
-        join(dir, `${runId}-before.json`),
-      ])
+      const before = await exportRun(dbPath, runId, 'before')
       const r = await runCommand(dbPath, ['import', 'ledger', make(), '--run', String(runId)])
       expect(r.err).toMatch(words)
       expect(r.code).toBe(2)
@@ -288,13 +286,7 @@ describe('import ledger refuses a hostile agent ledger, storing nothing', () => 
       expect(db.prepare('SELECT count(*) FROM sample_blocks').pluck().get()).toBe(0)
       expect(db.prepare('SELECT count(*) FROM samples WHERE seq % 2 = 1').pluck().get()).toBe(0)
       db.close()
-      const after = await runCommand(dbPath, [
-        'export',
-        'json',
-        String(runId),
-        '--out',
-        join(dir, `${runId}-after.json`),
-      ])
+      const after = await exportRun(dbPath, runId, 'after')
       expect([after.code, after.err.replace(/-after/g, '')]).toEqual([
         before.code,
         before.err.replace(/-before/g, ''),
