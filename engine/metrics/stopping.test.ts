@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { StatsBlock } from '../api/types.ts'
 import { headlineBlock } from '../testing/stats-block.ts'
+import { pairInput } from '../testing/config.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { roundsPlan } from '../config/rounds.ts'
 import type { Round } from './compare-metric.ts'
@@ -16,19 +17,7 @@ import { tQuantile } from './compare-stats.ts'
 const block = (p50: number, p99: number, throughput: number): StatsBlock =>
   headlineBlock(p50, p99, throughput, 100)
 
-const planOf = (rounds: unknown) =>
-  roundsPlan(
-    parseRunConfig({
-      version: 1,
-      name: 'stop',
-      targets: [
-        { name: 'a', url: 'http://127.0.0.1:1/' },
-        { name: 'b', url: 'http://127.0.0.1:2/' },
-      ],
-      load: { connections: 1, duration: 1 },
-      rounds,
-    }),
-  )
+const planOf = (rounds: unknown) => roundsPlan(parseRunConfig(pairInput('stop', { rounds })))
 
 /** `n` rounds: a steady, b at `ratio` with ± `wobble` alternating (all three headline metrics). */
 function rounds(n: number, ratio: number, wobble: number): { target: string; rounds: Round[] }[] {

@@ -33,7 +33,7 @@ import { parseServerTiming } from './server-timing.ts'
 import type { BuiltinVariable } from '../config/wire.ts'
 import { AutocannonClient, errorKindOf, openSocket, type AcClient, type TlsSessions } from './socket.ts'
 import { successRule, successTable, type Expect } from '../config/status-rule.ts'
-import type { ConnectionHost, LoadConnection } from './load-connection.ts'
+import { thinkWait, type ConnectionHost, type LoadConnection } from './load-connection.ts'
 
 const ERR_PARSE = ERROR_KINDS.indexOf('parse')
 const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
@@ -100,7 +100,8 @@ export class Connection implements ResponseSink, LoadConnection {
   private readonly success: Uint8Array
   /** Think time: no request before this performance.now() (0: none pending). */
   thinkUntil = 0
-  private thinkTimer: NodeJS.Timeout | null = null
+  /** The pending think-time timer (thinkWait's). */
+  thinkTimer: NodeJS.Timeout | null = null
   private readonly pause: ((step: number) => number) | null
   /** A scenario's once-steps are done: a new pass starts at its first repeating step. */
   private setupDone = false
@@ -313,16 +314,7 @@ export class Connection implements ResponseSink, LoadConnection {
 
   /** Is this connection in its think time? Then it asks its driver again when the pause is over. */
   thinking(): boolean {
-    const wait = this.thinkUntil - performance.now()
-    if (wait <= 0) {
-      this.thinkUntil = 0
-      return false
-    }
-    this.thinkTimer ??= setTimeout(() => {
-      this.thinkTimer = null
-      if (!this.closed) this.host.pump(this)
-    }, wait)
-    return true
+    return thinkWait(this, this.host)
   }
 
   /** Record every in-flight request as failed with `kind` and forget it. */

@@ -77,3 +77,26 @@ export interface ConnectionHost {
   /** HTTP/2: the server's SETTINGS_MAX_CONCURRENT_STREAMS, each time it arrives or changes. */
   streamLimit?(conn: LoadConnection, limit: number): void
 }
+
+/** What thinkWait keeps on a connection: its pending think-time timer. */
+export interface ThinkingConnection extends LoadConnection {
+  thinkTimer: NodeJS.Timeout | null
+}
+
+/**
+ * LoadConnection.thinking for both protocols: is `conn` in its think time? Then its driver is
+ * asked again (`host.pump`) when the pause is over. A plain function, as the driver asks before
+ * each send: one timer per pause, nothing else allocated.
+ */
+export function thinkWait(conn: ThinkingConnection, host: ConnectionHost): boolean {
+  const wait = conn.thinkUntil - performance.now()
+  if (wait <= 0) {
+    conn.thinkUntil = 0
+    return false
+  }
+  conn.thinkTimer ??= setTimeout(() => {
+    conn.thinkTimer = null
+    if (!conn.closed) host.pump(conn)
+  }, wait)
+  return true
+}

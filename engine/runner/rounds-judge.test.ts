@@ -15,6 +15,7 @@ import { LedgerWriter } from '../store/ledger-writer.ts'
 import { NoiseMeter, type ProcReader } from './noise-meter.ts'
 import { RoundsJudge } from './rounds-judge.ts'
 import { headlineBlock, QUIET } from '../testing/stats-block.ts'
+import { pairInput } from '../testing/config.ts'
 
 const ENV = { host: 'h', cpu: 'c', cores: 2, os: 'o', node: 'n', app: 'a', details: {} }
 
@@ -43,19 +44,7 @@ interface Setup {
 
 function setup(rounds: unknown): Setup {
   const db = openDb(':memory:')
-  const config = seedSchedule(
-    parseRunConfig({
-      version: 1,
-      name: 'judge',
-      targets: [
-        { name: 'a', url: 'http://127.0.0.1:1/' },
-        { name: 'b', url: 'http://127.0.0.1:2/' },
-      ],
-      load: { connections: 1, duration: 1 },
-      rounds,
-    }),
-    7,
-  )
+  const config = seedSchedule(parseRunConfig(pairInput('judge', { rounds })), 7)
   const { runId } = createRun(db, config, ['main'], ENV, { owner: thisProcess() })
   const judge = new RoundsJudge(db, runId, config)
   judge.started(Date.now())

@@ -91,12 +91,7 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
   const scenario = steps
     ? scenarioSetup({ ...o.target, steps }, url, o.load.keepAlive, o.correlationHeader, o.correlationPrefix)
     : null
-  const think: ThinkPlan = {
-    target: o.target.think,
-    steps: o.target.steps?.map((s) => s.think) ?? [],
-    seed: o.load.seed,
-  }
-  const thinks = hasThink(think)
+  const pauses = pauseMaker(o)
   const { timeoutMs, pipelining } = o.load
   return (index, host) =>
     new Connection(
@@ -105,8 +100,18 @@ export function connectionMaker(o: SegmentOptions): (index: number, host: Connec
       template,
       host,
       scenario,
-      thinks ? thinkSampler(think, index) : null,
+      pauses ? pauses(index) : null,
     )
+}
+
+/** Each connection's think-time sampler, made from the target's and its steps' think times (null: no pause). */
+function pauseMaker(o: SegmentOptions): ((index: number) => (step: number) => number) | null {
+  const think: ThinkPlan = {
+    target: o.target.think,
+    steps: o.target.steps?.map((s) => s.think) ?? [],
+    seed: o.load.seed,
+  }
+  return hasThink(think) ? (index) => thinkSampler(think, index) : null
 }
 
 /** HTTP/2 connections: the request's header blocks are built once, the socket opened by each. */
@@ -136,12 +141,7 @@ function h2Maker(
   const scenario = steps
     ? scenarioSetup({ ...o.target, steps }, url, true, o.correlationHeader, o.correlationPrefix)
     : null
-  const think: ThinkPlan = {
-    target: o.target.think,
-    steps: o.target.steps?.map((s) => s.think) ?? [],
-    seed: o.load.seed,
-  }
-  const thinks = hasThink(think)
+  const pauses = pauseMaker(o)
   return (index, host) =>
     new H2Connection(
       index,
@@ -149,7 +149,7 @@ function h2Maker(
       request,
       host,
       scenario,
-      thinks ? thinkSampler(think, index) : null,
+      pauses ? pauses(index) : null,
     )
 }
 

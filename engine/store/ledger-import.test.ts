@@ -20,18 +20,15 @@ import { openDb } from './db.ts'
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-ledger-import-'))
 const PREFIX = 'ab12cd34'
 const ROWS = 200 // per target and round; agent 1 kept the odd seqs
+/** The run both sides hold: the host's part of it and agent 1's ledger. */
+const RUN = { targets: [{ name: 'a' }], rounds: 2, samplesPerRound: ROWS, prefix: PREFIX }
 
 /** The host's run (agent 0's requests in, agent 1's kept) in a fresh database; its path and id. */
 function hostRun(name: string, perAgent = [0, 1]): { dbPath: string; runId: number; kept: number } {
   const dbPath = join(dir, name, 'c.db')
   mkdirSync(join(dir, name), { recursive: true })
   const db = openDb(dbPath)
-  const { runId } = insertFixtureRun(db, {
-    targets: [{ name: 'a' }],
-    rounds: 2,
-    samplesPerRound: ROWS,
-    prefix: PREFIX,
-  })
+  const { runId } = insertFixtureRun(db, RUN)
   const kept = db.prepare('DELETE FROM samples WHERE run_id = ? AND seq % 2 = 1').run(runId).changes
   const agents = perAgent.map((i) =>
     agentReport(i, `/x/agent-${i}/ledger.db`, i === 1 ? kept : ROWS * 2 - kept, i === 0),
@@ -49,12 +46,7 @@ let trueLedger = ''
 beforeAll(() => {
   trueLedger = join(dir, 'true-ledger.db')
   const db = openDb(trueLedger)
-  const { runId } = insertFixtureRun(db, {
-    targets: [{ name: 'a' }],
-    rounds: 2,
-    samplesPerRound: ROWS,
-    prefix: PREFIX,
-  })
+  const { runId } = insertFixtureRun(db, RUN)
   db.prepare('DELETE FROM samples WHERE run_id = ? AND seq % 2 = 0').run(runId)
   db.close()
 })
@@ -91,6 +83,12 @@ function oneBlock(
   db.prepare(
     'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
   ).run(runId, o.target ?? 0, o.round ?? 1, o.count ?? n, o.data ? o.data(data) : data)
+}
+
+/** The first samples row set to `assignment`, in a copy of the table without its column types. */
+function looseFirstSample(db: Database.Database, assignment: string): void {
+  db.exec('CREATE TABLE s2 AS SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples')
+  db.prepare(`UPDATE samples SET ${assignment} WHERE rowid = (SELECT min(rowid) FROM samples)`).run()
 }
 
 const CASES: [string, () => string, RegExp][] = [
@@ -208,24 +206,12 @@ const CASES: [string, () => string, RegExp][] = [
   ],
   [
     'text in a numeric column of a samples row',
-    () =>
-      hostile('text', (db) => {
-        db.exec(
-          'CREATE TABLE s2 AS SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples',
-        )
-        db.prepare("UPDATE samples SET status = 'abc' WHERE rowid = (SELECT min(rowid) FROM samples)").run()
-      }),
+    () => hostile('text', (db) => looseFirstSample(db, "status = 'abc'")),
     /holds a value that is no whole number/,
   ],
   [
     'a fraction in a samples row',
-    () =>
-      hostile('fraction', (db) => {
-        db.exec(
-          'CREATE TABLE s2 AS SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples',
-        )
-        db.prepare('UPDATE samples SET bytes = 1.5 WHERE rowid = (SELECT min(rowid) FROM samples)').run()
-      }),
+    () => hostile('fraction', (db) => looseFirstSample(db, 'bytes = 1.5')),
     /holds a value that is no whole number/,
   ],
   [
@@ -284,17 +270,15 @@ const CASES: [string, () => string, RegExp][] = [
   ],
 ]
 
+/** `export json` of the run to `<runId>-<tag>.json`: what it says and its exit code. */
+const exportRun = (dbPath: string, runId: number, tag: string) =>
+  runCommand(dbPath, ['export', 'json', String(runId), '--out', join(dir, `${runId}-${tag}.json`)])
+
 describe('import ledger refuses a hostile agent ledger, storing nothing', () => {
   for (const [what, make, words] of CASES)
     it(what, async () => {
       const { dbPath, runId } = hostRun(what.replace(/\W+/g, '-'))
-      const before = await runCommand(dbPath, [
-        'export',
-        'json',
-        String(runId),
-        '--out',
-        join(dir, `${runId}-before.json`),
-      ])
+      const before = await exportRun(dbPath, runId, 'before')
       const r = await runCommand(dbPath, ['import', 'ledger', make(), '--run', String(runId)])
       expect(r.err).toMatch(words)
       expect(r.code).toBe(2)
@@ -302,13 +286,7 @@ describe('import ledger refuses a hostile agent ledger, storing nothing', () => 
       expect(db.prepare('SELECT count(*) FROM sample_blocks').pluck().get()).toBe(0)
       expect(db.prepare('SELECT count(*) FROM samples WHERE seq % 2 = 1').pluck().get()).toBe(0)
       db.close()
-      const after = await runCommand(dbPath, [
-        'export',
-        'json',
-        String(runId),
-        '--out',
-        join(dir, `${runId}-after.json`),
-      ])
+      const after = await exportRun(dbPath, runId, 'after')
       expect([after.code, after.err.replace(/-after/g, '')]).toEqual([
         before.code,
         before.err.replace(/-before/g, ''),

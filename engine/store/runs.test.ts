@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
+import { pairInput } from '../testing/config.ts'
 import { createRun, generatorHealth } from './runs.ts'
 import { openDb } from './db.ts'
 import { readEnvironment } from './environment.ts'
@@ -61,17 +62,7 @@ describe('database', () => {
 describe('createRun', () => {
   it('writes the run, a run_targets row per segment in run order, and the environment it is handed', () => {
     const db = openDb(':memory:')
-    const config = parseRunConfig({
-      version: 1,
-      name: 'interleaved',
-      targets: [
-        { name: 'a', url: 'http://127.0.0.1:1/a' },
-        { name: 'b', url: 'http://127.0.0.1:2/b' },
-      ],
-      load: { connections: 1, duration: 1 },
-      schedule: 'interleaved',
-      rounds: 2,
-    })
+    const config = parseRunConfig(pairInput('interleaved', { schedule: 'interleaved', rounds: 2 }))
     // The caller gathered this (docker included) before: the store only writes it.
     const environment = {
       host: 'h',

@@ -1,4 +1,5 @@
-// A config's validation as tests read it: every issue as "field: message", none for a good config.
+// Configs as tests write and read them: a config's validation (every issue as "field: message", none
+// for a good config), and the inputs the tests of comparisons and studies start from.
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfig } from '../config/load.ts'
 
@@ -23,3 +24,19 @@ export const sweepConfig = (url: string, sweep: unknown, extra: Record<string, u
     sweep,
     ...extra,
   })
+
+/**
+ * The input of a comparison's config: targets a and b on two ports, one connection for 1 s (the
+ * tests of rounds, the stopping rule, the store's run rows, the wizard). `extra` adds fields or
+ * replaces them.
+ */
+export const pairInput = (name: string, extra: Record<string, unknown> = {}) => ({
+  version: 1,
+  name,
+  targets: [
+    { name: 'a', url: 'http://127.0.0.1:1/a' },
+    { name: 'b', url: 'http://127.0.0.1:2/b' },
+  ],
+  load: { connections: 1, duration: 1 },
+  ...extra,
+})

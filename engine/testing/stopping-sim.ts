@@ -14,9 +14,10 @@ import { DEFAULT_MIN_EFFECT } from '../metrics/compare-metric.ts'
 import { seededRandom } from '../metrics/random.ts'
 import { decideRounds, HEADLINE_METRICS } from '../metrics/stopping.ts'
 import { headlineBlock } from './stats-block.ts'
+import { pairInput } from './config.ts'
 
 type Metric = (typeof HEADLINE_METRICS)[number]
-type Values = Record<Metric, number>
+export type Values = Record<Metric, number>
 
 export interface NoiseFixture {
   what: string
@@ -71,16 +72,7 @@ export function simulateRun(
   rounds: Record<string, number | boolean> = {},
   roundSeconds = 30,
 ): SimOutcome {
-  const config = parseRunConfig({
-    version: 1,
-    name: 'sim',
-    targets: [
-      { name: 'a', url: 'http://127.0.0.1:1/' },
-      { name: 'b', url: 'http://127.0.0.1:2/' },
-    ],
-    load: { connections: 1, duration: 1 },
-    rounds,
-  })
+  const config = parseRunConfig(pairInput('sim', { rounds }))
   const plan = roundsPlan(config)
   const truth: Values = { p50: effect, p99: effect, throughput: 1 / effect }
   const a: Round[] = []

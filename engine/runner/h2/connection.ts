@@ -22,7 +22,7 @@
 import type { Socket } from 'node:net'
 import type { ScenarioSetup } from '../scenario.ts'
 import { applyCaptures, renderStepParts } from '../scenario.ts'
-import type { ConnectionHost, LoadConnection } from '../load-connection.ts'
+import { thinkWait, type ConnectionHost, type LoadConnection } from '../load-connection.ts'
 import { ERROR_KINDS } from '../../api/types.ts'
 import { formatCorrelationId } from '../../store/correlation.ts'
 import { parseServerTiming } from '../server-timing.ts'
@@ -67,7 +67,8 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
   private readonly host: ConnectionHost
   private readonly scenario: ScenarioSetup | null
   private readonly pause: ((step: number) => number) | null
-  private thinkTimer: NodeJS.Timeout | null = null
+  /** The pending think-time timer (thinkWait's). */
+  thinkTimer: NodeJS.Timeout | null = null
   private limit = 0
   private socketAnswered = 0
   private stepIndex = 0
@@ -337,16 +338,7 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
   // ---- what the driver asks ------------------------------------------------------------------
 
   thinking(): boolean {
-    const wait = this.thinkUntil - performance.now()
-    if (wait <= 0) {
-      this.thinkUntil = 0
-      return false
-    }
-    this.thinkTimer ??= setTimeout(() => {
-      this.thinkTimer = null
-      if (!this.closed) this.host.pump(this)
-    }, wait)
-    return true
+    return thinkWait(this, this.host)
   }
 
   failAll(kind: number): void {

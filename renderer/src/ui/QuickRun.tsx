@@ -34,26 +34,13 @@ export function QuickRun() {
           data-testid="quick-run-url"
         />
       </label>
-      <label>
-        Connections
-        <input
-          type="number"
-          min={1}
-          value={connections}
-          onChange={(e) => setConnections(e.target.value)}
-          data-testid="quick-run-connections"
-        />
-      </label>
-      <label>
-        Seconds
-        <input
-          type="number"
-          min={1}
-          value={seconds}
-          onChange={(e) => setSeconds(e.target.value)}
-          data-testid="quick-run-seconds"
-        />
-      </label>
+      <CountInput
+        label="Connections"
+        value={connections}
+        set={setConnections}
+        testId="quick-run-connections"
+      />
+      <CountInput label="Seconds" value={seconds} set={setSeconds} testId="quick-run-seconds" />
       <Button
         type="submit"
         variant="primary"
@@ -69,5 +56,21 @@ export function QuickRun() {
         </span>
       ) : null}
     </form>
+  )
+}
+
+/** A count of at least 1 (connections, seconds), kept as typed: the run's config checks it. */
+function CountInput(p: { label: string; value: string; set: (v: string) => void; testId: string }) {
+  return (
+    <label>
+      {p.label}
+      <input
+        type="number"
+        min={1}
+        value={p.value}
+        onChange={(e) => p.set(e.target.value)}
+        data-testid={p.testId}
+      />
+    </label>
   )
 }

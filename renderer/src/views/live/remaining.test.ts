@@ -2,20 +2,11 @@
 // joining (no second yet) says how long its load will be.
 import { describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../../../../engine/config/load.ts'
+import { pairInput } from '../../../../engine/testing/config.ts'
 import { plannedSeconds, remainingText } from './remaining.ts'
 
 const config = (load: Record<string, unknown>, rounds = 1) =>
-  parseRunConfig({
-    version: 1,
-    name: 'r',
-    targets: [
-      { name: 'a', url: 'http://127.0.0.1:1/' },
-      { name: 'b', url: 'http://127.0.0.1:2/' },
-    ],
-    load: { connections: 4, ...load },
-    rounds,
-    cooldownSeconds: 5,
-  })
+  parseRunConfig(pairInput('r', { load: { connections: 4, ...load }, rounds, cooldownSeconds: 5 }))
 
 describe('the live view’s remaining line', () => {
   it('a time-bound run before its first second (agents joining): its length, not "request-bound"', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
 import { MIN_ROUNDS } from '../../../../engine/metrics/compare-metric.ts'
+import { pairInput } from '../../../../engine/testing/config.ts'
 import { chooseProtocol, defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 
@@ -13,17 +14,12 @@ describe('wizard draft', () => {
   })
 
   it('keeps rounds until precise through the form, and draws a new order for a run again', () => {
-    const config = RunConfigV1Schema.parse({
-      version: 1,
-      name: 'until precise',
-      targets: [
-        { name: 'a', url: 'http://127.0.0.1:1/a' },
-        { name: 'b', url: 'http://127.0.0.1:1/b' },
-      ],
-      load: { connections: 1, duration: 1 },
-      rounds: { min: 4, max: 12, precision: 3, budgetMinutes: 10, skipDisturbed: true },
-      scheduleSeed: 77,
-    })
+    const config = RunConfigV1Schema.parse(
+      pairInput('until precise', {
+        rounds: { min: 4, max: 12, precision: 3, budgetMinutes: 10, skipDisturbed: true },
+        scheduleSeed: 77,
+      }),
+    )
     const d = fromConfig(config)
     expect(d).toMatchObject({ roundsMode: 'precise', schedule: 'randomized' })
     const again = toConfigInput(d)

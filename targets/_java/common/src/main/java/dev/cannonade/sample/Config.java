@@ -51,6 +51,24 @@ public record Config(
         intVar(env, "TLS_PORT", 8443, 0, 65535));
   }
 
+  /**
+   * The line a Java stack prints once it listens, the same for Jetty and Tomcat: `server` and its
+   * `version`, the plain `port` and its protocols, the TLS port when there is one (`tlsPort` -1:
+   * none), the threads and the pool.
+   */
+  public String listeningLine(String server, String version, int port, int tlsPort) {
+    return String.format(
+        "[app] %s %s listening on %s:%d, %s%s (threads %d, pool %d)",
+        server,
+        version,
+        host,
+        port,
+        http2 ? "HTTP/1.1 and h2c" : "HTTP/1.1",
+        tlsPort < 0 ? "" : ", TLS (" + (http2 ? "h2, http/1.1" : "http/1.1") + ") on " + tlsPort,
+        threads,
+        poolSize);
+  }
+
   /** "on" or "off" (empty or unset: off). */
   private static boolean onOff(Map<String, String> env, String name) {
     String raw = env.getOrDefault(name, "");

@@ -152,17 +152,12 @@ public final class JettyMain {
     server.setStopTimeout(3_000);
     server.start();
     api.listening(connector.getLocalPort());
-    System.out.printf(
-        "[app] jetty %s listening on %s:%d, %s%s (threads %d, pool %d)%n",
-        Server.getVersion(),
-        config.host(),
-        connector.getLocalPort(),
-        config.http2() ? "HTTP/1.1 and h2c" : "HTTP/1.1",
-        tls == null
-            ? ""
-            : ", TLS (" + (config.http2() ? "h2, http/1.1" : "http/1.1") + ") on " + tls.getLocalPort(),
-        config.threads(),
-        config.poolSize());
+    System.out.println(
+        config.listeningLine(
+            "jetty",
+            Server.getVersion(),
+            connector.getLocalPort(),
+            tls == null ? -1 : tls.getLocalPort()));
     if (System.getenv("CANNONADE_EXIT_AFTER_START") != null) {
       // Image build: a start-up run that records the loaded classes for CDS (see Dockerfile).
       server.stop();

@@ -143,17 +143,12 @@ public final class TomcatMain {
                   }
                   Db.close(db);
                 }));
-    System.out.printf(
-        "[app] tomcat %s listening on %s:%d, %s%s (threads %d, pool %d)%n",
-        org.apache.catalina.util.ServerInfo.getServerNumber(),
-        config.host(),
-        connector.getLocalPort(),
-        config.http2() ? "HTTP/1.1 and h2c" : "HTTP/1.1",
-        tls == null
-            ? ""
-            : ", TLS (" + (config.http2() ? "h2, http/1.1" : "http/1.1") + ") on " + tls.getLocalPort(),
-        config.threads(),
-        config.poolSize());
+    System.out.println(
+        config.listeningLine(
+            "tomcat",
+            org.apache.catalina.util.ServerInfo.getServerNumber(),
+            connector.getLocalPort(),
+            tls == null ? -1 : tls.getLocalPort()));
     if (System.getenv("CANNONADE_EXIT_AFTER_START") != null) {
       // Image build: a start-up run that records the loaded classes for CDS (see Dockerfile).
       System.exit(0);
