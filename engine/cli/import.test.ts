@@ -105,6 +105,16 @@ describe('cannonade import har|curl|openapi', () => {
     const huge = join(dir, 'huge.har')
     writeFileSync(huge, '')
     truncateSync(huge, 1024 ** 3) // 1 GB, sparse: nothing is written or read
+    // Issue 29, item 19: these two once ended in a raw error and exit 1.
+    const foreign = join(dir, 'foreign-path.json')
+    writeFileSync(
+      foreign,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't' },
+        paths: { 'http://evil/x': { get: { responses: {} } } },
+      }),
+    )
     it.each<[string, string[], RegExp]>([
       [
         'a file that is no HAR',
@@ -131,6 +141,16 @@ describe('cannonade import har|curl|openapi', () => {
         /swagger: is OpenAPI 2 \(Swagger 2\.0\)/,
       ],
       ['no --base', ['openapi', OPENAPI], /base: needs --base URL/],
+      [
+        "a curl $'…\\U7FFFFFFF' (past Unicode)",
+        ['curl', "curl $'http://127.0.0.1:9/\\U7FFFFFFF'"],
+        /^cannonade import curl: \\U7FFFFFFF is not a character \(Unicode ends at \\U0010FFFF\)$/m,
+      ],
+      [
+        'an OpenAPI document whose one path is http://evil/x',
+        ['openapi', foreign, '--base', 'http://127.0.0.1:9'],
+        /foreign-path\.json: paths: has no operations .*left out the paths "http:\/\/evil\/x": a path starts with a single "\/"/,
+      ],
       ['a HAR flag on curl', ['curl', 'curl http://h/', '--keep-static'], /unknown option --keep-static/],
       [
         'an unknown kind',
@@ -139,8 +159,9 @@ describe('cannonade import har|curl|openapi', () => {
       ],
     ])('%s', async (_name, argv, message) => {
       const r = await cli('import', ...argv)
-      expect(r.code).toBe(2)
+      expect(r.code, r.err).toBe(2)
       expect(r.err).toMatch(message)
+      expect(r.err).not.toMatch(/^\s+at /m) // said in words, no stack trace
       expect(r.out).toBe('')
       expect(existsSync(DB)).toBe(false)
     })

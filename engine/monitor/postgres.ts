@@ -24,6 +24,42 @@ const SQL = `SELECT coalesce(a.state, 'unknown')::text AS state, pg_catalog.coun
     AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()
   GROUP BY 1`
 
+/** A row of SQL as the server sent it: nothing in it is trusted to have the type the query asks. */
+export type ActivityRow = { state: unknown; n: unknown }
+
+/** A count as the server sent it: a whole number, else no reading (text such as '12', NULL, 1e400). */
+export function wholeCount(n: unknown): number | null {
+  return typeof n === 'number' && Number.isInteger(n) ? n : null
+}
+
+/**
+ * One tick's samples from SQL's rows: a sample per state, those of STATES at 0 when no row names
+ * them. A count that is no whole number is no reading, its sample kept (../monitor/bounds.ts
+ * checks the range again); a state that is no text is 'unknown'.
+ */
+export function connectionSamples(
+  rows: readonly ActivityRow[],
+  t: number,
+  target: string,
+  connectionLimit: number | null,
+): ResourceSample[] {
+  const counts = new Map<string, number | null>(STATES.map((s) => [s, 0]))
+  for (const r of rows) counts.set(typeof r.state === 'string' ? r.state : 'unknown', wholeCount(r.n))
+  return [...counts].map(([state, connections]) => ({
+    t,
+    source: 'postgres',
+    target,
+    instance: state,
+    cpuPercent: null,
+    memoryBytes: null,
+    memoryLimitBytes: null,
+    cpuLimit: null,
+    state: 'running',
+    connections,
+    connectionLimit,
+  }))
+}
+
 /**
  * Database connections of a PostgreSQL database on the run's timeline (pooling on or
  * off): one sample per connection state per tick, from pg_stat_activity, with `connections` the
@@ -112,35 +148,12 @@ export class PostgresMonitor implements Monitor {
       this.#intervalMs,
       async () => {
         const t = Date.now()
-        const { rows } = await client.query<{ state: unknown; n: unknown }>(SQL)
-        const counts = new Map<string, number | null>(STATES.map((s) => [s, 0]))
-        // A count that is no whole number is no reading (../monitor/bounds.ts checks it again).
-        for (const r of rows)
-          counts.set(
-            typeof r.state === 'string' ? r.state : 'unknown',
-            Number.isInteger(r.n) ? (r.n as number) : null,
-          )
-        for (const [state, n] of counts) onSample(this.#sample(t, state, n))
+        const { rows } = await client.query<ActivityRow>(SQL)
+        for (const s of connectionSamples(rows, t, this.#target, this.#limit)) onSample(s)
         errors.ok()
       },
       (error) => errors.report(toMonitorError(error, 'unreachable', `postgres monitor (${this.#where})`)),
     )
-  }
-
-  #sample(t: number, state: string, connections: number | null): ResourceSample {
-    return {
-      t,
-      source: 'postgres',
-      target: this.#target,
-      instance: state,
-      cpuPercent: null,
-      memoryBytes: null,
-      memoryLimitBytes: null,
-      cpuLimit: null,
-      state: 'running',
-      connections,
-      connectionLimit: this.#limit,
-    }
   }
 
   async stop(): Promise<void> {
