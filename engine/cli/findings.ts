@@ -2,7 +2,6 @@
 // print them: the warm-up load.warmup: auto found in each segment (and the segments that never
 // settled), and what limited each target (engine/metrics/limiting.ts).
 import type { RunSummary } from '../api/types.ts'
-import { LIMIT_NAMES } from '../metrics/limiting.ts'
 import { steadyText } from '../metrics/steady-words.ts'
 import { printable } from './text.ts'
 
@@ -18,7 +17,8 @@ export function limitLines(s: Pick<RunSummary, 'limitedBy'>): string[] {
   if (s.limitedBy.length === 0) return []
   const out = ['', 'limited by (from what was measured):']
   for (const l of s.limitedBy) {
-    out.push(`  ${printable(l.target)}: ${LIMIT_NAMES[l.kind]}: ${printable(l.text)}`)
+    // The text names its kind itself ("limited by its CPU: …", "nothing found at its limit…").
+    out.push(`  ${printable(l.target)}: ${printable(l.text)}`)
     for (const f of l.found.slice(1)) out.push(`    also: ${printable(f.text)}`)
   }
   return out
