@@ -164,6 +164,11 @@ export interface TargetRoundSummary extends StatsBlock {
    */
   serverTimingInvalid: number
   /**
+   * HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server set on the segment's connections
+   * (absent for HTTP/1.1, a server that set none, or a run recorded before it was kept).
+   */
+  streamLimit?: number
+  /**
    * What else went on while this target's round ran (engine/metrics/noise.ts), from run_targets.noise;
    * absent for a run recorded before it was measured, or a round still running.
    */

@@ -151,6 +151,8 @@ export type ToWriter =
       serverTimingInvalid: number[]
       /** Scenario: steps skipped after a failed step (segment.ts SkipTally). */
       skipped?: number[] | undefined
+      /** HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server set (null: none, or HTTP/1.1). */
+      streamLimit?: number | null
     }
   | { type: 'close' }
 

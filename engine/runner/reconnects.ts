@@ -11,6 +11,24 @@ import type { NewWarning } from '../store/warnings.ts'
 /** Requests per connection reopened below which a run says so. */
 export const REQUESTS_PER_CONNECTION = 100
 
+/**
+ * HTTP/2: a server whose SETTINGS_MAX_CONCURRENT_STREAMS is below the target's `streams` caps what
+ * is in flight (the client never opens more; issue 31, item 2): said once per target and round.
+ */
+export function streamLimitWarning(config: RunConfig, r: TargetRoundSummary): NewWarning | null {
+  const index = config.targets.findIndex((t) => t.name === r.target)
+  const streams = config.targets[index]?.streams ?? 1
+  if (index < 0 || r.streamLimit === undefined || r.streamLimit >= streams) return null
+  return {
+    kind: 'connections',
+    field: `targets.${index}.streams`,
+    target: r.target,
+    source: 'load',
+    message: `${r.target} #${r.round}: the server allows ${r.streamLimit} concurrent stream${r.streamLimit === 1 ? '' : 's'} per connection (SETTINGS_MAX_CONCURRENT_STREAMS), below streams: ${streams}, so at most ${r.streamLimit} of them were in flight on each connection`,
+    stopped: false,
+  }
+}
+
 /** The warning a target's round gives, or null. */
 export function reconnectWarning(config: RunConfig, r: TargetRoundSummary): NewWarning | null {
   const index = config.targets.findIndex((t) => t.name === r.target)

@@ -22,7 +22,7 @@ import type { ResourceRecorder } from './resources.ts'
 import type { NoiseMeter } from './noise-meter.ts'
 import type { RoundsJudge } from './rounds-judge.ts'
 import type { RunHooks, RunOptions } from './run-types.ts'
-import { reconnectWarning } from './reconnects.ts'
+import { reconnectWarning, streamLimitWarning } from './reconnects.ts'
 
 export interface RunnerChildDeps {
   child: ChildProcess
@@ -113,8 +113,11 @@ export class RunnerChild {
         break
       }
       case 'segment': {
-        const reopened = reconnectWarning(this.d.config, msg.summary)
-        if (reopened) resources.warn(reopened)
+        for (const w of [
+          reconnectWarning(this.d.config, msg.summary),
+          streamLimitWarning(this.d.config, msg.summary),
+        ])
+          if (w) resources.warn(w)
         judge?.segment(msg.summary, meter?.end(msg.summary) ?? null)
         hooks.onSegment?.(msg.summary)
         if (msg.encoded) hooks.onEncodedSegment?.(msg.encoded, msg.summary)

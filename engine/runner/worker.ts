@@ -292,7 +292,7 @@ async function run(msg: StartMsg): Promise<void> {
     const result = await current.run()
     current = null
     if (link.failure) break
-    const { seconds, phaseSeconds, schedule, serverTimingInvalid, skipped } = result
+    const { seconds, phaseSeconds, schedule, serverTimingInvalid, skipped, streamLimit } = result
     const end = {
       type: 'segment-end',
       segment: seg.index,
@@ -301,6 +301,7 @@ async function run(msg: StartMsg): Promise<void> {
       schedule,
       serverTimingInvalid,
       skipped,
+      streamLimit,
     } as const
     await link
       .ask(end, 'segment-summary', `the summary of ${seg.target} round ${seg.round}`)

@@ -288,6 +288,7 @@ function onSegmentEnd(end: Extract<ToWriter, { type: 'segment-end' }>): void {
     schedule: scheduleStats(st, schedule),
     serverTimingInvalid,
     ...(cut ? { steady: cut.steady } : {}),
+    ...(end.streamLimit != null ? { streamLimit: end.streamLimit } : {}),
   }
   // The summary and the warm-up's rows and blocks moved to its phase: one transaction.
   db!.transaction(() => {

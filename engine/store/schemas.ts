@@ -101,6 +101,8 @@ export const TargetSummarySchema = z.object({
   serverTimingInvalid: z.number().int().min(0).default(0),
   // load.warmup: auto (issue 27): where the measured window starts, and whether it settled.
   steady: SteadyStateSchema.optional(),
+  // HTTP/2 (issue 31): the lowest concurrent-stream limit the server set on this segment's connections.
+  streamLimit: z.number().int().min(0).optional(),
 })
 
 export const ThresholdResultSchema = z.object({

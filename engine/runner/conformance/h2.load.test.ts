@@ -37,11 +37,14 @@ async function start(o: H2TargetOptions): Promise<H2Target> {
 }
 
 /** A 1 s run on 2 connections × `streams` of GET (or `method` with `body`) `url`/x. */
+/** The run's one target and round, with the run's warnings beside it. */
+type Round = TargetRoundSummary & { runWarnings: string[] }
+
 async function run(
   t: H2Target,
   extra: Record<string, unknown> = {},
   load: Record<string, unknown> = {},
-): Promise<TargetRoundSummary> {
+): Promise<Round> {
   const result = await runConfig({
     version: 1,
     name: 'h2 conformance',
@@ -58,7 +61,7 @@ async function run(
     load: { connections: 2, duration: 1, timeoutMs: 5_000, ...load },
     cooldownSeconds: 0,
   })
-  return result.summary.results[0]!
+  return { ...result.summary.results[0]!, runWarnings: result.summary.warnings.map((w) => w.message) }
 }
 
 const errorsBut = (r: TargetRoundSummary, ...allowed: string[]) =>
@@ -141,6 +144,11 @@ describe('HTTP/2 conformance (issue 31, item 3)', () => {
     expect(errorsBut(r)).toEqual({})
     expectAnswered(r, t)
     expect(t.maxConcurrent).toBe(2)
+    // Shown: the limit is kept with the round and said in the run's warnings.
+    expect(r.streamLimit).toBe(2)
+    expect(r.runWarnings).toContainEqual(
+      expect.stringContaining('the server allows 2 concurrent streams per connection'),
+    )
     if (hasH2load) {
       // h2load opens its streams before the SETTINGS arrive: those above the limit are refused.
       const h = await h2load(t, 10)
