@@ -9,6 +9,9 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A screen follows the engine's events: on a loaded 2-core machine an event can take seconds to
+    // show, past expect.poll's default second. A poll still ends at the first value that matches.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'] } },

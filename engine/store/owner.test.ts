@@ -16,8 +16,9 @@ let zombie = 0
 /** The zombie's start identity as it was recorded while it ran (boot id and start ticks). */
 let recorded = ''
 beforeAll(async () => {
-  // sh starts `sleep 0`, says its pid, then becomes `sleep 30`, which never reaps it.
-  parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  // sh starts `sleep 1`, says its pid, then becomes `sleep 30`, which never reaps it. The child lives
+  // a second so sh has become `sleep 30` before it ends: a `sleep 0` could end first, and sh reap it.
+  parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
   let out = ''
   parent.stdout!.on('data', (c: Buffer) => (out += c.toString()))
   zombie = await waitUntil(() => (/^\d+\n/.test(out) ? Number(out.trim()) : undefined), 10_000, 'the pid')
