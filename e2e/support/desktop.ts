@@ -83,14 +83,29 @@ export interface DesktopSession {
   launch(opts?: { env?: NodeJS.ProcessEnv }): Promise<DesktopApp>
 }
 
+/** A file's text, or null when it cannot be read. */
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+
 /** One folder per test; each launched app is closed (and its page errors checked) after the test. */
 export function desktopPerTest(backend: Backend): { session: () => DesktopSession } {
   let apps: DesktopApp[] = []
   let errors: string[] = []
   let base: string | null = null
-  afterEach(async () => {
+  afterEach(async (ctx) => {
     for (const app of apps) await app.close().catch(() => undefined)
     apps = []
+    // A failed test prints the app's log before its folder goes: the engine's exits and its
+    // stderr are there (electron/engine-process.ts), and nowhere else once the folder is removed.
+    if (base && ctx.task.result?.state === 'fail') {
+      const log = readText(join(base, 'data', 'logs', 'cannonade.log'))
+      if (log) console.log(`the app's log (${base}):\n${log.split('\n').slice(-60).join('\n')}`)
+    }
     if (base) rmSync(base, { recursive: true, force: true })
     base = null
     const seen = errors
