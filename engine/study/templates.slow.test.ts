@@ -9,6 +9,7 @@ import { changesStack, type StackSetting } from '../config/sweep.ts'
 import { ranWell, recordedStacks, shortenTemplate as shorten } from '../testing/templates.ts'
 import { handle, startDemoServer, type DemoServer } from '../demo/server.ts'
 import { selfSigned } from '../testing/tls.ts'
+import { closer } from '../testing/h2-targets.ts'
 import { openDb } from '../store/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { runStudy } from './run.ts'
@@ -17,19 +18,15 @@ import { listTemplates } from './templates.ts'
 const templates = listTemplates()
 
 /** The demo's answers over HTTP/2: h2c by prior knowledge, or h2 over TLS (a throwaway certificate). */
-async function demoOverH2(tls: boolean): Promise<{ url: string; close(): Promise<void> }> {
+async function demoOverH2(tls: boolean): Promise<{ url: string; open(): number; close(): Promise<void> }> {
   const handler = handle as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
   const server = tls ? http2.createSecureServer(selfSigned(), handler) : http2.createServer(handler)
-  const sessions = new Set<http2.ServerHttp2Session>()
-  server.on('session', (s: http2.ServerHttp2Session) => sessions.add(s))
+  const close = closer(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sessions) s.destroy()
-        server.close(() => resolve())
-      }),
+    open: () => close.open(),
+    close,
   }
 }
 
@@ -43,6 +40,14 @@ describe('templates, shortened, against the demo target', () => {
     h2 = await demoOverH2(true)
   })
   afterAll(async () => {
+    // A run closes its connections when it ends; one still open here would be a leak to look into
+    // (the servers are closed either way, so the file cannot hang on it).
+    for (const [name, server] of [
+      ['h2c', h2c],
+      ['h2', h2],
+    ] as const)
+      if (server.open() > 0)
+        console.log(`[evidence] ${server.open()} ${name} sockets still open after the last run`)
     await demo.close()
     await h2c.close()
     await h2.close()

@@ -28,6 +28,32 @@ export interface H2Target {
   close(): Promise<void>
 }
 
+/**
+ * Closes an HTTP/2 server for good: its sessions and every socket it accepted, a TLS handshake or a
+ * preface still pending included (`server.close` alone waits for those for ever). `open()` counts
+ * the sockets still open, so a caller can say what was left.
+ */
+export function closer(server: http2.Http2Server | http2.Http2SecureServer): (() => Promise<void>) & {
+  open(): number
+} {
+  const sockets = new Set<net.Socket>()
+  const sessions = new Set<http2.ServerHttp2Session>()
+  server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    sessions.add(session)
+    session.on('close', () => sessions.delete(session))
+  })
+  const close = async () => {
+    for (const s of sessions) s.destroy()
+    for (const s of sockets) s.destroy()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+  return Object.assign(close, { open: () => sockets.size })
+}
+
 /** What the target does with the nth stream of a session (from 1); return false to answer as usual. */
 export type H2Behaviour = (
   stream: http2.ServerHttp2Stream,
@@ -99,11 +125,9 @@ export async function startH2Target(o: H2TargetOptions = {}): Promise<H2Target> 
   const server = cert
     ? http2.createSecureServer({ key: cert.key, cert: cert.cert, settings: o.settings ?? {} })
     : http2.createServer({ settings: o.settings ?? {} })
-  const sessions = new Set<http2.ServerHttp2Session>()
+  const closeAll = closer(server)
   server.on('session', (session) => {
     t.sessions++
-    sessions.add(session)
-    session.on('close', () => sessions.delete(session))
     session.on('error', () => {})
     let open = 0
     let nth = 0
@@ -138,8 +162,7 @@ export async function startH2Target(o: H2TargetOptions = {}): Promise<H2Target> 
   t.url = `${cert ? 'https' : 'http'}://127.0.0.1:${port}`
   t.close = async () => {
     relay?.close()
-    for (const s of sessions) s.destroy()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await closeAll()
   }
   return t
 }
