@@ -73,12 +73,20 @@ export function TargetEditor({
       <ProtocolField target={target} id={id} />
       <MonitorQuestionBox target={value} index={index} stacks={stacks} set={set} />
       {value.url.startsWith('https:') ? (
-        <CheckAt
-          part={target}
-          k="insecure"
-          label="Accept a self-signed certificate"
-          testId={`${id}-insecure`}
-        />
+        <>
+          <CheckAt
+            part={target}
+            k="insecure"
+            label="Accept a self-signed certificate"
+            testId={`${id}-insecure`}
+          />
+          <CheckAt
+            part={target}
+            k="tlsResume"
+            label="Resume TLS sessions (a new connection skips the full handshake)"
+            testId={`${id}-tls-resume`}
+          />
+        </>
       ) : null}
       <StackNote target={target} id={id} />
       <SecretsNote target={target} id={id} />

@@ -45,6 +45,25 @@ describe('wizard draft', () => {
     })
   })
 
+  it("keeps a target's TLS session resumption through the form, and only for an https:// URL", () => {
+    const config = RunConfigV1Schema.parse({
+      version: 1,
+      name: 'resume',
+      targets: [
+        { name: 'on', url: 'https://127.0.0.1:1/', tls: { resume: true } },
+        { name: 'off', url: 'https://127.0.0.1:1/' },
+      ],
+      load: { connections: 1, duration: 1 },
+    })
+    const d = fromConfig(config)
+    expect(d.targets.map((t) => t.tlsResume)).toEqual([true, false])
+    const again = validate(d).config
+    expect(again?.targets.map((t) => t.tls)).toEqual([{ resume: true }, undefined])
+    // Changed to http://, the hidden box must not refuse the run.
+    d.targets[0]!.url = 'http://127.0.0.1:1/'
+    expect(validate(d).config?.targets[0]?.tls).toBeUndefined()
+  })
+
   it("keeps a target's protocol and streams through the form, and names a mismatch at the protocol", () => {
     const config = RunConfigV1Schema.parse({
       version: 1,

@@ -52,6 +52,8 @@ export interface TargetDraft {
   /** A body generated before the run instead of `body`: size in bytes, JSON or text. */
   generated: { size: Num; kind: 'json' | 'text' } | null
   insecure: boolean
+  /** TLS session resumption on reconnects (`tls: { resume: true }`); an https:// URL only. */
+  tlsResume: boolean
   /** The statuses that count as answered ("200-299, 304"); '' for the default, 200–399 (expectDraft.ts). */
   expect: string
   /** How the target is spoken to (target/ProtocolField.tsx), and HTTP/2's streams per connection. */
@@ -156,6 +158,7 @@ export function emptyTarget(name = '', url = ''): TargetDraft {
     body: '',
     generated: null,
     insecure: false,
+    tlsResume: false,
     expect: '',
     protocol: 'http1',
     streams: 1,
@@ -333,6 +336,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
             : t.body,
         expect: expectInput(t.expect),
         insecure: t.insecure || undefined,
+        tls: t.tlsResume && t.url.trim().startsWith('https:') ? { resume: true } : undefined,
         protocol: t.protocol === 'http1' ? undefined : t.protocol,
         streams: t.streams === 1 ? undefined : t.streams,
         monitor: monitorInput(t.monitor),

@@ -24,6 +24,7 @@ export function targetFromConfig(t: TargetConfig): TargetDraft {
   if (t.body !== null && typeof t.body === 'object') td.generated = { ...t.body }
   else td.body = t.body ?? ''
   td.insecure = t.insecure
+  td.tlsResume = t.tls?.resume ?? false
   td.expect = expectText(t.expect)
   td.protocol = t.protocol
   td.streams = t.streams
