@@ -113,7 +113,7 @@ const authSecret = <const K extends string>(
 
 const PRESETS = [
   { value: 'container', label: 'container (cAdvisor: CPU, working set, limits)' },
-  { value: 'host', label: 'host (node_exporter: CPU busy, memory used)' },
+  { value: 'host', label: "host (node_exporter: the whole machine's CPU and memory, every process)" },
   { value: 'jvm', label: 'JVM (CPU, RSS, heap, GC pauses, threads)' },
   { value: 'nodejs', label: 'Node.js (CPU, RSS, heap, event-loop lag)' },
 ] as const satisfies readonly { value: PrometheusPreset; label: string }[]
@@ -256,8 +256,8 @@ export const MONITOR_FORMS = {
         field('select')('preset', 'Preset', 'prom-preset', { options: PRESETS, when: { by: ['preset'] } }),
         text('rateWindow', 'Rate window (optional)', 'prom-rate-window', {
           text: 'optional',
-          placeholder: '1m',
-          hint: 'At least two scrape intervals',
+          placeholder: 'each scrape',
+          hint: "Empty: each scrape's own rate, to follow the run's seconds; a window (at least two scrape intervals) smooths over it",
           when: { by: ['preset'] },
         }),
         text('query', 'PromQL', 'prom-query', {

@@ -285,7 +285,7 @@ export const PrometheusMonitorSpecSchema = strict(
       .regex(PROM_NAME, 'name must be letters, digits and _, like heap_bytes (not starting with a digit)')
       .max(64, 'name must be at most 64 characters')
       .optional(),
-    /** The window of the presets' rate(): at least two scrape intervals (default 1m). */
+    /** The window of the presets' rate(): at least two scrape intervals (default: none, each scrape's own rate, irate). */
     rateWindow: z
       .string({ error: 'rateWindow must be a Prometheus duration like 30s or 1m' })
       .regex(PROM_DURATION, 'rateWindow must be a Prometheus duration like 30s or 1m')

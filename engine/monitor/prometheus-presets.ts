@@ -10,7 +10,8 @@
 // - jvm: the process' CPU and RSS, heap used, the share of time in GC pauses and the threads, under
 //   client_java's names or Micrometer's (whichever the service exposes: `or`).
 // - nodejs (prom-client's default metrics): the process' CPU and RSS, heap used, event-loop lag.
-// CPU is in % of one core (rate of CPU seconds × 100), as every other source reports it.
+// CPU is in % of one core (rate of CPU seconds × 100), as every other source reports it. The host
+// preset is the whole machine's (every process on it), not the target's alone.
 import type { PrometheusMonitorSpec, PrometheusPreset } from '../config/schema-monitor.ts'
 
 /** A figure the sample's columns hold; anything else is a named series (`metric`, `value`). */
@@ -30,7 +31,13 @@ export interface PromPlan {
   require: Record<string, string>
 }
 
-const DEFAULT_RATE_WINDOW = '1m'
+/**
+ * Without a `rateWindow`, a counter's rate is each scrape's own (irate over the last minute: the
+ * last two scrapes in it), so a run's seconds follow the server as fast as it is scraped. A
+ * rate() over a minute would smooth a 10 s run flat (issue 28: the host preset read 195 % in every
+ * second); a `rateWindow` asks for that smoothing, over the window given.
+ */
+const INSTANT_LOOKBACK = '1m'
 
 /** A label value inside a PromQL string literal. */
 export function promString(value: string): string {
@@ -45,20 +52,24 @@ export function presetPlan(spec: PrometheusMonitorSpec): PromPlan {
       require: spec.labels ?? {},
     }
   }
-  const w = spec.rateWindow ?? DEFAULT_RATE_WINDOW
+  const rate = (expr: string) =>
+    spec.rateWindow === undefined
+      ? `irate(${expr}[${INSTANT_LOOKBACK}])`
+      : `rate(${expr}[${spec.rateWindow}])`
   const user = Object.entries(spec.labels ?? {}).map(([k, v]) => `${k}=${promString(v)}`)
   /** `metric{…}`: the preset's own matchers and the user's labels. */
   const sel = (metric: string, ...own: string[]) => `${metric}{${[...own, ...user].join(',')}}`
   const preset = spec.preset as PrometheusPreset
   const by = PRESET_BY[preset]
   const sum = (expr: string) => `sum by (${by.join(', ')}) (${expr})`
-  return { series: PRESETS[preset]({ sel, sum, w }), by, require: {} }
+  return { series: PRESETS[preset]({ sel, sum, rate }), by, require: {} }
 }
 
 type Build = {
   sel: (metric: string, ...own: string[]) => string
   sum: (expr: string) => string
-  w: string
+  /** A counter's per-second rate: irate by default, rate() over the spec's `rateWindow`. */
+  rate: (expr: string) => string
 }
 
 const PRESET_BY: Record<PrometheusPreset, string[]> = {
@@ -69,16 +80,16 @@ const PRESET_BY: Record<PrometheusPreset, string[]> = {
 }
 
 /** The process' own CPU and RSS, as client_java and prom-client both name them. */
-const processSeries = ({ sel, sum, w }: Build): PromSeries[] => [
-  { into: 'cpuPercent', query: `${sum(`rate(${sel('process_cpu_seconds_total')}[${w}])`)} * 100` },
+const processSeries = ({ sel, sum, rate }: Build): PromSeries[] => [
+  { into: 'cpuPercent', query: `${sum(rate(sel('process_cpu_seconds_total')))} * 100` },
   { into: 'memoryBytes', query: sum(sel('process_resident_memory_bytes')) },
 ]
 
 const PRESETS: Record<PrometheusPreset, (b: Build) => PromSeries[]> = {
-  container: ({ sel, sum, w }) => {
+  container: ({ sel, sum, rate }) => {
     const c = (metric: string) => sel(metric, 'image!=""')
     return [
-      { into: 'cpuPercent', query: `${sum(`rate(${c('container_cpu_usage_seconds_total')}[${w}])`)} * 100` },
+      { into: 'cpuPercent', query: `${sum(rate(c('container_cpu_usage_seconds_total')))} * 100` },
       { into: 'memoryBytes', query: sum(c('container_memory_working_set_bytes')) },
       // 0 = no limit: left out (> 0), so the column stays null.
       { into: 'memoryLimitBytes', query: `${sum(c('container_spec_memory_limit_bytes'))} > 0` },
@@ -88,10 +99,10 @@ const PRESETS: Record<PrometheusPreset, (b: Build) => PromSeries[]> = {
       },
     ]
   },
-  host: ({ sel, sum, w }) => [
+  host: ({ sel, sum, rate }) => [
     {
       into: 'cpuPercent',
-      query: `${sum(`rate(${sel('node_cpu_seconds_total', 'mode!~"idle|iowait|steal"')}[${w}])`)} * 100`,
+      query: `${sum(rate(sel('node_cpu_seconds_total', 'mode!~"idle|iowait|steal"')))} * 100`,
     },
     {
       into: 'memoryBytes',
@@ -101,7 +112,7 @@ const PRESETS: Record<PrometheusPreset, (b: Build) => PromSeries[]> = {
     { into: 'cpuLimit', query: `count by (instance) (${sel('node_cpu_seconds_total', 'mode="idle"')})` },
   ],
   jvm: (b) => {
-    const { sel, sum, w } = b
+    const { sel, sum, rate } = b
     return [
       ...processSeries(b),
       {
@@ -110,7 +121,7 @@ const PRESETS: Record<PrometheusPreset, (b: Build) => PromSeries[]> = {
       },
       {
         into: { metric: 'gc_pause_ratio' },
-        query: `${sum(`rate(${sel('jvm_gc_collection_seconds_sum')}[${w}])`)} or ${sum(`rate(${sel('jvm_gc_pause_seconds_sum')}[${w}])`)}`,
+        query: `${sum(rate(sel('jvm_gc_collection_seconds_sum')))} or ${sum(rate(sel('jvm_gc_pause_seconds_sum')))}`,
       },
       {
         into: { metric: 'threads' },

@@ -35,6 +35,27 @@ function shopText(): string {
   return `# TYPE shop_queue_depth gauge\nshop_queue_depth{shard="a"} ${served.a.at(-1)}\nshop_queue_depth{shard="b"} ${served.b.at(-1)}\n`
 }
 
+/**
+ * A host whose busy CPU seconds grow at 0.5 cores until `step.at` (ms), then at 1.5 (the truth a
+ * default-window preset must follow within a couple of scrapes); sample times are the exporter's.
+ */
+const step = { at: Infinity, before: 0.5, after: 1.5 }
+function stepText(since: number): string {
+  const now = Date.now()
+  const busy =
+    now <= step.at
+      ? (step.before * (now - since)) / 1000
+      : (step.before * (step.at - since) + step.after * (now - step.at)) / 1000
+  return [
+    `# TYPE node_cpu_seconds_total counter`,
+    `node_cpu_seconds_total{cpu="0",mode="user"} ${busy} ${now}`,
+    `node_cpu_seconds_total{cpu="0",mode="idle"} ${(now - since) / 1000} ${now}`,
+    `node_memory_MemTotal_bytes 1000000`,
+    `node_memory_MemAvailable_bytes 400000`,
+    '',
+  ].join('\n')
+}
+
 let prom: LocalPrometheus | undefined
 const exporters: Exporter[] = []
 
@@ -49,8 +70,9 @@ beforeAll(async () => {
     await startExporter(() => jvmText('micrometer', since)),
     await startExporter(shopText),
   )
-  exporters.push(await startNodeHttp())
-  const [node, jvm, micrometer, shop, nodeHttp] = exporters.map((e) => e.address) as [
+  exporters.push(await startNodeHttp(), await startExporter(() => stepText(since)))
+  const [node, jvm, micrometer, shop, nodeHttp, stepped] = exporters.map((e) => e.address) as [
+    string,
     string,
     string,
     string,
@@ -63,6 +85,7 @@ beforeAll(async () => {
     { job: 'micrometer', address: micrometer },
     { job: 'shop', address: shop },
     { job: 'node-http', address: nodeHttp },
+    { job: 'step', address: stepped },
   ])
   // A rate over 5 s needs a few scrapes of every target.
   await prom.scraped(6)
@@ -130,6 +153,22 @@ describe.skipIf(gate.skip)('prometheus monitor against a real Prometheus', () =>
     expect(
       samples.every((s) => s.source === 'prometheus' && s.target === 'shop' && s.state === 'running'),
     ).toBe(true)
+  })
+
+  it('a preset without rateWindow follows each scrape: a CPU step shows within two seconds, not smoothed over a minute', async () => {
+    // The step comes 3 s after the monitor starts; a rate() over 1m would read ~0.55 cores 3 s later.
+    setTimeout(() => (step.at = Date.now()), 3000)
+    const { samples, errors } = await watch({ preset: 'host', labels: { job: 'step' } }, 8)
+    expect(errors).toEqual([])
+    expect(Number.isFinite(step.at)).toBe(true)
+    const before = samples.filter((s) => s.t <= step.at - 1000)
+    const after = samples.filter((s) => s.t >= step.at + 2500)
+    expect(before.length).toBeGreaterThanOrEqual(1)
+    expect(after.length).toBeGreaterThanOrEqual(2)
+    for (const s of before) expect(s.cpuPercent, `at ${s.t}`).toBeCloseTo(step.before * 100, 6)
+    for (const s of after) expect(s.cpuPercent, `at ${s.t}`).toBeCloseTo(step.after * 100, 6)
+    // The whole machine's: its memory used and its one CPU.
+    expect(samples.every((s) => s.memoryBytes === 600_000 && s.cpuLimit === 1)).toBe(true)
   })
 
   for (const job of ['jvm', 'micrometer'] as const) {
