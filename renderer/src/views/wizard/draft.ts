@@ -14,62 +14,18 @@ import {
 import { issuesOf } from '../../../../engine/config/issue-words.ts'
 import { parseTags } from '../../lib/tags.ts'
 import { clean, type Num } from './clean.ts'
-import { emptyMonitor, monitorInput, type MonitorDraft } from './monitorDraft.ts'
-import {
-  noThink,
-  stepInput,
-  thinkInput,
-  type Method,
-  type StepDraft,
-  type ThinkDraft,
-} from './scenarioDraft.ts'
-import { expectInput } from './expectDraft.ts'
+import { emptyTarget, targetInput, type TargetDraft } from './targetDraft.ts'
 import { emptySweep, sweepInput, sweepIssues, type SweepDraft } from './sweepDraft.ts'
 import { agentsInput, emptyAgents, type AgentsDraft } from './agentsDraft.ts'
 
 export { emptyMonitor, monitorSpec, type MonitorDraft, type MonitorKind } from './monitorDraft.ts'
 export type { Num } from './clean.ts'
+export { chooseProtocol, emptyTarget, type StackDraft, type TargetDraft } from './targetDraft.ts'
 
 export type { ProfileKind }
 
-/** The stack a template's target runs on (kept as it is; a sweep may change its env). */
 /** How a wizard step changes the draft: it edits a copy in place, and the wizard keeps the copy. */
 export type Patch = (change: (d: Draft) => void) => void
-
-export interface StackDraft {
-  name: string
-  native: boolean
-  env: Record<string, string | number>
-  replicas: number
-}
-
-export interface TargetDraft {
-  name: string
-  url: string
-  method: Method
-  headers: { name: string; value: string }[]
-  body: string
-  /** A body generated before the run instead of `body`: size in bytes, JSON or text. */
-  generated: { size: Num; kind: 'json' | 'text' } | null
-  insecure: boolean
-  /** TLS session resumption on reconnects (`tls: { resume: true }`); an https:// URL only. */
-  tlsResume: boolean
-  /** The statuses that count as answered ("200-299, 304"); '' for the default, 200–399 (expectDraft.ts). */
-  expect: string
-  /** How the target is spoken to (target/ProtocolField.tsx), and HTTP/2's streams per connection. */
-  protocol: 'http1' | 'h2' | 'h2c'
-  streams: Num
-  monitor: MonitorDraft
-  /** A scenario: these requests in order against the URL's origin; null for a plain target. */
-  steps: StepDraft[] | null
-  /** A pause after every response (a step's own think wins). */
-  think: ThinkDraft
-  stack: StackDraft | null
-  /** This target is one value of a series (a template's task size): kept as it is. */
-  series: { name: string; value: number } | null
-  /** `${name}` of the steps read from a CANNONADE_SECRET_… variable at the run's start (an import's): kept as it is. */
-  secrets: Record<string, string> | null
-}
 
 export interface PhaseDraft {
   name: string
@@ -147,37 +103,6 @@ export interface ThresholdDraft {
   bound: 'max' | 'min'
   /** Latencies in milliseconds here (the config keeps microseconds), throughput req/s, errorRate %. */
   value: Num
-}
-
-export function emptyTarget(name = '', url = ''): TargetDraft {
-  return {
-    name,
-    url,
-    method: 'GET',
-    headers: [],
-    body: '',
-    generated: null,
-    insecure: false,
-    tlsResume: false,
-    expect: '',
-    protocol: 'http1',
-    streams: 1,
-    monitor: emptyMonitor(),
-    steps: null,
-    think: noThink(),
-    stack: null,
-    series: null,
-    secrets: null,
-  }
-}
-
-/**
- * The protocol a target is spoken to with, as the Targets step chooses it: back to HTTP/1.1, its
- * streams go back to one (HTTP/1.1 has none, and a hidden field must not refuse the run).
- */
-export function chooseProtocol(t: TargetDraft, protocol: TargetDraft['protocol']): void {
-  t.protocol = protocol
-  if (protocol === 'http1') t.streams = 1
 }
 
 export function defaultDraft(): Draft {
@@ -321,32 +246,7 @@ export function toConfigInput(d: Draft): RunConfigInput {
   const doc = {
     version: 1,
     name: d.name,
-    targets: d.targets.map((t) =>
-      clean({
-        name: t.name,
-        url: t.url.trim(),
-        method: t.method,
-        headers: t.headers.length
-          ? Object.fromEntries(t.headers.filter((h) => h.name !== '').map((h) => [h.name, h.value]))
-          : undefined,
-        body: t.generated
-          ? { size: t.generated.size, kind: t.generated.kind }
-          : t.body === ''
-            ? undefined
-            : t.body,
-        expect: expectInput(t.expect),
-        insecure: t.insecure || undefined,
-        tls: t.tlsResume && t.url.trim().startsWith('https:') ? { resume: true } : undefined,
-        protocol: t.protocol === 'http1' ? undefined : t.protocol,
-        streams: t.streams === 1 ? undefined : t.streams,
-        monitor: monitorInput(t.monitor),
-        steps: t.steps ? t.steps.map(stepInput) : undefined,
-        think: thinkInput(t.think),
-        stack: t.stack ?? undefined,
-        series: t.series ?? undefined,
-        secrets: t.secrets ?? undefined,
-      }),
-    ),
+    targets: d.targets.map(targetInput),
     load: loadInput(d.load),
     schedule: d.schedule,
     rounds:
