@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, stopServe, type Served } from '../testing/process.ts'
+import { hostilePrometheus, matrix } from '../testing/hostile-prometheus.ts'
 import {
+  execKubeconfig,
   gzipBomb,
   kubeconfigFor,
-  promMatrix,
-  promRange,
   startHostile,
   type HostileAnswer,
   type HostileServer,
@@ -117,86 +117,8 @@ async function bothWays(
   return { test: test.body as { ok: boolean; message: string }, status: detail.status }
 }
 
-const grid = (r: Received): number[] => {
-  const { start, end, step } = promRange(r)
-  const out: number[] = []
-  for (let t = start; t <= end && out.length < 10_000; t += step) out.push(t)
-  return out
-}
-const matrix = (r: Received, series: { metric: Record<string, string>; v: string }[]) =>
-  promMatrix(
-    series.map((s) => ({ metric: s.metric, values: grid(r).map((t): [unknown, unknown] => [t, s.v]) })),
-  )
-
-const PROMETHEUS: [string, (r: Received) => HostileAnswer][] = [
-  ['a body past 32 MB', () => ({ megabytes: 40 })],
-  ['a gzip bomb', () => ({ gzipMegabytes: 64 })],
-  ['an endless body', () => ({ endless: true })],
-  [
-    'a redirect elsewhere (307)',
-    () => ({ status: 307, headers: { location: `${elsewhere.url}/api/v1/query_range` } }),
-  ],
-  ['a redirect elsewhere (302)', () => ({ status: 302, headers: { location: `${elsewhere.url}/x` } })],
-  [
-    'an error of 5 MB',
-    () => ({ body: { status: 'error', errorType: 'bad_data', error: 'e'.repeat(5 << 20) } }),
-  ],
-  ['not JSON', () => ({ body: '\u0000\u0001<html>' })],
-  [
-    'a vector instead of a matrix',
-    () => ({ body: { status: 'success', data: { resultType: 'vector', result: [] } } }),
-  ],
-  [
-    'values of 1e300 and text',
-    (r) => ({
-      body: matrix(r, [
-        { metric: { job: 'a' }, v: '1e300' },
-        { metric: { job: 'b' }, v: 'abc' },
-      ]),
-    }),
-  ],
-  [
-    'NaN and far-off times',
-    () => ({
-      body: promMatrix([
-        {
-          metric: { job: 'a' },
-          values: [
-            ['NaN', '1'],
-            [1e300, '1'],
-            [-1e12, '1'],
-          ],
-        },
-      ]),
-    }),
-  ],
-  [
-    '3,000 series',
-    (r) => ({
-      body: matrix(
-        r,
-        Array.from({ length: 3000 }, (_, i) => ({ metric: { pod: `p${i}` }, v: '1' })),
-      ),
-    }),
-  ],
-  [
-    'a 1 MB label with control characters',
-    (r) => ({ body: matrix(r, [{ metric: { job: `\u001b[2J${'x'.repeat(1 << 20)}` }, v: '1' }]) }),
-  ],
-  [
-    'metric: null and values: 7',
-    () => ({
-      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: null, values: 7 }] } },
-    }),
-  ],
-  [
-    'a first answer only after the run',
-    (r) => ({ body: matrix(r, [{ metric: { job: 'late' }, v: '1' }]), delayMs: 4000 }),
-  ],
-]
-
 describe('serve under hostile monitors, sources and files (issue 29)', () => {
-  for (const [what, answer] of PROMETHEUS)
+  for (const [what, answer] of hostilePrometheus(() => elsewhere.url))
     it(`Prometheus answering ${what}`, { timeout: 120_000 }, async () => {
       promAnswer = answer
       const r = await bothWays({ kind: 'prometheus', url: prom.url, query: 'up' })
@@ -261,7 +183,9 @@ describe('serve under hostile monitors, sources and files (issue 29)', () => {
       () =>
         writeFileSync(
           kubeconfig,
-          execConfig(
+          execKubeconfig(
+            k8s,
+            dir,
             `await new Promise((r) => setTimeout(r, 5000)); console.log(JSON.stringify({ status: { token: 'x' } }))`,
           ),
         ),
@@ -269,7 +193,7 @@ describe('serve under hostile monitors, sources and files (issue 29)', () => {
     ],
     [
       'an exec plugin that floods its output',
-      () => writeFileSync(kubeconfig, execConfig(`process.stdout.write('x'.repeat(8 << 20))`)),
+      () => writeFileSync(kubeconfig, execKubeconfig(k8s, dir, `process.stdout.write('x'.repeat(8 << 20))`)),
       () => ({ body: { items: [] } }),
     ],
     [
@@ -470,11 +394,3 @@ describe('serve under hostile monitors, sources and files (issue 29)', () => {
     },
   )
 })
-
-function execConfig(script: string): string {
-  writeFileSync(join(dir, 'plugin.mjs'), script)
-  return kubeconfigFor(k8s).replace(
-    'user: { token: hostile-token }',
-    `user:\n    exec: { apiVersion: client.authentication.k8s.io/v1, command: ${process.execPath}, args: [${join(dir, 'plugin.mjs')}] }`,
-  )
-}

@@ -5,7 +5,9 @@
 // headers, body), so a test can also show what was never sent.
 import { createServer as createHttp, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttps } from 'node:https'
+import { writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { selfSigned } from './tls.ts'
 
@@ -171,4 +173,13 @@ users:
 - name: u
   user: { token: ${token} }
 `
+}
+
+/** A kubeconfig for `server` whose user runs `script` (written into `dir`) as its exec plugin. */
+export function execKubeconfig(server: HostileServer, dir: string, script: string): string {
+  writeFileSync(join(dir, 'plugin.mjs'), script)
+  return kubeconfigFor(server).replace(
+    'user: { token: hostile-token }',
+    `user:\n    exec: { apiVersion: client.authentication.k8s.io/v1, command: ${process.execPath}, args: [${join(dir, 'plugin.mjs')}] }`,
+  )
 }
