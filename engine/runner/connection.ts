@@ -26,11 +26,11 @@
 import type net from 'node:net'
 import { ERROR_KINDS } from '../api/types.ts'
 import { formatCorrelationId, SEQ_DIGITS } from '../store/correlation.ts'
-import { applyCaptures, renderStepRequest, type ScenarioSetup } from './scenario.ts'
+import { renderStepRequest, type ScenarioSetup } from './scenario.ts'
+import { ScenarioUser } from './scenario-user.ts'
 import { KEEP_BODY, NO_BODY, ResponseParser, UNSOLICITED, type ResponseSink } from './response-parser.ts'
 import type { RequestTemplate } from './request-template.ts'
 import { parseServerTiming } from './server-timing.ts'
-import type { BuiltinVariable } from '../config/wire.ts'
 import { AutocannonClient, errorKindOf, openSocket, type AcClient, type TlsSessions } from './socket.ts'
 import { successRule, successTable, type Expect } from '../config/status-rule.ts'
 import { thinkWait, type ConnectionHost, type LoadConnection } from './load-connection.ts'
@@ -40,7 +40,6 @@ const ERR_CLOSED = ERROR_KINDS.indexOf('closed')
 const ERR_TIMEOUT = ERROR_KINDS.indexOf('timeout')
 const ERR_INFLIGHT = ERROR_KINDS.indexOf('inflight')
 const ERR_STATUS = ERROR_KINDS.indexOf('status')
-const ERR_CAPTURE = ERROR_KINDS.indexOf('capture')
 
 /** A scenario connection renders each step's request (captured values differ per pass). */
 export const NO_STEP = 255
@@ -85,9 +84,8 @@ export class Connection implements ResponseSink, LoadConnection {
   private readonly idOffset: number
   private readonly host: ConnectionHost
   private readonly scenario: ScenarioSetup | null
-  private stepIndex = 0
-  private vars: Record<string, string> = {}
-  private lastHeaders: string[] = []
+  /** The user a scenario connection plays: its next step and variables (null: a plain target). */
+  private readonly user: ScenarioUser | null
   private readonly parser: ResponseParser
   /** The target's requests are HEAD (no body in their responses). */
   private readonly headRequest: boolean
@@ -103,8 +101,6 @@ export class Connection implements ResponseSink, LoadConnection {
   /** The pending think-time timer (thinkWait's). */
   thinkTimer: NodeJS.Timeout | null = null
   private readonly pause: ((step: number) => number) | null
-  /** A scenario's once-steps are done: a new pass starts at its first repeating step. */
-  private setupDone = false
 
   constructor(
     index: number,
@@ -128,6 +124,7 @@ export class Connection implements ResponseSink, LoadConnection {
     this.resume = target.resume ?? null
     this.host = host
     this.scenario = scenario
+    this.user = scenario ? new ScenarioUser(scenario, index, () => host.nextIteration()) : null
     this.pause = pause
     this.pipelining = target.pipelining
     const ring = target.pipelining
@@ -179,7 +176,7 @@ export class Connection implements ResponseSink, LoadConnection {
   }
 
   headers(_status: number, headers: string[]): void {
-    if (this.scenario) this.lastHeaders = headers
+    if (this.user) this.user.lastHeaders = headers
     for (let i = 0; i < headers.length; i += 2) {
       const name = headers[i]!
       if (name.length === 13 && name.toLowerCase() === 'server-timing')
@@ -201,7 +198,10 @@ export class Connection implements ResponseSink, LoadConnection {
     const step = this.step[slot]!
     const success = step === NO_STEP ? this.success : this.scenario!.steps[step]!.success
     let kind = status < 600 && success[status] === 1 ? 0 : ERR_STATUS
-    if (this.scenario) kind = this.advanceScenario(slot, kind)
+    if (this.user) {
+      kind = this.user.answered(step, kind, this.parser.keptBody())
+      if (kind !== 0) this.host.stepFailed(step, this.phase[slot]!)
+    }
     this.head = (this.head + 1) % this.pipelining
     this.inFlight--
     // Nothing more is written on a socket its server ends: the next request goes on a new one.
@@ -294,24 +294,6 @@ export class Connection implements ResponseSink, LoadConnection {
     this.onSocketFailure(socket, ERR_CLOSED)
   }
 
-  /** A scenario step's answer: its captures read, the next step chosen; its error kind. */
-  private advanceScenario(slot: number, kind: number): number {
-    const scenario = this.scenario!
-    const step = scenario.steps[this.step[slot]!]!
-    if (kind === 0 && !applyCaptures(step, this.parser.keptBody(), this.lastHeaders, this.vars))
-      kind = ERR_CAPTURE
-    // A failed step ends the pass: the next request starts the pass over, like a failed Locust task
-    // (a failed once-step starts the whole scenario over: its user is not set up yet).
-    if (kind !== 0) {
-      this.host.stepFailed(this.step[slot]!, this.phase[slot]!)
-      this.stepIndex = this.setupDone ? scenario.firstLoop : 0
-    } else {
-      this.stepIndex = this.stepIndex + 1 === scenario.steps.length ? scenario.firstLoop : this.stepIndex + 1
-      if (this.stepIndex >= scenario.firstLoop) this.setupDone = true
-    }
-    return kind
-  }
-
   /** Is this connection in its think time? Then it asks its driver again when the pause is over. */
   thinking(): boolean {
     return thinkWait(this, this.host)
@@ -328,7 +310,7 @@ export class Connection implements ResponseSink, LoadConnection {
       if (this.scenario && kind !== ERR_INFLIGHT) this.host.stepFailed(this.step[slot]!, this.phase[slot]!)
     }
     // The socket failed, not the user: a set-up scenario goes on with its captures.
-    this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
+    this.user?.restart()
   }
 
   /**
@@ -357,25 +339,10 @@ export class Connection implements ResponseSink, LoadConnection {
   send(seq: number, nowMs: number, intendedMs: number, phase: number, write = true): void {
     let buf: Buffer
     const slot = (this.head + this.inFlight) % this.pipelining
-    if (this.scenario) {
-      const s = this.scenario
-      if (this.stepIndex === 0) {
-        // A new user: `${user}` stays for its once-steps and every pass after them.
-        const n = String(this.host.nextIteration())
-        // `${run}`: the run's correlation prefix, so names made from it are new in every run (a
-        // stack's database keeps the users of earlier runs).
-        const builtins: Record<BuiltinVariable, string> = {
-          iteration: n,
-          user: n,
-          conn: String(this.index),
-          run: s.correlationPrefix,
-        }
-        this.vars = { ...builtins }
-      } else if (this.stepIndex === s.firstLoop) {
-        // A new pass of the repeating steps, by the same user with what its once-steps captured.
-        this.vars.iteration = String(this.host.nextIteration())
-      }
-      buf = renderStepRequest(s.steps[this.stepIndex]!, this.vars, {
+    if (this.user) {
+      const s = this.user.setup
+      const step = this.user.next()
+      buf = renderStepRequest(s.steps[step]!, this.user.vars, {
         host: s.host,
         basePath: s.basePath,
         authorization: s.authorization,
@@ -383,7 +350,7 @@ export class Connection implements ResponseSink, LoadConnection {
         correlationHeader: s.correlationHeader,
         correlationId: formatCorrelationId(s.correlationPrefix, seq),
       })
-      this.step[slot] = this.stepIndex
+      this.step[slot] = step
     } else {
       buf = this.buffers[this.next]!
       this.next = (this.next + 1) % this.buffers.length

@@ -21,7 +21,8 @@
 // - A timed-out stream is cancelled (RST_STREAM CANCEL); the connection stays.
 import type { Socket } from 'node:net'
 import type { ScenarioSetup } from '../scenario.ts'
-import { applyCaptures, renderStepParts } from '../scenario.ts'
+import { renderStepParts } from '../scenario.ts'
+import { ScenarioUser } from '../scenario-user.ts'
 import { thinkWait, type ConnectionHost, type LoadConnection } from '../load-connection.ts'
 import { ERROR_KINDS } from '../../api/types.ts'
 import { formatCorrelationId } from '../../store/correlation.ts'
@@ -41,7 +42,6 @@ const ERR_RESET = kind('stream_reset')
 const ERR_REFUSED = kind('stream_refused')
 const ERR_GOAWAY = kind('goaway')
 const ERR_STATUS = kind('status')
-const ERR_CAPTURE = kind('capture')
 const ERR_INFLIGHT = kind('inflight')
 const NO_STEP = 255
 const RECONNECT_DELAY_MS = 5
@@ -71,10 +71,8 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
   thinkTimer: NodeJS.Timeout | null = null
   private limit = 0
   private socketAnswered = 0
-  private stepIndex = 0
-  private setupDone = false
-  private vars: Record<string, string> = {}
-  private lastHeaders: string[] = []
+  /** The user a scenario connection plays: its next step and variables (null: a plain target). */
+  private readonly user: ScenarioUser | null
   private readonly url: URL
   /** Which statuses are a success for a plain target's requests (status-rule.ts). */
   private readonly success: Uint8Array
@@ -91,6 +89,7 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
     this.index = index
     this.host = host
     this.scenario = scenario
+    this.user = scenario ? new ScenarioUser(scenario, index, () => host.nextIteration()) : null
     this.pause = pause
     this.url = target.url
     this.success = successTable(successRule(target))
@@ -130,13 +129,11 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
   }
 
   private renderStep(slot: number, seq: number): void {
-    const s = this.scenario!
-    if (this.stepIndex === 0) {
-      const n = String(this.host.nextIteration())
-      this.vars = { iteration: n, user: n, conn: String(this.index), run: s.correlationPrefix }
-    } else if (this.stepIndex === s.firstLoop) this.vars.iteration = String(this.host.nextIteration())
-    const step = s.steps[this.stepIndex]!
-    const parts = renderStepParts(step, this.vars, s.basePath)
+    const user = this.user!
+    const s = user.setup
+    const index = user.next()
+    const step = s.steps[index]!
+    const parts = renderStepParts(step, user.vars, s.basePath)
     const r = h2StepRequest({
       method: step.method,
       url: this.url,
@@ -147,7 +144,7 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
     })
     this.blocks[slot] = r.block
     this.bodies[slot] = r.body
-    this.step[slot] = this.stepIndex
+    this.step[slot] = index
     this.keepBody[slot] = step.captures.some(([, c]) => 'json' in c) ? 1 : 0
   }
 
@@ -244,7 +241,7 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
 
   private readFields(slot: number): void {
     const f = this.sink.fields
-    if (this.scenario) this.lastHeaders = f.slice()
+    if (this.user) this.user.lastHeaders = f.slice()
     for (let i = 0; i < f.length; i += 2) {
       if (f[i] !== 'server-timing') continue
       if (!parseServerTiming(f[i + 1]!, this)) {
@@ -316,23 +313,14 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
 
   /** A scenario step's answer: its captures read (a success's only), the next step chosen; its error kind. */
   private advanceScenario(slot: number, kind: number): number {
-    const s = this.scenario!
-    const step = s.steps[this.step[slot]!]!
-    if (kind === 0 && !applyCaptures(step, this.keptBody(slot), this.lastHeaders, this.vars))
-      kind = ERR_CAPTURE
-    // A failed step ends the pass: the next request starts it over (a failed once-step, the
-    // whole scenario: its user is not set up yet).
-    if (kind !== 0) this.stepFailed(slot)
-    else {
-      this.stepIndex = this.stepIndex + 1 === s.steps.length ? s.firstLoop : this.stepIndex + 1
-      if (this.stepIndex >= s.firstLoop) this.setupDone = true
-    }
+    kind = this.user!.answered(this.step[slot]!, kind, this.keptBody(slot))
+    if (kind !== 0) this.host.stepFailed(this.step[slot]!, this.phase[slot]!)
     return kind
   }
 
   private stepFailed(slot: number): void {
     this.host.stepFailed(this.step[slot]!, this.phase[slot]!)
-    this.stepIndex = this.setupDone ? this.scenario!.firstLoop : 0
+    this.user!.restart()
   }
 
   // ---- what the driver asks ------------------------------------------------------------------
@@ -343,7 +331,7 @@ export class H2Connection extends H2Outgoing implements LoadConnection {
 
   failAll(kind: number): void {
     this.forEachBusy((slot) => this.end(slot, kind))
-    this.stepIndex = this.setupDone && this.scenario ? this.scenario.firstLoop : 0
+    this.user?.restart()
   }
 
   expire(now: number, limitMs: number, reopen: boolean): void {
