@@ -88,7 +88,7 @@ await bundle({
   format: 'es',
   plugins: [siblingTsFiles()],
 })
-cpSync(join(root, 'engine', 'store', 'migrations'), join(out, 'engine', 'migrations'), { recursive: true })
+cpSync(join(root, 'engine', 'db', 'migrations'), join(out, 'engine', 'migrations'), { recursive: true })
 writeFileSync(
   join(out, 'engine-host.cjs'),
   `// utilityProcess entry: loads the ESM engine bundle (written by scripts/build-electron.mjs).\n` +

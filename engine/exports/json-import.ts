@@ -3,7 +3,7 @@
 // (same origin) leaves the database as it was.
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { TABLES } from '../store/export-read.ts'
 import { importRuns } from '../store/import.ts'
 import { readConfig } from '../store/rows.ts'

@@ -14,7 +14,7 @@
 //   ]}
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { environmentRow } from '../store/environment.ts'
 import { missingOf } from '../store/ledger-elsewhere.ts'
 import {

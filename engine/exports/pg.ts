@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises'
 import { pgCopyStreams } from '../lazy-deps.ts'
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult, type PgArchiveResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { environmentRow } from '../store/environment.ts'
 import {
   chunks,

@@ -4,15 +4,15 @@
 // generator leaves idle and never the target's. One block (at most 4,096 requests, ~6 ms of CPU)
 // per transaction, oldest first; between blocks it reads its messages, so a `stop` waits for one
 // block at most. A block it cannot write (the disk, a lock held too long) is left as it is,
-// readable: the expansion after the run (store/expander.ts) writes it, or says why it cannot.
+// readable: the expansion after the run (ledger/expander.ts) writes it, or says why it cannot.
 import { spawnSync } from 'node:child_process'
 import { readlinkSync, statfsSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { dirname } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { blockExpander } from '../store/block-rows.ts'
-import { firstBlockId } from '../store/blocks.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { blockExpander } from '../ledger/block-rows.ts'
+import { firstBlockId } from '../ledger/blocks.ts'
+import { openDb, type Db } from '../db/db.ts'
 import type { RunRowsData, RunRowsReport } from './run-rows.ts'
 
 const port = parentPort

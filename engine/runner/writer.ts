@@ -4,11 +4,11 @@
 // nothing but a typed-array store. Each batch is committed as one block (a BLOB of its columns):
 // the writer shares the generator's CPU, and a block costs ~0.2 µs per request where row inserts
 // cost ~1.5 µs. Blocks become `samples` rows after the run has ended, in the engine host's
-// background (store/expander.ts). A killed runner loses at most the batch in flight. A failing
+// background (ledger/expander.ts). A killed runner loses at most the batch in flight. A failing
 // disk (full, I/O error) is a fatal error: reported once, naming the disk; the runner ends the run,
 // and nothing more is written.
 import { parentPort } from 'node:worker_threads'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { secondPoint, StatsAccumulator } from '../metrics/accumulate.ts'
 import {
   EMPTY_STATS,
@@ -26,8 +26,8 @@ import { LedgerWriter } from '../store/ledger-writer.ts'
 import { storageFailure } from '../store/disk.ts'
 import type { EncodedSecond, FromWriter, Segment, ToWriter } from './protocol.ts'
 import type { ScheduleCounts } from './openloop.ts'
-import type { Columns } from './columns.ts'
-import { transferList } from './columns.ts'
+import type { Columns } from '../ledger/columns.ts'
+import { transferList } from '../ledger/columns.ts'
 import { applyCut, AutoWarmup } from './auto-warmup.ts'
 
 const port = parentPort

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { insertRawBlocks, readRawBlocks } from './agents.ts'
-import { expandBlocks } from './block-rows.ts'
-import { migrate, openDb } from './db.ts'
+import { expandBlocks } from '../ledger/block-rows.ts'
+import { migrate, openDb } from '../db/db.ts'
 
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'db', 'migrations')
 
 describe('migration 010 (runs of load agents)', () => {
   it('keeps every run and its children, allows partial, and still enforces foreign keys', () => {

@@ -1,11 +1,11 @@
 // The local database's side of a run made by load agents (engine/agents/): an agent reads its raw
 // ledger back as blocks to upload them, and the coordinator stores the blocks it received, so they
-// become `samples` rows of the merged run like any run's (blocks.ts).
-import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from './blocks.ts'
-import type { Db } from './db.ts'
+// become `samples` rows of the merged run like any run's (ledger/blocks.ts).
+import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from '../ledger/blocks.ts'
+import type { Db } from '../db/db.ts'
 import type { SampleDbRow } from './rows.ts'
 
-/** A batch of raw requests of one target and round, in the block encoding of blocks.ts. */
+/** A batch of raw requests of one target and round, in the block encoding of ledger/blocks.ts. */
 export interface RawBlock {
   targetIndex: number
   round: number
@@ -54,7 +54,7 @@ export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<Ra
   yield* flush()
 }
 
-/** Store blocks an agent uploaded for the merged run (expanded into samples by blocks.ts). */
+/** Store blocks an agent uploaded for the merged run (expanded into samples by ledger/block-rows.ts). */
 export function insertRawBlocks(db: Db, runId: number, blocks: readonly RawBlock[]): number {
   const insert = db.prepare(
     'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',

@@ -4,8 +4,8 @@
 // output (a file, a COPY stream), and the SQLite connection is free for other work then (an open
 // iterator would make every other statement on it fail as "busy").
 import { ApiError } from '../api/errors.ts'
-import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
-import type { Db } from './db.ts'
+import { blockRows, blockSample, runBlocks, type BlockSample } from '../ledger/blocks.ts'
+import type { Db } from '../db/db.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'
 import { redactUrl } from '../config/redact.ts'
 
@@ -130,7 +130,7 @@ export function* chunks(db: Db, spec: TableSpec, runId: number, chunkRows = CHUN
 /**
  * A sample row as SQLite returns it: every sample column is a STRICT INTEGER (001_initial.sql),
  * so values are numbers, or null where the column allows it (the columns of a block's sample,
- * blocks.ts); the cursor follows.
+ * ledger/blocks.ts); the cursor follows.
  */
 export type SampleTuple = [...BlockSample, ...cursor: number[]]
 

@@ -8,8 +8,8 @@
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS } from '../api/types-stats.ts'
 import type { RawBlock } from './agents.ts'
-import { BLOCK_MAX_ROWS, decodeBlock, ROW_BYTES } from './blocks.ts'
-import type { Db } from './db.ts'
+import { BLOCK_MAX_ROWS, decodeBlock, ROW_BYTES } from '../ledger/blocks.ts'
+import type { Db } from '../db/db.ts'
 
 const bad = (file: string, message: string) => new ApiError('bad-input', `${file}: ${message}`, 'file')
 

@@ -2,8 +2,8 @@
 // batch of requests during a segment, a series row per second, and the segment's summary and
 // histograms when it ends. Statements are prepared once: a block insert is on the hot path.
 import type { SeriesPoint, TargetRoundSummary } from '../api/types.ts'
-import { encodeBlock, setBlockPhase, type BlockColumns } from './blocks.ts'
-import type { Db, Statement } from './db.ts'
+import { encodeBlock, setBlockPhase, type BlockColumns } from '../ledger/blocks.ts'
+import type { Db, Statement } from '../db/db.ts'
 
 export class LedgerWriter {
   private readonly runId: number
@@ -27,7 +27,7 @@ export class LedgerWriter {
     )
   }
 
-  /** One batch of requests as one block (expanded into `samples` rows after the run, expander.ts); its id. */
+  /** One batch of requests as one block (expanded into `samples` rows after the run, ledger/expander.ts); its id. */
   insertBlock(targetIndex: number, round: number, c: BlockColumns): number {
     return Number(this.block.run(this.runId, targetIndex, round, c.count, encodeBlock(c)).lastInsertRowid)
   }
@@ -36,7 +36,7 @@ export class LedgerWriter {
    * load.warmup: auto found a segment's warm-up: its series rows before second `from` and its
    * requests (the blocks written in those seconds) move to the warm-up phase. Called inside the
    * transaction that writes the segment's summary. A block already expanded into `samples` rows is
-   * not there to rewrite: none is while its segment has no summary (blocks.ts firstBlockId), and
+   * not there to rewrite: none is while its segment has no summary (ledger/blocks.ts firstBlockId), and
    * the count of blocks moved is returned so a caller can tell.
    */
   moveToWarmup(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { toBlocks } from '../testing/blocks.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { openDb } from './db.ts'
-import { blockExpander } from './block-rows.ts'
-import { blockIds } from './blocks.ts'
+import { openDb } from '../db/db.ts'
+import { blockExpander } from '../ledger/block-rows.ts'
+import { blockIds } from '../ledger/blocks.ts'
 import { HistoryStore } from './queries.ts'
 import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './retention.ts'
 

@@ -8,8 +8,8 @@ import { runAgent, type AgentResult } from '../agents/agent.ts'
 import { readAgentEnv } from '../agents/env.ts'
 import type { Launcher, LauncherEvent } from '../agents/launchers/launcher.ts'
 import type { AgentStore } from '../agents/coordination/protocol.ts'
-import { expandBlocks } from '../store/block-rows.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { expandBlocks } from '../ledger/block-rows.ts'
+import { openDb, type Db } from '../db/db.ts'
 
 export interface InProcessAgent {
   store: AgentStore

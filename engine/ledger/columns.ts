@@ -2,12 +2,12 @@
 // against ~150 ns to allocate and push an object per request, measured on a 2-vCPU Xeon), handed to
 // the writer thread by transfer when full or at each second, and handed back for reuse.
 
-import { BLOCK_MAX_ROWS, newBlockColumns, type BlockColumns } from '../store/blocks.ts'
+import { BLOCK_MAX_ROWS, newBlockColumns, type BlockColumns } from './blocks.ts'
 
 /** A block's rows: the most an imported block may hold too (engine/store/ledger-check.ts). */
 export const BATCH_ROWS = BLOCK_MAX_ROWS
 
-/** The same columns a ledger block stores (engine/store/blocks.ts). */
+/** The same columns a ledger block stores (engine/ledger/blocks.ts). */
 export type Columns = BlockColumns
 
 export function newColumns(rows = BATCH_ROWS): Columns {

@@ -3,9 +3,9 @@
 // a full disk). Every function reads inside one read transaction: an expansion commits a block's
 // rows and its deletion together, so a reader sees each request exactly once.
 import { ERROR_KINDS } from '../api/types.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
-import type { SampleDbRow } from './rows.ts'
+import type { SampleDbRow } from './record.ts'
 
 const INFLIGHT = ERROR_KINDS.indexOf('inflight')
 

@@ -11,7 +11,7 @@
 // blocks that have them. A block whose values do not fit the packing (a seq or start spread, a
 // latency or body size beyond its bits) is inserted value by value, as before.
 import { blockIds, decodeBlock, type BlockColumns, type StoredBlock } from './blocks.ts'
-import type { Db, Statement } from './db.ts'
+import type { Db, Statement } from '../db/db.ts'
 
 /** Rows per statement: the last chunk of a block is padded with rows the statement skips. */
 const CHUNK = 1024

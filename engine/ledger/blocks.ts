@@ -1,8 +1,8 @@
 // The ledger's block format: the columns of one batch of requests, back to back in one BLOB.
 // Written during a run (cheap), expanded into `samples` rows after the run has ended (block-rows.ts,
 // in the background: expander.ts; see 006_sample_blocks.sql). Until then readers read both.
-import type { Db } from './db.ts'
-import type { SampleDbRow } from './rows.ts'
+import type { Db } from '../db/db.ts'
+import type { SampleDbRow } from './record.ts'
 
 /** Column order and element size in a block; a block of n rows is n × ROW_BYTES long. */
 const LAYOUT = [
@@ -19,7 +19,7 @@ const LAYOUT = [
   ['step', 1],
 ] as const
 export const ROW_BYTES = LAYOUT.reduce((s, [, b]) => s + b, 0)
-/** The most requests a block holds: the runner's batch (runner/columns.ts), and an import's limit. */
+/** The most requests a block holds: the runner's batch (ledger/columns.ts), and an import's limit. */
 export const BLOCK_MAX_ROWS = 4096
 
 export interface BlockColumns {

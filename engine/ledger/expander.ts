@@ -7,7 +7,7 @@
 // generator. What is left when the host closes is expanded by the next one to open.
 import { blockExpander } from './block-rows.ts'
 import { blockIds } from './blocks.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 export interface ExpanderOptions {
   /** True while a run is measuring: expansion waits (polled every `pollMs`). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { newColumns } from '../runner/columns.ts'
+import { newColumns } from './columns.ts'
 import { expandBlocks } from './block-rows.ts'
 import { decodeBlock, encodeBlock, ROW_BYTES } from './blocks.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 
 function filled(n: number) {
   const c = newColumns(n + 10)

@@ -4,10 +4,10 @@
 // columns present or not, and a block longer than a statement (its last chunk padded).
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../metrics/random.ts'
-import { newColumns } from '../runner/columns.ts'
+import { newColumns } from './columns.ts'
 import { expandBlocks } from './block-rows.ts'
 import { blockSample, encodeBlock, type BlockColumns } from './blocks.ts'
-import { openDb, type Db } from './db.ts'
+import { openDb, type Db } from '../db/db.ts'
 
 const COLUMNS =
   'seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step'
