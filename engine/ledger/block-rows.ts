@@ -7,11 +7,13 @@
 // cut with substr 6 µs. What is left: bind few values. The block's constants (run, target,
 // round, the smallest seq and start) are bound once per statement, and a row's values are packed
 // into 3 JS numbers (exact below 2^53) that SQLite unpacks with shifts and masks: ~0.8 µs a row
-// (~1.2 M rows/s). Optional columns (corrected, Server-Timing app and db) cost a value each only in
-// blocks that have them. A block whose values do not fit the packing (a seq or start spread, a
+// (~1.2 M rows/s). Every other column of the record (corrected, Server-Timing app and db, any
+// column record.ts adds: an extra) costs a value of its own, and only in
+// blocks that have one. A block whose values do not fit the packing (a seq or start spread, a
 // latency or body size beyond its bits) is inserted value by value, as before.
-import { blockIds, decodeBlock, type BlockColumns, type StoredBlock } from './blocks.ts'
+import type { BlockColumns } from './blocks.ts'
 import type { Db, Statement } from '../db/db.ts'
+import { LEDGER, type Ledger } from './derive.ts'
 
 /** Rows per statement: the last chunk of a block is padded with rows the statement skips. */
 const CHUNK = 1024
@@ -19,61 +21,99 @@ const TWO15 = 2 ** 15
 const TWO16 = 2 ** 16
 const TWO32 = 2 ** 32
 
-/** What a block's rows need: packed or one value per column, and which optional columns. */
-interface Layout {
-  packed: boolean
-  corrected: boolean
-  app: boolean
-  db: boolean
+/**
+ * The packing's SQL per column: column1 = (seq − s0)·2^32 + (start − t0), column2 = (latency + 1)·2^15
+ * + status·32 + error, column3 = bytes·2^16 + phase·256 + step; the block's constants from `b`.
+ * Every other column of the record is an extra, a value of its own (below).
+ */
+const PACKED: Record<string, string> = {
+  seq: 'b.s0 + (v.column1 >> 32)',
+  target_index: 'b.t',
+  round: 'b.n',
+  phase: '(v.column3 >> 8) & 255',
+  start_us: 'b.t0 + (v.column1 & 4294967295)',
+  latency_us: '(v.column2 >> 15) - 1',
+  status: '(v.column2 >> 5) & 1023',
+  bytes: 'v.column3 >> 16',
+  error: 'v.column2 & 31',
+  step: 'nullif(v.column3 & 255, 255)',
 }
 
-const WIDE: Layout = { packed: false, corrected: false, app: false, db: false }
+type Cols = Record<string, ArrayLike<number>>
 
-const INSERT = `INSERT INTO samples (run_id, target_index, round, seq, start_us, latency_us, corrected_us,
-  status, bytes, error, app_us, db_us, phase, step)`
+/** A column outside the packing: bound as its own value, and only in blocks that have one. */
+interface Extra {
+  key: string
+  sql: string
+  /** Absent is negative: bound as value + 1, 0 for absent (nullif(v, 0) − 1 in SQL). */
+  shifted: boolean
+  /** Whether row `i` has a value (a column that cannot be null always has). */
+  has: (c: Cols, i: number) => boolean
+  toRow: (v: number) => number | null
+}
 
-/**
- * The statement of a layout. Its first five (anonymous) parameters are the block's constants; then
- * CHUNK rows of VALUES. Packed: column1 = (seq − s0)·2^32 + (start − t0), column2 = (latency + 1)·2^15
- * + status·32 + error, column3 = bytes·2^16 + phase·256 + step; optional columns as value + 1 (0:
- * absent). A padding row has column1 NULL.
- */
-function statementText(l: Layout): string {
-  const opt = (on: boolean, col: string) => (on ? `nullif(v.${col}, 0) - 1` : 'NULL')
-  let width: number
-  let select: string
-  if (l.packed) {
-    const c = ['column4', 'column5', 'column6']
-    let k = 0
-    const corrected = l.corrected ? c[k++]! : ''
-    const app = l.app ? c[k++]! : ''
-    const dbCol = l.db ? c[k++]! : ''
-    width = 3 + k
-    select = `b.s0 + (v.column1 >> 32), b.t0 + (v.column1 & 4294967295), (v.column2 >> 15) - 1,
-      ${opt(l.corrected, corrected)}, (v.column2 >> 5) & 1023, v.column3 >> 16, v.column2 & 31,
-      ${opt(l.app, app)}, ${opt(l.db, dbCol)}, (v.column3 >> 8) & 255, nullif(v.column3 & 255, 255)`
-  } else {
-    // seq, start, latency, corrected, status, bytes, error, app, db, phase, step: as stored.
-    width = 11
-    select = Array.from({ length: 11 }, (_, i) => `v.column${i + 1}`).join(', ')
-  }
-  const row = `(${Array.from({ length: width }, () => '?').join(',')})`
-  return `${INSERT} SELECT b.r, b.t, b.n, ${select}
+/** What a block's rows need: packed or one value per column, and which extras. */
+interface Layout {
+  packed: boolean
+  extras: boolean[]
+}
+
+/** The statements of one record: the product's (LEDGER) or a test's. */
+function statementsOf(ledger: Ledger) {
+  const extras: Extra[] = ledger.stored
+    .filter((c) => !(c.sql in PACKED))
+    .map((c) => ({
+      key: c.key,
+      sql: c.sql,
+      shifted: c.absent === -1,
+      has: !c.nullable
+        ? () => true
+        : c.absent === -1
+          ? (cols, i) => cols[c.key]![i]! >= 0
+          : (cols, i) => cols[c.key]![i] !== c.absent,
+      toRow: c.toRow,
+    }))
+  const insert = `INSERT INTO samples (run_id, ${ledger.sqlColumns.join(', ')})`
+  /**
+   * The statement of a layout. Its first five (anonymous) parameters are the block's constants;
+   * then CHUNK rows of VALUES; a padding row has column1 NULL.
+   */
+  function statementText(l: Layout): string {
+    let width: number
+    const expr = new Map<string, string>()
+    if (l.packed) {
+      width = 3
+      extras.forEach((x, k) => {
+        const v = `v.column${width + 1}`
+        expr.set(x.sql, !l.extras[k] ? 'NULL' : x.shifted ? `nullif(${v}, 0) - 1` : v)
+        if (l.extras[k]) width++
+      })
+    } else {
+      // Every stored column as its `samples` value, in the record's order.
+      width = ledger.stored.length
+      ledger.stored.forEach((c, j) => expr.set(c.sql, `v.column${j + 1}`))
+    }
+    const select = ledger.record
+      .map((c) => expr.get(c.sql) ?? PACKED[c.sql] ?? (c.sql === 'round' ? 'b.n' : 'b.t'))
+      .join(', ')
+    const row = `(${Array.from({ length: width }, () => '?').join(',')})`
+    return `${insert} SELECT b.r, ${select}
     FROM (SELECT ? AS r, ? AS t, ? AS n, ? AS s0, ? AS t0) AS b,
          (VALUES ${Array.from({ length: CHUNK }, () => row).join(',')}) AS v
     WHERE v.column1 IS NOT NULL`
+  }
+  return { extras, statementText }
 }
 
 /** The block's layout, and its smallest seq and start (the packing's bases). */
-function layoutOf(c: BlockColumns): Layout & { s0: number; t0: number } {
+function layoutOf(c: BlockColumns, extras: readonly Extra[]): Layout & { s0: number; t0: number } {
   let s0 = Infinity
   let s1 = -Infinity
   let t0 = Infinity
   let t1 = -Infinity
   let fits = true
-  let corrected = false
-  let app = false
-  let dbUs = false
+  const has = extras.map(() => false)
+  const cols = c as unknown as Cols
   for (let i = 0; i < c.count; i++) {
     const seq = c.seq[i]!
     const start = Math.round(c.startUs[i]!)
@@ -92,18 +132,17 @@ function layoutOf(c: BlockColumns): Layout & { s0: number; t0: number } {
       c.error[i]! >= 32
     )
       fits = false
-    if (c.correctedUs[i]! >= 0) corrected = true
-    if (c.appUs[i]! >= 0) app = true
-    if (c.dbUs[i]! >= 0) dbUs = true
+    for (let k = 0; k < extras.length; k++) if (!has[k] && extras[k]!.has(cols, i)) has[k] = true
   }
   const packed = fits && c.count > 0 && s1 - s0 < 2 ** 21 && t1 - t0 < TWO32
-  return { packed, corrected, app, db: dbUs, s0: packed ? s0 : 0, t0: packed ? t0 : 0 }
+  return { packed, extras: has, s0: packed ? s0 : 0, t0: packed ? t0 : 0 }
 }
 
 /** Row `i` of a block into `args` at `at`, as the layout's statement reads it. */
 function fillPacked(
   c: BlockColumns,
   l: Layout & { s0: number; t0: number },
+  extras: readonly Extra[],
   i: number,
   args: (number | null)[],
   at: number,
@@ -112,46 +151,43 @@ function fillPacked(
   args[at + 1] = (Math.round(c.latencyUs[i]!) + 1) * TWO15 + c.status[i]! * 32 + c.error[i]!
   args[at + 2] = c.bytes[i]! * TWO16 + c.phase[i]! * 256 + c.step[i]!
   let k = at + 3
-  // Absent (negative in a block) is 0; a value v is v + 1.
-  if (l.corrected) args[k++] = c.correctedUs[i]! < 0 ? 0 : Math.round(c.correctedUs[i]!) + 1
-  if (l.app) args[k++] = c.appUs[i]! < 0 ? 0 : Math.round(c.appUs[i]!) + 1
-  if (l.db) args[k++] = c.dbUs[i]! < 0 ? 0 : Math.round(c.dbUs[i]!) + 1
+  const cols = c as unknown as Cols
+  for (let x = 0; x < extras.length; x++) {
+    if (!l.extras[x]) continue
+    const e = extras[x]!
+    const v = e.toRow(cols[e.key]![i]!)
+    // Absent (negative in a block) is 0; a value v is v + 1.
+    args[k++] = e.shifted ? (v === null ? 0 : v + 1) : v
+  }
   return k
 }
 
 /** Row `i` one value per column, with blockSample's rounding and nulls. */
-function fillWide(c: BlockColumns, i: number, args: (number | null)[], at: number): number {
-  const corrected = c.correctedUs[i]!
-  const app = c.appUs[i]!
-  const dbUs = c.dbUs[i]!
-  const step = c.step[i]!
-  args[at] = c.seq[i]!
-  args[at + 1] = Math.round(c.startUs[i]!)
-  args[at + 2] = Math.round(c.latencyUs[i]!)
-  args[at + 3] = corrected < 0 ? null : Math.round(corrected)
-  args[at + 4] = c.status[i]!
-  args[at + 5] = c.bytes[i]!
-  args[at + 6] = c.error[i]!
-  args[at + 7] = app < 0 ? null : Math.round(app)
-  args[at + 8] = dbUs < 0 ? null : Math.round(dbUs)
-  args[at + 9] = c.phase[i]!
-  args[at + 10] = step === 255 ? null : step
-  return at + 11
+function fillWide(ledger: Ledger, c: BlockColumns, i: number, args: (number | null)[], at: number): number {
+  const cols = c as unknown as Cols
+  for (const s of ledger.stored) args[at++] = s.toRow(cols[s.key]![i]!)
+  return at
 }
 
 /**
  * Inserting blocks' rows on one database: statements prepared once per layout and kept. Call
- * `insert` inside the transaction that also deletes the block (blocks.ts blockExpander).
+ * `insert` inside the transaction that also deletes the block (samples-writer.ts). `ledger`: the
+ * record's derivations (a test passes its own).
  */
-export function blockRowWriter(db: Db): {
+export function blockRowWriter(
+  db: Db,
+  ledger: Ledger = LEDGER,
+): {
   insert(runId: number, targetIndex: number, round: number, c: BlockColumns): void
 } {
+  const { extras, statementText } = statementsOf(ledger)
+  const wide: Layout = { packed: false, extras: extras.map(() => false) }
   const statements = new Map<string, { statement: Statement; args: (number | null)[] }>()
   const prepared = (l: Layout) => {
-    const key = `${+l.packed}${+l.corrected}${+l.app}${+l.db}`
+    const key = `${+l.packed}${l.extras.map((x) => +x).join('')}`
     let s = statements.get(key)
     if (!s) {
-      const width = l.packed ? 3 + +l.corrected + +l.app + +l.db : 11
+      const width = l.packed ? 3 + l.extras.filter(Boolean).length : ledger.stored.length
       s = { statement: db.prepare(statementText(l)), args: new Array<number | null>(5 + width * CHUNK) }
       statements.set(key, s)
     }
@@ -159,8 +195,8 @@ export function blockRowWriter(db: Db): {
   }
   return {
     insert(runId, targetIndex, round, c) {
-      const layout = layoutOf(c)
-      const { statement, args } = prepared(layout.packed ? layout : WIDE)
+      const layout = layoutOf(c, extras)
+      const { statement, args } = prepared(layout.packed ? layout : wide)
       args[0] = runId
       args[1] = targetIndex
       args[2] = round
@@ -170,48 +206,13 @@ export function blockRowWriter(db: Db): {
         const n = Math.min(CHUNK, c.count - from)
         let at = 5
         for (let k = 0; k < n; k++)
-          at = layout.packed ? fillPacked(c, layout, from + k, args, at) : fillWide(c, from + k, args, at)
+          at = layout.packed
+            ? fillPacked(c, layout, extras, from + k, args, at)
+            : fillWide(ledger, c, from + k, args, at)
         // Padding: the statement skips a row whose first value is NULL.
         args.fill(null, at)
         statement.run(args)
       }
     },
   }
-}
-
-/**
- * Expanding blocks into `samples` rows. Each block is one IMMEDIATE transaction that reads it,
- * inserts its rows and deletes it, so an interrupted expansion leaves every request either in a
- * block or in `samples`, never both, and two processes expanding the same run at once (a host
- * in the background, an export) never expand a block twice: the second finds it gone. The rows
- * are written by block-rows.ts (how, and why that way: its header).
- */
-export function blockExpander(db: Db): { expand(blockId: number): number } {
-  const rows = blockRowWriter(db)
-  const block = db.prepare(
-    'SELECT id, run_id, target_index, round, count, data FROM sample_blocks WHERE id = ?',
-  )
-  const drop = db.prepare('DELETE FROM sample_blocks WHERE id = ?')
-  const expandOne = db.transaction((id: number): number => {
-    const b = block.get(id) as (StoredBlock & { run_id: number }) | undefined
-    if (!b) return 0
-    rows.insert(b.run_id, b.target_index, b.round, decodeBlock(b.data, b.count))
-    drop.run(b.id)
-    return b.count
-  })
-  return { expand: (id) => expandOne.immediate(id) }
-}
-
-/**
- * Expand all of a run's blocks now, one transaction per block; memory stays at one block
- * whatever the run's length. The background expansion (expander.ts) does the same a block at a time.
- */
-export function expandBlocks(db: Db, runId: number, onProgress?: (rows: number) => void): number {
-  const expander = blockExpander(db)
-  let rows = 0
-  for (const id of blockIds(db, runId)) {
-    rows += expander.expand(id)
-    onProgress?.(rows)
-  }
-  return rows
 }

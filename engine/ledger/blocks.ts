@@ -2,168 +2,46 @@
 // Written during a run (cheap), expanded into `samples` rows after the run has ended (block-rows.ts,
 // in the background: expander.ts; see 006_sample_blocks.sql). Until then readers read both.
 import type { Db } from '../db/db.ts'
-import type { SampleDbRow } from './record.ts'
+import { LEDGER, type BlockColumns, type BlockSample, type SampleDbRow } from './derive.ts'
 
-/** Column order and element size in a block; a block of n rows is n × ROW_BYTES long. */
-const LAYOUT = [
-  ['seq', 8],
-  ['startUs', 8],
-  ['latencyUs', 8],
-  ['correctedUs', 8],
-  ['bytes', 8],
-  ['appUs', 8],
-  ['dbUs', 8],
-  ['status', 2],
-  ['error', 1],
-  ['phase', 1],
-  ['step', 1],
-] as const
-export const ROW_BYTES = LAYOUT.reduce((s, [, b]) => s + b, 0)
+/** Bytes a request takes in a block: its columns back to back (derive.ts, from record.ts). */
+export const ROW_BYTES = LEDGER.rowBytes
 /** The most requests a block holds: the runner's batch (ledger/columns.ts), and an import's limit. */
 export const BLOCK_MAX_ROWS = 4096
 
-export interface BlockColumns {
-  count: number
-  seq: Float64Array
-  startUs: Float64Array
-  latencyUs: Float64Array
-  correctedUs: Float64Array
-  bytes: Float64Array
-  appUs: Float64Array
-  dbUs: Float64Array
-  status: Uint16Array
-  error: Uint8Array
-  phase: Uint8Array
-  step: Uint8Array
-}
+export type { BlockColumns, BlockSample }
 
 /** Empty columns for up to `rows` requests (a step of 255: not a scenario step). */
 export function newBlockColumns(rows: number): BlockColumns {
-  return {
-    count: 0,
-    seq: new Float64Array(rows),
-    startUs: new Float64Array(rows),
-    latencyUs: new Float64Array(rows),
-    correctedUs: new Float64Array(rows),
-    bytes: new Float64Array(rows),
-    status: new Uint16Array(rows),
-    error: new Uint8Array(rows),
-    phase: new Uint8Array(rows),
-    appUs: new Float64Array(rows),
-    dbUs: new Float64Array(rows),
-    step: new Uint8Array(rows).fill(255),
-  }
+  return LEDGER.newColumns(rows)
 }
 
 /** Copy the first `count` rows of each column into one buffer (8-byte columns first: aligned). */
 export function encodeBlock(c: BlockColumns): Buffer {
-  const n = c.count
-  const parts = LAYOUT.map(([name, size]) => {
-    const col = c[name]
-    return Buffer.from(col.buffer, col.byteOffset, n * size)
-  })
-  return Buffer.concat(parts, n * ROW_BYTES)
+  return LEDGER.encode(c)
 }
 
 /** Every request of an encoded block moved to phase `phase` (its phase column rewritten in place). */
 export function setBlockPhase(data: Buffer, count: number, phase: number): void {
-  let off = 0
-  for (const [name, size] of LAYOUT) {
-    if (name === 'phase') {
-      data.fill(phase, off, off + count)
-      return
-    }
-    off += size * count
-  }
+  LEDGER.fillColumn(data, count, 'phase', phase)
 }
 
+/**
+ * A block's columns. A count its data does not hold is never believed: it would size the buffer
+ * (a stored count of 10,000,000 over 57 bytes once took every later export's memory).
+ */
 export function decodeBlock(data: Uint8Array, count: number): BlockColumns {
-  // A count its data does not hold is never believed: it would size the buffer below (a stored
-  // count of 10,000,000 over 57 bytes once took every later export's memory).
-  if (!Number.isInteger(count) || count < 0 || count * ROW_BYTES > data.byteLength)
-    throw new Error(
-      `a ledger block says it holds ${count} requests, but its data is ${data.byteLength} bytes (${ROW_BYTES} a request): it is damaged`,
-    )
-  // Copy into an aligned buffer: typed-array views need their offset to be a multiple of 8.
-  const buf = new ArrayBuffer(count * ROW_BYTES)
-  new Uint8Array(buf).set(data.subarray(0, count * ROW_BYTES))
-  let off = 0
-  const take = <T>(size: number, make: (b: ArrayBuffer, o: number, n: number) => T): T => {
-    const v = make(buf, off, count)
-    off += size * count
-    return v
-  }
-  const f64 = (b: ArrayBuffer, o: number, n: number) => new Float64Array(b, o, n)
-  const out = {
-    count,
-    seq: take(8, f64),
-    startUs: take(8, f64),
-    latencyUs: take(8, f64),
-    correctedUs: take(8, f64),
-    bytes: take(8, f64),
-    appUs: take(8, f64),
-    dbUs: take(8, f64),
-    status: take(2, (b, o, n) => new Uint16Array(b, o, n)),
-    error: take(1, (b, o, n) => new Uint8Array(b, o, n)),
-    phase: take(1, (b, o, n) => new Uint8Array(b, o, n)),
-    step: take(1, (b, o, n) => new Uint8Array(b, o, n)),
-  }
-  return out
+  return LEDGER.decode(data, count)
 }
-
-/** A sample as stored in a `samples` row: absent values (negative in a block) are null. */
-export type BlockSample = [
-  seq: number,
-  target: number,
-  round: number,
-  phase: number,
-  start: number,
-  latency: number,
-  corrected: number | null,
-  status: number,
-  bytes: number,
-  error: number,
-  app: number | null,
-  db: number | null,
-  step: number | null,
-]
 
 /** Row `i` of a block as the `samples` row its expansion writes (the same rounding and nulls). */
 export function blockSample(c: BlockColumns, targetIndex: number, round: number, i: number): BlockSample {
-  const corrected = c.correctedUs[i]!
-  const app = c.appUs[i]!
-  const dbUs = c.dbUs[i]!
-  const step = c.step[i]!
-  return [
-    c.seq[i]!,
-    targetIndex,
-    round,
-    c.phase[i]!,
-    Math.round(c.startUs[i]!),
-    Math.round(c.latencyUs[i]!),
-    corrected < 0 ? null : Math.round(corrected),
-    c.status[i]!,
-    c.bytes[i]!,
-    c.error[i]!,
-    app < 0 ? null : Math.round(app),
-    dbUs < 0 ? null : Math.round(dbUs),
-    step === 255 ? null : step,
-  ]
+  return LEDGER.sample(c, targetIndex, round, i)
 }
 
 /** The inverse of blockSample: a `samples` row into row `i` of a block (null as -1, no step as 255). */
-export function putSampleRow(c: BlockColumns, i: number, s: SampleDbRow & { step: number | null }): void {
-  c.seq[i] = s.seq
-  c.startUs[i] = s.start_us
-  c.latencyUs[i] = s.latency_us
-  c.correctedUs[i] = s.corrected_us ?? -1
-  c.bytes[i] = s.bytes
-  c.appUs[i] = s.app_us ?? -1
-  c.dbUs[i] = s.db_us ?? -1
-  c.status[i] = s.status
-  c.error[i] = s.error
-  c.phase[i] = s.phase
-  c.step[i] = s.step ?? 255
+export function putSampleRow(c: BlockColumns, i: number, s: SampleDbRow): void {
+  LEDGER.putRow(c, i, s)
 }
 
 export interface StoredBlock {

@@ -3,6 +3,7 @@
 // become `samples` rows of the merged run like any run's (ledger/blocks.ts).
 import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from '../ledger/blocks.ts'
 import type { Db } from '../db/db.ts'
+import { LEDGER } from '../ledger/derive.ts'
 import type { SampleDbRow } from './rows.ts'
 
 /** A batch of raw requests of one target and round, in the block encoding of ledger/blocks.ts. */
@@ -29,7 +30,7 @@ export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<Ra
     if (b) yield { targetIndex: b.target_index, round: b.round, count: b.count, data: b.data }
   }
   const select = db.prepare(
-    `SELECT rowid AS rid, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step
+    `SELECT rowid AS rid, ${LEDGER.sqlColumns.join(', ')}
      FROM samples WHERE run_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
   )
   let after = 0

@@ -5,7 +5,7 @@ import { redactConfig } from '../config/redact.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { ERROR_KINDS, type RunStatus, type SampleRow, type SeriesPoint } from '../api/types.ts'
 import { formatCorrelationId } from './correlation.ts'
-import type { SampleDbRow } from '../ledger/record.ts'
+import type { SampleDbRow } from '../ledger/derive.ts'
 import { answeredInSecond } from '../metrics/figures.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from './schemas.ts'
 
