@@ -44,6 +44,40 @@ export function putSampleRow(c: BlockColumns, i: number, s: SampleDbRow): void {
   LEDGER.putRow(c, i, s)
 }
 
+/**
+ * Inserting a run's blocks (the runner's writer thread, on the hot path: the statement is
+ * prepared once); each insert returns the block's id.
+ */
+export function blockInserter(
+  db: Db,
+  runId: number,
+): (targetIndex: number, round: number, c: BlockColumns) => number {
+  const insert = db.prepare(
+    'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
+  )
+  return (targetIndex, round, c) =>
+    Number(insert.run(runId, targetIndex, round, c.count, encodeBlock(c)).lastInsertRowid)
+}
+
+/**
+ * Every request of a run's `blocks` moved to phase `phase` (load.warmup: auto's cut); the count
+ * of blocks moved. A block already written as `samples` rows is not there to rewrite: none is
+ * while its segment has no summary (firstBlockId), and the count tells a caller.
+ */
+export function moveBlocksToPhase(db: Db, runId: number, blocks: readonly number[], phase: number): number {
+  const read = db.prepare('SELECT count, data FROM sample_blocks WHERE id = ? AND run_id = ?')
+  const write = db.prepare('UPDATE sample_blocks SET data = ? WHERE id = ?')
+  let moved = 0
+  for (const id of blocks) {
+    const row = read.get(id, runId) as { count: number; data: Buffer } | undefined
+    if (!row) continue
+    setBlockPhase(row.data, row.count, phase)
+    write.run(row.data, id)
+    moved++
+  }
+  return moved
+}
+
 export interface StoredBlock {
   id: number
   target_index: number
