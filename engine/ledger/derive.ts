@@ -185,10 +185,19 @@ export function ledgerOf<const R extends readonly ColumnSpec[]>(record: R) {
 
 /**
  * The product record's columns a hot formatter (CSV, COPY, JSON lines) does not name: its
- * positions, to write as stored. A column added to record.ts appears in every export this way.
+ * positions, to write as stored after those it names. A column added to record.ts appears in
+ * every export this way, in the header's place too: so it goes after the named ones (refused here
+ * otherwise, when the formatter's module loads).
  */
 export function plainColumns(named: readonly string[], ledger: Ledger = LEDGER): number[] {
-  return ledger.record.flatMap((c, i) => (named.includes(c.name) ? [] : [i]))
+  const plain = ledger.record.flatMap((c, i) => (named.includes(c.name) ? [] : [i]))
+  const first = plain[0] ?? ledger.record.length
+  const late = ledger.record.slice(first).find((c) => named.includes(c.name))
+  if (late)
+    throw new Error(
+      `record.ts: ${ledger.record[first]!.sql} comes before ${late.sql}, which the export lines write by name: add new columns at the end`,
+    )
+  return plain
 }
 
 /** What a record gives (ledgerOf). */

@@ -101,6 +101,11 @@ describe('the request record, declared once', () => {
     const named = LEDGER.record.map((c) => c.name)
     expect(plainColumns(named, L)).toEqual([L.index.ttfb])
     expect(plainColumns(named)).toEqual([])
+    // A column put among those the lines name would shift the header away from the lines.
+    const [seq, ...rest] = FIXTURE
+    expect(() => plainColumns(named, ledgerOf([seq, FIXTURE.at(-1)!, ...rest.slice(0, -1)]))).toThrow(
+      /ttfb_us comes before target_index.*at the end/,
+    )
   })
 
   it("the product's outputs are the declaration's", () => {
