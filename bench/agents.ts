@@ -19,7 +19,7 @@ import { parseRunConfig } from '../engine/config/load.ts'
 import { StatsAccumulator } from '../engine/metrics/accumulate.ts'
 import { encodeStats, sumStats } from '../engine/metrics/encoded.ts'
 import { initHdr } from '../engine/metrics/hdr.ts'
-import { openDb } from '../engine/store/db.ts'
+import { openDb } from '../engine/db/db.ts'
 import { startNginx } from './nginx.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)

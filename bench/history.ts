@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { compareRuns } from '../engine/metrics/compare.ts'
 import { exportPg } from '../engine/exports/pg.ts'
 import { pgUnavailableReason, startPg } from '../engine/testing/pg.ts'
-import { openDb } from '../engine/store/db.ts'
+import { openDb } from '../engine/db/db.ts'
 import { insertFixtureRun, type FixtureRun } from '../engine/testing/fixtures.ts'
 import { HistoryStore } from '../engine/store/queries.ts'
 

@@ -16,9 +16,9 @@ import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { blockRowWriter } from '../engine/store/block-rows.ts'
-import { newBlockColumns } from '../engine/store/blocks.ts'
-import { openDb, type Db } from '../engine/store/db.ts'
+import { blockRowWriter } from '../engine/ledger/block-rows.ts'
+import { newBlockColumns } from '../engine/ledger/blocks.ts'
+import { openDb, type Db } from '../engine/db/db.ts'
 import { spawnCli } from '../engine/testing/process.ts'
 import { startNginx } from './nginx.ts'
 
@@ -155,7 +155,7 @@ function sqliteFloor(layout: Layout): number {
   return perRow(d, (b) => insert.run(b * 4096, b * 4096))
 }
 
-/** The product's path (store/block-rows.ts): a ledger block's columns bound and inserted. */
+/** The product's path (ledger/block-rows.ts): a ledger block's columns bound and inserted. */
 function writePath(layout: Layout): number {
   const d = layoutDb('path', layout)
   const rows = blockRowWriter(d)

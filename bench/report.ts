@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDb } from '../engine/store/db.ts'
+import { openDb } from '../engine/db/db.ts'
 import { insertFixtureRun } from '../engine/testing/fixtures.ts'
 import { HistoryStore } from '../engine/store/queries.ts'
 import { createReport } from '../engine/report/index.ts'

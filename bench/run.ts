@@ -24,12 +24,12 @@ import { Worker } from 'node:worker_threads'
 import { parseRunConfig } from '../engine/config/load.ts'
 import { gatherEnvironment } from '../engine/runner/environment.ts'
 import { startRun } from '../engine/runner/supervisor.ts'
-import { openDb } from '../engine/store/db.ts'
+import { openDb } from '../engine/db/db.ts'
 import { ledgerInfo } from '../engine/store/retention.ts'
 import { createRun } from '../engine/store/runs.ts'
 import { thisProcess } from '../engine/store/owner.ts'
-import { expandBlocks } from '../engine/store/block-rows.ts'
-import { newColumns, transferList } from '../engine/runner/columns.ts'
+import { samplesWriter } from '../engine/ledger/samples-writer.ts'
+import { newColumns, transferList } from '../engine/ledger/columns.ts'
 import type { FromWriter, ToWriter } from '../engine/runner/protocol.ts'
 import { startNginx } from './nginx.ts'
 
@@ -151,7 +151,7 @@ async function ledgerWriteRate(): Promise<{ during: number; expand: number }> {
   // After the window: blocks become `samples` rows (between segments, not while measuring).
   const db2 = openDb(dbPath)
   const t = performance.now()
-  const expanded = expandBlocks(db2, runId)
+  const expanded = samplesWriter(db2).writeRun(runId)
   const expand = expanded / ((performance.now() - t) / 1000)
   db2.close()
   return { during, expand }

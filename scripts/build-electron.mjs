@@ -5,8 +5,9 @@
 //   engine/entry.js   electron/engine-entry.ts + the engine, ESM, run in a utilityProcess
 //   engine-host.cjs   tiny CommonJS entry for utilityProcess.fork that imports engine/entry.js
 // The engine refers to sibling files at run time (`new URL('./worker.ts', import.meta.url)` for the
-// runner process and its writer thread, `migrations/` next to the store): those become chunks and
-// copies with the same relative names, so the engine code needs no Electron-specific path.
+// runner process and its writer thread, `migrations/` next to the database handle in engine/db/):
+// those become chunks and copies with the same relative names, so the engine code needs no
+// Electron-specific path.
 // Dependencies (better-sqlite3, autocannon, …) stay external: electron-builder ships node_modules.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -88,7 +89,7 @@ await bundle({
   format: 'es',
   plugins: [siblingTsFiles()],
 })
-cpSync(join(root, 'engine', 'store', 'migrations'), join(out, 'engine', 'migrations'), { recursive: true })
+cpSync(join(root, 'engine', 'db', 'migrations'), join(out, 'engine', 'migrations'), { recursive: true })
 writeFileSync(
   join(out, 'engine-host.cjs'),
   `// utilityProcess entry: loads the ESM engine bundle (written by scripts/build-electron.mjs).\n` +

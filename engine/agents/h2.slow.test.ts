@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import { initHdr } from '../metrics/hdr.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { startH2Target, type H2Target } from '../testing/h2-targets.ts'
 import { tempDbPath } from '../testing/run.ts'
 import { launchRun } from './launch-run.ts'

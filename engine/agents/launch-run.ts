@@ -6,7 +6,7 @@ import { agentsDataDir } from './ledgers.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { seedSchedule } from '../config/segments.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { startDistributedRun } from './distributed.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
 

@@ -11,7 +11,7 @@ import { main } from '../cli/main.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { roundOrder } from '../config/segments.ts'
 import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { agentLedger, openAgentLedger } from '../testing/agents.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { tempDbPath } from '../testing/run.ts'
@@ -61,7 +61,7 @@ async function run(
   })
   control.stop = () => handle.stop()
   const summary = await handle.done
-  // The run is done before its ledger blocks are rows (store/expander.ts); these tests read rows.
+  // The run is done before its ledger blocks are rows (ledger/expander.ts); these tests read rows.
   await handle.stored
   return { summary, db, progress, agents }
 }

@@ -2,7 +2,7 @@
 // error (a 1,000-entry tag filter once reached the store and came back as a 500); and the store's
 // list query takes the largest filter allowed as one JSON parameter.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { ApiError } from './errors.ts'

@@ -24,7 +24,7 @@ import { removeStalePartials } from '../exports/write.ts'
 import { runsFileName } from '../host/outputs.ts'
 import { createReport } from '../report/index.ts'
 import Database from 'better-sqlite3'
-import { migrate, openDb } from '../store/db.ts'
+import { migrate, openDb } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { runCommand } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
@@ -239,7 +239,7 @@ describe('migration 014 on a database of schema 13', () => {
   it('keeps every run and row; from then on a deleted newest run’s id goes to no one', () => {
     const old = join(root, 'migrations-13')
     mkdirSync(old)
-    const all = new URL('../store/migrations/', import.meta.url).pathname
+    const all = new URL('../db/migrations/', import.meta.url).pathname
     for (const f of readdirSync(all).filter((n) => /^0(0\d|1[0-3])_/.test(n)))
       writeFileSync(join(old, f), readFileSync(join(all, f)))
     const file = join(root, 'v13.db')

@@ -23,7 +23,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { runCommand } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { spawnCli } from '../testing/process.ts'

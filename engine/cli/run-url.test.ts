@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { runCommand } from '../testing/cli.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 
 let server: http.Server
 let url = ''

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../host/index.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { printable, printableLines } from './text.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { startTarget } from '../testing/target.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { runStudy } from '../study/run.ts'
 import { requestBody } from './body.ts'
 import { configIssues } from '../testing/config.ts'

@@ -2,7 +2,7 @@
 // wherever a URL leaves the machine (exports, reports, PostgreSQL: the `shared` scope), as a
 // secret header value is; the local database keeps it, so "run again" still sends it.
 import { describe, expect, it } from 'vitest'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { runTargetRows } from '../store/export-read.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { redactConfigJson, redactUrl } from './redact.ts'

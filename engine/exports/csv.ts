@@ -16,7 +16,7 @@ import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { answeredInSecond } from '../metrics/figures.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
 import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
@@ -37,6 +37,7 @@ import {
   type TargetSecond,
 } from '../store/resources.ts'
 import { missingSamples } from '../store/ledger-elsewhere.ts'
+import { LEDGER, plainColumns } from '../ledger/derive.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, LATENCY_US_COLUMNS, writeOutput } from './write.ts'
 
@@ -49,22 +50,8 @@ export interface CsvOptions {
 const ERROR_COLUMNS = ERROR_KINDS.filter((k) => k !== 'none')
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const
 
-export const SAMPLE_CSV_HEADER = [
-  'correlation_id',
-  'seq',
-  'target',
-  'round',
-  'phase',
-  'start_us',
-  'latency_us',
-  'corrected_us',
-  'status',
-  'bytes',
-  'error',
-  'server_app_us',
-  'server_db_us',
-  'step',
-]
+/** The request record's CSV headers (engine/ledger/record.ts), after the correlation id. */
+export const SAMPLE_CSV_HEADER = LEDGER.csvHeader
 
 export const SERIES_CSV_HEADER = [
   'target',
@@ -89,6 +76,23 @@ export const SERIES_CSV_HEADER = [
   'instance',
 ]
 
+/** The record's columns the sample line above does not format by name (none today). */
+const PLAIN = plainColumns([
+  'seq',
+  'target',
+  'round',
+  'phase',
+  'start',
+  'latency',
+  'corrected',
+  'status',
+  'bytes',
+  'error',
+  'app',
+  'db',
+  'step',
+])
+
 function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
   yield csvLine(SAMPLE_CSV_HEADER)
   // Names quoted once per run, not per row: this loop runs a million times (bench/history.ts).
@@ -105,7 +109,10 @@ function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number)
       const phase = phases[Number(r[S.phase])] ?? csvField(phaseName(names, Number(r[S.phase])))
       const latency = Number(r[S.latency]) < 0 ? '' : r[S.latency]
       const corrected = r[S.corrected] === null || Number(r[S.corrected]) < 0 ? '' : r[S.corrected]
-      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${latency},${corrected},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''},${r[S.step] === null ? '' : (steps.get(Number(r[S.target]))?.[Number(r[S.step])] ?? r[S.step])}\n`
+      text += `${prefix}${String(seq).padStart(SEQ_DIGITS, '0')},${seq},${target},${r[S.round]},${phase},${r[S.start]},${latency},${corrected},${r[S.status]},${r[S.bytes]},${errorKind(Number(r[S.error]))},${r[S.app] ?? ''},${r[S.db] ?? ''},${r[S.step] === null ? '' : (steps.get(Number(r[S.target]))?.[Number(r[S.step])] ?? r[S.step])}`
+      // Columns of the record this line does not name: their values as stored, empty for null.
+      for (const k of PLAIN) text += `,${r[k] ?? ''}`
+      text += '\n'
     }
     count(rows.length)
     yield text

@@ -3,8 +3,8 @@
 // (same origin) leaves the database as it was.
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
-import { TABLES } from '../store/export-read.ts'
+import type { Db } from '../db/db.ts'
+import { FIRST_SAMPLE_COLUMNS, TABLES } from '../store/export-read.ts'
 import { importRuns } from '../store/import.ts'
 import { readConfig } from '../store/rows.ts'
 import { bad, checkImportFile, records } from './json-read.ts'
@@ -25,10 +25,12 @@ export function importJson(db: Db, file: string): ImportResult {
       for (const event of records(file)) {
         if (event.kind === 'sample') {
           const width = TABLES.samples.columns.length
-          // A file from before scenario steps were exported has one column less: no step.
-          if (runId === 0 || (event.row.length !== width && event.row.length !== width - 1))
+          // A file from before a column was added (scenario steps, say) has fewer: those are null.
+          if (runId === 0 || event.row.length > width || event.row.length < FIRST_SAMPLE_COLUMNS)
             throw bad(file, `run ${result.runIds.length}`, 'malformed sample row')
-          importer.insertSample(runId, event.row.length === width ? event.row : [...event.row, null])
+          const row = event.row.length === width ? event.row : [...event.row]
+          while (row.length < width) row.push(null)
+          importer.insertSample(runId, row)
           result.rows++
           continue
         }

@@ -9,7 +9,7 @@ import { ApiError } from '../api/errors.ts'
 import { issueMessage } from '../config/issue-words.ts'
 import { RUN_ENDS } from '../api/types.ts'
 import { JSON_FORMAT, JSON_VERSION } from './json.ts'
-import { TABLES } from '../store/export-read.ts'
+import { FIRST_SAMPLE_COLUMNS, TABLES } from '../store/export-read.ts'
 import { MAX_WARNINGS } from '../store/warnings.ts'
 import { LIMITS } from '../config/limits.ts'
 import { withLegacyRule } from '../config/status-rule.ts'
@@ -116,13 +116,12 @@ const RunSchema = z.object({
       details: z.unknown(),
     })
     .nullable(),
-  sampleColumns: z
-    .array(z.string())
-    .refine(
-      (c) =>
-        c.join() === TABLES.samples.columns.join() || c.join() === TABLES.samples.columns.slice(0, -1).join(),
-      'unexpected sample columns',
-    ),
+  sampleColumns: z.array(z.string()).refine(
+    (c) =>
+      // The record's columns, or the first of them (a file from before a column was added).
+      c.length >= FIRST_SAMPLE_COLUMNS && c.join() === TABLES.samples.columns.slice(0, c.length).join(),
+    'unexpected sample columns',
+  ),
 })
 export type RunRecord = z.output<typeof RunSchema>
 

@@ -12,9 +12,10 @@
 //   ]}
 //   ,{"origin":...  (the next run)
 //   ]}
+import { plainColumns } from '../ledger/derive.ts'
 import { ApiError } from '../api/errors.ts'
 import type { ExportResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { environmentRow } from '../store/environment.ts'
 import { missingOf } from '../store/ledger-elsewhere.ts'
 import {
@@ -48,10 +49,30 @@ function parsed(text: string | null, runId: number, column: string): unknown {
   }
 }
 
+/** The record's columns the sample array below does not write by name (none today). */
+const PLAIN = plainColumns([
+  'seq',
+  'target',
+  'round',
+  'phase',
+  'start',
+  'latency',
+  'corrected',
+  'status',
+  'bytes',
+  'error',
+  'app',
+  'db',
+  'step',
+])
+
 /** A sample row as JSON: numbers and nulls only (bigints do not occur in these columns). */
 /** A sample as a JSON array, fields by position (the hot path of a JSON export). */
 function sampleJson(r: SampleTuple): string {
-  return `[${r[S.seq]},${r[S.target]},${r[S.round]},${r[S.phase]},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? 'null'},${r[S.status]},${r[S.bytes]},${r[S.error]},${r[S.app] ?? 'null'},${r[S.db] ?? 'null'},${r[S.step] ?? 'null'}]`
+  let text = `[${r[S.seq]},${r[S.target]},${r[S.round]},${r[S.phase]},${r[S.start]},${r[S.latency]},${r[S.corrected] ?? 'null'},${r[S.status]},${r[S.bytes]},${r[S.error]},${r[S.app] ?? 'null'},${r[S.db] ?? 'null'},${r[S.step] ?? 'null'}`
+  // Columns of the record this line does not name: their values as stored.
+  for (const k of PLAIN) text += `,${r[k] ?? 'null'}`
+  return `${text}]`
 }
 
 function allRows(db: Db, table: 'series' | 'resource_samples', runId: number): Row[] {

@@ -3,7 +3,7 @@
 // failures carrying actual vs limit; one more case says whether the run itself completed.
 import type { ExportResult, ThresholdResult } from '../api/types.ts'
 import { formatMetricValue as formatMetric, thresholdLimit } from '../metrics/units.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { finishedRun } from '../store/export-read.ts'
 import { writeOutput } from './write.ts'

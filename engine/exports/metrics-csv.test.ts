@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { exportCsv } from './index.ts'
 

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { exportPg, type ExportProgress } from './pg.ts'
 import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'

@@ -5,13 +5,14 @@
 // twice leaves one copy; a connection lost mid-run rolls that run back entirely. PostgreSQL is an
 // archive: a run whose local samples were pruned (or are fewer than archived) keeps its archived
 // samples, and only its run row, summaries, series and resources are updated; the result says so.
+import { plainColumns } from '../ledger/derive.ts'
 import { hostname } from 'node:os'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { pgCopyStreams } from '../lazy-deps.ts'
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS, type ExportResult, type PgArchiveResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { environmentRow } from '../store/environment.ts'
 import {
   chunks,
@@ -57,11 +58,31 @@ function copyCell(v: Row[number]): string {
 
 const KINDS: readonly string[] = ERROR_KINDS
 
+/** The record's columns the COPY line below does not format by name (none today). */
+const PLAIN = plainColumns([
+  'seq',
+  'target',
+  'round',
+  'phase',
+  'start',
+  'latency',
+  'corrected',
+  'status',
+  'bytes',
+  'error',
+  'app',
+  'db',
+  'step',
+])
+
 /** One COPY line per sample, fields by position: the hot path of an export (bench/history.ts). */
 function sampleLines(rows: readonly SampleTuple[], pgRunId: string): string {
   let text = ''
   for (const r of rows) {
-    text += `${pgRunId}\t${r[S.seq]}\t${r[S.target]}\t${r[S.round]}\t${r[S.phase]}\t${r[S.start]}\t${r[S.latency]}\t${r[S.corrected] ?? '\\N'}\t${r[S.status]}\t${r[S.bytes]}\t${KINDS[Number(r[S.error])] ?? 'other'}\t${r[S.app] ?? '\\N'}\t${r[S.db] ?? '\\N'}\t${r[S.step] ?? '\\N'}\n`
+    text += `${pgRunId}\t${r[S.seq]}\t${r[S.target]}\t${r[S.round]}\t${r[S.phase]}\t${r[S.start]}\t${r[S.latency]}\t${r[S.corrected] ?? '\\N'}\t${r[S.status]}\t${r[S.bytes]}\t${KINDS[Number(r[S.error])] ?? 'other'}\t${r[S.app] ?? '\\N'}\t${r[S.db] ?? '\\N'}\t${r[S.step] ?? '\\N'}`
+    // Columns of the record this line does not name: their values as stored, \N for null.
+    for (const k of PLAIN) text += `\t${r[k] ?? '\\N'}`
+    text += '\n'
   }
   return text
 }

@@ -6,7 +6,7 @@ import type { ReportProgressEvent } from '../api/types.ts'
 import { withPassword } from '../pg/errors.ts'
 import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
 import { createEngine, type EngineHost } from './index.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { tempDbPath } from '../testing/run.ts'
 

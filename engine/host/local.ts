@@ -20,7 +20,7 @@ import {
 import type { RunHandle } from '../runner/supervisor.ts'
 import type { StackStep } from '../study/run.ts'
 import type { Stacks } from '../stacks/stacks.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { importAgentLedger, type LedgerImport } from '../store/ledger-import.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import type { LedgerUpkeep, PendingLedger } from './upkeep.ts'

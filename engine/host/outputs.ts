@@ -10,7 +10,7 @@ import { exportCsv, exportJson, exportJunit, exportPg, exportStudyCsv } from '..
 import { testPgConnection } from '../exports/pg-check.ts'
 import { privateDir } from '../paths.ts'
 import { reportsCreate } from '../report/index.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { missingOf } from '../store/ledger-elsewhere.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import type { HostBus } from './bus.ts'

@@ -3,7 +3,7 @@
 // shown; nothing that writes is allowed), and SQLite's "this file is unusable" errors from any
 // call turned into that same kind of message instead of a raw SqliteError.
 import { ApiError } from '../api/errors.ts'
-import { openHistory, StorageError, storageProblem, type OpenedHistory } from '../store/db.ts'
+import { openHistory, StorageError, storageProblem, type OpenedHistory } from '../db/db.ts'
 
 /** The problem as an ApiError: a file in the way is bad input (exit 2), a failing disk is not. */
 export function storageApiError(err: unknown, dbPath: string): unknown {

@@ -1,18 +1,18 @@
 // What the engine host does for runs that are no longer going: at open, it ends the runs whose
 // process died (kill -9 of a CLI, a crash of serve or of the app's engine: store/recover.ts), and
-// in the background it turns ended runs' ledger blocks into `samples` rows (store/expander.ts),
+// in the background it turns ended runs' ledger blocks into `samples` rows (ledger/expander.ts),
 // never while a run is measuring here or in another process on this database: it would take the
 // load generator's CPU. Runs of live processes are left alone.
 import { ApiError } from '../api/errors.ts'
 import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
-import { storageProblem, type Db } from '../store/db.ts'
-import { LedgerExpander } from '../store/expander.ts'
+import { storageProblem, type Db } from '../db/db.ts'
+import { LedgerExpander } from '../ledger/expander.ts'
 import type { ProcessRef } from '../store/owner.ts'
 import type { HistoryStore } from '../store/queries.ts'
 import { recoverOrphanedRuns } from '../store/recover.ts'
 import { liveRuns } from '../store/runs.ts'
-import { pendingLedgers } from '../store/samples-read.ts'
+import { pendingLedgers } from '../ledger/samples-read.ts'
 
 export interface LedgerUpkeep {
   expander: LedgerExpander

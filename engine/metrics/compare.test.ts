@@ -4,7 +4,7 @@
 // database go through compareRounds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { A, B, metric, rounds, run } from '../testing/compare-rounds.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'

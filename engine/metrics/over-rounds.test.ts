@@ -3,7 +3,7 @@
 // agree with them). Latency is that of every answered request of every round, recorded anew here
 // from the samples table; counts are the rounds' sums; throughput the mean of the rounds'.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { figuresOf, roundsFigures } from './figures.ts'

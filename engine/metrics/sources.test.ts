@@ -1,7 +1,7 @@
 // A target read by two CPU sources (the process monitor and Prometheus on one server): every figure
 // that sums a target's instances takes one source, never both, and which one is fixed.
 import { describe, expect, it } from 'vitest'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { targetSeconds } from '../store/resources.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { figureReadings, primarySources } from './sources.ts'

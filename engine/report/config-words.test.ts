@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import { protocolWords } from '../metrics/units.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { buildReportHtml } from './html.ts'

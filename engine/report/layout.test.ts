@@ -4,7 +4,7 @@
 // is missing, unless CANNONADE_REQUIRE_DOCKER=1 (CI), where it fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser } from 'playwright-core'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { buildReportHtml } from './html.ts'

@@ -2,7 +2,7 @@
 // with two side lists that are no request's column: connect times (one per connection opened)
 // and, in rate mode, how late each request left after its intended time.
 import type { Worker } from 'node:worker_threads'
-import { BATCH_ROWS, newColumns, transferList, type Columns } from './columns.ts'
+import { BATCH_ROWS, newColumns, transferList, type Columns } from '../ledger/columns.ts'
 import type { ToWriter } from './protocol.ts'
 
 const TIMING_ROWS = 1024

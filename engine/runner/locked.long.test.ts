@@ -8,7 +8,7 @@
 // the parent) are all stored, each at its own second, though the lock held them back.
 import { afterEach, expect, it } from 'vitest'
 import { figuresOf } from '../metrics/figures.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { storedLedger } from '../testing/blocks.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'

@@ -11,7 +11,7 @@ import type {
   TargetRoundSummary,
 } from '../api/types.ts'
 import type { Segment } from '../config/segments.ts'
-import type { Columns } from './columns.ts'
+import type { Columns } from '../ledger/columns.ts'
 import type { ScheduleCounts } from './openloop.ts'
 import type { EncodedStats } from '../metrics/encoded.ts'
 

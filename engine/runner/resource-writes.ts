@@ -6,7 +6,7 @@
 // row the database refuses for itself (it should not happen: ../monitor/bounds.ts checks each
 // sample first) drops that row only, never the samples after it.
 import { storageFailure } from '../store/disk.ts'
-import { isBusy, withLockWait, type Db } from '../store/db.ts'
+import { isBusy, withLockWait, type Db } from '../db/db.ts'
 import { resourceWriter } from '../store/resources.ts'
 import type { ResourceSample } from '../monitor/index.ts'
 

@@ -11,7 +11,7 @@ import { roundSegments } from '../config/segments.ts'
 import { DEFAULT_MIN_EFFECT } from '../metrics/compare-metric.ts'
 import { judgeHost, outlierRounds, type MeasuredNoise } from '../metrics/noise.ts'
 import { decideRounds, roundsProgress, type StopDecision } from '../metrics/stopping.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { insertRoundRows, setRoundsStop, setSegmentNoise } from '../store/rounds.ts'
 
 type Result = TargetRoundSummary & { noise: RoundNoise }

@@ -4,15 +4,15 @@
 // generator leaves idle and never the target's. One block (at most 4,096 requests, ~6 ms of CPU)
 // per transaction, oldest first; between blocks it reads its messages, so a `stop` waits for one
 // block at most. A block it cannot write (the disk, a lock held too long) is left as it is,
-// readable: the expansion after the run (store/expander.ts) writes it, or says why it cannot.
+// readable: the expansion after the run (ledger/expander.ts) writes it, or says why it cannot.
 import { spawnSync } from 'node:child_process'
 import { readlinkSync, statfsSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { dirname } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { blockExpander } from '../store/block-rows.ts'
-import { firstBlockId } from '../store/blocks.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { samplesWriter } from '../ledger/samples-writer.ts'
+import { firstBlockId } from '../ledger/blocks.ts'
+import { openDb, type Db } from '../db/db.ts'
 import type { RunRowsData, RunRowsReport } from './run-rows.ts'
 
 const port = parentPort
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   let db: Db | null = null
   try {
     db = openDb(dbPath, { skipMigrations: true })
-    const expander = blockExpander(db)
+    const writer = samplesWriter(db)
     let held = false
     while (!stopping) {
       const id = firstBlockId(db, runId, { summarized: waitForSummary })
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
         continue
       }
       const started = performance.now()
-      rows += expander.expand(id)
+      rows += writer.writeBlock(id)
       report({ type: 'rows', rows })
       // A block holds the database's write lock while it is written (the runner's writer waits up
       // to a minute for it, writer.ts): a block that took this long had no idle CPU to use, so the

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { storedLedger, toBlocks } from '../testing/blocks.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { idleThreads, waitUntil } from '../testing/process.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { runRowsEnabled, startRunRows } from './run-rows.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-run-rows-'))

@@ -1,13 +1,13 @@
 // A measuring run's ledger blocks become `samples` rows while it runs, on the generator's idle
 // cycles (issue 19, item 1: the file is complete soon after the window ends). The runner stores
 // its requests as blocks, cheap for the load generator; turning them into rows costs ~1.5 µs a
-// request (store/block-rows.ts), 2-3 s after a 30 s run at 55,000 req/s. So, when the runner is pinned
+// request (ledger/block-rows.ts), 2-3 s after a 30 s run at 55,000 req/s. So, when the runner is pinned
 // to a CPU (`--cpu`), a thread of the process that started it (run-rows-thread.ts) writes the
 // stored blocks as rows pinned to the same CPU at the idle scheduling class: it runs only when
 // the generator waits, and never on the target's cores. Measured (bench/ledger.ts): a thread free
 // to run anywhere, even at nice 19, slowed a run at full speed by ~12 % from the target's core
 // (nginx served fewer requests with the same CPU); pinned to the generator's CPU it did not. A
-// run that is not pinned writes its rows after the window, as before (store/expander.ts); readers read
+// run that is not pinned writes its rows after the window, as before (ledger/expander.ts); readers read
 // blocks and rows alike meanwhile. Not started off Linux (no per-thread scheduling); nothing
 // written while the disk is short of room (the run's own blocks come first); and it ends after a
 // block that took over a second (no idle cycles: a block holds the write lock the runner's writer

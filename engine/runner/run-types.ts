@@ -9,7 +9,7 @@ import type {
   RunWarningEvent,
   TargetRoundSummary,
 } from '../api/types.ts'
-import type { LedgerExpander } from '../store/expander.ts'
+import type { LedgerExpander } from '../ledger/expander.ts'
 import type { ProcessRef } from '../store/owner.ts'
 import type { AgentShare, EncodedSecond, EncodedSegment } from './protocol.ts'
 

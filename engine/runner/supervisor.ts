@@ -4,7 +4,7 @@
 // that filled up). A run whose supervisor itself dies is ended by the next process to open the
 // database (store/recover.ts), which is why the run records its owner.
 // The run is marked ended as soon as its window is over: its ledger blocks become rows afterwards,
-// in the background (store/expander.ts), and readers read both meanwhile.
+// in the background (ledger/expander.ts), and readers read both meanwhile.
 import { fork, execFileSync, type ChildProcess } from 'node:child_process'
 import { getCompileCacheDir } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -16,9 +16,9 @@ import { seedSchedule } from '../config/segments.ts'
 import { splitPlan } from '../config/split.ts'
 import { childEnv } from '../env.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { ensureReserve, storageFailure } from '../store/disk.ts'
-import { LedgerExpander } from '../store/expander.ts'
+import { LedgerExpander } from '../ledger/expander.ts'
 import { runRowsEnabled, startRunRows } from './run-rows.ts'
 import { processStart, thisProcess } from '../store/owner.ts'
 import { createRun, setWorkerPid } from '../store/runs.ts'

@@ -4,11 +4,11 @@
 // nothing but a typed-array store. Each batch is committed as one block (a BLOB of its columns):
 // the writer shares the generator's CPU, and a block costs ~0.2 µs per request where row inserts
 // cost ~1.5 µs. Blocks become `samples` rows after the run has ended, in the engine host's
-// background (store/expander.ts). A killed runner loses at most the batch in flight. A failing
+// background (ledger/expander.ts). A killed runner loses at most the batch in flight. A failing
 // disk (full, I/O error) is a fatal error: reported once, naming the disk; the runner ends the run,
 // and nothing more is written.
 import { parentPort } from 'node:worker_threads'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { secondPoint, StatsAccumulator } from '../metrics/accumulate.ts'
 import {
   EMPTY_STATS,
@@ -23,11 +23,12 @@ import { encodeStats } from '../metrics/encoded.ts'
 import { skippedByStep } from '../metrics/skipped.ts'
 import type { PhaseSummary, ScheduleStats, TargetRoundSummary } from '../api/types.ts'
 import { LedgerWriter } from '../store/ledger-writer.ts'
+import { blockInserter } from '../ledger/blocks.ts'
 import { storageFailure } from '../store/disk.ts'
-import type { EncodedSecond, FromWriter, Segment, ToWriter } from './protocol.ts'
+import type { FromWriter, Segment, ToWriter } from './protocol.ts'
 import type { ScheduleCounts } from './openloop.ts'
-import type { Columns } from './columns.ts'
-import { transferList } from './columns.ts'
+import { transferList, type Columns } from '../ledger/columns.ts'
+import { debugCpu, encodedSecond } from './writer-agent.ts'
 import { applyCut, AutoWarmup } from './auto-warmup.ts'
 
 const port = parentPort
@@ -67,6 +68,8 @@ let dbPath = ''
 const LOCK_WAIT_MS = 60_000
 let broken: string | null = null
 let ledger: LedgerWriter | null = null
+/** The run's requests, a block per batch (engine/ledger/blocks.ts). */
+let insertBlock: ReturnType<typeof blockInserter> | null = null
 let phaseNames: string[] = []
 let warmupPhases: boolean[] = []
 /** load.warmup: auto: how many seconds each segment holds (null: all of them); undefined: off. */
@@ -85,13 +88,14 @@ function open(path: string, runId: number, phases: string[], warmup: boolean[]):
   // batches wait in memory meanwhile; the load thread goes on.
   db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
   ledger = new LedgerWriter(db, runId)
+  insertBlock = blockInserter(db, runId)
   phaseNames = phases
   warmupPhases = warmup
 }
 
 function onBatch(segIndex: number, c: Columns): void {
   const st = segments.get(segIndex)
-  if (!st || !ledger) throw new Error(`batch for unknown segment ${segIndex}`)
+  if (!st || !insertBlock) throw new Error(`batch for unknown segment ${segIndex}`)
   if (broken) {
     // The disk failed: these requests cannot be stored, and summaries count only what was.
     c.count = 0
@@ -100,7 +104,7 @@ function onBatch(segIndex: number, c: Columns): void {
   }
   const held = st.auto?.holding === true
   try {
-    const id = ledger.insertBlock(st.segment.targetIndex, st.segment.round, c)
+    const id = insertBlock(st.segment.targetIndex, st.segment.round, c)
     if (held) st.auto!.block(id)
     st.sliceHeld = held
   } catch (err) {
@@ -174,22 +178,6 @@ function seriesPoint(st: SegmentState, acc: StatsAccumulator, tick: Extract<ToWr
     generatorCpu: tick.generatorCpu,
   })
   return { point, status: JSON.stringify(status) }
-}
-
-/** Agent mode: one second as the coordinator sums it (metrics/encoded.ts). */
-function encodedSecond(
-  segment: number,
-  tick: Extract<ToWriter, { type: 'tick' }>,
-  acc: StatsAccumulator,
-): EncodedSecond {
-  return {
-    segment,
-    t: tick.t,
-    phase: tick.phase,
-    connections: tick.connections,
-    generatorCpu: tick.generatorCpu,
-    stats: encodeStats(acc),
-  }
 }
 
 function onTick(msg: Extract<ToWriter, { type: 'tick' }>): void {
@@ -390,15 +378,7 @@ port.on('message', (msg: ToWriter) => {
         else onSegmentEnd(msg)
         break
       case 'close':
-        if (process.env.CANNONADE_DEBUG_CPU) {
-          const u = (
-            process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }
-          ).threadCpuUsage?.()
-          if (u)
-            process.stderr.write(
-              `[writer] rows ${rows} cpu ${((u.user + u.system) / 1e3).toFixed(0)} ms (${((u.user + u.system) / Math.max(1, rows)).toFixed(2)} us/row)\n`,
-            )
-        }
+        if (process.env.CANNONADE_DEBUG_CPU) debugCpu(rows)
         try {
           db?.close()
         } catch {
@@ -406,6 +386,7 @@ port.on('message', (msg: ToWriter) => {
         }
         db = null
         ledger = null
+        insertBlock = null
         send({ type: 'closed', rows })
         break
     }

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { insertRawBlocks, readRawBlocks } from './agents.ts'
-import { expandBlocks } from './block-rows.ts'
-import { migrate, openDb } from './db.ts'
+import { samplesWriter } from '../ledger/samples-writer.ts'
+import { migrate, openDb } from '../db/db.ts'
 
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'db', 'migrations')
 
 describe('migration 010 (runs of load agents)', () => {
   it('keeps every run and its children, allows partial, and still enforces foreign keys', () => {
@@ -134,7 +134,7 @@ describe('raw blocks', () => {
       )
       .run()
     expect(insertRawBlocks(merged, 5, blocks)).toBe(10_000)
-    expect(expandBlocks(merged, 5)).toBe(10_000)
+    expect(samplesWriter(merged).writeRun(5)).toBe(10_000)
     const back = merged
       .prepare(
         'SELECT seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step FROM samples WHERE run_id = 5 ORDER BY seq',

@@ -1,11 +1,12 @@
 // The local database's side of a run made by load agents (engine/agents/): an agent reads its raw
 // ledger back as blocks to upload them, and the coordinator stores the blocks it received, so they
-// become `samples` rows of the merged run like any run's (blocks.ts).
-import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from './blocks.ts'
-import type { Db } from './db.ts'
+// become `samples` rows of the merged run like any run's (ledger/blocks.ts).
+import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from '../ledger/blocks.ts'
+import type { Db } from '../db/db.ts'
+import { LEDGER } from '../ledger/derive.ts'
 import type { SampleDbRow } from './rows.ts'
 
-/** A batch of raw requests of one target and round, in the block encoding of blocks.ts. */
+/** A batch of raw requests of one target and round, in the block encoding of ledger/blocks.ts. */
 export interface RawBlock {
   targetIndex: number
   round: number
@@ -29,7 +30,7 @@ export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<Ra
     if (b) yield { targetIndex: b.target_index, round: b.round, count: b.count, data: b.data }
   }
   const select = db.prepare(
-    `SELECT rowid AS rid, seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step
+    `SELECT rowid AS rid, ${LEDGER.sqlColumns.join(', ')}
      FROM samples WHERE run_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
   )
   let after = 0
@@ -54,7 +55,7 @@ export function* readRawBlocks(db: Db, runId: number, rows = 4096): Generator<Ra
   yield* flush()
 }
 
-/** Store blocks an agent uploaded for the merged run (expanded into samples by blocks.ts). */
+/** Store blocks an agent uploaded for the merged run (expanded into samples by ledger/block-rows.ts). */
 export function insertRawBlocks(db: Db, runId: number, blocks: readonly RawBlock[]): number {
   const insert = db.prepare(
     'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 

@@ -17,7 +17,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { dirname } from 'node:path'
-import { storageProblem } from './db.ts'
+import { storageProblem } from '../db/db.ts'
 
 /**
  * A failure of the storage itself (the disk is full, an I/O error, the file turned read-only…), as

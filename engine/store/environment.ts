@@ -2,7 +2,7 @@
 // details (the targets' images and limits). The caller gathers it before the run's rows are
 // written (engine/runner/environment.ts); the store only writes and reads it.
 import { redactText } from '../config/redact.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 export interface EnvironmentInfo {
   host: string

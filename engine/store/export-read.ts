@@ -4,8 +4,9 @@
 // output (a file, a COPY stream), and the SQLite connection is free for other work then (an open
 // iterator would make every other statement on it fail as "busy").
 import { ApiError } from '../api/errors.ts'
-import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
-import type { Db } from './db.ts'
+import { blockRows, blockSample, runBlocks, type BlockSample } from '../ledger/blocks.ts'
+import { LEDGER } from '../ledger/derive.ts'
+import type { Db } from '../db/db.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'
 import { redactUrl } from '../config/redact.ts'
 
@@ -20,22 +21,13 @@ export interface TableSpec {
   key: readonly string[]
 }
 
-export const SAMPLE_COLUMNS = [
-  'seq',
-  'target_index',
-  'round',
-  'phase',
-  'start_us',
-  'latency_us',
-  'corrected_us',
-  'status',
-  'bytes',
-  'error',
-  'app_us',
-  'db_us',
-  // Added after the first JSON files were written: importJson still reads rows without it.
-  'step',
-] as const
+/**
+ * The request record's columns (engine/ledger/record.ts), in its order. A JSON file written before
+ * a column was added holds fewer: importJson reads those rows with the later columns null.
+ */
+export const SAMPLE_COLUMNS = LEDGER.sqlColumns
+/** The columns of the first JSON files (before scenario steps): the fewest a file may hold. */
+export const FIRST_SAMPLE_COLUMNS = 12
 
 export const SERIES_COLUMNS = [
   'target_index',
@@ -83,22 +75,8 @@ export const TABLES = {
 
 export const CHUNK_ROWS = 20_000
 
-/** Positions of the sample columns in a row of `chunks(db, TABLES.samples, …)`. */
-export const S = {
-  seq: 0,
-  target: 1,
-  round: 2,
-  phase: 3,
-  start: 4,
-  latency: 5,
-  corrected: 6,
-  status: 7,
-  bytes: 8,
-  error: 9,
-  app: 10,
-  db: 11,
-  step: 12,
-} as const
+/** Positions of the sample columns in a row of `chunks(db, TABLES.samples, …)`, by short name. */
+export const S = LEDGER.index
 
 /**
  * A run's rows of one table, CHUNK_ROWS at a time, in key order. Each row holds the spec's columns
@@ -130,7 +108,7 @@ export function* chunks(db: Db, spec: TableSpec, runId: number, chunkRows = CHUN
 /**
  * A sample row as SQLite returns it: every sample column is a STRICT INTEGER (001_initial.sql),
  * so values are numbers, or null where the column allows it (the columns of a block's sample,
- * blocks.ts); the cursor follows.
+ * ledger/blocks.ts); the cursor follows.
  */
 export type SampleTuple = [...BlockSample, ...cursor: number[]]
 
@@ -233,7 +211,8 @@ export function serverSeconds(db: Db, runId: number): Map<string, ServerSecond> 
   for (const b of runBlocks(db, runId)) {
     for (let i = 0; i < b.columns.count; i++) {
       const s = blockSample(b.columns, b.targetIndex, b.round, i)
-      const [start, latency, app, dbUs] = [s[4], s[5], s[10], s[11]]
+      const [start, latency] = [s[S.start] as number, s[S.latency] as number]
+      const [app, dbUs] = [s[S.app] ?? null, s[S.db] ?? null]
       if (latency < 0 || (app === null && dbUs === null)) continue
       add(
         `${b.targetIndex}:${b.round}:${Math.trunc((start + latency) / 1_000_000)}`,

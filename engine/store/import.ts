@@ -3,7 +3,7 @@
 // database as it was. Values come in as stored: JSON columns as text, table rows as cells in the
 // column order of export-read.ts.
 import type { RunWarning } from '../api/types.ts'
-import type { Db, Statement } from './db.ts'
+import type { Db, Statement } from '../db/db.ts'
 import type { EnvironmentRow } from './environment.ts'
 import { TABLES, type Cell } from './export-read.ts'
 import type { RunRow, RunTargetRow } from './rows.ts'

@@ -8,8 +8,9 @@
 import { ApiError } from '../api/errors.ts'
 import { ERROR_KINDS } from '../api/types-stats.ts'
 import type { RawBlock } from './agents.ts'
-import { BLOCK_MAX_ROWS, decodeBlock, ROW_BYTES } from './blocks.ts'
-import type { Db } from './db.ts'
+import { BLOCK_MAX_ROWS, decodeBlock, ROW_BYTES } from '../ledger/blocks.ts'
+import type { Db } from '../db/db.ts'
+import { LEDGER } from '../ledger/derive.ts'
 
 const bad = (file: string, message: string) => new ApiError('bad-input', `${file}: ${message}`, 'file')
 
@@ -38,7 +39,7 @@ export function checkLedgerRows(ledger: Db, runId: number, file: string): void {
   const orNull = (c: string) => `(${c} IS NOT NULL AND typeof(${c}) <> 'integer')`
   const wrong = ledger
     .prepare(
-      `SELECT rowid FROM samples WHERE run_id = ? AND (${['seq', 'target_index', 'round', 'phase', 'start_us', 'latency_us', 'status', 'bytes', 'error'].map(whole).join(' OR ')} OR ${['corrected_us', 'app_us', 'db_us', 'step'].map(orNull).join(' OR ')}) LIMIT 1`,
+      `SELECT rowid FROM samples WHERE run_id = ? AND (${LEDGER.record.map((c) => (c.nullable ? orNull : whole)(c.sql)).join(' OR ')}) LIMIT 1`,
     )
     .pluck()
     .get(runId) as number | undefined
@@ -87,6 +88,8 @@ export function checkBlock(
   return b.count
 }
 
+const FINITE = LEDGER.layout.filter((l) => l.array === 'f64' && l.key !== 'seq').map((l) => l.key)
+
 function checkValues(
   c: ReturnType<typeof decodeBlock>,
   i: number,
@@ -94,7 +97,8 @@ function checkValues(
   where: string,
   file: string,
 ): void {
-  const finite = [c.startUs[i]!, c.latencyUs[i]!, c.correctedUs[i]!, c.bytes[i]!, c.appUs[i]!, c.dbUs[i]!]
+  // Every 8-byte column of the record but seq (checked below) is a time or a size.
+  const finite = FINITE.map((key) => (c as unknown as Record<string, Float64Array>)[key]![i]!)
   if (!finite.every((v) => Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER))
     throw bad(file, `${where}: request ${c.seq[i]} holds a time or size that is no number`)
   if (c.error[i]! >= ERROR_KINDS.length)

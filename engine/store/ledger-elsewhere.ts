@@ -3,7 +3,7 @@
 // The words are made here, once: `runs show`, the run's page and every export say the same.
 import { ApiError } from '../api/errors.ts'
 import type { Distribution, LedgerElsewhere, MissingSamples } from '../api/types.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { DistributionSchema, parseColumn } from './schemas.ts'
 
 /** Launchers whose agents' files go with their containers or pods when the run ends. */

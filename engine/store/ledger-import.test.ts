@@ -14,8 +14,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { runCommand } from '../testing/cli.ts'
 import { agentReport, distributionOf } from '../testing/distribution.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { encodeBlock, newBlockColumns, ROW_BYTES } from './blocks.ts'
-import { openDb } from './db.ts'
+import { encodeBlock, newBlockColumns, ROW_BYTES } from '../ledger/blocks.ts'
+import { openDb } from '../db/db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-ledger-import-'))
 const PREFIX = 'ab12cd34'

@@ -5,7 +5,7 @@
 // file is stored before it passed ledger-check.ts (a ledger is input like any other).
 import { ApiError } from '../api/errors.ts'
 import { readRawBlocks, insertRawBlocks, type RawBlock } from './agents.ts'
-import { openDb, StorageError, type Db } from './db.ts'
+import { openDb, StorageError, type Db } from '../db/db.ts'
 import { agentOf, checkBlock, checkLedgerRows, checkLedgerTables, type LedgerShape } from './ledger-check.ts'
 import { readConfig } from './rows.ts'
 import { runDistribution } from './ledger-elsewhere.ts'

@@ -4,7 +4,7 @@
 // migration cannot change these columns without the section (and this test) saying so.
 import { describe, expect, it } from 'vitest'
 import { ledgerDoc } from '../testing/readme.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 
 describe('README "Query the ledger yourself" against the schema', () => {
   const doc = ledgerDoc()

@@ -1,13 +1,12 @@
-// What the runner's ledger writer thread (engine/runner/writer.ts) writes for one run: a block per
-// batch of requests during a segment, a series row per second, and the segment's summary and
-// histograms when it ends. Statements are prepared once: a block insert is on the hot path.
+// What the runner's ledger writer thread (engine/runner/writer.ts) writes for one run besides its
+// requests (those are blocks: engine/ledger/blocks.ts `blockInserter`): a series row per second,
+// and the segment's summary and histograms when it ends. Statements are prepared once.
 import type { SeriesPoint, TargetRoundSummary } from '../api/types.ts'
-import { encodeBlock, setBlockPhase, type BlockColumns } from './blocks.ts'
-import type { Db, Statement } from './db.ts'
+import { moveBlocksToPhase } from '../ledger/blocks.ts'
+import type { Db, Statement } from '../db/db.ts'
 
 export class LedgerWriter {
   private readonly runId: number
-  private readonly block: Statement
   private readonly series: Statement
   private readonly summary: Statement
   private readonly db: Db
@@ -15,9 +14,6 @@ export class LedgerWriter {
   constructor(db: Db, runId: number) {
     this.runId = runId
     this.db = db
-    this.block = db.prepare(
-      'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (?, ?, ?, ?, ?)',
-    )
     this.series = db.prepare(
       `INSERT OR REPLACE INTO series (run_id, target_index, round, t, phase, connections, requests, errors, errors_json, status_json,
        bytes, mean, p50, p90, p95, p99, p999, max, generator_cpu, agents) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -27,17 +23,11 @@ export class LedgerWriter {
     )
   }
 
-  /** One batch of requests as one block (expanded into `samples` rows after the run, expander.ts); its id. */
-  insertBlock(targetIndex: number, round: number, c: BlockColumns): number {
-    return Number(this.block.run(this.runId, targetIndex, round, c.count, encodeBlock(c)).lastInsertRowid)
-  }
-
   /**
    * load.warmup: auto found a segment's warm-up: its series rows before second `from` and its
    * requests (the blocks written in those seconds) move to the warm-up phase. Called inside the
-   * transaction that writes the segment's summary. A block already expanded into `samples` rows is
-   * not there to rewrite: none is while its segment has no summary (blocks.ts firstBlockId), and
-   * the count of blocks moved is returned so a caller can tell.
+   * transaction that writes the segment's summary; the count of blocks moved
+   * (engine/ledger/blocks.ts moveBlocksToPhase).
    */
   moveToWarmup(
     targetIndex: number,
@@ -49,17 +39,7 @@ export class LedgerWriter {
     this.db
       .prepare('UPDATE series SET phase = ? WHERE run_id = ? AND target_index = ? AND round = ? AND t < ?')
       .run(phase, this.runId, targetIndex, round, from)
-    const read = this.db.prepare('SELECT count, data FROM sample_blocks WHERE id = ? AND run_id = ?')
-    const write = this.db.prepare('UPDATE sample_blocks SET data = ? WHERE id = ?')
-    let moved = 0
-    for (const id of blocks) {
-      const row = read.get(id, this.runId) as { count: number; data: Buffer } | undefined
-      if (!row) continue
-      setBlockPhase(row.data, row.count, phase)
-      write.run(row.data, id)
-      moved++
-    }
-    return moved
+    return moveBlocksToPhase(this.db, this.runId, blocks, phase)
   }
 
   /**

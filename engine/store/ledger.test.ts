@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { toBlocks } from '../testing/blocks.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { openDb } from './db.ts'
-import { blockExpander } from './block-rows.ts'
-import { blockIds } from './blocks.ts'
+import { openDb } from '../db/db.ts'
+import { samplesWriter } from '../ledger/samples-writer.ts'
+import { blockIds } from '../ledger/blocks.ts'
 import { HistoryStore } from './queries.ts'
 import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './retention.ts'
 
@@ -44,11 +44,11 @@ describe('the raw ledger', () => {
     const moved = toBlocks(db, runId, 'seq % 2 = 1', 100)
     expect(moved).toBeGreaterThan(0)
     expect(ledgerInfo(db, runId)).toMatchObject({ rows: all, pending: moved })
-    const expand = blockExpander(db)
+    const expand = samplesWriter(db)
     const [first, ...rest] = blockIds(db, runId)
-    expand.expand(first!)
+    expand.writeBlock(first!)
     expect(ledgerInfo(db, runId)).toMatchObject({ rows: all, pending: moved - 100 })
-    for (const id of rest) expand.expand(id)
+    for (const id of rest) expand.writeBlock(id)
     expect(ledgerInfo(db, runId)).toMatchObject({ rows: all, pending: 0 })
   })
 })

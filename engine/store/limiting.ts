@@ -7,7 +7,7 @@ import { compilePlan } from '../config/compile.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { roundsFigures } from '../metrics/figures.ts'
 import { limitedBy, type LimitInputs, type LimitSecond } from '../metrics/limiting.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { readEnvironment } from './environment.ts'
 import { resourceLimits, targetSeconds } from './resources.ts'
 

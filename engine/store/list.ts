@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import type { RunListQuerySchema } from '../api/schemas.ts'
 import type { RunListItem, RunStatus } from '../api/types.ts'
 import { parseCorrelationId } from './correlation.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { configOrNull, likePattern } from './rows.ts'
 import { parseColumnOr, TagsSchema } from './schemas.ts'
 

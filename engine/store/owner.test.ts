@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { waitUntil } from '../testing/process.ts'
 import { tempDbPath } from '../testing/run.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 import { isAlive, parseStartTicks, parseState, processStart, runIsLive, thisProcess } from './owner.ts'
 import { recoverOrphanedRuns } from './recover.ts'
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
-import { openDb, type Db } from './db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { HistoryStore } from './queries.ts'
 

@@ -19,13 +19,13 @@ import type { RunConfig } from '../config/schema.ts'
 import type { RunRounds } from '../metrics/compare.ts'
 import { overRounds } from '../metrics/over-rounds.ts'
 import { parseCorrelationId } from './correlation.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { downsampleSeries } from './downsample.ts'
 import { readEnvironment, type EnvironmentInfo } from './environment.ts'
 import { sweepOf } from './studies.ts'
 import { listRuns } from './list.ts'
 import { runIsLive } from './owner.ts'
-import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from './samples-read.ts'
+import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from '../ledger/samples-read.ts'
 import { runWarnings } from './warnings.ts'
 import { runLimits } from './limiting.ts'
 import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
@@ -303,7 +303,7 @@ export class HistoryStore {
     }
     // Failed requests: in flight at the end is not a failure (engine/metrics/figures.ts).
     if (q.errorsOnly) where.push(`error NOT IN (0, ${ERROR_KINDS.indexOf('inflight')})`)
-    // A run that ended moments ago may still have requests in blocks (expander.ts).
+    // A run that ended moments ago may still have requests in blocks (ledger/expander.ts).
     if (hasBlocks(this.db, runId)) {
       const page = pendingSamplesPage(this.db, runId, {
         ...(params.seq !== undefined ? { seq: params.seq } : {}),

@@ -1,7 +1,7 @@
 // Issue 20, item 8: a run whose process was killed ends, once recovered, at its last stored second
 // (series `t` counts seconds since the run's start), not at the time a later open found it.
 import { describe, expect, it } from 'vitest'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 import { recoverOrphanedRuns } from './recover.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 

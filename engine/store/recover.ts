@@ -4,7 +4,7 @@
 // (owner.ts), rebuilds their summaries from what was stored and marks them aborted, saying what
 // happened. Runs whose owner is alive are left alone, whichever process on this machine it is.
 import type { ThresholdResult } from '../api/types.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { runIsLive, type ProcessRef } from './owner.ts'
 import type { RunRow } from './rows.ts'
 import { finishRun, generatorHealth, sharedHealth, summarizeMissingSegments } from './runs.ts'

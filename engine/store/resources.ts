@@ -5,7 +5,7 @@ import type { ResourcePoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
 import { seriesAggregate } from '../metrics/units.ts'
 import type { ResourceSample } from '../monitor/types.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 /** The limits a target ran with, from its monitors' samples (the generator's are not a target's). */
 export interface TargetLimits {

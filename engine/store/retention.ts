@@ -3,10 +3,10 @@
 // set a retention after which old runs keep only their summaries, series and histograms.
 import { ApiError } from '../api/errors.ts'
 import type { LedgerInfo } from '../api/types.ts'
-import { blockRows } from './blocks.ts'
-import type { Db } from './db.ts'
+import { blockRows } from '../ledger/blocks.ts'
+import type { Db } from '../db/db.ts'
 import { keptElsewhere, runDistribution } from './ledger-elsewhere.ts'
-import { ledgerRowCount } from './samples-read.ts'
+import { ledgerRowCount } from '../ledger/samples-read.ts'
 
 /** Bytes per stored request, samples row plus its (run_id, seq) index entry, measured on 1 M rows. */
 export const BYTES_PER_SAMPLE = 56
@@ -24,7 +24,7 @@ export function ledgerInfo(db: Db, runId: number): LedgerInfo {
   const row = db.prepare('SELECT ledger_rows, ledger_pruned_at, status FROM runs WHERE id = ?').get(runId) as
     { ledger_rows: number | null; ledger_pruned_at: string | null; status: string } | undefined
   if (!row) throw new ApiError('not-found', `run ${runId} does not exist`)
-  // A read-only database (opened so, engine/store/db.ts) is counted, not written to.
+  // A read-only database (opened so, engine/db/db.ts) is counted, not written to.
   const count = () => (db.readonly ? ledgerRowCount(db, runId) : recordLedgerRows(db, runId))
   const rows = row.ledger_pruned_at ? 0 : (row.ledger_rows ?? (row.status === 'running' ? 0 : count()))
   return {

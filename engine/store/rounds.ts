@@ -10,7 +10,7 @@ import { DEFAULT_MIN_EFFECT } from '../metrics/compare-metric.ts'
 import { noiseWords } from '../metrics/noise.ts'
 import { stopWords } from '../metrics/rounds-words.ts'
 import { decideRounds, roundsProgress, worstWidth } from '../metrics/stopping.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { StoredStopSchema, type StoredStop } from './rounds-schemas.ts'
 import { parseColumnOr } from './schemas.ts'
 

@@ -5,6 +5,7 @@ import { redactConfig } from '../config/redact.ts'
 import type { RunConfig } from '../config/schema.ts'
 import { ERROR_KINDS, type RunStatus, type SampleRow, type SeriesPoint } from '../api/types.ts'
 import { formatCorrelationId } from './correlation.ts'
+import type { SampleDbRow } from '../ledger/derive.ts'
 import { answeredInSecond } from '../metrics/figures.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from './schemas.ts'
 
@@ -70,20 +71,7 @@ export interface SeriesRow {
   agents: number | null
 }
 
-export interface SampleDbRow {
-  seq: number
-  target_index: number
-  round: number
-  phase: number
-  start_us: number
-  latency_us: number
-  corrected_us: number | null
-  status: number
-  bytes: number
-  error: number
-  app_us: number | null
-  db_us: number | null
-}
+export type { SampleDbRow }
 
 /** Names for the integer target and phase columns of one run, with fallbacks for broken rows. */
 export interface RunNames {

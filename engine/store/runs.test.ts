@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import { pairInput } from '../testing/config.ts'
 import { createRun, generatorHealth } from './runs.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 import { readEnvironment } from './environment.ts'
 import { thisProcess } from './owner.ts'
 

@@ -4,7 +4,7 @@
 // WAL keeps the snapshot's pages while it is open: checkpoints cannot move past it, so the WAL
 // file grows during a long export and is reused after it. The snapshot never writes.
 import Database from 'better-sqlite3'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 export async function withSnapshot<T>(db: Db, fn: (snap: Db) => Promise<T>): Promise<T> {
   // An in-memory database (tests) has no second connection; it is one process's alone.

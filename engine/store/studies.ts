@@ -3,7 +3,7 @@
 import { ApiError } from '../api/errors.ts'
 import type { StudyAxis, StudyListItem, StudySlo, SweepValue } from '../api/types.ts'
 import { axisName, valueLabel } from '../config/sweep.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 export interface StudyRow {
   id: number

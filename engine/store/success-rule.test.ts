@@ -9,11 +9,11 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { RunConfigV1Schema } from '../config/schema.ts'
 import { successRule, successTable, successText, statusRange } from '../config/status-rule.ts'
-import { migrate, openDb } from './db.ts'
+import { migrate, openDb } from '../db/db.ts'
 import { HistoryStore } from './queries.ts'
 import { readConfig } from './rows.ts'
 
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'db', 'migrations')
 
 const config = (targets: object[]) => ({
   version: 1,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { tempDbPath } from '../testing/run.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 import { MAX_WARNING_CHARS, MAX_WARNINGS, runWarnings, warningWriter } from './warnings.ts'
 
 const warning = (message: string, field = 'targets.0.monitor', target = 't') => ({

@@ -2,7 +2,7 @@
 // recorder writes each as it comes, so the live view, `runs show` during the run and the run's
 // detail afterwards all read the same rows.
 import type { RunWarning } from '../api/types.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 /** A warning as a monitor reports it; `record` adds the time and the run's timeline. */
 export type NewWarning = Omit<RunWarning, 'at' | 't' | 'count'>

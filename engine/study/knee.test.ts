@@ -4,7 +4,7 @@
 // stored in the history, where the spread comes from the rounds.
 import { describe, expect, it } from 'vitest'
 import type { SweepPoint } from '../api/types.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import { findKnee, KNEE_RULE, kneeStep, studyResults } from './results.ts'

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import type { StackSetting } from '../config/sweep.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import type { StackSnapshot } from '../stacks/stacks.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { tempDbPath } from '../testing/run.ts'

@@ -18,7 +18,7 @@ import type { RunHandle, RunHooks } from '../runner/supervisor.ts'
 import { launchRun, type LaunchOptions } from '../agents/launch-run.ts'
 import type { StackControl } from '../stacks/policy.ts'
 import type { StackSnapshot } from '../stacks/stacks.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import type { RunSummary } from '../api/types.ts'
 

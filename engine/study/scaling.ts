@@ -6,7 +6,7 @@
 import type { ScalingPoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
 import { sampleSecond } from '../metrics/resources.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { resourceLimits, resourcePoints } from '../store/resources.ts'
 

@@ -4,7 +4,7 @@
 // averaged for times and ratios, only over the seconds the target was measured in. The report draws
 // each series against throughput and lists the figures in their units.
 import { describe, expect, it } from 'vitest'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import { buildReportHtml } from '../report/index.ts'

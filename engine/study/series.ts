@@ -5,7 +5,7 @@
 // measured in (its rows of the per-second series), so a cooldown or the idle baseline before the
 // run does not dilute them.
 import type { SeriesFigure } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { HistoryStore } from '../store/queries.ts'
 import { metricSeconds, targetSeconds } from '../store/resources.ts'
 

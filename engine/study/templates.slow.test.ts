@@ -10,7 +10,7 @@ import { ranWell, recordedStacks, shortenTemplate as shorten } from '../testing/
 import { handle, startDemoServer, type DemoServer } from '../demo/server.ts'
 import { selfSigned } from '../testing/tls.ts'
 import { closer } from '../testing/h2-targets.ts'
-import { openDb } from '../store/db.ts'
+import { openDb } from '../db/db.ts'
 import { runConfig, tempDbPath } from '../testing/run.ts'
 import { runStudy } from './run.ts'
 import { listTemplates } from './templates.ts'

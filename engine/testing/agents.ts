@@ -8,8 +8,8 @@ import { runAgent, type AgentResult } from '../agents/agent.ts'
 import { readAgentEnv } from '../agents/env.ts'
 import type { Launcher, LauncherEvent } from '../agents/launchers/launcher.ts'
 import type { AgentStore } from '../agents/coordination/protocol.ts'
-import { expandBlocks } from '../store/block-rows.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { samplesWriter } from '../ledger/samples-writer.ts'
+import { openDb, type Db } from '../db/db.ts'
 
 export interface InProcessAgent {
   store: AgentStore
@@ -87,7 +87,8 @@ export function withoutExits(launcher: Launcher): Launcher {
  */
 export function openAgentLedger(path: string): Db {
   const db = openDb(path)
-  for (const runId of db.prepare('SELECT id FROM runs').pluck().all() as number[]) expandBlocks(db, runId)
+  for (const runId of db.prepare('SELECT id FROM runs').pluck().all() as number[])
+    samplesWriter(db).writeRun(runId)
   return db
 }
 

@@ -1,11 +1,11 @@
 // Turning a stored run's rows back into ledger blocks, as the runner writes them: tests of every
 // reader (and of the commands that write blocks as rows) start from a run whose requests are,
 // in part or all, not yet `samples` rows.
-import { newColumns } from '../runner/columns.ts'
-import { encodeBlock, putSampleRow } from '../store/blocks.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { newColumns } from '../ledger/columns.ts'
+import { encodeBlock, putSampleRow } from '../ledger/blocks.ts'
+import { openDb, type Db } from '../db/db.ts'
 import type { SampleDbRow } from '../store/rows.ts'
-import { ledgerRowCount } from '../store/samples-read.ts'
+import { ledgerRowCount } from '../ledger/samples-read.ts'
 
 type Row = SampleDbRow & { step: number | null }
 

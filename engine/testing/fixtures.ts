@@ -7,7 +7,7 @@ import { compilePlan } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import type { Threshold } from '../config/schema.ts'
 import type { RunStatus, StatsBlock, ThresholdResult } from '../api/types.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 import { Block, gauss, KIND, prng } from './fixture-stats.ts'
 
 export { latencyStats } from './fixture-stats.ts'

@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { childEnv } from '../env.ts'
 import { freePort } from '../stacks/postgres.ts'
-import type { Db } from '../store/db.ts'
+import type { Db } from '../db/db.ts'
 
 const PROMETHEUS = 'prometheus'
 const NODE_EXPORTER = 'prometheus-node-exporter'

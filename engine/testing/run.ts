@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseRunConfig } from '../config/load.ts'
 import { startRun, type RunHandle, type RunHooks, type RunOptions } from '../runner/supervisor.ts'
-import { openDb, type Db } from '../store/db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import type { ProgressEvent, RunEndedEvent, RunSummary } from '../api/types.ts'
 import type { EngineHost } from '../host/index.ts'
 

@@ -61,7 +61,7 @@ export interface AgentEnd {
   rows: number
 }
 
-/** A batch of raw requests (engine/store/blocks.ts encoding), uploaded after the load. */
+/** A batch of raw requests (engine/ledger/blocks.ts encoding), uploaded after the load. */
 export type { RawBlock }
 
 /**

@@ -18,7 +18,7 @@ function fixture(): string {
     'engine/agents/agent.ts',
     'engine/agents/README.md',
     'engine/agents/env.test.ts',
-    'engine/store/migrations/001_initial.sql',
+    'engine/db/migrations/001_initial.sql',
     'engine/testing/pg.ts',
     'targets/_node/Dockerfile',
     'targets/_node/package.json',
@@ -40,7 +40,7 @@ describe('the agent image tag', () => {
       'bin/cannonade.mjs',
       'engine/agents/agent.ts',
       'engine/agents/launchers/Dockerfile',
-      'engine/store/migrations/001_initial.sql',
+      'engine/db/migrations/001_initial.sql',
     ])
     for (const f of ['engine/agents/README.md', 'engine/agents/env.test.ts', 'engine/testing/pg.ts']) {
       writeFileSync(join(root, f), 'changed')
@@ -49,7 +49,7 @@ describe('the agent image tag', () => {
     let last = first.tag
     for (const f of [
       'engine/agents/agent.ts',
-      'engine/store/migrations/001_initial.sql',
+      'engine/db/migrations/001_initial.sql',
       'targets/_node/Dockerfile',
     ]) {
       writeFileSync(join(root, f), `changed ${f}`)

@@ -3,9 +3,9 @@
 // a full disk). Every function reads inside one read transaction: an expansion commits a block's
 // rows and its deletion together, so a reader sees each request exactly once.
 import { ERROR_KINDS } from '../api/types.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
-import type { SampleDbRow } from './rows.ts'
+import { LEDGER, type SampleDbRow } from './derive.ts'
 
 const INFLIGHT = ERROR_KINDS.indexOf('inflight')
 
@@ -83,20 +83,7 @@ export interface PendingQuery {
 export const MAX_PENDING_WINDOW = 1_000_000
 
 function toDbRow(s: BlockSample): SampleDbRow {
-  return {
-    seq: s[0],
-    target_index: s[1],
-    round: s[2],
-    phase: s[3],
-    start_us: s[4],
-    latency_us: s[5],
-    corrected_us: s[6],
-    status: s[7],
-    bytes: s[8],
-    error: s[9],
-    app_us: s[10],
-    db_us: s[11],
-  }
+  return LEDGER.row(s)
 }
 
 /** Negative when a row with keys (latency a, seq a) comes before (latency b, seq b) in the order. */

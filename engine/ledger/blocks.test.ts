@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { newColumns } from '../runner/columns.ts'
-import { expandBlocks } from './block-rows.ts'
+import { newColumns } from './columns.ts'
+import { samplesWriter } from './samples-writer.ts'
 import { decodeBlock, encodeBlock, ROW_BYTES } from './blocks.ts'
-import { openDb } from './db.ts'
+import { openDb } from '../db/db.ts'
 
 function filled(n: number) {
   const c = newColumns(n + 10)
@@ -56,7 +56,7 @@ describe('sample blocks', () => {
     )
     insert.run(0, 1, 300, encodeBlock(filled(300)))
     insert.run(1, 2, 5, encodeBlock(filled(5)))
-    expect(expandBlocks(db, 1)).toBe(305)
+    expect(samplesWriter(db).writeRun(1)).toBe(305)
     expect(db.prepare('SELECT count(*) FROM sample_blocks').pluck().get()).toBe(0)
     expect(
       db

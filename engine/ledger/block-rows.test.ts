@@ -4,10 +4,10 @@
 // columns present or not, and a block longer than a statement (its last chunk padded).
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../metrics/random.ts'
-import { newColumns } from '../runner/columns.ts'
-import { expandBlocks } from './block-rows.ts'
+import { newColumns } from './columns.ts'
+import { samplesWriter } from './samples-writer.ts'
 import { blockSample, encodeBlock, type BlockColumns } from './blocks.ts'
-import { openDb, type Db } from './db.ts'
+import { openDb, type Db } from '../db/db.ts'
 
 const COLUMNS =
   'seq, target_index, round, phase, start_us, latency_us, corrected_us, status, bytes, error, app_us, db_us, step'
@@ -46,7 +46,7 @@ function expandsExactly(c: BlockColumns): void {
   db.prepare(
     'INSERT INTO sample_blocks (run_id, target_index, round, count, data) VALUES (7, 2, 3, ?, ?)',
   ).run(c.count, encodeBlock(c))
-  expect(expandBlocks(db, 7)).toBe(c.count)
+  expect(samplesWriter(db).writeRun(7)).toBe(c.count)
   const rows = db.prepare(`SELECT ${COLUMNS} FROM samples WHERE run_id = 7 ORDER BY rowid`).raw().all()
   expect(rows).toHaveLength(c.count)
   const expected = Array.from({ length: c.count }, (_, i) => blockSample(c, 2, 3, i))
@@ -108,7 +108,7 @@ describe('block rows (packed)', () => {
     )
     const blocks = [block(1024, () => {}), block(3, (c, i) => (c.seq[i] = 9e6 + i)), block(1025, () => {})]
     blocks.forEach((c, t) => insert.run(t, c.count, encodeBlock(c)))
-    expect(expandBlocks(db, 7)).toBe(2052)
+    expect(samplesWriter(db).writeRun(7)).toBe(2052)
     const rows = db.prepare(`SELECT ${COLUMNS} FROM samples ORDER BY rowid`).raw().all()
     expect(rows).toEqual(
       blocks.flatMap((c, t) => Array.from({ length: c.count }, (_, i) => blockSample(c, t, 1, i))),

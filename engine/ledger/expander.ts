@@ -5,9 +5,9 @@
 // alike (blocks.ts `runBlocks`, samples-read.ts), so nothing waits for it and nothing is missed.
 // Expansion pauses while a run is going on this database: it would take CPU from the load
 // generator. What is left when the host closes is expanded by the next one to open.
-import { blockExpander } from './block-rows.ts'
+import { samplesWriter, type SamplesWriter } from './samples-writer.ts'
 import { blockIds } from './blocks.ts'
-import type { Db } from './db.ts'
+import type { Db } from '../db/db.ts'
 
 export interface ExpanderOptions {
   /** True while a run is measuring: expansion waits (polled every `pollMs`). */
@@ -20,7 +20,7 @@ export interface ExpanderOptions {
 export class LedgerExpander {
   private readonly db: Db
   private readonly o: ExpanderOptions
-  private readonly expander: ReturnType<typeof blockExpander>
+  private readonly writer: SamplesWriter
   /** Runs whose expansion failed in this process: not retried until the next host. */
   private readonly failed = new Set<number>()
   private running: Promise<void> | null = null
@@ -30,7 +30,7 @@ export class LedgerExpander {
   constructor(db: Db, o: ExpanderOptions = {}) {
     this.db = db
     this.o = o
-    this.expander = blockExpander(db)
+    this.writer = samplesWriter(db)
   }
 
   /** Start (or continue) the background expansion of every ended run's blocks. */
@@ -108,7 +108,7 @@ export class LedgerExpander {
       try {
         for (const id of blockIds(this.db, runId)) {
           if (this.closed || !this.db.open || this.o.busy?.()) break
-          this.expander.expand(id)
+          this.writer.writeBlock(id)
           // One block per turn: the host answers its clients in between.
           await new Promise((r) => setImmediate(r))
         }
