@@ -2,7 +2,7 @@
 // workers) is each instance and the sum; a monitor sampling twice in a second counts its mean
 // once; a worker's first CPU value a second after it started is reported as such.
 import { describe, expect, it } from 'vitest'
-import type { ResourcePoint } from '../../../engine/api/types.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
 import { resourceRows } from './resources.ts'
 
 // `t` is the second a sample was read in; it is stored half a second on, in the second it covers

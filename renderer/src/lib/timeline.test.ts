@@ -3,8 +3,8 @@
 // cover (engine/metrics/resources.ts sampleSecond), the same seconds as the study page, the CSV and
 // the PDF (engine/exports/timeline.test.ts holds those to the same samples and seconds).
 import { describe, expect, it } from 'vitest'
-import type { ResourcePoint } from '../../../engine/api/types.ts'
-import { testPoint } from '../../../engine/testing/series-point.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
+import { testPoint } from '#engine/testing/series-point.ts'
 import { resourceRows } from './resources.ts'
 import { throughputVsResources } from './series.ts'
 

@@ -1,6 +1,6 @@
 // "Run the demo": a short run against the engine's embedded demo server, for a new user's first
 // minute. The engine tells us the demo URL through settings (demoUrl); without it, say so.
-import type { RunConfigInput } from '../../../engine/config/schema.ts'
+import type { RunConfigInput } from '#engine/config/schema.ts'
 import { useAction, useApi, useAsync } from '../api/context.tsx'
 import { navigate } from '../app/router.tsx'
 import { Button } from './Common.tsx'

@@ -4,7 +4,7 @@
 // the engine has written a run's requests as `samples` rows (just after its window) it says so,
 // asking again each second; requests its load agents kept are named with where they are.
 import { useEffect } from 'react'
-import type { LedgerInfo } from '../../../../engine/api/types.ts'
+import type { LedgerInfo } from '#engine/api/types.ts'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Button, Card } from '../../ui/Common.tsx'
 

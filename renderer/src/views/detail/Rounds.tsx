@@ -1,9 +1,9 @@
 // A run's rounds: how many ran and why they stopped, the order each round ran in (and a randomized
 // schedule's seed), how busy the machine was as it started, and what shared the machine with each
 // round (engine/metrics/noise.ts): the same words and cells as `cannonade runs show`.
-import type { MachineLoad, RoundsOutcome, TargetRoundSummary } from '../../../../engine/api/types.ts'
-import { NOISE_COLUMNS, noiseCells } from '../../../../engine/metrics/noise.ts'
-import { orderWords } from '../../../../engine/metrics/rounds-words.ts'
+import type { MachineLoad, RoundsOutcome, TargetRoundSummary } from '#engine/api/types.ts'
+import { NOISE_COLUMNS, noiseCells } from '#engine/metrics/noise.ts'
+import { orderWords } from '#engine/metrics/rounds-words.ts'
 import { Banner, Card } from '../../ui/Common.tsx'
 
 function NoiseTable({ results }: { results: readonly TargetRoundSummary[] }) {

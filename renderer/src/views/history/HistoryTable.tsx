@@ -1,5 +1,5 @@
 // History's table of runs (one RunRow each) and its pager.
-import type { RunListItem, StudyListItem } from '../../../../engine/api/types.ts'
+import type { RunListItem, StudyListItem } from '#engine/api/types.ts'
 import { count, dateTime, duration } from '../../lib/format.ts'
 import { Button } from '../../ui/Common.tsx'
 import { RunRow } from './RunRow.tsx'

@@ -1,6 +1,6 @@
 // One history row: select for comparison, open, edit tags, delete (with an inline confirmation).
 import { useState } from 'react'
-import type { RunListItem, StudyListItem } from '../../../../engine/api/types.ts'
+import type { RunListItem, StudyListItem } from '#engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { parseTags } from '../../lib/tags.ts'

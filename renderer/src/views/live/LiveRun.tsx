@@ -15,7 +15,7 @@ import { plannedSeconds, remainingText } from './remaining.ts'
 import { upNext, type UpNext } from './upNext.ts'
 import { useLiveRun, type LiveView } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
-import { maxRounds } from '../../../../engine/config/rounds.ts'
+import { maxRounds } from '#engine/config/rounds.ts'
 
 function NoRun() {
   const api = useApi()

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import type { StudyResults } from '../../../../engine/api/types.ts'
+import type { StudyResults } from '#engine/api/types.ts'
 import { colourFor, dateTime } from '../../lib/format.ts'
 import { Banner, Card, NumHeads } from '../../ui/Common.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'

@@ -1,6 +1,6 @@
 // What an import made, before it replaces the targets: each target's steps (method, path, name),
 // the secrets it left out and the variables a run reads them from, and its notes.
-import type { ImportedScenario } from '../../../../../engine/api/types.ts'
+import type { ImportedScenario } from '#engine/api/types.ts'
 import { Button } from '../../../ui/Common.tsx'
 
 export function ImportPreview({ made, onUse }: { made: ImportedScenario; onUse: () => void }) {

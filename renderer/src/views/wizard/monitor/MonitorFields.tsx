@@ -12,7 +12,7 @@ import {
   wordsFor,
   type FieldForm,
   type MonitorForm,
-} from '../../../../../engine/config/monitor-form.ts'
+} from '#engine/config/monitor-form.ts'
 import type { MonitorDraft } from '../draft.ts'
 import { SPEC_KINDS, type FormValue, type MonitorKind } from '../monitorDraft.ts'
 import { child, type Part } from '../part.ts'

@@ -1,7 +1,7 @@
 // The run in plain words before its YAML (the report's words for its configuration): what will be
 // sent where, how hard, how long, judged how.
-import type { RunConfig } from '../../../../../engine/config/schema.ts'
-import { configWords } from '../../../../../engine/report/sections.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
+import { configWords } from '#engine/report/sections.ts'
 import { Card } from '../../../ui/Common.tsx'
 
 export function RunInWords({ config }: { config: RunConfig }) {
