@@ -14,7 +14,7 @@ import { loadRunData } from './report/data.ts'
 import { fmtRate } from './report/format.ts'
 import { renderReportHtml } from './report/html.ts'
 import { openDb, type Db } from './store/db.ts'
-import { HistoryStore } from './store/queries.ts'
+import { HistoryStore } from './store/history-store.ts'
 import { runToEnd, tempDbPath } from './testing/run.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 

@@ -12,7 +12,7 @@ import { errorsText } from './metrics/units.ts'
 import { buildReportHtml } from './report/html.ts'
 import { fmtInt, fmtMs, fmtSeconds } from './report/format.ts'
 import { openDb } from './store/db.ts'
-import { HistoryStore } from './store/queries.ts'
+import { HistoryStore } from './store/history-store.ts'
 import { runToEnd, tempDbPath } from './testing/run.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 

@@ -22,7 +22,7 @@ import { LocalLauncher } from './launchers/local.ts'
 import { MemoryStore } from './coordination/memory.ts'
 import { exportJson } from '../exports/json.ts'
 import { importJson } from '../exports/json-import.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 
 let target: CountingTarget | null = null
 beforeAll(async () => {

@@ -22,7 +22,7 @@ import type { StackStep } from '../study/run.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { importAgentLedger, type LedgerImport } from '../store/ledger-import.ts'
-import type { HistoryStore } from '../store/queries.ts'
+import type { HistoryStore } from '../store/history-store.ts'
 import type { LedgerUpkeep, PendingLedger } from './upkeep.ts'
 
 /** A line the runner logged: a CPU it could not pin, a monitor that failed… */

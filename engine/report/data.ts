@@ -16,7 +16,7 @@ import { distributions, type TargetDistribution } from '../metrics/distribution.
 import { resourceSummary, type TargetResources } from '../metrics/resources.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { keptElsewhere, runDistribution } from '../store/ledger-elsewhere.ts'
-import type { HistoryStore, RunDetail } from '../store/queries.ts'
+import type { HistoryStore, RunDetail } from '../store/history-store.ts'
 import type { TargetLimits } from '../store/resources.ts'
 import { studiesOf } from './study.ts'
 import { redactConfig } from '../config/redact.ts'

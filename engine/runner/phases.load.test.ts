@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { jsonSummary, resultsTable } from '../cli/summary.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
 import { buildReportHtml } from '../report/html.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { runConfig } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 

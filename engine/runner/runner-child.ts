@@ -9,7 +9,7 @@ import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { Db } from '../store/db.ts'
 import { clearEndNote, foldLog, releaseReserve, storageFailure } from '../store/disk.ts'
 import { recordLedgerRows } from '../store/retention.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import {
   finishRun,
   generatorHealth,

@@ -10,7 +10,7 @@ import { serverTimingInvalidText } from '../metrics/units.ts'
 import { loadRunData } from '../report/data.ts'
 import { fmtInt } from '../report/format.ts'
 import { summaryTable } from '../report/tables.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { runConfig } from '../testing/run.ts'
 
 // Invalid headers, cycled: each has a bad `dur` on app or db (a valid one beside it is dropped too).

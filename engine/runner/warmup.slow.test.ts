@@ -16,7 +16,7 @@ import { esc } from '../report/format.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { runCommand } from '../testing/cli.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { runConfig, type TestRun } from '../testing/run.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 

@@ -3,7 +3,7 @@
 // become `samples` rows of the merged run like any run's (blocks.ts).
 import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from './blocks.ts'
 import type { Db } from './db.ts'
-import type { SampleDbRow } from './rows.ts'
+import type { SampleDbRow } from './history-rows.ts'
 
 /** A batch of raw requests of one target and round, in the block encoding of blocks.ts. */
 export interface RawBlock {

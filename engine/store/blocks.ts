@@ -2,7 +2,7 @@
 // Written during a run (cheap), expanded into `samples` rows after the run has ended (block-rows.ts,
 // in the background: expander.ts; see 006_sample_blocks.sql). Until then readers read both.
 import type { Db } from './db.ts'
-import type { SampleDbRow } from './rows.ts'
+import type { SampleDbRow } from './history-rows.ts'
 
 /** Column order and element size in a block; a block of n rows is n × ROW_BYTES long. */
 const LAYOUT = [

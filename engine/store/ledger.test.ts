@@ -4,7 +4,7 @@ import { insertFixtureRun } from '../testing/fixtures.ts'
 import { openDb } from './db.ts'
 import { blockExpander } from './block-rows.ts'
 import { blockIds } from './blocks.ts'
-import { HistoryStore } from './queries.ts'
+import { HistoryStore } from './history-store.ts'
 import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './retention.ts'
 
 describe('the raw ledger', () => {

@@ -5,7 +5,7 @@
 import { ERROR_KINDS } from '../api/types.ts'
 import type { Db } from './db.ts'
 import { blockRows, blockSample, runBlocks, type BlockSample } from './blocks.ts'
-import type { SampleDbRow } from './rows.ts'
+import type { SampleDbRow } from './history-rows.ts'
 
 const INFLIGHT = ERROR_KINDS.indexOf('inflight')
 

@@ -7,7 +7,7 @@ import type { ScalingPoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
 import { sampleSecond } from '../metrics/resources.ts'
 import type { Db } from '../store/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { resourceLimits, resourcePoints } from '../store/resources.ts'
 
 export function scalingPoint(db: Db, runId: number, target: string): ScalingPoint | null {

@@ -6,7 +6,7 @@
 // run does not dilute them.
 import type { SeriesFigure } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { metricSeconds, targetSeconds } from '../store/resources.ts'
 
 function figure(metric: string, values: readonly (number | null | undefined)[]): SeriesFigure | null {

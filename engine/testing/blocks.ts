@@ -4,7 +4,7 @@
 import { newColumns } from '../runner/columns.ts'
 import { encodeBlock, putSampleRow } from '../store/blocks.ts'
 import { openDb, type Db } from '../store/db.ts'
-import type { SampleDbRow } from '../store/rows.ts'
+import type { SampleDbRow } from '../store/history-rows.ts'
 import { ledgerRowCount } from '../store/samples-read.ts'
 
 type Row = SampleDbRow & { step: number | null }
