@@ -4,7 +4,7 @@
 import type { RunEndedEvent, RunSummary } from '../api/types.ts'
 import type { AgentsConfig, RunConfig } from '../config/schema.ts'
 import { redactText } from '../config/redact.ts'
-import { ResourceRecorder } from '../runner/resources.ts'
+import { ResourceRecorder } from '../runner/resource-recorder.ts'
 import type { RunHooks } from '../runner/supervisor.ts'
 import { insertRawBlocks } from '../store/agents.ts'
 import type { Db } from '../store/db.ts'

@@ -35,7 +35,7 @@ import {
   targetSeconds,
   type InstanceSecond,
   type TargetSecond,
-} from '../store/resources.ts'
+} from '../store/resource-samples.ts'
 import { missingSamples } from '../store/ledger-elsewhere.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { csvField, csvLine, LATENCY_US_COLUMNS, writeOutput } from './write.ts'

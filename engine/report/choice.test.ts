@@ -19,7 +19,7 @@ import { HistoryStore, type RunDetail } from '../store/history-store.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { tempDbPath } from '../testing/run.ts'
-import { resourceSummary } from '../metrics/resources.ts'
+import { resourceSummary } from '../metrics/resource-summary.ts'
 import { buildReportHtml, chromiumProblem, fmtInt, fmtMs, fmtRate, reportsCreate } from './index.ts'
 
 const ARTIFACTS = join(process.cwd(), 'artifacts', 'report-choice')

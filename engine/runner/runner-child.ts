@@ -18,7 +18,7 @@ import {
   summarizeMissingSegments,
 } from '../store/runs.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
-import type { ResourceRecorder } from './resources.ts'
+import type { ResourceRecorder } from './resource-recorder.ts'
 import type { NoiseMeter } from './noise-meter.ts'
 import type { RoundsJudge } from './rounds-judge.ts'
 import type { RunHooks, RunOptions } from './run-types.ts'

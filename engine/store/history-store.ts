@@ -28,7 +28,7 @@ import { runIsLive } from './owner.ts'
 import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from './samples-read.ts'
 import { runWarnings } from './warnings.ts'
 import { runLimits } from './limiting.ts'
-import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
+import { resourceLimits, resourcePoints, type TargetLimits } from './resource-samples.ts'
 import {
   configOrNull,
   readConfig,

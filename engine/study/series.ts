@@ -7,7 +7,7 @@
 import type { SeriesFigure } from '../api/types.ts'
 import type { Db } from '../store/db.ts'
 import { HistoryStore } from '../store/history-store.ts'
-import { metricSeconds, targetSeconds } from '../store/resources.ts'
+import { metricSeconds, targetSeconds } from '../store/resource-samples.ts'
 
 function figure(metric: string, values: readonly (number | null | undefined)[]): SeriesFigure | null {
   const present = values.filter((v): v is number => v !== null && v !== undefined)

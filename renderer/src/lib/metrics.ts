@@ -5,7 +5,7 @@
 // (seriesAggregate), scaled to the unit as every screen shows it (seriesUnit): the study page, the
 // report and `export csv --series` (its metric_<name> columns) read the same values.
 import type { ResourcePoint } from '#engine/api/types.ts'
-import { sampleSecond } from '#engine/metrics/resources.ts'
+import { sampleSecond } from '#engine/metrics/resource-summary.ts'
 import { seriesAggregate, seriesUnit } from '#engine/metrics/units.ts'
 import type { Row } from './chart-types.ts'
 

@@ -7,7 +7,7 @@
 import { memo, useMemo } from 'react'
 import type { ResourcePoint } from '#engine/api/types.ts'
 import { colour, colourFor, tint } from '../../lib/format.ts'
-import { resourceRows } from '../../lib/resources.ts'
+import { resourceRows } from '../../lib/resource-rows.ts'
 import { metricCharts } from '../../lib/metrics.ts'
 import { dbConnectionRows } from '../../lib/series.ts'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'

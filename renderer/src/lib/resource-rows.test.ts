@@ -3,10 +3,10 @@
 // once; a worker's first CPU value a second after it started is reported as such.
 import { describe, expect, it } from 'vitest'
 import type { ResourcePoint } from '#engine/api/types.ts'
-import { resourceRows } from './resources.ts'
+import { resourceRows } from './resource-rows.ts'
 
 // `t` is the second a sample was read in; it is stored half a second on, in the second it covers
-// (engine/metrics/resources.ts sampleSecond: a reading covers the second before it).
+// (engine/metrics/resource-summary.ts sampleSecond: a reading covers the second before it).
 const p = (t: number, instance: string, cpu: number | null, target = 'cluster'): ResourcePoint => ({
   t: t + 0.5,
   target,

@@ -4,7 +4,7 @@
 // instance as its own line beside the sum: what is stored per instance is shown per instance.
 import type { ResourcePoint } from '#engine/api/types.ts'
 import type { Row } from './chart-types.ts'
-import { sampleSecond } from '#engine/metrics/resources.ts'
+import { sampleSecond } from '#engine/metrics/resource-summary.ts'
 
 /** A line of an instance: its key in the rows, its target and its name. */
 export interface InstanceLine {
