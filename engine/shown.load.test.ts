@@ -13,7 +13,7 @@ import { buildReportHtml } from './report/html.ts'
 import { fmtInt, fmtMs, fmtSeconds } from './report/format.ts'
 import { openDb } from './store/db.ts'
 import { HistoryStore } from './store/history-store.ts'
-import { runToEnd, tempDbPath } from './testing/run.ts'
+import { runToEnd, tempDbPath } from './testing/run-config.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 
 let host: EngineHost

@@ -29,7 +29,7 @@ import type { Db } from '../store/db.ts'
 import { ledgerInfo, pruneLedger } from '../store/retention.ts'
 import type { HistoryStore } from '../store/history-store.ts'
 import type { HostBus } from './bus.ts'
-import type { RunLogEvent } from './local.ts'
+import type { RunLogEvent } from './local-capabilities.ts'
 import type { HostStudies } from './studies.ts'
 
 export interface RunsDeps {

@@ -18,7 +18,7 @@ import {
   resourceRowsOf,
   type ResourceRow,
 } from '../testing/prometheus.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 type Row = ResourceRow

@@ -18,7 +18,7 @@ import { openDb, type Db } from '../store/db.ts'
 import { HistoryStore, type RunDetail } from '../store/history-store.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { resourceSummary } from '../metrics/resource-summary.ts'
 import { buildReportHtml, chromiumProblem, fmtInt, fmtMs, fmtRate, reportsCreate } from './index.ts'
 

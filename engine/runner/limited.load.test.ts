@@ -13,7 +13,7 @@ import { HistoryStore } from '../store/history-store.ts'
 import { runCommand } from '../testing/cli.ts'
 import { makeCgroup, type Cgroup } from '../testing/cgroup.ts'
 import { startProcessTarget, type ProcessTarget } from '../testing/process-target.ts'
-import { runConfig, type TestRun } from '../testing/run.ts'
+import { runConfig, type TestRun } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const MIB = 1048576

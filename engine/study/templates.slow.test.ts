@@ -10,8 +10,8 @@ import { ranWell, recordedStacks, shortenTemplate as shorten } from '../testing/
 import { handle, startDemoServer, type DemoServer } from '../demo/server.ts'
 import { selfSigned } from '../testing/tls.ts'
 import { openDb } from '../store/db.ts'
-import { runConfig, tempDbPath } from '../testing/run.ts'
-import { runStudy } from './run.ts'
+import { runConfig, tempDbPath } from '../testing/run-config.ts'
+import { runStudy } from './run-study.ts'
 import { listTemplates } from './templates.ts'
 
 const templates = listTemplates()

@@ -18,7 +18,7 @@ import {
   type ReportProgress,
 } from '../report/index.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
-import type { StackStep } from '../study/run.ts'
+import type { StackStep } from '../study/run-study.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../store/db.ts'
 import { importAgentLedger, type LedgerImport } from '../store/ledger-import.ts'
