@@ -3,7 +3,7 @@
 import type { RunConfigInput } from '#engine/config/schema.ts'
 import { useAction, useApi, useAsync } from '../api/context.tsx'
 import { navigate } from '../app/router.tsx'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 
 export function readDemoUrl(settings: unknown): string | null {
   if (typeof settings !== 'object' || settings === null || !('demoUrl' in settings)) return null

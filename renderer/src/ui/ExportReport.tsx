@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react'
 import type { Api } from '#engine/api/api.ts'
 import type { ExportResult, ReportProgressEvent, ReportStage } from '#engine/api/types.ts'
 import { useAction, useApi } from '../api/context.tsx'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 import { FileResult } from './FileResult.tsx'
 
 type Format = 'pdf' | 'html'

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react'
 import { QUICK_DEFAULTS, quickConfig } from '#engine/config/from-url.ts'
 import { useAction, useApi } from '../api/context.tsx'
 import { navigate } from '../app/router.tsx'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 
 export function QuickRun() {
   const api = useApi()

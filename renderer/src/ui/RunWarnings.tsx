@@ -3,7 +3,7 @@
 // use (engine/monitor/warnings.ts).
 import type { RunWarning } from '#engine/api/types.ts'
 import { warningLine } from '#engine/monitor/warnings.ts'
-import { Banner } from './Common.tsx'
+import { Banner } from './Primitives.tsx'
 
 export function RunWarnings({ warnings, testId }: { warnings: readonly RunWarning[]; testId: string }) {
   if (warnings.length === 0) return null

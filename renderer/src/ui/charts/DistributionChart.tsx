@@ -5,7 +5,7 @@ import { memo, useState, type ReactNode } from 'react'
 import { ComposedChart, XAxis, YAxis } from 'recharts'
 import { NINES_FROM, NINES_TICKS, NINES_TO } from '#engine/metrics/nines-axis.ts'
 import { bandKey, type BandRow } from '../../lib/rounds.ts'
-import { Button } from '../Common.tsx'
+import { Button } from '../Primitives.tsx'
 import {
   axisLabel,
   axisTick,

@@ -4,7 +4,7 @@
 // The report it exports compares as the page shows (options.ts shownChoice).
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { Banner, Card, StatusBadge } from '../../ui/Common.tsx'
+import { Banner, Card, StatusBadge } from '../../ui/Primitives.tsx'
 import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import type { CompareResult } from '#engine/api/types.ts'

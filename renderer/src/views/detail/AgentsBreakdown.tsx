@@ -5,7 +5,7 @@
 import type { Distribution, TargetRoundSummary } from '#engine/api/types.ts'
 import { Bars } from '../../ui/charts/Bars.tsx'
 import type { SeriesDef } from '../../lib/chart-types.ts'
-import { Card } from '../../ui/Common.tsx'
+import { Card } from '../../ui/Primitives.tsx'
 import { colour, count, ms, rate } from '../../lib/format.ts'
 
 type Agent = Distribution['perAgent'][number]

@@ -6,7 +6,7 @@ import type { ExportProgressEvent, ExportResult } from '#engine/api/types.ts'
 import { errorMessage, useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { count } from '../../lib/format.ts'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { FileResult } from '../../ui/FileResult.tsx'
 

@@ -5,7 +5,7 @@ import type { LimitedBy, TargetRoundSummary } from '#engine/api/types.ts'
 import { LIMIT_NAMES, LIMIT_RULE } from '#engine/metrics/limiting.ts'
 import { STEADY_RULE } from '#engine/metrics/steady.ts'
 import { steadyText } from '#engine/metrics/steady-words.ts'
-import { Card } from '../../ui/Common.tsx'
+import { Card } from '../../ui/Primitives.tsx'
 
 export function Findings({
   results,

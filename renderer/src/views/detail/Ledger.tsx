@@ -6,7 +6,7 @@
 import { useEffect } from 'react'
 import type { LedgerInfo } from '#engine/api/types.ts'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card } from '../../ui/Primitives.tsx'
 
 /** What is not (yet) a `samples` row: still being written, or kept by the run's agents. */
 function LedgerNotes({ l }: { l: LedgerInfo }) {

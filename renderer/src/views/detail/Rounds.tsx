@@ -4,7 +4,7 @@
 import type { MachineLoad, RoundsOutcome, TargetRoundSummary } from '#engine/api/types.ts'
 import { NOISE_COLUMNS, noiseCells } from '#engine/metrics/noise.ts'
 import { orderWords } from '#engine/metrics/rounds-words.ts'
-import { Banner, Card } from '../../ui/Common.tsx'
+import { Banner, Card } from '../../ui/Primitives.tsx'
 
 function NoiseTable({ results }: { results: readonly TargetRoundSummary[] }) {
   const rows = [...results].sort((a, b) => a.round - b.round || (a.segment ?? 0) - (b.segment ?? 0))

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import type { SampleRow } from '#engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
-import { Button, Card, NumHeads } from '../../ui/Common.tsx'
+import { Button, Card, NumHeads } from '../../ui/Primitives.tsx'
 import { count, ms } from '../../lib/format.ts'
 import { kindLabel } from '#engine/metrics/units.ts'
 

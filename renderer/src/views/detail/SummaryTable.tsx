@@ -10,7 +10,7 @@ import { errorsText, serverTimingInvalidText } from '#engine/metrics/units.ts'
 import { skippedText } from '#engine/metrics/skipped.ts'
 import { figuresOf } from '#engine/metrics/figures.ts'
 import { count } from '../../lib/format.ts'
-import { NumHeads } from '../../ui/Common.tsx'
+import { NumHeads } from '../../ui/Primitives.tsx'
 import { Cells, NoteRow, ScheduleRows, TimingRow } from './SummaryRows.tsx'
 
 function Head() {

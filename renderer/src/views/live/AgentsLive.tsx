@@ -3,7 +3,7 @@
 // The agents events (joining, ready, waiting at the barrier) and every progress event carry them;
 // once the run has ended, the stored distribution block says how each agent ended.
 import type { AgentLive, Distribution } from '#engine/api/types.ts'
-import { Card } from '../../ui/Common.tsx'
+import { Card } from '../../ui/Primitives.tsx'
 import { count, percent } from '../../lib/format.ts'
 
 function offset(ms: number | null): string {

@@ -3,7 +3,7 @@
 // run ended.
 import type { StudyListItem } from '#engine/api/types.ts'
 import { Link } from '../../app/router.tsx'
-import { Banner } from '../../ui/Common.tsx'
+import { Banner } from '../../ui/Primitives.tsx'
 import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { startedStacks } from './startedStacks.ts'
 import type { UpNext } from './upNext.ts'

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
-import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Common.tsx'
+import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Primitives.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'

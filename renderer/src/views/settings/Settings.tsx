@@ -3,7 +3,7 @@
 import type { DesktopBridge } from '#engine/api/transport/bridge.ts'
 import type { Settings as SettingsT } from '#engine/api/schemas.ts'
 import { useApi, useApiEnv, useAsync } from '../../api/context.tsx'
-import { Banner } from '../../ui/Common.tsx'
+import { Banner } from '../../ui/Primitives.tsx'
 import { PgConnection } from './PgConnection.tsx'
 import { Secrets } from './Secrets.tsx'
 import { CloudFoundryCard, DataCard, DockerCard, SaveBar, SecretsFolderCard } from './SettingsCards.tsx'

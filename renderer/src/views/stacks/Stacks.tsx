@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import type { StackStatus } from '#engine/api/types.ts'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Common.tsx'
+import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Primitives.tsx'
 import { Ring } from '../../lib/ring.ts'
 
 const LOG_LINES = 500

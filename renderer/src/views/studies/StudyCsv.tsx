@@ -4,7 +4,7 @@ import { useState } from 'react'
 import type { ExportResult } from '#engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { count } from '../../lib/format.ts'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { FileResult } from '../../ui/FileResult.tsx'
 
 export function StudyCsv({ studyId }: { studyId: number }) {

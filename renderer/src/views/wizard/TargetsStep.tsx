@@ -4,7 +4,7 @@
 import type { StackStatus } from '#engine/api/types.ts'
 import type { RunConfig } from '#engine/config/schema.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { useDemoUrl } from '../../ui/DemoButton.tsx'
 import { defaultDraft, emptyTarget, type Draft, type Issues } from './draft.ts'
 import { targetFromConfig } from './fromConfig.ts'

@@ -2,7 +2,7 @@
 // sent where, how hard, how long, judged how.
 import type { RunConfig } from '#engine/config/schema.ts'
 import { configWords } from '#engine/report/sections.ts'
-import { Card } from '../../../ui/Common.tsx'
+import { Card } from '../../../ui/Primitives.tsx'
 
 export function RunInWords({ config }: { config: RunConfig }) {
   const w = configWords(config)

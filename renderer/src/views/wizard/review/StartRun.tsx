@@ -6,7 +6,7 @@ import { ApiError } from '#engine/api/errors.ts'
 import type { RunConfig } from '#engine/config/schema.ts'
 import { useAction, useApi } from '../../../api/context.tsx'
 import { navigate } from '../../../app/router.tsx'
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import { recordStartedStacks } from '../../live/startedStacks.ts'
 import { stepOf, type StepId } from '../draft.ts'
 

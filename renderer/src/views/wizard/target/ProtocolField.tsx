@@ -5,7 +5,7 @@ import { PROTOCOLS } from '#engine/config/schema.ts'
 import { PROTOCOL_LABELS } from '#engine/metrics/units.ts'
 import { chooseProtocol, type TargetDraft } from '../draft.ts'
 import { NumberAt, SelectAt } from '../fields.tsx'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 const OPTIONS = PROTOCOLS.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] }))
 

@@ -3,10 +3,10 @@
 import { useState } from 'react'
 import type { ProbeResult } from '#engine/api/types.ts'
 import { errorMessage, useApi } from '../../../api/context.tsx'
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { TargetDraft } from '../draft.ts'
 import { TextAt } from '../fields.tsx'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 type Check = { state: 'idle' | 'checking' } | { state: 'ok' | 'fail'; message: string }
 type CheckOf = Check & { url: string }
