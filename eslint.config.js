@@ -253,6 +253,11 @@ export default tseslint.config(
           patterns: [
             { group: nodeBuiltins, message: 'renderer/ runs in a browser: no Node modules' },
             { group: ['electron'], message: 'renderer/ reaches the engine only through the Api' },
+            {
+              group: ['**/engine/**'],
+              message:
+                "renderer/ imports engine/ files as #engine/… (package.json's imports), not by a relative path",
+            },
           ],
         },
       ],

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { main } from '../engine/cli/main.ts'
 import { seededRandom } from '../engine/metrics/random.ts'
-import { tempDbPath } from '../engine/testing/run.ts'
+import { tempDbPath } from '../engine/testing/run-config.ts'
 import { CpuHog, startTargetProcess } from '../engine/testing/target-process.ts'
 
 const { values } = parseArgs({

@@ -14,7 +14,7 @@
 // Environment: BENCH_H2_SECONDS (5), BENCH_H2_ROUNDS (3), BENCH_H2_CONNECTIONS (50),
 // BENCH_SKIP_PROFILE=1.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -101,7 +101,10 @@ async function cannonade(c: Case): Promise<Outcome> {
   const args = ['run', config, '--db', join(dir, `run-${n}.db`), '--json', out, '--quiet', '--cpu', '0']
   const watch = watchRunnerCpu()
   const r = await timed([process.execPath, CLI, ...args]).finally(() => (watch.done = true))
-  if (r.code !== 0 && r.code !== 1) throw new Error(`cannonade run exited ${r.code}: ${r.stderr}`)
+  // Exit 1 is a run that ended with a failed threshold or errors: its JSON is there. Without it, the
+  // command itself failed: say how.
+  if ((r.code !== 0 && r.code !== 1) || !existsSync(out))
+    throw new Error(`cannonade run exited ${r.code} without its results: ${r.stderr.slice(-2000)}`)
   const t = (
     JSON.parse(readFileSync(out, 'utf8')) as { targets: { seconds: number; requests: number; ok: number }[] }
   ).targets[0]!

@@ -13,7 +13,7 @@ import { exportPg } from '../engine/exports/pg.ts'
 import { pgUnavailableReason, startPg } from '../engine/testing/pg.ts'
 import { openDb } from '../engine/db/db.ts'
 import { insertFixtureRun, type FixtureRun } from '../engine/testing/fixtures.ts'
-import { HistoryStore } from '../engine/store/queries.ts'
+import { HistoryStore } from '../engine/store/history-store.ts'
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 1_000_000)
 const TARGETS = 2

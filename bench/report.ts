@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDb } from '../engine/db/db.ts'
 import { insertFixtureRun } from '../engine/testing/fixtures.ts'
-import { HistoryStore } from '../engine/store/queries.ts'
+import { HistoryStore } from '../engine/store/history-store.ts'
 import { createReport } from '../engine/report/index.ts'
 
 const runs = Number(process.argv[2] ?? 4)

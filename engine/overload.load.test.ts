@@ -14,8 +14,8 @@ import { loadRunData } from './report/data.ts'
 import { fmtRate } from './report/format.ts'
 import { renderReportHtml } from './report/html.ts'
 import { openDb, type Db } from './db/db.ts'
-import { HistoryStore } from './store/queries.ts'
-import { runToEnd, tempDbPath } from './testing/run.ts'
+import { HistoryStore } from './store/history-store.ts'
+import { runToEnd, tempDbPath } from './testing/run-config.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 
 const HANG_AFTER_MS = 1500

@@ -12,8 +12,8 @@ import { errorsText } from './metrics/units.ts'
 import { buildReportHtml } from './report/html.ts'
 import { fmtInt, fmtMs, fmtSeconds } from './report/format.ts'
 import { openDb } from './db/db.ts'
-import { HistoryStore } from './store/queries.ts'
-import { runToEnd, tempDbPath } from './testing/run.ts'
+import { HistoryStore } from './store/history-store.ts'
+import { runToEnd, tempDbPath } from './testing/run-config.ts'
 import { startTarget, type CountingTarget } from './testing/target.ts'
 
 let host: EngineHost

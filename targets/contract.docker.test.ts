@@ -10,7 +10,7 @@ import { lanesOf, manifest, pick, PROTOCOLS, servesProtocols, VARIANTS } from '.
 import { freePort } from '../engine/stacks/postgres.ts'
 import { Stacks, stackStateDir } from '../engine/stacks/stacks.ts'
 import { dockerGate } from '../engine/testing/docker.ts'
-import { tempDbPath } from '../engine/testing/run.ts'
+import { tempDbPath } from '../engine/testing/run-config.ts'
 
 // --- compose stacks -------------------------------------------------------------------------------
 

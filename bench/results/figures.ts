@@ -11,7 +11,7 @@ import type { EngineHost } from '../../engine/host/index.ts'
 import { entryFigures } from '../../engine/report/comparison.ts'
 import { loadReportData } from '../../engine/report/data.ts'
 import { openDb } from '../../engine/db/db.ts'
-import { HistoryStore } from '../../engine/store/queries.ts'
+import { HistoryStore } from '../../engine/store/history-store.ts'
 import type { Found } from './experiments.ts'
 import { judgeSection, parseGate, type Gate, type Judgement, type QuietRule } from './quiet.ts'
 

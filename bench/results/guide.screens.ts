@@ -14,7 +14,7 @@ import { dbPathOf, experimentOf, findResult, RESULTS_DIR } from './experiments.t
 import { parseRunConfig } from '../../engine/config/load.ts'
 import type { RunConfig } from '../../engine/config/schema.ts'
 import { openDb, type Db } from '../../engine/db/db.ts'
-import { runStudy } from '../../engine/study/run.ts'
+import { runStudy } from '../../engine/study/run-study.ts'
 import { listTemplates, type Template } from '../../engine/study/templates.ts'
 import { recordedStacks, shortenTemplate } from '../../engine/testing/templates.ts'
 import { ComparePage, RunDetailPage, StudyPage } from '../../e2e/pages/pages.ts'

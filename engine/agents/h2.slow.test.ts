@@ -7,7 +7,7 @@ import { parseRunConfig } from '../config/load.ts'
 import { initHdr } from '../metrics/hdr.ts'
 import { openDb } from '../db/db.ts'
 import { startH2Target, type H2Target } from '../testing/h2-targets.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { launchRun } from './launch-run.ts'
 
 let target: H2Target | null = null

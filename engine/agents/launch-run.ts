@@ -1,6 +1,6 @@
 // Starting a run: one runner process, or — when the config has `agents` — load agents and their
 // coordinator (distributed.ts). Both answer with the same RunHandle, so the host (engine/host/runs.ts)
-// and a study's sweep (engine/study/run.ts) start every run here: in the lowest folder that knows
+// and a study's sweep (engine/study/run-study.ts) start every run here: in the lowest folder that knows
 // both ways, which both import.
 import { agentsDataDir } from './ledgers.ts'
 import type { RunConfig } from '../config/schema.ts'

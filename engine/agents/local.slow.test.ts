@@ -14,7 +14,7 @@ import { encodeHistogram, initHdr, mergeEncoded } from '../metrics/hdr.ts'
 import { openDb, type Db } from '../db/db.ts'
 import { agentLedger, openAgentLedger } from '../testing/agents.ts'
 import { capturedCli } from '../testing/cli.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { launchRun } from './launch-run.ts'
 import { startDistributedRun } from './distributed.ts'
@@ -22,7 +22,7 @@ import { LocalLauncher } from './launchers/local.ts'
 import { MemoryStore } from './coordination/memory.ts'
 import { exportJson } from '../exports/json.ts'
 import { importJson } from '../exports/json-import.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 
 let target: CountingTarget | null = null
 beforeAll(async () => {

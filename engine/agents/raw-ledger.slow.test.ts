@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../cli/main.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { openDb } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { capturedCli } from '../testing/cli.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 

@@ -5,7 +5,7 @@ import { dirname } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { createEngine } from '../host/index.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 let target: CountingTarget

@@ -3,7 +3,7 @@
 // list query takes the largest filter allowed as one JSON parameter.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDb, type Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { ApiError } from './errors.ts'
 import { parseArgs } from './schemas.ts'

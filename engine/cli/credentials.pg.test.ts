@@ -23,7 +23,7 @@ import { ApiError } from '../api/errors.ts'
 import { pgAvailableForTests, startPg } from '../testing/pg.ts'
 import { createEngine } from '../host/index.ts'
 import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/cannonade.mjs', import.meta.url))
 const PASSWORD = 'S3cr3t-Pa55'

@@ -1,7 +1,7 @@
 // `runs show`'s resources block (text and --json): per target its CPU and memory, mean and peak,
-// for each instance and their sum, and its database's connections; engine/metrics/resources.ts
+// for each instance and their sum, and its database's connections; engine/metrics/resource-summary.ts
 // defines each figure (the report's resources table shows the same).
-import type { MeanPeak, TargetResources } from '../metrics/resources.ts'
+import type { MeanPeak, TargetResources } from '../metrics/resource-summary.ts'
 import { formatTable } from './table.ts'
 
 const pct = (m: MeanPeak | null, k: keyof MeanPeak): string => (m ? m[k].toFixed(1) : '-')

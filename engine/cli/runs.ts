@@ -27,7 +27,7 @@ import { formatTable } from './table.ts'
 import { noiseTable, roundsLines } from './rounds.ts'
 import { printable } from './text.ts'
 import { resourceLines, resourcesJson } from './resources.ts'
-import { resourceSummary } from '../metrics/resources.ts'
+import { resourceSummary } from '../metrics/resource-summary.ts'
 
 function ledgerLine(l: LedgerInfo): string {
   if (l.prunedAt) return `raw samples: pruned ${l.prunedAt} (summaries, series and histograms kept)\n`

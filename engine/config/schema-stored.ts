@@ -20,7 +20,7 @@ export const DEFAULT_CORRELATION_HEADER = 'x-correlation-id'
 
 /**
  * A config as runs already stored may hold it: what earlier releases accepted. History reads
- * stored configs with it (engine/store/rows.ts), so a rule added to what may be sent never makes
+ * stored configs with it (engine/store/history-rows.ts), so a rule added to what may be sent never makes
  * a kept run unreadable. New input is checked with RunConfigV1Schema below.
  */
 export const StoredRunConfigSchema = z

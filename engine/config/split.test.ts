@@ -5,7 +5,7 @@ import { compilePlan, connectionsAt, previewSchedule, type Plan } from './compil
 import { parseRunConfig } from './load.ts'
 import type { Load } from './schema.ts'
 import { shareOf, splitPlan, splitProblem } from './split.ts'
-import { expandSweep } from '../study/run.ts'
+import { expandSweep } from '../study/run-study.ts'
 
 function load(l: Record<string, unknown>): Load {
   return parseRunConfig({

@@ -17,9 +17,9 @@ import { ERROR_KINDS, type ExportResult } from '../api/types.ts'
 import { answeredInSecond } from '../metrics/figures.ts'
 import { SEQ_DIGITS } from '../store/correlation.ts'
 import type { Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { ErrorCountsSchema, parseColumnOr, StatusCountsSchema } from '../store/schemas.ts'
-import { errorKind, phaseName, targetName, type RunNames } from '../store/rows.ts'
+import { errorKind, phaseName, targetName, type RunNames } from '../store/history-rows.ts'
 import {
   chunks,
   finishedRun,
@@ -35,7 +35,7 @@ import {
   targetSeconds,
   type InstanceSecond,
   type TargetSecond,
-} from '../store/resources.ts'
+} from '../store/resource-samples.ts'
 import { missingSamples } from '../store/ledger-elsewhere.ts'
 import { LEDGER, plainColumns } from '../ledger/derive.ts'
 import { withSnapshot } from '../store/snapshot.ts'

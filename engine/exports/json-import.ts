@@ -6,7 +6,7 @@ import type { ExportResult } from '../api/types.ts'
 import type { Db } from '../db/db.ts'
 import { FIRST_SAMPLE_COLUMNS, TABLES } from '../store/export-read.ts'
 import { importRuns } from '../store/import.ts'
-import { readConfig } from '../store/rows.ts'
+import { readConfig } from '../store/history-rows.ts'
 import { bad, checkImportFile, records } from './json-read.ts'
 
 export interface ImportResult extends ExportResult {

@@ -29,7 +29,7 @@ import {
   type Row,
   type SampleTuple,
 } from '../store/export-read.ts'
-import type { RunRow } from '../store/rows.ts'
+import type { RunRow } from '../store/history-rows.ts'
 import { runWarnings } from '../store/warnings.ts'
 import { APP_VERSION } from '../store/runs.ts'
 import { withSnapshot } from '../store/snapshot.ts'

@@ -4,7 +4,7 @@
 import type { ExportResult, ThresholdResult } from '../api/types.ts'
 import { formatMetricValue as formatMetric, thresholdLimit } from '../metrics/units.ts'
 import type { Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { finishedRun } from '../store/export-read.ts'
 import { writeOutput } from './write.ts'
 

@@ -27,7 +27,7 @@ import {
   type SampleTuple,
   type TableSpec,
 } from '../store/export-read.ts'
-import { readConfig, type RunRow } from '../store/rows.ts'
+import { readConfig, type RunRow } from '../store/history-rows.ts'
 import { withSnapshot } from '../store/snapshot.ts'
 import { parsePgUrl, type PgTarget } from '../pg/errors.ts'
 import { ensurePgSchema, PG_SCHEMA } from './pg-schema.ts'

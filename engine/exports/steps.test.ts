@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer, type DemoServer } from '../demo/server.ts'
 import { openDb } from '../db/db.ts'
-import { runConfig, tempDbPath } from '../testing/run.ts'
+import { runConfig, tempDbPath } from '../testing/run-config.ts'
 import { exportCsv, exportJson, importJson } from './index.ts'
 
 let demo: DemoServer

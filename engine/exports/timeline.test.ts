@@ -1,18 +1,18 @@
 // One timeline rule for resource samples (issue 28, Must 5): a sample belongs to the second it
-// covers (a reading at t covers (t − 1, t]: the second holding t − 0.5; metrics/resources.ts
+// covers (a reading at t covers (t − 1, t]: the second holding t − 0.5; metrics/resource-summary.ts
 // sampleSecond). Samples at known fractions of seconds land on the same second in the study page's
-// and `runs show`'s per-second figures (store/resources.ts, in SQL), the CSV (`export csv --series`),
+// and `runs show`'s per-second figures (store/resource-samples.ts, in SQL), the CSV (`export csv --series`),
 // the PDF's throughput-against-CPU chart (report/charts.ts) and the scaling figure; the run page and
 // Compare place them by the same function (renderer/src/lib/timeline.test.ts).
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sampleSecond } from '../metrics/resources.ts'
+import { sampleSecond } from '../metrics/resource-summary.ts'
 import { joinPerSecond } from '../report/charts.ts'
 import { openDb } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { resourcePoints, targetSeconds } from '../store/resources.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { resourcePoints, targetSeconds } from '../store/resource-samples.ts'
 import { scalingPoint } from '../study/scaling.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { exportCsv } from './index.ts'

@@ -1,9 +1,9 @@
 // The engine host's event bus: what runs, studies, stacks, exports and reports emit, and the
-// subscriptions the Api's on* operations (and host/local.ts) hand out on it.
+// subscriptions the Api's on* operations (and host/local-capabilities.ts) hand out on it.
 import { EventEmitter } from 'node:events'
 import type { Unsubscribe } from '../api/types.ts'
 import { redactText } from '../config/redact.ts'
-import type { RunLogEvent } from './local.ts'
+import type { RunLogEvent } from './local-capabilities.ts'
 
 export interface HostBus {
   readonly bus: EventEmitter

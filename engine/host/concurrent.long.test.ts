@@ -11,7 +11,7 @@ import { createEngine, type EngineHost } from './index.ts'
 import { openDb } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { spawnCli, peek, waitUntil } from '../testing/process.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 let target: CountingTarget

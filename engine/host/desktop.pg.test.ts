@@ -8,7 +8,7 @@ import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
 import { createEngine, type EngineHost } from './index.ts'
 import { openDb } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 
 describe('report progress events', () => {
   let host: EngineHost

@@ -6,7 +6,7 @@ import { ApiError } from '../api/errors.ts'
 import type { ProgressEvent, RunEndedEvent } from '../api/types.ts'
 import { createEngine, type EngineHost } from './index.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 
 let host: EngineHost
 let target: CountingTarget

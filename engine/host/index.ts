@@ -11,9 +11,9 @@ import type { LaunchOptions } from '../agents/launch-run.ts'
 import { applyRetention } from '../store/retention.ts'
 import { thisProcess } from '../store/owner.ts'
 import type { Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { startLedgerUpkeep, type LedgerUpkeep } from './upkeep.ts'
-import { createLocal, type LocalCapabilities } from './local.ts'
+import { createLocal, type LocalCapabilities } from './local-capabilities.ts'
 import { openHostHistory, withStorageErrors, writableCheck } from './storage.ts'
 import { settingsApi, settingsStore, type SettingsStore } from './settings.ts'
 import {
@@ -37,7 +37,7 @@ export interface EngineHost extends Api {
   readonly dbPath: string
   /** Why the database was opened read-only (not writable here), or null. */
   readonly readOnly: string | null
-  /** For a client on this machine only (the CLI); no transport offers it (see host/local.ts). */
+  /** For a client on this machine only (the CLI); no transport offers it (see host/local-capabilities.ts). */
   readonly local: LocalCapabilities
 }
 

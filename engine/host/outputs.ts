@@ -12,7 +12,7 @@ import { privateDir } from '../paths.ts'
 import { reportsCreate } from '../report/index.ts'
 import type { Db } from '../db/db.ts'
 import { missingOf } from '../store/ledger-elsewhere.ts'
-import type { HistoryStore } from '../store/queries.ts'
+import type { HistoryStore } from '../store/history-store.ts'
 import type { HostBus } from './bus.ts'
 
 export interface OutputsDeps {

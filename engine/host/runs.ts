@@ -27,9 +27,9 @@ import { ensureStacks, sweptTargets } from '../stacks/policy.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../db/db.ts'
 import { ledgerInfo, pruneLedger } from '../store/retention.ts'
-import type { HistoryStore } from '../store/queries.ts'
+import type { HistoryStore } from '../store/history-store.ts'
 import type { HostBus } from './bus.ts'
-import type { RunLogEvent } from './local.ts'
+import type { RunLogEvent } from './local-capabilities.ts'
 import type { HostStudies } from './studies.ts'
 
 export interface RunsDeps {

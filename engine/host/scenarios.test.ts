@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import type { RunEndedEvent } from '../api/types.ts'
 import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { createEngine, type EngineHost } from './index.ts'
 
 let host: EngineHost | null = null

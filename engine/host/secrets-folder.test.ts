@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { startHostile, promMatrix, type HostileServer } from '../testing/hostile-http.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { createEngine } from './index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'cannonade-secrets-folder-'))

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { createEngine } from './index.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 
 const dbPath = tempDbPath()
 afterAll(() => rmSync(dirname(dbPath), { recursive: true, force: true }))

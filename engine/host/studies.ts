@@ -14,10 +14,10 @@ import type { Db } from '../db/db.ts'
 import { listStudies } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
 import { stackControl } from '../stacks/policy.ts'
-import { runStudy } from '../study/run.ts'
+import { runStudy } from '../study/run-study.ts'
 import { listTemplates } from '../study/templates.ts'
 import type { HostBus } from './bus.ts'
-import type { RunLogEvent, StudyEvent } from './local.ts'
+import type { RunLogEvent, StudyEvent } from './local-capabilities.ts'
 
 export interface StudiesDeps {
   db: Db

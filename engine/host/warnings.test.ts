@@ -21,7 +21,7 @@ import {
   type FakeDockerCli,
   type FakeDockerEngine,
 } from '../testing/docker-fake.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 let host: EngineHost

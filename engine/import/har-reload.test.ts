@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium } from 'playwright-core'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { importScenario } from './index.ts'
 
 const PAGE = `<!doctype html><html><head><link rel="stylesheet" href="/app.css"><script src="/app.js"></script></head>

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError } from '../config/errors.ts'
 import { parseRunConfigText } from '../config/load.ts'
 import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import {
   chromiumRequests,
   curlFixture,

@@ -154,7 +154,7 @@ class FirstK {
 
 /**
  * One page of the samples explorer for a run with requests still in blocks: the same filters and
- * order as the SQL over `samples` (queries.ts), over rows and blocks together. Returns null when
+ * order as the SQL over `samples` (history-store.ts), over rows and blocks together. Returns null when
  * the page is too deep to select in memory (the caller says to come back once stored).
  */
 export function pendingSamplesPage(

@@ -188,7 +188,7 @@ export type SecondPlace = Pick<
 /**
  * One second's series point, as a process's writer counts it and as the coordinator merges the
  * agents' seconds: throughput is the responses, and a second without one has no latency (the same
- * rule as the stored series, engine/store/rows.ts). Once a second per segment, not per request.
+ * rule as the stored series, engine/store/history-rows.ts). Once a second per segment, not per request.
  */
 export function secondPoint(
   acc: StatsAccumulator,

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { A, B, metric, rounds, run } from '../testing/compare-rounds.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { compareMetric, compareRuns } from './compare.ts'

@@ -6,9 +6,9 @@
 // and compare pages (runs.distribution) and the report draw the same curves.
 import type { DistributionCurve, LatencyStats, TargetRoundSummary } from '../api/types.ts'
 import { decodeHistogram, latencyStats, mergeEncoded, type Histogram } from './hdr.ts'
-import { NINES_FROM, NINES_STEP, NINES_TO, percentileAt } from './nines.ts'
+import { NINES_FROM, NINES_STEP, NINES_TO, percentileAt } from './nines-axis.ts'
 
-export { NINES_FROM, NINES_TICKS, NINES_TO, percentileAt } from './nines.ts'
+export { NINES_FROM, NINES_TICKS, NINES_TO, percentileAt } from './nines-axis.ts'
 
 /**
  * Where a histogram's curve ends: resolution ends where the count does (1 000 requests say nothing

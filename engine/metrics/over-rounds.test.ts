@@ -4,7 +4,7 @@
 // from the samples table; counts are the rounds' sums; throughput the mean of the rounds'.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDb, type Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { figuresOf, roundsFigures } from './figures.ts'
 import { latencyStats, newHistogram, record } from './hdr.ts'

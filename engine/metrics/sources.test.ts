@@ -2,7 +2,7 @@
 // that sums a target's instances takes one source, never both, and which one is fixed.
 import { describe, expect, it } from 'vitest'
 import { openDb } from '../db/db.ts'
-import { targetSeconds } from '../store/resources.ts'
+import { targetSeconds } from '../store/resource-samples.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { figureReadings, primarySources } from './sources.ts'
 

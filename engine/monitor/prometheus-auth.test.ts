@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMonitor, testMonitor } from './index.ts'
 import { createEngine } from '../host/index.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import type { PrometheusMonitorSpec } from '../config/schema-monitor.ts'
 
 interface Seen {

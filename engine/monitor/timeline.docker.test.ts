@@ -14,7 +14,7 @@ import {
   type LocalPrometheus,
   resourceRowsOf,
 } from '../testing/prometheus.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 const docker = dockerGate('the docker-beside-Prometheus run')
 const prometheus = prometheusGate('the docker-beside-Prometheus run')

@@ -5,7 +5,7 @@
 // time, so over the loaded seconds they must agree; the figures are printed. Then the kubernetes
 // monitor's pods, each a row per second, summed per target as every view sums them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { targetSeconds } from '../store/resources.ts'
+import { targetSeconds } from '../store/resource-samples.ts'
 import { FakeKubernetes } from '../testing/k8s-fake.ts'
 import {
   compareCpuSeconds,
@@ -18,7 +18,7 @@ import {
   resourceRowsOf,
   type ResourceRow,
 } from '../testing/prometheus.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 type Row = ResourceRow

@@ -6,7 +6,7 @@
 import type { Plan, PreviewPoint } from '../config/compile.ts'
 import { ERROR_KINDS, type ErrorKind, type ResourcePoint, type SeriesPoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
-import { sampleSecond } from '../metrics/resources.ts'
+import { sampleSecond } from '../metrics/resource-summary.ts'
 import { NINES_FROM, NINES_TICKS } from '../metrics/distribution.ts'
 import { kindLabel } from '../metrics/units.ts'
 import { esc } from './format.ts'

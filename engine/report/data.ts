@@ -13,11 +13,11 @@ import type {
 import { compilePlan, previewSchedule, type Plan, type PreviewPoint } from '../config/compile.ts'
 import { compareRuns, type CompareOptions } from '../metrics/compare.ts'
 import { distributions, type TargetDistribution } from '../metrics/distribution.ts'
-import { resourceSummary, type TargetResources } from '../metrics/resources.ts'
+import { resourceSummary, type TargetResources } from '../metrics/resource-summary.ts'
 import type { EnvironmentInfo } from '../store/environment.ts'
 import { keptElsewhere, runDistribution } from '../store/ledger-elsewhere.ts'
-import type { HistoryStore, RunDetail } from '../store/queries.ts'
-import type { TargetLimits } from '../store/resources.ts'
+import type { HistoryStore, RunDetail } from '../store/history-store.ts'
+import type { TargetLimits } from '../store/resource-samples.ts'
 import { studiesOf } from './study.ts'
 import { redactConfig } from '../config/redact.ts'
 
@@ -30,7 +30,7 @@ export interface RunReportData {
   environment: EnvironmentInfo | null
   series: SeriesPoint[]
   resources: ResourcePoint[]
-  /** CPU, memory and connections per target and instance (engine/metrics/resources.ts), as `runs show` gives them. */
+  /** CPU, memory and connections per target and instance (engine/metrics/resource-summary.ts), as `runs show` gives them. */
   resourceSummary: TargetResources[]
   limits: TargetLimits[]
   plan: Plan | null

@@ -4,7 +4,7 @@
 import { findingsSection } from './findings.ts'
 import type { CompareResult } from '../api/types.ts'
 import { warningLine, warningTitle } from '../monitor/warnings.ts'
-import type { HistoryStore } from '../store/queries.ts'
+import type { HistoryStore } from '../store/history-store.ts'
 import {
   distributionChart,
   errorsChart,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser } from 'playwright-core'
 import { openDb, type Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { buildReportHtml } from './html.ts'
 import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from './pdf.ts'

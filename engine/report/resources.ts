@@ -1,10 +1,10 @@
-// A run's resources in the report: the table `runs show` prints (engine/metrics/resources.ts: per
+// A run's resources in the report: the table `runs show` prints (engine/metrics/resource-summary.ts: per
 // target each instance's CPU and memory, mean and peak, their sum, database connections), and for
 // a target of several instances (a process tree's processes, a replicated stack's containers) its
 // CPU and memory over time with a line per instance beside the sum. Solid lines in tints of the
 // target's colour (dashes are thousands of strokes in Chromium's PDF: README.md).
 import type { ResourcePoint } from '../api/types.ts'
-import { sampleSecond, type MeanPeak, type TargetResources } from '../metrics/resources.ts'
+import { sampleSecond, type MeanPeak, type TargetResources } from '../metrics/resource-summary.ts'
 import { esc, fmtBytes } from './format.ts'
 import { tint } from './palette.ts'
 import { lineChart, type LineSeries } from './svg.ts'

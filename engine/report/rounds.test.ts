@@ -8,11 +8,11 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openDb } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { setRoundsStop, setSegmentNoise } from '../store/rounds.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
 import { busyNoise } from '../testing/stats-block.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { buildReportHtml, chromiumProblem, createReport } from './index.ts'
 
 const ARTIFACTS = join(process.cwd(), 'artifacts', 'report-rounds')

@@ -1,7 +1,7 @@
 // A sweep in the report: per target (and per value of a grid's second setting), throughput and
 // latency against the swept value, the knee, and the sentence that says it
 // (engine/study/results.ts). Shown when the reported runs belong to a study.
-import type { HistoryStore } from '../store/queries.ts'
+import type { HistoryStore } from '../store/history-store.ts'
 import { studyIdsOfRuns } from '../store/studies.ts'
 import { studyResults } from '../study/results.ts'
 import type { StudyResults } from '../api/types.ts'

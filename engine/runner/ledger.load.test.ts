@@ -1,7 +1,7 @@
 // The ledger: every request's id in the ledger, and sockets reused.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { ledgerIds, runConfig } from '../testing/run.ts'
+import { ledgerIds, runConfig } from '../testing/run-config.ts'
 import { ERROR_KINDS } from '../api/types.ts'
 
 let target: CountingTarget | null = null

@@ -2,7 +2,7 @@
 // leaves an aborted run with its samples; stop is graceful. And an unreachable target mid-run.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { ledgerIds, runConfig } from '../testing/run.ts'
+import { ledgerIds, runConfig } from '../testing/run-config.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {

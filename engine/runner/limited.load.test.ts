@@ -9,11 +9,11 @@ import { jsonSummary } from '../cli/summary.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { esc } from '../report/format.ts'
 import { buildReportHtml } from '../report/html.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { runCommand } from '../testing/cli.ts'
 import { makeCgroup, type Cgroup } from '../testing/cgroup.ts'
 import { startProcessTarget, type ProcessTarget } from '../testing/process-target.ts'
-import { runConfig, type TestRun } from '../testing/run.ts'
+import { runConfig, type TestRun } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const MIB = 1048576

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgAvailableForTests, startPg, type PgCluster } from '../testing/pg.ts'
-import { runConfig, type TestRun } from '../testing/run.ts'
+import { runConfig, type TestRun } from '../testing/run-config.ts'
 
 const available = pgAvailableForTests()
 const SECONDS = 4

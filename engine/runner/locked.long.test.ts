@@ -10,7 +10,7 @@ import { afterEach, expect, it } from 'vitest'
 import { figuresOf } from '../metrics/figures.ts'
 import { openDb } from '../db/db.ts'
 import { storedLedger } from '../testing/blocks.ts'
-import { runConfig, tempDbPath } from '../testing/run.ts'
+import { runConfig, tempDbPath } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

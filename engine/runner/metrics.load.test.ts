@@ -2,7 +2,7 @@
 // rate mode shows a stall that closed-loop latency hides; targets and rounds are kept apart.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 const targets: CountingTarget[] = []
 afterEach(async () => {

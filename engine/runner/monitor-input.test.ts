@@ -13,7 +13,7 @@ import { SAMPLE_BOUNDS } from '../monitor/bounds.ts'
 import { openDb } from '../db/db.ts'
 import { runCommand } from '../testing/cli.ts'
 import { promMatrix, promRange, startHostile, type HostileServer } from '../testing/hostile-http.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 let target: CountingTarget | null = null

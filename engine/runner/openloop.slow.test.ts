@@ -5,7 +5,7 @@
 // is one timeline: exactly rate × duration requests, backlog carried across a step boundary.
 import { afterEach, describe, expect, it } from 'vitest'
 import { arrivalRates, startRawTarget, type RawTarget } from '../testing/raw-http.ts'
-import { runConfig, type TestRun } from '../testing/run.ts'
+import { runConfig, type TestRun } from '../testing/run-config.ts'
 import type { TargetRoundSummary } from '../api/types.ts'
 
 let target: RawTarget | null = null

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { jsonSummary, resultsTable } from '../cli/summary.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
 import { buildReportHtml } from '../report/html.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { runConfig } from '../testing/run.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 let target: CountingTarget | null = null

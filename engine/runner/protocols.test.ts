@@ -2,7 +2,7 @@
 // pipelining, and POST bodies.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { ledgerIds, runConfig } from '../testing/run.ts'
+import { ledgerIds, runConfig } from '../testing/run-config.ts'
 import { selfSigned } from '../testing/tls.ts'
 
 let target: CountingTarget | null = null

@@ -4,7 +4,7 @@
 // target answers with cannot inject headers into the next step of a scenario.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { applyCaptures, compileScenario } from './scenario.ts'
 
 let target: RawTarget

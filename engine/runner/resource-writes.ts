@@ -7,7 +7,7 @@
 // sample first) drops that row only, never the samples after it.
 import { storageFailure } from '../store/disk.ts'
 import { isBusy, withLockWait, type Db } from '../db/db.ts'
-import { resourceWriter } from '../store/resources.ts'
+import { resourceWriter } from '../store/resource-samples.ts'
 import type { ResourceSample } from '../monitor/index.ts'
 
 /** Bounded: an hour of one sample a second for 16 instances. */

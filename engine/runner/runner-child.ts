@@ -9,7 +9,7 @@ import { evaluateThresholds } from '../metrics/thresholds.ts'
 import type { Db } from '../db/db.ts'
 import { clearEndNote, foldLog, releaseReserve, storageFailure } from '../store/disk.ts'
 import { recordLedgerRows } from '../store/retention.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import {
   finishRun,
   generatorHealth,
@@ -18,7 +18,7 @@ import {
   summarizeMissingSegments,
 } from '../store/runs.ts'
 import type { FromRunner, ToRunner } from './protocol.ts'
-import type { ResourceRecorder } from './resources.ts'
+import type { ResourceRecorder } from './resource-recorder.ts'
 import type { NoiseMeter } from './noise-meter.ts'
 import type { RoundsJudge } from './rounds-judge.ts'
 import type { RunHooks, RunOptions } from './run-types.ts'

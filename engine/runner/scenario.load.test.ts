@@ -3,7 +3,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { thinkSampler } from './think.ts'
 import { resultsTable } from '../cli/summary.ts'
 import { stepTables } from '../report/tables.ts'

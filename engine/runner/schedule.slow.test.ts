@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { compilePlan, connectionsAt } from '../config/compile.ts'
 import { parseRunConfig } from '../config/load.ts'
 import { inFlightPerSecond, startTarget, type CountingTarget } from '../testing/target.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {

@@ -4,7 +4,7 @@
 // the summary. A stop a few ms after a second's tick used to lose those few ms from the series.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_KINDS } from '../api/types.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const INFLIGHT = ERROR_KINDS.indexOf('inflight')

@@ -10,8 +10,8 @@ import { serverTimingInvalidText } from '../metrics/units.ts'
 import { loadRunData } from '../report/data.ts'
 import { fmtInt } from '../report/format.ts'
 import { summaryTable } from '../report/tables.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { runConfig } from '../testing/run.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 // Invalid headers, cycled: each has a bad `dur` on app or db (a valid one beside it is dropped too).
 const INVALID = [

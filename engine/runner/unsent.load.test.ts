@@ -6,7 +6,7 @@
 // every request written to it: the truth the run's counts and rows are held to.
 import { spawn } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { waitUntil } from '../testing/process.ts'
 
 const SERVER = `

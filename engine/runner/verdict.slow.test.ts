@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CompareMetric, RunSummary } from '../api/types.ts'
 import { compareRuns } from '../metrics/compare.ts'
 import { seededRandom } from '../metrics/random.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { runConfig, type TestRun } from '../testing/run.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { runConfig, type TestRun } from '../testing/run-config.ts'
 import { CpuHog, prioritize, startTargetProcess, type TargetProcess } from '../testing/target-process.ts'
 
 const median = (xs: number[]): number => {

@@ -16,8 +16,8 @@ import { esc } from '../report/format.ts'
 import { buildReportHtml } from '../report/html.ts'
 import { runCommand } from '../testing/cli.ts'
 import { decodeHistogram } from '../metrics/hdr.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { runConfig, type TestRun } from '../testing/run.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { runConfig, type TestRun } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 
 const SECONDS = 14

@@ -3,7 +3,7 @@
 // breaks HTTP/1.1 is a 'parse' error at once, not a timeout after timeoutMs nor a success.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startRawTarget, type RawTarget } from '../testing/raw-http.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 import { selfSigned } from '../testing/tls.ts'
 
 let target: RawTarget | null = null

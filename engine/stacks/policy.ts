@@ -1,5 +1,5 @@
 // Where a stack is started for a run: the one policy the engine host (a run, host/runs.ts) and a
-// study (a sweep's values, study/run.ts) follow. A run whose target names a bundled stack that is
+// study (a sweep's values, study/run-study.ts) follow. A run whose target names a bundled stack that is
 // not running starts it first; one running with other settings than the target's `stack:` gives
 // (its env, replicas) is restarted with them; a native stack is measured as it runs. Stacks a sweep
 // restarts are left to the sweep, which restarts each for its value and puts it back at the end.

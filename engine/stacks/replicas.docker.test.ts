@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { dockerGate, nodeHttpStackSuite, runningContainers } from '../testing/docker.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 const gate = dockerGate('Docker replica tests')
 

@@ -4,7 +4,7 @@
 import { blockIds, encodeBlock, newBlockColumns, putSampleRow, type BlockColumns } from '../ledger/blocks.ts'
 import type { Db } from '../db/db.ts'
 import { LEDGER } from '../ledger/derive.ts'
-import type { SampleDbRow } from './rows.ts'
+import type { SampleDbRow } from './history-rows.ts'
 
 /** A batch of raw requests of one target and round, in the block encoding of ledger/blocks.ts. */
 export interface RawBlock {

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { openDb } from '../db/db.ts'
 import {
   clearEndNote,

@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors.ts'
 import { blockRows, blockSample, runBlocks, type BlockSample } from '../ledger/blocks.ts'
 import { LEDGER } from '../ledger/derive.ts'
 import type { Db } from '../db/db.ts'
-import type { RunRow, RunTargetRow } from './rows.ts'
+import type { RunRow, RunTargetRow } from './history-rows.ts'
 import { redactUrl } from '../config/redact.ts'
 
 export type Cell = string | number | bigint | Buffer | null

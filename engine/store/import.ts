@@ -6,7 +6,7 @@ import type { RunWarning } from '../api/types.ts'
 import type { Db, Statement } from '../db/db.ts'
 import type { EnvironmentRow } from './environment.ts'
 import { TABLES, type Cell } from './export-read.ts'
-import type { RunRow, RunTargetRow } from './rows.ts'
+import type { RunRow, RunTargetRow } from './history-rows.ts'
 import { redactText, redactUrl } from '../config/redact.ts'
 
 export type ImportedRun = Pick<

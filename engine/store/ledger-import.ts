@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors.ts'
 import { readRawBlocks, insertRawBlocks, type RawBlock } from './agents.ts'
 import { openDb, StorageError, type Db } from '../db/db.ts'
 import { agentOf, checkBlock, checkLedgerRows, checkLedgerTables, type LedgerShape } from './ledger-check.ts'
-import { readConfig } from './rows.ts'
+import { readConfig } from './history-rows.ts'
 import { runDistribution } from './ledger-elsewhere.ts'
 import { recordLedgerRows } from './retention.ts'
 

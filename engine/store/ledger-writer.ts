@@ -65,7 +65,7 @@ export class LedgerWriter {
       JSON.stringify(p.errorsByKind),
       statusJson,
       p.bytes,
-      // Stored as 0 (the columns are NOT NULL); read back as null where no response came (rows.ts).
+      // Stored as 0 (the columns are NOT NULL); read back as null where no response came (history-rows.ts).
       p.mean ?? 0,
       p.p50 ?? 0,
       p.p90 ?? 0,

@@ -4,7 +4,7 @@ import { insertFixtureRun } from '../testing/fixtures.ts'
 import { openDb } from '../db/db.ts'
 import { samplesWriter } from '../ledger/samples-writer.ts'
 import { blockIds } from '../ledger/blocks.ts'
-import { HistoryStore } from './queries.ts'
+import { HistoryStore } from './history-store.ts'
 import { applyRetention, BYTES_PER_SAMPLE, ledgerInfo, pruneLedger } from './retention.ts'
 
 describe('the raw ledger', () => {

@@ -9,7 +9,7 @@ import { roundsFigures } from '../metrics/figures.ts'
 import { limitedBy, type LimitInputs, type LimitSecond } from '../metrics/limiting.ts'
 import type { Db } from '../db/db.ts'
 import { readEnvironment } from './environment.ts'
-import { resourceLimits, targetSeconds } from './resources.ts'
+import { resourceLimits, targetSeconds } from './resource-samples.ts'
 
 /** Sources that run on this host: without a limit of their own, a target there may use its cores. */
 const LOCAL_SOURCES = new Set(['docker', 'process'])

@@ -6,7 +6,7 @@
 import type { ThresholdResult } from '../api/types.ts'
 import type { Db } from '../db/db.ts'
 import { runIsLive, type ProcessRef } from './owner.ts'
-import type { RunRow } from './rows.ts'
+import type { RunRow } from './history-rows.ts'
 import { finishRun, generatorHealth, sharedHealth, summarizeMissingSegments } from './runs.ts'
 import { recordLedgerRows } from './retention.ts'
 import { clearEndNote, readEndNote } from './disk.ts'

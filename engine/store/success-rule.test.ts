@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { RunConfigV1Schema } from '../config/schema.ts'
 import { successRule, successTable, successText, statusRange } from '../config/status-rule.ts'
 import { migrate, openDb } from '../db/db.ts'
-import { HistoryStore } from './queries.ts'
-import { readConfig } from './rows.ts'
+import { HistoryStore } from './history-store.ts'
+import { readConfig } from './history-rows.ts'
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'db', 'migrations')
 

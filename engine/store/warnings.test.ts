@@ -3,7 +3,7 @@
 // the run's warnings short and few.
 import { describe, expect, it } from 'vitest'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { openDb } from '../db/db.ts'
 import { MAX_WARNING_CHARS, MAX_WARNINGS, runWarnings, warningWriter } from './warnings.ts'
 

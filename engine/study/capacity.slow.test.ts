@@ -15,10 +15,10 @@ import { esc } from '../report/format.ts'
 import { studySection } from '../report/study.ts'
 import { openDb, type Db } from '../db/db.ts'
 import { sweepConfig } from '../testing/config.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
 import { studyResults } from './results.ts'
-import { runStudy } from './run.ts'
+import { runStudy } from './run-study.ts'
 
 let target: CountingTarget
 let db: Db

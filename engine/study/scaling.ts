@@ -5,10 +5,10 @@
 // timeline, so a second's throughput and CPU are the same second's.
 import type { ScalingPoint } from '../api/types.ts'
 import { figureReadings } from '../metrics/sources.ts'
-import { sampleSecond } from '../metrics/resources.ts'
+import { sampleSecond } from '../metrics/resource-summary.ts'
 import type { Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { resourceLimits, resourcePoints } from '../store/resources.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { resourceLimits, resourcePoints } from '../store/resource-samples.ts'
 
 export function scalingPoint(db: Db, runId: number, target: string): ScalingPoint | null {
   // CPU of the target's instances: not the generator's, not a database's connection counts.

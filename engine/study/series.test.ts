@@ -5,7 +5,7 @@
 // each series against throughput and lists the figures in their units.
 import { describe, expect, it } from 'vitest'
 import { openDb, type Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import { addStudyRun, createStudy } from '../store/studies.ts'
 import { buildReportHtml } from '../report/index.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'

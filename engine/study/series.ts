@@ -6,8 +6,8 @@
 // run does not dilute them.
 import type { SeriesFigure } from '../api/types.ts'
 import type { Db } from '../db/db.ts'
-import { HistoryStore } from '../store/queries.ts'
-import { metricSeconds, targetSeconds } from '../store/resources.ts'
+import { HistoryStore } from '../store/history-store.ts'
+import { metricSeconds, targetSeconds } from '../store/resource-samples.ts'
 
 function figure(metric: string, values: readonly (number | null | undefined)[]): SeriesFigure | null {
   const present = values.filter((v): v is number => v !== null && v !== undefined)

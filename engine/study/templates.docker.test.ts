@@ -6,7 +6,7 @@
 // the group runs on them. What a template's stack settings and stack sweeps do (restart
 // a stack for a value, put it back) is the study's business, tested under Docker by
 // engine/stacks/stacks.docker.test.ts (a POOL_SIZE sweep) and engine/study/scaling.docker.test.ts
-// (replicas and agents), and without Docker by engine/study/run.slow.test.ts; the settings themselves
+// (replicas and agents), and without Docker by engine/study/run-study.slow.test.ts; the settings themselves
 // are the stacks' contract (targets/contract.docker.test.ts). One set of stacks serves every
 // group, each on a free port.
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -11,8 +11,8 @@ import { handle, startDemoServer, type DemoServer } from '../demo/server.ts'
 import { selfSigned } from '../testing/tls.ts'
 import { closer } from '../testing/h2-targets.ts'
 import { openDb } from '../db/db.ts'
-import { runConfig, tempDbPath } from '../testing/run.ts'
-import { runStudy } from './run.ts'
+import { runConfig, tempDbPath } from '../testing/run-config.ts'
+import { runStudy } from './run-study.ts'
 import { listTemplates } from './templates.ts'
 
 const templates = listTemplates()

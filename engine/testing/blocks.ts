@@ -4,7 +4,7 @@
 import { newColumns } from '../ledger/columns.ts'
 import { encodeBlock, putSampleRow } from '../ledger/blocks.ts'
 import { openDb, type Db } from '../db/db.ts'
-import type { SampleDbRow } from '../store/rows.ts'
+import type { SampleDbRow } from '../store/history-rows.ts'
 import { ledgerRowCount } from '../ledger/samples-read.ts'
 
 type Row = SampleDbRow & { step: number | null }

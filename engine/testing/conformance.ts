@@ -9,7 +9,7 @@ import { execFile, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { expect } from 'vitest'
 import type { TargetRoundSummary } from '../api/types.ts'
-import { runConfig, type TestRun } from './run.ts'
+import { runConfig, type TestRun } from './run-config.ts'
 import type { ConformanceTarget } from '../runner/conformance/targets.ts'
 
 /** A 1 s run on 2 connections of GET `url`/x (`load` overrides), and its one target round. */

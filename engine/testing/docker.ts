@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll } from 'vitest'
 import { freePort } from '../stacks/postgres.ts'
 import { Stacks, stackStateDir } from '../stacks/stacks.ts'
-import { tempDbPath } from './run.ts'
+import { tempDbPath } from './run-config.ts'
 
 export const dockerRequired = process.env.CANNONADE_REQUIRE_DOCKER === '1'
 

@@ -224,7 +224,7 @@ export function insertFixtureRun(db: Db, opts: FixtureOptions = {}): FixtureRun 
           for (let i = 0; i < (target.instances ?? 1); i++)
             insResource.run(
               runId,
-              // Read at the end of the second it covers (engine/metrics/resources.ts sampleSecond).
+              // Read at the end of the second it covers (engine/metrics/resource-summary.ts sampleSecond).
               offsetUs / 1e6 + t + 1,
               target.name,
               'process',

@@ -1,12 +1,40 @@
 // The import graph of a folder's product code (tests and test helpers left out), read from the
 // source text: every `import … from './x.ts'`, `export … from`, and `import('./x.ts')`, type-only
-// imports included (a type import ties two files' meanings as much as a value import does); and
-// the same graph with files grouped by folder. engine/cycles.test.ts holds the trees to no cycle
-// of files or of folders; CONTRIBUTING.md "Layers" says why.
+// imports included (a type import ties two files' meanings as much as a value import does), and
+// the aliases package.json's `imports` declares (`#engine/x.ts`, the renderer's way into engine/);
+// and the same graph with files grouped by folder. engine/cycles.test.ts holds the trees to no
+// cycle of files or of folders; CONTRIBUTING.md "Layers" says why.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
 
-const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g
+const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]((?:\.{1,2}\/|#)[^'"]+)['"]/g
+
+/** package.json's `imports`: alias prefix (`#engine/`) → the folder it stands for (`engine/`). */
+const aliasCache = new Map<string, [string, string][]>()
+function aliases(root: string): [string, string][] {
+  const known = aliasCache.get(root)
+  if (known !== undefined) return known
+  const { imports = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    imports?: Record<string, string>
+  }
+  const out = Object.entries(imports)
+    .filter(([from, to]) => from.endsWith('/*') && to.startsWith('./') && to.endsWith('/*'))
+    .map(([from, to]): [string, string] => [from.slice(0, -1), to.slice(2, -1)])
+  aliasCache.set(root, out)
+  return out
+}
+
+/**
+ * The file `spec` names, imported from `file` (both relative to `root`): a relative path or an
+ * alias of package.json's `imports`; null for a package.
+ */
+export function resolveSpec(root: string, file: string, spec: string): string | null {
+  if (spec.startsWith('.')) return relative(root, normalize(join(root, dirname(file), spec)))
+  if (!spec.startsWith('#')) return null
+  const alias = aliases(root).find(([from]) => spec.startsWith(from))
+  if (alias === undefined) throw new Error(`${file}: ${spec} is no alias of package.json's imports`)
+  return normalize(alias[1] + spec.slice(alias[0].length))
+}
 
 function sourceFiles(dir: string, helpers: boolean): string[] {
   const out: string[] = []
@@ -32,11 +60,9 @@ export function importGraph(
   for (const file of sourceFiles(join(root, folder), helpers)) {
     const text = readFileSync(file, 'utf8')
     const deps = new Set<string>()
-    for (const m of text.matchAll(SPEC)) {
-      const target = normalize(join(dirname(file), m[1]!))
-      deps.add(relative(root, target))
-    }
-    graph.set(relative(root, file), [...deps])
+    const from = relative(root, file)
+    for (const m of text.matchAll(SPEC)) deps.add(resolveSpec(root, from, m[1]!)!)
+    graph.set(from, [...deps])
   }
   return graph
 }
@@ -97,8 +123,8 @@ export function bundleGraph(
     for (const m of readFileSync(join(root, file), 'utf8').matchAll(VALUE_SPEC)) {
       if (m[1] !== undefined) continue
       const spec = m[2]!
-      if (spec.startsWith('.')) {
-        const dep = relative(root, normalize(join(root, dirname(file), spec)))
+      const dep = resolveSpec(root, file, spec)
+      if (dep !== null) {
         if (/\.tsx?$/.test(dep)) queue.push([dep, [...chain, dep]])
       } else {
         const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!

@@ -4,7 +4,7 @@
 // library.
 import { lazy, Suspense, useCallback, useEffect, useSyncExternalStore } from 'react'
 import { useApi, useApiEnv, useConnection } from './api/context.tsx'
-import { Banner } from './ui/Common.tsx'
+import { Banner } from './ui/Primitives.tsx'
 import { liveStore } from './views/live/liveStore.ts'
 import { History } from './views/history/History.tsx'
 import { NAV } from './app/nav.ts'

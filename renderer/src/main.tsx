@@ -2,9 +2,9 @@
 // otherwise), build the one Api client, and render.
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { bridgeTransport, type Bridge, type DesktopBridge } from '../../engine/api/transport/bridge.ts'
-import { createApiClient } from '../../engine/api/transport/client.ts'
-import type { Unsubscribe } from '../../engine/api/types.ts'
+import { bridgeTransport, type Bridge, type DesktopBridge } from '#engine/api/transport/bridge.ts'
+import { createApiClient } from '#engine/api/transport/client.ts'
+import type { Unsubscribe } from '#engine/api/types.ts'
 import type { ApiEnv } from './api/context.tsx'
 import { ApiProvider } from './api/context.tsx'
 import { desktopFiles, webFiles } from './api/files.ts'

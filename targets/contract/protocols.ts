@@ -12,7 +12,7 @@ import https from 'node:https'
 import type { TLSSocket } from 'node:tls'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
-import { runConfig } from '../../engine/testing/run.ts'
+import { runConfig } from '../../engine/testing/run-config.ts'
 
 export interface ProtocolTarget {
   /** http://127.0.0.1:PORT */

@@ -13,7 +13,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitUntil } from '../../testing/process.ts'
-import { minLatencyUs } from '../../testing/run.ts'
+import { minLatencyUs } from '../../testing/run-config.ts'
 import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from '../../testing/conformance.ts'
 import { OK, reply, startConformanceTarget, type Answer, type ConformanceTarget } from './targets.ts'
 

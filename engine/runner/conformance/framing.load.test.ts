@@ -7,7 +7,7 @@
 // server ends: connections.load.test.ts; docs/http-conformance.md is the table.
 import type net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { minLatencyUs } from '../../testing/run.ts'
+import { minLatencyUs } from '../../testing/run-config.ts'
 import { errorsBut, expectAnswered, expectWrkCount, hasWrk, run, wrk } from '../../testing/conformance.ts'
 import {
   bytewise,

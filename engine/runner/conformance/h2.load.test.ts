@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import http2 from 'node:http2'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TargetRoundSummary } from '../../api/types.ts'
-import { runConfig } from '../../testing/run.ts'
+import { runConfig } from '../../testing/run-config.ts'
 import { answer, startH2Target, type H2Target, type H2TargetOptions } from '../../testing/h2-targets.ts'
 
 let target: H2Target | null = null

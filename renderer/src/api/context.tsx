@@ -10,9 +10,9 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react'
-import type { Api } from '../../../engine/api/api.ts'
-import type { DesktopBridge } from '../../../engine/api/transport/bridge.ts'
-import type { Unsubscribe } from '../../../engine/api/types.ts'
+import type { Api } from '#engine/api/api.ts'
+import type { DesktopBridge } from '#engine/api/transport/bridge.ts'
+import type { Unsubscribe } from '#engine/api/types.ts'
 import type { FileAccess } from './files.ts'
 import type { ConnectionState } from './web.ts'
 

@@ -3,7 +3,7 @@
 // /api/download route (which serves only the data folder's exports/ and reports/); in the desktop
 // app main opens them with the system's application, or saves a copy through a save dialog, after
 // the same check.
-import type { DesktopBridge } from '../../../engine/api/transport/bridge.ts'
+import type { DesktopBridge } from '#engine/api/transport/bridge.ts'
 
 export interface FileAccess {
   /** Web mode: a URL that downloads the file (it carries the page's token, like the event socket). */

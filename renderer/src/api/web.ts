@@ -8,10 +8,10 @@ import {
   type EventPayloads,
   type ParamsOf,
   type ResultOf,
-} from '../../../engine/api/channels.ts'
-import type { Transport } from '../../../engine/api/transport/client.ts'
-import { ApiError, fromErrorBody, isApiErrorCode, type ErrorBody } from '../../../engine/api/errors.ts'
-import type { Unsubscribe } from '../../../engine/api/types.ts'
+} from '#engine/api/channels.ts'
+import type { Transport } from '#engine/api/transport/client.ts'
+import { ApiError, fromErrorBody, isApiErrorCode, type ErrorBody } from '#engine/api/errors.ts'
+import type { Unsubscribe } from '#engine/api/types.ts'
 
 const TOKEN_KEY = 'cannonade.token'
 

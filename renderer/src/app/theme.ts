@@ -2,7 +2,7 @@
 // applied before the first paint (from localStorage) and saved to settings so the desktop app and
 // web mode agree.
 import { useCallback, useSyncExternalStore } from 'react'
-import type { Settings } from '../../../engine/api/schemas.ts'
+import type { Settings } from '#engine/api/schemas.ts'
 
 export type ThemeChoice = Settings['theme']
 const KEY = 'cannonade.theme'

@@ -2,7 +2,7 @@
 // two decimals, rounded once on the µs, so 4005 µs is 4.01 ms here too (Intl alone says 4.01,
 // toFixed 4.00: one rounding for all of them leaves nothing to differ).
 import { describe, expect, it } from 'vitest'
-import { msText } from '../../../engine/metrics/units.ts'
+import { msText } from '#engine/metrics/units.ts'
 import { ms, msValue } from './format.ts'
 
 describe('ms', () => {

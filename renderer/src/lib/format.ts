@@ -1,6 +1,6 @@
 // Display formatting. Engine figures are microseconds, requests/s and bytes; the UI shows
 // milliseconds with two decimals, rounded as the engine's words round them.
-import { msRounded } from '../../../engine/metrics/units.ts'
+import { msRounded } from '#engine/metrics/units.ts'
 
 const nf0 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 })
 const nf1 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
@@ -69,4 +69,4 @@ export function dateTime(iso: string | null | undefined): string {
 }
 
 /** Colours come from the one palette the report uses too (engine/report/palette.ts). */
-export { colourFor, paletteColour as colour, targetOrder, tint } from '../../../engine/report/palette.ts'
+export { colourFor, paletteColour as colour, targetOrder, tint } from '#engine/report/palette.ts'

@@ -2,7 +2,7 @@
 // and series named in the legend, each on the second its samples cover, instances summed (sizes) or
 // averaged (times), scaled to the unit every screen shows.
 import { describe, expect, it } from 'vitest'
-import type { ResourcePoint } from '../../../engine/api/types.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
 import { metricCharts } from './metrics.ts'
 
 const m = (t: number, instance: string, metric: string, value: number): ResourcePoint => ({

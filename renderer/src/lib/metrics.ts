@@ -4,9 +4,9 @@
 // the second it covers (sampleSecond), its instances summed or averaged as the series' unit says
 // (seriesAggregate), scaled to the unit as every screen shows it (seriesUnit): the study page, the
 // report and `export csv --series` (its metric_<name> columns) read the same values.
-import type { ResourcePoint } from '../../../engine/api/types.ts'
-import { sampleSecond } from '../../../engine/metrics/resources.ts'
-import { seriesAggregate, seriesUnit } from '../../../engine/metrics/units.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
+import { sampleSecond } from '#engine/metrics/resource-summary.ts'
+import { seriesAggregate, seriesUnit } from '#engine/metrics/units.ts'
 import type { Row } from './chart-types.ts'
 
 export interface MetricChart {

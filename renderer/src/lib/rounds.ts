@@ -1,7 +1,7 @@
 // Rounds overlaid: every round of a target aligned at its own start and drawn as one line (the
 // mean of the rounds at each second) with a band from the lowest to the highest round, instead of
 // a legend entry per round. Pure functions, called inside useMemo.
-import type { SeriesPoint } from '../../../engine/api/types.ts'
+import type { SeriesPoint } from '#engine/api/types.ts'
 
 /** The band's column for a series key. */
 export const bandKey = (key: string): string => `${key}\u0000band`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { testPoint } from '../../../engine/testing/series-point.ts'
+import { testPoint } from '#engine/testing/series-point.ts'
 import {
   dbConnectionRows,
   errorRows,

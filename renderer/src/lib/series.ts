@@ -2,10 +2,10 @@
 // second, one column per series). Pure functions, called inside useMemo. On the run's timeline a
 // target is one series: its rounds never overlap in time, so they share its legend entry and
 // colour (rounds.ts overlays them instead, with a band).
-import type { ResourcePoint, SeriesPoint } from '../../../engine/api/types.ts'
-import { figureReadings } from '../../../engine/metrics/sources.ts'
-import { kindLabel } from '../../../engine/metrics/units.ts'
-import { sampleSecond } from '../../../engine/metrics/resources.ts'
+import type { ResourcePoint, SeriesPoint } from '#engine/api/types.ts'
+import { figureReadings } from '#engine/metrics/sources.ts'
+import { kindLabel } from '#engine/metrics/units.ts'
+import { sampleSecond } from '#engine/metrics/resource-summary.ts'
 import type { Marker, Row } from './chart-types.ts'
 
 /** The targets of some points, in order of first appearance. */
@@ -73,7 +73,7 @@ export function phaseMarkers(points: readonly SeriesPoint[]): Marker[] {
   return chosen.sort((a, b) => a.t - b.t)
 }
 
-export { resourceRows } from './resources.ts'
+export { resourceRows } from './resource-rows.ts'
 
 /**
  * Database connections per target, state and second (the postgres monitor). Each sample is a

@@ -1,7 +1,7 @@
 // Where load.warmup: auto found each segment's warm-up ending, as chart markers: on the run's
 // timeline one per segment, at its measured window's first second; with rounds overlaid (seconds
 // since each round's start) one per target and cut, the rounds that share it named together.
-import type { TargetRoundSummary } from '../../../engine/api/types.ts'
+import type { TargetRoundSummary } from '#engine/api/types.ts'
 import type { Marker } from './chart-types.ts'
 
 type Cut = Pick<TargetRoundSummary, 'target' | 'round' | 'steady'>

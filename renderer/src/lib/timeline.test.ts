@@ -1,11 +1,11 @@
 // One timeline rule for resource samples (issue 28, Must 5), on the run page's CPU chart and
 // Compare's throughput against CPU: samples at known fractions of seconds land on the second they
-// cover (engine/metrics/resources.ts sampleSecond), the same seconds as the study page, the CSV and
+// cover (engine/metrics/resource-summary.ts sampleSecond), the same seconds as the study page, the CSV and
 // the PDF (engine/exports/timeline.test.ts holds those to the same samples and seconds).
 import { describe, expect, it } from 'vitest'
-import type { ResourcePoint } from '../../../engine/api/types.ts'
-import { testPoint } from '../../../engine/testing/series-point.ts'
-import { resourceRows } from './resources.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
+import { testPoint } from '#engine/testing/series-point.ts'
+import { resourceRows } from './resource-rows.ts'
 import { throughputVsResources } from './series.ts'
 
 const SAMPLES: [t: number, cpu: number][] = [

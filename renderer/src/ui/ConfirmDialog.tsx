@@ -2,7 +2,7 @@
 // <dialog>, so the browser traps focus in it and Escape cancels; focus starts on Cancel (the safe
 // answer) and goes back where it was when the dialog closes.
 import { useEffect, useId, useRef, type ReactNode } from 'react'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 
 export function ConfirmDialog({
   open,

@@ -1,9 +1,9 @@
 // "Run the demo": a short run against the engine's embedded demo server, for a new user's first
 // minute. The engine tells us the demo URL through settings (demoUrl); without it, say so.
-import type { RunConfigInput } from '../../../engine/config/schema.ts'
+import type { RunConfigInput } from '#engine/config/schema.ts'
 import { useAction, useApi, useAsync } from '../api/context.tsx'
 import { navigate } from '../app/router.tsx'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 
 export function readDemoUrl(settings: unknown): string | null {
   if (typeof settings !== 'object' || settings === null || !('demoUrl' in settings)) return null

@@ -3,10 +3,10 @@
 // (reports.onProgress), so the busy state says which one is going and for how long, then offers
 // the file (FileResult).
 import { useEffect, useState } from 'react'
-import type { Api } from '../../../engine/api/api.ts'
-import type { ExportResult, ReportProgressEvent, ReportStage } from '../../../engine/api/types.ts'
+import type { Api } from '#engine/api/api.ts'
+import type { ExportResult, ReportProgressEvent, ReportStage } from '#engine/api/types.ts'
 import { useAction, useApi } from '../api/context.tsx'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 import { FileResult } from './FileResult.tsx'
 
 type Format = 'pdf' | 'html'

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { useFiles } from '../api/context.tsx'
 import { fileName } from '../api/files.ts'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 
 export function FileResult({ path, detail, testId }: { path: string; detail?: string; testId: string }) {
   const files = useFiles()

@@ -2,10 +2,10 @@
 // starts, as `cannonade run URL -c N -d S` does (the same one-target config:
 // engine/config/from-url.ts). A bad URL or number is named under the form; the run opens live.
 import { useState, type FormEvent } from 'react'
-import { QUICK_DEFAULTS, quickConfig } from '../../../engine/config/from-url.ts'
+import { QUICK_DEFAULTS, quickConfig } from '#engine/config/from-url.ts'
 import { useAction, useApi } from '../api/context.tsx'
 import { navigate } from '../app/router.tsx'
-import { Button } from './Common.tsx'
+import { Button } from './Primitives.tsx'
 
 export function QuickRun() {
   const api = useApi()

@@ -1,9 +1,9 @@
 // A run's warnings (monitors that could not read their source, a target that reopened connections),
 // as the live view and the run's page show them: one line each, in the words the CLI and the report
 // use (engine/monitor/warnings.ts).
-import type { RunWarning } from '../../../engine/api/types.ts'
-import { warningLine } from '../../../engine/monitor/warnings.ts'
-import { Banner } from './Common.tsx'
+import type { RunWarning } from '#engine/api/types.ts'
+import { warningLine } from '#engine/monitor/warnings.ts'
+import { Banner } from './Primitives.tsx'
 
 export function RunWarnings({ warnings, testId }: { warnings: readonly RunWarning[]; testId: string }) {
   if (warnings.length === 0) return null

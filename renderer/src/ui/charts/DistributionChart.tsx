@@ -3,9 +3,9 @@
 // user picks a linear one (./scale.ts says why); one curve per target, a band over its rounds.
 import { memo, useState, type ReactNode } from 'react'
 import { ComposedChart, XAxis, YAxis } from 'recharts'
-import { NINES_FROM, NINES_TICKS, NINES_TO } from '../../../../engine/metrics/nines.ts'
+import { NINES_FROM, NINES_TICKS, NINES_TO } from '#engine/metrics/nines-axis.ts'
 import { bandKey, type BandRow } from '../../lib/rounds.ts'
-import { Button } from '../Common.tsx'
+import { Button } from '../Primitives.tsx'
 import {
   axisLabel,
   axisTick,

@@ -4,10 +4,10 @@
 // The report it exports compares as the page shows (options.ts shownChoice).
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { Banner, Card, StatusBadge } from '../../ui/Common.tsx'
+import { Banner, Card, StatusBadge } from '../../ui/Primitives.tsx'
 import { MAX_CHART_POINTS } from '../../lib/series.ts'
 import { ExportReport } from '../../ui/ExportReport.tsx'
-import type { CompareResult } from '../../../../engine/api/types.ts'
+import type { CompareResult } from '#engine/api/types.ts'
 import { CompareCharts, type RunData } from './CompareCharts.tsx'
 import { CompareControls } from './CompareControls.tsx'
 import { ComparePicker } from './ComparePicker.tsx'

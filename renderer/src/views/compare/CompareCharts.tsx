@@ -5,13 +5,13 @@
 // detail shows them. A target keeps its colour on every screen (engine/report/palette.ts); the same
 // target in a later run is dashed.
 import { memo, useMemo } from 'react'
-import type { RunConfig } from '../../../../engine/config/schema.ts'
-import type { ResourcePoint, RunSummary, SeriesPoint } from '../../../../engine/api/types.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
+import type { ResourcePoint, RunSummary, SeriesPoint } from '#engine/api/types.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { colourFor, msValue, targetOrder } from '../../lib/format.ts'
 import { mergeBandRows, roundBands } from '../../lib/rounds.ts'
 import { throughputVsResources } from '../../lib/series.ts'
-import { Card } from '../../ui/Common.tsx'
+import { Card } from '../../ui/Primitives.tsx'
 import { BandChart } from '../../ui/charts/BandChart.tsx'
 import type { SeriesDef } from '../../lib/chart-types.ts'
 import { XYChart, type ScatterSet } from '../../ui/charts/XYChart.tsx'

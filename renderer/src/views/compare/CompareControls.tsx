@@ -1,6 +1,6 @@
 // The choices the Compare page offers: the baseline, the smallest difference that matters, and
 // drawing the entries as sizes of one thing. Each change is a new URL (a link keeps it).
-import type { CompareResult } from '../../../../engine/api/types.ts'
+import type { CompareResult } from '#engine/api/types.ts'
 import { Link, navigate } from '../../app/router.tsx'
 import { compareUrl, type CompareOptionsInUrl } from './options.ts'
 

@@ -2,7 +2,7 @@
 import { useState } from 'react'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
-import { Button, Card, EmptyState } from '../../ui/Common.tsx'
+import { Button, Card, EmptyState } from '../../ui/Primitives.tsx'
 import { dateTime } from '../../lib/format.ts'
 
 function NothingYet() {

@@ -2,7 +2,7 @@
 // named so: a target's own figure over its rounds is in the summary tables),
 // the ratio with its 95 % interval, how many rounds agree and the verdict, worded as the CLI and
 // the PDF word them (engine/metrics/compare-words.ts). The method is stated once, below.
-import type { CompareResult } from '../../../../engine/api/types.ts'
+import type { CompareResult } from '#engine/api/types.ts'
 import {
   CENTRE_NAME,
   fmtAgreeCell,
@@ -10,7 +10,7 @@ import {
   fmtMetricValue,
   METRIC_LABEL,
   verdictWord,
-} from '../../../../engine/metrics/compare-words.ts'
+} from '#engine/metrics/compare-words.ts'
 
 export function PairsTable({ result }: { result: CompareResult }) {
   return (

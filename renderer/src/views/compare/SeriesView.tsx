@@ -1,7 +1,7 @@
 // Entries that are values of one thing (a sweep, sizes of one target): a curve against the value
 // per line, and the figures behind it, instead of a race between them.
-import type { CompareSeries } from '../../../../engine/api/types.ts'
-import { Card, NumHeads } from '../../ui/Common.tsx'
+import type { CompareSeries } from '#engine/api/types.ts'
+import { Card, NumHeads } from '../../ui/Primitives.tsx'
 import { SweepCharts, SweepPointCells } from '../studies/SweepCharts.tsx'
 
 export function SeriesView({ series }: { series: CompareSeries }) {

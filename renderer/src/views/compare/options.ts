@@ -1,6 +1,6 @@
 // The comparison's options as the Compare page keeps them in its URL (so a link reopens the same
 // comparison), and what the page shows as the comparison the user made: the export sends that.
-import type { CompareResult } from '../../../../engine/api/types.ts'
+import type { CompareResult } from '#engine/api/types.ts'
 
 export interface CompareOptionsInUrl {
   runIds: number[]

@@ -2,10 +2,10 @@
 // the run's distribution block (each agent's own segment summaries). The agents' requests add up to
 // the run's exactly (the merge sums their counters); the last row shows the merged run's figures
 // next to the sum, so a lost agent's missing share is visible. A target keeps its colour.
-import type { Distribution, TargetRoundSummary } from '../../../../engine/api/types.ts'
+import type { Distribution, TargetRoundSummary } from '#engine/api/types.ts'
 import { Bars } from '../../ui/charts/Bars.tsx'
 import type { SeriesDef } from '../../lib/chart-types.ts'
-import { Card } from '../../ui/Common.tsx'
+import { Card } from '../../ui/Primitives.tsx'
 import { colour, count, ms, rate } from '../../lib/format.ts'
 
 type Agent = Distribution['perAgent'][number]

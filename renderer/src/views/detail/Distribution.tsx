@@ -4,7 +4,7 @@
 // latency (from the intended send time) beside it, dotted. A target keeps its colour; the same
 // target in another run of a comparison is dashed.
 import { memo, useMemo } from 'react'
-import type { DistributionCurve } from '../../../../engine/api/types.ts'
+import type { DistributionCurve } from '#engine/api/types.ts'
 import { colourFor, msValue } from '../../lib/format.ts'
 import { DistributionChart, type DistributionSeries } from '../../ui/charts/DistributionChart.tsx'
 

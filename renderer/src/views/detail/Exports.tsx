@@ -2,11 +2,11 @@
 // PostgreSQL (with the engine's row progress), and the PDF/HTML report. Files land in the data
 // folder's exports/ or reports/; FileResult offers them for download (web) or opening (desktop).
 import { useEffect, useState } from 'react'
-import type { ExportProgressEvent, ExportResult } from '../../../../engine/api/types.ts'
+import type { ExportProgressEvent, ExportResult } from '#engine/api/types.ts'
 import { errorMessage, useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { count } from '../../lib/format.ts'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'
 import { FileResult } from '../../ui/FileResult.tsx'
 

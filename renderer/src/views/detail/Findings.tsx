@@ -1,11 +1,11 @@
 // What the run found beside its figures: what limited each target, from what was measured
 // (engine/metrics/limiting.ts), and with load.warmup: auto the warm-up found in each segment, a
 // segment that never settled flagged. The words are the CLI's and the report's.
-import type { LimitedBy, TargetRoundSummary } from '../../../../engine/api/types.ts'
-import { LIMIT_NAMES, LIMIT_RULE } from '../../../../engine/metrics/limiting.ts'
-import { STEADY_RULE } from '../../../../engine/metrics/steady.ts'
-import { steadyText } from '../../../../engine/metrics/steady-words.ts'
-import { Card } from '../../ui/Common.tsx'
+import type { LimitedBy, TargetRoundSummary } from '#engine/api/types.ts'
+import { LIMIT_NAMES, LIMIT_RULE } from '#engine/metrics/limiting.ts'
+import { STEADY_RULE } from '#engine/metrics/steady.ts'
+import { steadyText } from '#engine/metrics/steady-words.ts'
+import { Card } from '../../ui/Primitives.tsx'
 
 export function Findings({
   results,

@@ -4,9 +4,9 @@
 // the engine has written a run's requests as `samples` rows (just after its window) it says so,
 // asking again each second; requests its load agents kept are named with where they are.
 import { useEffect } from 'react'
-import type { LedgerInfo } from '../../../../engine/api/types.ts'
+import type { LedgerInfo } from '#engine/api/types.ts'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card } from '../../ui/Primitives.tsx'
 
 /** What is not (yet) a `samples` row: still being written, or kept by the run's agents. */
 function LedgerNotes({ l }: { l: LedgerInfo }) {

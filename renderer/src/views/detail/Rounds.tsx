@@ -1,10 +1,10 @@
 // A run's rounds: how many ran and why they stopped, the order each round ran in (and a randomized
 // schedule's seed), how busy the machine was as it started, and what shared the machine with each
 // round (engine/metrics/noise.ts): the same words and cells as `cannonade runs show`.
-import type { MachineLoad, RoundsOutcome, TargetRoundSummary } from '../../../../engine/api/types.ts'
-import { NOISE_COLUMNS, noiseCells } from '../../../../engine/metrics/noise.ts'
-import { orderWords } from '../../../../engine/metrics/rounds-words.ts'
-import { Banner, Card } from '../../ui/Common.tsx'
+import type { MachineLoad, RoundsOutcome, TargetRoundSummary } from '#engine/api/types.ts'
+import { NOISE_COLUMNS, noiseCells } from '#engine/metrics/noise.ts'
+import { orderWords } from '#engine/metrics/rounds-words.ts'
+import { Banner, Card } from '../../ui/Primitives.tsx'
 
 function NoiseTable({ results }: { results: readonly TargetRoundSummary[] }) {
   const rows = [...results].sort((a, b) => a.round - b.round || (a.segment ?? 0) - (b.segment ?? 0))

@@ -1,11 +1,11 @@
 // Individual requests: find one by its correlation id (as the target logged it), or list the
 // slowest. Each row shows where the time went when the target sent Server-Timing.
 import { useState } from 'react'
-import type { SampleRow } from '../../../../engine/api/types.ts'
+import type { SampleRow } from '#engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
-import { Button, Card, NumHeads } from '../../ui/Common.tsx'
+import { Button, Card, NumHeads } from '../../ui/Primitives.tsx'
 import { count, ms } from '../../lib/format.ts'
-import { kindLabel } from '../../../../engine/metrics/units.ts'
+import { kindLabel } from '#engine/metrics/units.ts'
 
 type Query = { correlationId?: string; order?: 'slowest'; errorsOnly?: boolean }
 type Found = { rows: SampleRow[]; total: number; what: string }

@@ -3,9 +3,9 @@
 // CLI, the exports and the report: requests in flight at the end are a column of their own (0
 // when there were none, never "–"), throughput is responses per second.
 import type { ReactNode } from 'react'
-import type { LatencyStats, ScheduleStats, StatsBlock } from '../../../../engine/api/types.ts'
-import { figuresOf } from '../../../../engine/metrics/figures.ts'
-import { errorsText } from '../../../../engine/metrics/units.ts'
+import type { LatencyStats, ScheduleStats, StatsBlock } from '#engine/api/types.ts'
+import { figuresOf } from '#engine/metrics/figures.ts'
+import { errorsText } from '#engine/metrics/units.ts'
 import { count, ms, percent, rate } from '../../lib/format.ts'
 
 const LATENCY_COLUMNS = 7

@@ -5,12 +5,12 @@
 // rounds, each target over its rounds (engine/metrics/over-rounds.ts: the figure the CLI's "all"
 // rows and page 1 of the report give it).
 import { Fragment } from 'react'
-import type { TargetOverRounds, TargetRoundSummary } from '../../../../engine/api/types.ts'
-import { errorsText, serverTimingInvalidText } from '../../../../engine/metrics/units.ts'
-import { skippedText } from '../../../../engine/metrics/skipped.ts'
-import { figuresOf } from '../../../../engine/metrics/figures.ts'
+import type { TargetOverRounds, TargetRoundSummary } from '#engine/api/types.ts'
+import { errorsText, serverTimingInvalidText } from '#engine/metrics/units.ts'
+import { skippedText } from '#engine/metrics/skipped.ts'
+import { figuresOf } from '#engine/metrics/figures.ts'
 import { count } from '../../lib/format.ts'
-import { NumHeads } from '../../ui/Common.tsx'
+import { NumHeads } from '../../ui/Primitives.tsx'
 import { Cells, NoteRow, ScheduleRows, TimingRow } from './SummaryRows.tsx'
 
 function Head() {

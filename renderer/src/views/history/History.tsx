@@ -1,7 +1,7 @@
 // History: every run kept, searchable and filterable by status, target and tag; tags edited in
 // place; runs opened, deleted, or picked for comparison (the oldest picked is the baseline).
 import { Link, navigate } from '../../app/router.tsx'
-import { Banner, Button, EmptyState } from '../../ui/Common.tsx'
+import { Banner, Button, EmptyState } from '../../ui/Primitives.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { QuickRun } from '../../ui/QuickRun.tsx'
 import { ExportReport } from '../../ui/ExportReport.tsx'

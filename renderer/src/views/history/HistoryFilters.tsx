@@ -1,5 +1,5 @@
 // History's filters: a search over name and note, a status, a target name and a tag.
-import { RUN_STATUSES } from '../../../../engine/api/types.ts'
+import { RUN_STATUSES } from '#engine/api/types.ts'
 import type { Filters, StatusFilter } from './useHistory.ts'
 
 /** A text filter: its label, and the input named for the filter's key. */

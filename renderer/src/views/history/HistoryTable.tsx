@@ -1,7 +1,7 @@
 // History's table of runs (one RunRow each) and its pager.
-import type { RunListItem, StudyListItem } from '../../../../engine/api/types.ts'
+import type { RunListItem, StudyListItem } from '#engine/api/types.ts'
 import { count, dateTime, duration } from '../../lib/format.ts'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { RunRow } from './RunRow.tsx'
 import { PAGE } from './useHistory.ts'
 

@@ -1,10 +1,10 @@
 // One history row: select for comparison, open, edit tags, delete (with an inline confirmation).
 import { useState } from 'react'
-import type { RunListItem, StudyListItem } from '../../../../engine/api/types.ts'
+import type { RunListItem, StudyListItem } from '#engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { parseTags } from '../../lib/tags.ts'
-import { Button, StatusBadge } from '../../ui/Common.tsx'
+import { Button, StatusBadge } from '../../ui/Primitives.tsx'
 
 // Run detail edits tags too and takes the parser from here.
 export { parseTags }

@@ -1,7 +1,7 @@
 // History's filters (search, status, target, tag), its page of runs from the engine and the runs
 // picked for a comparison or a report.
 import { useState } from 'react'
-import type { RunListItem, RunStatus } from '../../../../engine/api/types.ts'
+import type { RunListItem, RunStatus } from '#engine/api/types.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { useDebounced } from '../../lib/useDebounced.ts'
 import { toggled, type Picked } from './selection.ts'

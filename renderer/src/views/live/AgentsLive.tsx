@@ -2,8 +2,8 @@
 // requests in the second just merged, its load thread's CPU and how long ago it last heartbeat.
 // The agents events (joining, ready, waiting at the barrier) and every progress event carry them;
 // once the run has ended, the stored distribution block says how each agent ended.
-import type { AgentLive, Distribution } from '../../../../engine/api/types.ts'
-import { Card } from '../../ui/Common.tsx'
+import type { AgentLive, Distribution } from '#engine/api/types.ts'
+import { Card } from '../../ui/Primitives.tsx'
 import { count, percent } from '../../lib/format.ts'
 
 function offset(ms: number | null): string {

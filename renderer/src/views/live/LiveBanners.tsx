@@ -1,9 +1,9 @@
 // What the live view says beside its numbers: the study the run is a value of, stacks started for
 // it, the segment that comes after a cool-down, warnings, the generator's saturation, and how the
 // run ended.
-import type { StudyListItem } from '../../../../engine/api/types.ts'
+import type { StudyListItem } from '#engine/api/types.ts'
 import { Link } from '../../app/router.tsx'
-import { Banner } from '../../ui/Common.tsx'
+import { Banner } from '../../ui/Primitives.tsx'
 import { RunWarnings } from '../../ui/RunWarnings.tsx'
 import { startedStacks } from './startedStacks.ts'
 import type { UpNext } from './upNext.ts'

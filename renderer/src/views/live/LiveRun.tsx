@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link, navigate } from '../../app/router.tsx'
-import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Common.tsx'
+import { Banner, Button, EmptyState, Stat, StatusBadge } from '../../ui/Primitives.tsx'
 import { DemoButton } from '../../ui/DemoButton.tsx'
 import { count, duration, ms, rate } from '../../lib/format.ts'
 import { liveStore } from './liveStore.ts'
@@ -15,7 +15,7 @@ import { plannedSeconds, remainingText } from './remaining.ts'
 import { upNext, type UpNext } from './upNext.ts'
 import { useLiveRun, type LiveView } from './useLiveRun.ts'
 import { useStudyIndex } from '../studies/useStudies.ts'
-import { maxRounds } from '../../../../engine/config/rounds.ts'
+import { maxRounds } from '#engine/config/rounds.ts'
 
 function NoRun() {
   const api = useApi()

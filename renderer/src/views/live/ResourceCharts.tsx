@@ -5,9 +5,9 @@
 // value comes a second or two after it starts (a CPU % is the difference of two readings): the
 // note under the charts says when each one's first came.
 import { memo, useMemo } from 'react'
-import type { ResourcePoint } from '../../../../engine/api/types.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
 import { colour, colourFor, tint } from '../../lib/format.ts'
-import { resourceRows } from '../../lib/resources.ts'
+import { resourceRows } from '../../lib/resource-rows.ts'
 import { metricCharts } from '../../lib/metrics.ts'
 import { dbConnectionRows } from '../../lib/series.ts'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'

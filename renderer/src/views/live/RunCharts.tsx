@@ -6,7 +6,7 @@
 // start: one line (their mean) with a band from the lowest to the highest round. A second without
 // a response has no latency: a gap, never 0 ms.
 import { memo, useMemo } from 'react'
-import type { ResourcePoint, SeriesPoint, TargetRoundSummary } from '../../../../engine/api/types.ts'
+import type { ResourcePoint, SeriesPoint, TargetRoundSummary } from '#engine/api/types.ts'
 import { colour, colourFor, msValue } from '../../lib/format.ts'
 import { hasRounds, mergeBandRows, roundBands, type BandRow } from '../../lib/rounds.ts'
 import { errorRows, keysOf, mergeRows, phaseMarkers, pivot } from '../../lib/series.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { AgentLive, ProgressEvent, RunWarning } from '../../../../engine/api/types.ts'
-import { testPoint } from '../../../../engine/testing/series-point.ts'
+import type { AgentLive, ProgressEvent, RunWarning } from '#engine/api/types.ts'
+import { testPoint } from '#engine/testing/series-point.ts'
 import { LIVE_CAPACITY, LiveStore, mergeWarnings } from './liveStore.ts'
 
 function progress(runId: number, t: number, target = 'a'): ProgressEvent {

@@ -4,7 +4,7 @@
 // replay, a reconnect backlog) costs one render, not one per event. Only the last few runs are
 // kept. CPU and memory arrive inside the progress events (the samples taken since the previous
 // one), kept in a ring per target, source and instance with the same bound.
-import type { Api } from '../../../../engine/api/api.ts'
+import type { Api } from '#engine/api/api.ts'
 import type {
   AgentLive,
   AgentsEvent,
@@ -15,7 +15,7 @@ import type {
   RunWarningEvent,
   SeriesPoint,
   Unsubscribe,
-} from '../../../../engine/api/types.ts'
+} from '#engine/api/types.ts'
 import { Ring } from '../../lib/ring.ts'
 
 /** A 30-minute run at 1 Hz per target and round; longer runs show their last 30 minutes. */

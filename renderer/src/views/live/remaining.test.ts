@@ -1,8 +1,8 @@
 // "request-bound" only for a run that requests end: a time-bound run whose agents are still
 // joining (no second yet) says how long its load will be.
 import { describe, expect, it } from 'vitest'
-import { parseRunConfig } from '../../../../engine/config/load.ts'
-import { pairInput } from '../../../../engine/testing/config.ts'
+import { parseRunConfig } from '#engine/config/load.ts'
+import { pairInput } from '#engine/testing/config.ts'
 import { plannedSeconds, remainingText } from './remaining.ts'
 
 const config = (load: Record<string, unknown>, rounds = 1) =>

@@ -1,9 +1,9 @@
 // The live view's "remaining" line, from the run's own config as well as its progress events: a
 // time-bound run is never called "request-bound" because no second has arrived yet (while load
 // agents join and wait at the barrier, say). Pure: the test feeds it configs.
-import { compilePlan } from '../../../../engine/config/compile.ts'
-import type { RunConfig } from '../../../../engine/config/schema.ts'
-import { runSeconds } from '../../../../engine/config/segments.ts'
+import { compilePlan } from '#engine/config/compile.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
+import { runSeconds } from '#engine/config/segments.ts'
 import { duration } from '../../lib/format.ts'
 
 /** The run's whole length in seconds (cool-downs included); null when requests, not time, end it. */

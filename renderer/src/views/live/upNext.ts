@@ -1,8 +1,8 @@
 // What comes next in a live run, and when: between two segments (targets or rounds) the runner
 // cools down for `cooldownSeconds` and sends no progress, so the view works out the pause itself
 // from the config's segment order (the order the runner uses) and the time since the last second.
-import { orderSegments } from '../../../../engine/config/segments.ts'
-import type { RunConfig } from '../../../../engine/config/schema.ts'
+import { orderSegments } from '#engine/config/segments.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
 
 /** Without an event for this long, the current segment is over (one arrives every second). */
 export const QUIET_MS = 1600

@@ -2,7 +2,7 @@
 // (both come with the progress events; backfilled from the database on open, on reconnect and at
 // the end), the run's stored summary, and its end.
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
-import type { RunConfig } from '../../../../engine/config/schema.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
 import type {
   AgentLive,
   ResourcePoint,
@@ -11,8 +11,8 @@ import type {
   RunSummary,
   RunWarning,
   SeriesPoint,
-} from '../../../../engine/api/types.ts'
-import { figuresOf } from '../../../../engine/metrics/figures.ts'
+} from '#engine/api/types.ts'
+import { figuresOf } from '#engine/metrics/figures.ts'
 import { useApi, useConnection } from '../../api/context.tsx'
 import { LIVE_CAPACITY, liveStore, mergeWarnings } from './liveStore.ts'
 

@@ -3,9 +3,9 @@
 // the desktop app, a way to move a pasted password into the encrypted PGPASSWORD secret instead of
 // the settings file.
 import { useState } from 'react'
-import type { DesktopBridge } from '../../../../engine/api/transport/bridge.ts'
+import type { DesktopBridge } from '#engine/api/transport/bridge.ts'
 import { useAction, useApi } from '../../api/context.tsx'
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card } from '../../ui/Primitives.tsx'
 import { TextField } from '../../ui/Field.tsx'
 
 export function checkPgUrl(url: string): string | undefined {

@@ -3,10 +3,10 @@
 // run configs only name them. In web mode the page never sees them: they come from the
 // environment of `cannonade serve`.
 import { useState } from 'react'
-import type { DesktopBridge } from '../../../../engine/api/transport/bridge.ts'
-import { SECRET_NAMES } from '../../../../engine/config/secrets.ts'
+import type { DesktopBridge } from '#engine/api/transport/bridge.ts'
+import { SECRET_NAMES } from '#engine/config/secrets.ts'
 import { useAsync } from '../../api/context.tsx'
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card } from '../../ui/Primitives.tsx'
 
 const DESCRIPTION: Record<(typeof SECRET_NAMES)[number], string> = {
   PGPASSWORD: 'PostgreSQL export password',

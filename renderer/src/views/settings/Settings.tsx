@@ -1,9 +1,9 @@
 // Settings: where data lives, the Docker host, the PostgreSQL export connection, the Cloud Foundry
 // endpoint, and (desktop) secrets kept encrypted by the OS. Passwords are never saved in settings.
-import type { DesktopBridge } from '../../../../engine/api/transport/bridge.ts'
-import type { Settings as SettingsT } from '../../../../engine/api/schemas.ts'
+import type { DesktopBridge } from '#engine/api/transport/bridge.ts'
+import type { Settings as SettingsT } from '#engine/api/schemas.ts'
 import { useApi, useApiEnv, useAsync } from '../../api/context.tsx'
-import { Banner } from '../../ui/Common.tsx'
+import { Banner } from '../../ui/Primitives.tsx'
 import { PgConnection } from './PgConnection.tsx'
 import { Secrets } from './Secrets.tsx'
 import { CloudFoundryCard, DataCard, DockerCard, SaveBar, SecretsFolderCard } from './SettingsCards.tsx'

@@ -1,7 +1,7 @@
 // The cards of the settings form: data (theme, how long raw samples are kept), Docker, the secrets
 // folder, Cloud Foundry (what a new monitor starts with), and the save bar.
 import type { useAction } from '../../api/context.tsx'
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card } from '../../ui/Primitives.tsx'
 import { NumberField, SelectField, TextField } from '../../ui/Field.tsx'
 import type { Form, FormErrors } from './useSettingsForm.ts'
 

@@ -2,8 +2,8 @@
 // setting, undefined would keep the old value), its messages (the Api's own schema, then the
 // URL checks), and saving it.
 import { useState } from 'react'
-import { SettingsPatchSchema, type Settings } from '../../../../engine/api/schemas.ts'
-import { issueMessage } from '../../../../engine/config/issue-words.ts'
+import { SettingsPatchSchema, type Settings } from '#engine/api/schemas.ts'
+import { issueMessage } from '#engine/config/issue-words.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { applyTheme } from '../../app/theme.ts'
 import { checkPgUrl } from './PgConnection.tsx'

@@ -1,10 +1,10 @@
 // Target stacks: ready-made servers (node-http, java-jetty, …) launched with Docker or natively,
 // with their logs streaming while they start, and a link that puts their URL into a new run.
 import { useEffect, useState } from 'react'
-import type { StackStatus } from '../../../../engine/api/types.ts'
+import type { StackStatus } from '#engine/api/types.ts'
 import { useAction, useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Common.tsx'
+import { Banner, Button, Card, EmptyState, StatusBadge } from '../../ui/Primitives.tsx'
 import { Ring } from '../../lib/ring.ts'
 
 const LOG_LINES = 500

@@ -2,7 +2,7 @@
 // of the study, every second of its run as a point (throughput, the CPU of all the target's
 // instances together), one colour per value; the table says how much of the CPU the instances had
 // they used at the peak. Shown when the target's instances were monitored.
-import type { SweepPoint } from '../../../../engine/api/types.ts'
+import type { SweepPoint } from '#engine/api/types.ts'
 import { colour, count, percent, rate } from '../../lib/format.ts'
 import { XYChart } from '../../ui/charts/XYChart.tsx'
 

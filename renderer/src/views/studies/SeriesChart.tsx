@@ -2,7 +2,7 @@
 // the series the user picks (a Prometheus monitor's heap, GC share, event-loop lag or a query's own
 // series, or CPU and memory): the thesis' "memory against throughput" for whatever was monitored.
 import { useState } from 'react'
-import type { StudyResults } from '../../../../engine/api/types.ts'
+import type { StudyResults } from '#engine/api/types.ts'
 import { colour } from '../../lib/format.ts'
 import { XYChart } from '../../ui/charts/XYChart.tsx'
 import { SelectField } from '../../ui/Field.tsx'

@@ -3,7 +3,7 @@
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
 import { dateTime } from '../../lib/format.ts'
-import { Banner, EmptyState } from '../../ui/Common.tsx'
+import { Banner, EmptyState } from '../../ui/Primitives.tsx'
 import { StudyPage } from './StudyPage.tsx'
 
 function StudyList() {

@@ -1,10 +1,10 @@
 // The whole study as one CSV: a row per swept value (or pair of values) and target, with the
 // figures the study page shows and the target's own CPU, memory and database connections.
 import { useState } from 'react'
-import type { ExportResult } from '../../../../engine/api/types.ts'
+import type { ExportResult } from '#engine/api/types.ts'
 import { useAction, useApi } from '../../api/context.tsx'
 import { count } from '../../lib/format.ts'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { FileResult } from '../../ui/FileResult.tsx'
 
 export function StudyCsv({ studyId }: { studyId: number }) {

@@ -4,8 +4,8 @@
 // when the values are words (stack names, body kinds, target sets).
 import { memo } from 'react'
 import { Line, LineChart, ReferenceLine, XAxis, YAxis } from 'recharts'
-import type { SweepPoint } from '../../../../engine/api/types.ts'
-import { tint } from '../../../../engine/report/palette.ts'
+import type { SweepPoint } from '#engine/api/types.ts'
+import { tint } from '#engine/report/palette.ts'
 import { colour, ms, msValue, percent, rate } from '../../lib/format.ts'
 import {
   axisLabel,

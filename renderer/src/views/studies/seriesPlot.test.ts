@@ -1,7 +1,7 @@
 // The study page's "against throughput" chart: which series it offers and the points it draws,
 // scaled into the unit the report uses for the same series.
 import { describe, expect, it } from 'vitest'
-import type { StudyResults, SweepPoint } from '../../../../engine/api/types.ts'
+import type { StudyResults, SweepPoint } from '#engine/api/types.ts'
 import { seriesMetrics, seriesSets } from './seriesPlot.ts'
 
 const point = (value: number, throughput: number, series: SweepPoint['series']): SweepPoint => ({

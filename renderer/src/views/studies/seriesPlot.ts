@@ -1,8 +1,8 @@
 // A study's monitored figures against throughput (engine/study/series.ts): which series its points
 // carry, and one set of (throughput, value) points per line, in the study's order, each value in
 // the unit its Prometheus suffix gives it (engine/metrics/units.ts, as the report scales it).
-import type { StudyResults } from '../../../../engine/api/types.ts'
-import { seriesUnit } from '../../../../engine/metrics/units.ts'
+import type { StudyResults } from '#engine/api/types.ts'
+import { seriesUnit } from '#engine/metrics/units.ts'
 
 type Line = StudyResults['targets'][number]
 

@@ -1,7 +1,7 @@
 // Which study a run belongs to. RunListItem and RunSummary carry no study id, so the index is
 // built from studies.list (each study's run ids).
 import { useMemo } from 'react'
-import type { StudyListItem } from '../../../../engine/api/types.ts'
+import type { StudyListItem } from '#engine/api/types.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 
 export interface StudyIndex {

@@ -1,8 +1,8 @@
 // A request's headers as rows of name and value (a target's, a scenario step's). The config keeps
 // them as a record, so a header's message is keyed by its name under `headers`.
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { RemoveRow, TextAt } from './fields.tsx'
-import { rowsOf, type Part } from './part.ts'
+import { rowsOf, type Part } from './draftPart.ts'
 
 export type HeaderDraft = { name: string; value: string }
 

@@ -2,7 +2,7 @@
 // goes to (./monitorFollow.ts): follow the target, keep the monitor, or remove it. Until it is
 // answered Next stays on the Targets step (the box carries data-unanswered).
 import { useId } from 'react'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import type { TargetDraft } from './draft.ts'
 import {
   answerMonitorQuestion,

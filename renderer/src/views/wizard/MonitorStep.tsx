@@ -2,12 +2,12 @@
 // PostgreSQL's connections, Prometheus, Kubernetes pods), with a Test button that asks the engine to take one sample now. One
 // editor draws the fields of every kind from its form (./monitor/MonitorFields.tsx).
 import { useApi, useAsync } from '../../api/context.tsx'
-import { Card } from '../../ui/Common.tsx'
+import { Card } from '../../ui/Primitives.tsx'
 import type { Draft, Issues, Patch } from './draft.ts'
 import { SelectAt } from './fields.tsx'
 import { MONITOR_KIND_OPTIONS, MonitorFields } from './monitor/MonitorFields.tsx'
 import { MonitorTest } from './monitor/MonitorTest.tsx'
-import { child, draftPart, part, rowOf } from './part.ts'
+import { child, draftPart, part, rowOf } from './draftPart.ts'
 
 /** Settings → Cloud Foundry: what a new cloudfoundry monitor starts with. */
 type CfDefaults = { api: string; username: string }

@@ -2,7 +2,7 @@
 // in the draft, so switching kinds back and forth loses nothing.
 import type { Draft, Issues, Patch } from './draft.ts'
 import { CheckAt, NumberAt, SelectAt } from './fields.tsx'
-import { child, draftPart } from './part.ts'
+import { child, draftPart } from './draftPart.ts'
 import { PROFILE_KIND_OPTIONS, PROFILE_KINDS } from './profile/kinds.ts'
 
 export function ProfileEditor({ draft, patch, issues }: { draft: Draft; patch: Patch; issues: Issues }) {

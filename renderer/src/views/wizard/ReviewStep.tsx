@@ -1,10 +1,10 @@
 // Step 4: name and tags, pass/fail thresholds, the run in plain words (the report's words for its
 // configuration), the config as YAML (the same document the CLI runs), save it as a template or
 // load one, and Start. Its parts are in ./review/.
-import { Banner } from '../../ui/Common.tsx'
+import { Banner } from '../../ui/Primitives.tsx'
 import { stepOf, type Draft, type Patch, type StepId, type Validation } from './draft.ts'
 import { TextAt } from './fields.tsx'
-import { part } from './part.ts'
+import { part } from './draftPart.ts'
 import { ConfigYaml } from './review/ConfigYaml.tsx'
 import { MachineLoad } from './review/MachineLoad.tsx'
 import { RunInWords } from './review/RunInWords.tsx'

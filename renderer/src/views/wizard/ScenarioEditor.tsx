@@ -1,10 +1,10 @@
 // A target as a scenario: requests in order per connection (register → login → browse), values
 // captured from one response (a JSON path or a header) and used in the next as ${name}. Steps can
 // be added, removed and reordered; every field shows the schema's message for it.
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { ThinkEditor } from './ThinkEditor.tsx'
 import type { Issues, TargetDraft } from './draft.ts'
-import { part } from './part.ts'
+import { part } from './draftPart.ts'
 import { StepEditor } from './scenario/StepEditor.tsx'
 import { emptyStep } from './scenarioDraft.ts'
 

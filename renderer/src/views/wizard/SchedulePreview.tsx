@@ -3,9 +3,9 @@
 // be drawn it says which field is in the way, by name: the field itself may not be marked yet
 // (an emptied field is marked once the user presses Next).
 import { useMemo } from 'react'
-import { issuesOf } from '../../../../engine/config/issue-words.ts'
-import { StoredRunConfigSchema } from '../../../../engine/config/schema.ts'
-import { compilePlan, previewSchedule } from '../../../../engine/config/compile.ts'
+import { issuesOf } from '#engine/config/issue-words.ts'
+import { StoredRunConfigSchema } from '#engine/config/schema.ts'
+import { compilePlan, previewSchedule } from '#engine/config/compile.ts'
 import { TimeChart } from '../../ui/charts/TimeChart.tsx'
 import type { Row } from '../../lib/chart-types.ts'
 import { colour, duration } from '../../lib/format.ts'

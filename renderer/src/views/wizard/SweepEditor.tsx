@@ -4,7 +4,7 @@
 // against the value, a line per value of the second setting, and marks the knee.
 import { duration as fmtDuration } from '../../lib/format.ts'
 import { CheckboxField, Field, SelectField, TextField } from '../../ui/Field.tsx'
-import { SLO_METRICS, type SloMetric } from '../../../../engine/config/schema.ts'
+import { SLO_METRICS, type SloMetric } from '#engine/config/schema.ts'
 import type { Draft, Issues } from './draft.ts'
 import { parseSweepValues, SWEEP_SUGGESTIONS, type SweepDraft } from './sweepDraft.ts'
 import type { Patch } from './draft.ts'

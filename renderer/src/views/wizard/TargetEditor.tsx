@@ -2,12 +2,12 @@
 // the reason in words), the statuses that count as answered, the protocol (and HTTP/2's streams),
 // method, headers and body, or a scenario of steps; the stack it runs on when it came from a
 // template. Its parts are in ./target/.
-import { Button, Card } from '../../ui/Common.tsx'
+import { Button, Card } from '../../ui/Primitives.tsx'
 import type { Issues, Patch, TargetDraft } from './draft.ts'
 import { CheckAt, SelectAt, TextAt } from './fields.tsx'
 import { MonitorQuestionBox } from './MonitorQuestion.tsx'
 import type { StackPlace } from './monitorFollow.ts'
-import { part } from './part.ts'
+import { part } from './draftPart.ts'
 import { ScenarioEditor } from './ScenarioEditor.tsx'
 import { firstStepFor, METHODS } from './scenarioDraft.ts'
 import { ExpectField } from './target/ExpectField.tsx'

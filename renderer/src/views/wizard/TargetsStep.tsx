@@ -1,10 +1,10 @@
 // Step 1: what to load. A template, requests the user has (a HAR file, curl commands, an OpenAPI
 // document: ./import/), URLs typed in, taken from a running stack, or the built-in demo target;
 // each target's Check asks the engine whether it answers.
-import type { StackStatus } from '../../../../engine/api/types.ts'
-import type { RunConfig } from '../../../../engine/config/schema.ts'
+import type { StackStatus } from '#engine/api/types.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { useDemoUrl } from '../../ui/DemoButton.tsx'
 import { defaultDraft, emptyTarget, type Draft, type Issues } from './draft.ts'
 import { targetFromConfig } from './fromConfig.ts'

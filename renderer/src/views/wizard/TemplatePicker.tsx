@@ -2,10 +2,10 @@
 // studies.templates). Picking one fills in the whole form; its
 // targets point at the bundled stacks, which the user may keep or change.
 import { useState } from 'react'
-import type { RunConfig } from '../../../../engine/config/schema.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
 import { useApi, useAsync } from '../../api/context.tsx'
 import { Link } from '../../app/router.tsx'
-import { Banner, Button, Card } from '../../ui/Common.tsx'
+import { Banner, Button, Card } from '../../ui/Primitives.tsx'
 import { SelectField } from '../../ui/Field.tsx'
 
 export function TemplatePicker({

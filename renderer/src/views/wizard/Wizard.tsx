@@ -4,7 +4,7 @@
 // step with a problem: every message is marked on its field (or, if no field shows it, listed at
 // the step's top by name) and focus moves to the first one. Start over asks first.
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { defaultDraft, hasValue, stepOf, toConfigInput, validate, type Draft, type StepId } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'

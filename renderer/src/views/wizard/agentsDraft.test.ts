@@ -1,7 +1,7 @@
 // The Load step's "other" load generators: agents a person starts, which the config names
 // `agents: { count, on: external }` (the run waits at its barrier for them), and the line each runs.
 import { describe, expect, it } from 'vitest'
-import type { AgentsConfig } from '../../../../engine/config/schema.ts'
+import type { AgentsConfig } from '#engine/config/schema.ts'
 import { agentLines, agentsFromConfig, agentsInput, LINES_SHOWN } from './agentsDraft.ts'
 import { defaultDraft, toConfigInput } from './draft.ts'
 

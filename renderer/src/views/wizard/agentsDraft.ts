@@ -2,7 +2,7 @@
 // which become the config's `agents: { count, on }`. "other" is for agents a person (or a platform
 // without a launcher) starts: the config's `on: external`, where the run waits at its barrier for
 // them; the step shows the `cannonade agent` line each of them runs.
-import type { AGENT_LAUNCHERS, AgentsConfig } from '../../../../engine/config/schema.ts'
+import type { AGENT_LAUNCHERS, AgentsConfig } from '#engine/config/schema.ts'
 import type { Num } from './clean.ts'
 
 type Launcher = (typeof AGENT_LAUNCHERS)[number]

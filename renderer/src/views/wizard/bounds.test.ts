@@ -2,7 +2,7 @@
 // schema the CLI uses; and its live preview, which compiles the schedule as the user types, is
 // never handed a load past a bound (it once ran the page out of memory on burstSeconds: 1e-9).
 import { describe, expect, it } from 'vitest'
-import { StoredRunConfigSchema } from '../../../../engine/config/schema.ts'
+import { StoredRunConfigSchema } from '#engine/config/schema.ts'
 import { defaultDraft, loadInput, validate } from './draft.ts'
 import { emptyStep } from './scenarioDraft.ts'
 

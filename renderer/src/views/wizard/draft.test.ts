@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
-import { MIN_ROUNDS } from '../../../../engine/metrics/compare-metric.ts'
-import { pairInput } from '../../../../engine/testing/config.ts'
+import { RunConfigV1Schema } from '#engine/config/schema.ts'
+import { MIN_ROUNDS } from '#engine/metrics/compare-metric.ts'
+import { pairInput } from '#engine/testing/config.ts'
 import { chooseProtocol, defaultDraft, hasValue, stepOf, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 

@@ -10,8 +10,8 @@ import {
   type RunConfig,
   type RunConfigInput,
   type ThresholdMetric,
-} from '../../../../engine/config/schema.ts'
-import { issuesOf } from '../../../../engine/config/issue-words.ts'
+} from '#engine/config/schema.ts'
+import { issuesOf } from '#engine/config/issue-words.ts'
 import { parseTags } from '../../lib/tags.ts'
 import { clean, type Num } from './clean.ts'
 import { emptyTarget, targetInput, type TargetDraft } from './targetDraft.ts'

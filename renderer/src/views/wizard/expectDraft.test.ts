@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
-import { successRule, successText } from '../../../../engine/config/status-rule.ts'
+import { successRule, successText } from '#engine/config/status-rule.ts'
 import { defaultDraft, toConfigInput, validate } from './draft.ts'
 import { expectInput } from './expectDraft.ts'
 import { fromConfig } from './fromConfig.ts'

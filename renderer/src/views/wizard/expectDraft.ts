@@ -2,7 +2,7 @@
 // "200-299, 304", its entries separated by commas: a code, a range ('200-299') or a class ('2xx').
 // Empty means the default, 200–399. The schema judges each entry, so a wrong one is named beside
 // the field in the engine's words ("\"2xxx\" is not a status code (304), …").
-import type { Expect, StatusEntry } from '../../../../engine/config/status-rule.ts'
+import type { Expect, StatusEntry } from '#engine/config/status-rule.ts'
 
 /** The field's text as the config's `expect`: undefined when empty (the default rule). */
 export function expectInput(text: string): { status: StatusEntry[] } | undefined {

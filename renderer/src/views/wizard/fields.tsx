@@ -1,8 +1,8 @@
-// The form fields of renderer/src/ui/Field.tsx bound to a key of a draft part (./part.ts): the value
+// The form fields of renderer/src/ui/Field.tsx bound to a key of a draft part (./draftPart.ts): the value
 // is read from the part and a change written back to it, so a field is its label, its key and its
 // test id. Its message is `error` when given, else the schema's message at its own key.
 import type { ReactNode } from 'react'
-import { Button } from '../../ui/Common.tsx'
+import { Button } from '../../ui/Primitives.tsx'
 import {
   CheckboxField,
   NumberField,
@@ -14,7 +14,7 @@ import {
   type TextFieldProps,
 } from '../../ui/Field.tsx'
 import type { Num } from './clean.ts'
-import type { Part } from './part.ts'
+import type { Part } from './draftPart.ts'
 
 /** The keys of T whose values are exactly V (so V can be written back). */
 type KeyOf<T, V> = {

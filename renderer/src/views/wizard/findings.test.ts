@@ -1,7 +1,7 @@
 // The wizard's fields for load.warmup: auto and a sweep's latency target (sweep.slo): into the
 // config, back into the form ("run again", templates), and a bad value named by its field.
 import { describe, expect, it } from 'vitest'
-import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { RunConfigV1Schema } from '#engine/config/schema.ts'
 import { defaultDraft, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 

@@ -1,5 +1,5 @@
 // From a stored RunConfig back to the wizard's draft: "Run again…" and loaded templates.
-import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '../../../../engine/config/schema.ts'
+import { isLatencyMetric, type RunConfig, type ThresholdMetric } from '#engine/config/schema.ts'
 import { defaultDraft, emptyTarget, type Draft, type TargetDraft, type ThresholdDraft } from './draft.ts'
 import { expectText } from './expectDraft.ts'
 import { monitorFromSpec } from './monitorDraft.ts'

@@ -5,7 +5,7 @@
 import { createElement, type FunctionComponent } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { Api } from '../../../../engine/api/api.ts'
+import type { Api } from '#engine/api/api.ts'
 import { ApiProvider, type ApiEnv } from '../../api/context.tsx'
 import { defaultDraft, stepOf, validate, type Draft, type Issues, type StepId } from './draft.ts'
 import { fieldName, showIssues, TrackedIssues, unshown } from './issues.ts'

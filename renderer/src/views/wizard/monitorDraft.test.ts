@@ -5,8 +5,8 @@
 // the schema to judge); a field a choice hides keeps its value; an older saved draft gets the
 // kinds and fields it lacks.
 import { describe, expect, it } from 'vitest'
-import { fieldsOf, MONITOR_FORMS, pathOf } from '../../../../engine/config/monitor-form.ts'
-import { MonitorSpecSchema, type MonitorSpec } from '../../../../engine/config/schema-monitor.ts'
+import { fieldsOf, MONITOR_FORMS, pathOf } from '#engine/config/monitor-form.ts'
+import { MonitorSpecSchema, type MonitorSpec } from '#engine/config/schema-monitor.ts'
 import {
   emptyMonitor,
   monitorFromSpec,

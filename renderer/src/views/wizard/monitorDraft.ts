@@ -10,8 +10,8 @@ import {
   type FieldForm,
   type FormValues,
   type SelectForm,
-} from '../../../../engine/config/monitor-form.ts'
-import type { MonitorKind as SpecKind, MonitorSpec } from '../../../../engine/config/schema-monitor.ts'
+} from '#engine/config/monitor-form.ts'
+import type { MonitorKind as SpecKind, MonitorSpec } from '#engine/config/schema-monitor.ts'
 
 /** A monitor kind of the config, or none. */
 export type MonitorKind = 'none' | SpecKind

@@ -2,7 +2,7 @@
 // the stack it watches, and each answer does what it says (keep, follow the target, remove).
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { RunConfigV1Schema } from '#engine/config/schema.ts'
 import { defaultDraft, toConfigInput, type TargetDraft } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import { answerMonitorQuestion, monitorQuestion, type StackPlace } from './monitorFollow.ts'

@@ -2,7 +2,7 @@
 // template's java-tomcat monitor after the URL was changed to another server): the wizard asks
 // whether to keep it, follow the target (the stack on the URL's port, or the local process that
 // listens there) or remove it, instead of silently measuring another server's CPU and memory.
-import type { StackStatus } from '../../../../engine/api/types.ts'
+import type { StackStatus } from '#engine/api/types.ts'
 import type { TargetDraft } from './draft.ts'
 
 /** What the wizard knows of the bundled stacks: where each answers, its project and containers. */

@@ -1,6 +1,6 @@
 // A scenario target's steps as the wizard edits them (register → login → browse), to and from the
 // config's StepSchema. Captures are rows here ({var, json|header, expression}), a record there.
-import type { Step, Think } from '../../../../engine/config/schema.ts'
+import type { Step, Think } from '#engine/config/schema.ts'
 import { clean, type Num } from './clean.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const

@@ -3,9 +3,9 @@
 // or target sets written `a+b` when the path is `targets`); the schema checks their shape, and
 // `sweepIssues` (engine/config/sweep.ts, the code the engine runs the sweep with) what only the
 // finished config can tell: that the path names a setting and that every value keeps it valid.
-import type { SloMetric, SweepValue } from '../../../../engine/config/schema.ts'
+import type { SloMetric, SweepValue } from '#engine/config/schema.ts'
 
-export { sweepIssues } from '../../../../engine/config/sweep.ts'
+export { sweepIssues } from '#engine/config/sweep.ts'
 
 export interface SweepDraft {
   enabled: boolean

@@ -2,7 +2,7 @@
 // round trip through the form, and the new fields report the schema's messages by field.
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { RunConfigV1Schema } from '../../../../engine/config/schema.ts'
+import { RunConfigV1Schema } from '#engine/config/schema.ts'
 import { defaultDraft, stepOf, toConfigInput, validate } from './draft.ts'
 import { fromConfig } from './fromConfig.ts'
 import { emptyStep } from './scenarioDraft.ts'

@@ -1,7 +1,7 @@
 // The wizard shows the same words as the CLI and the Api (engine/config/issue-words.ts): a draft
 // with a field out of bounds gets a sentence next to that field, never zod's schema text.
 import { describe, expect, it } from 'vitest'
-import { isDefaultMessage } from '../../../../engine/config/issue-words.ts'
+import { isDefaultMessage } from '#engine/config/issue-words.ts'
 import { defaultDraft, validate, type Draft } from './draft.ts'
 
 function draft(change: (d: Draft) => void): Draft {

@@ -1,7 +1,7 @@
 // What an import made, before it replaces the targets: each target's steps (method, path, name),
 // the secrets it left out and the variables a run reads them from, and its notes.
-import type { ImportedScenario } from '../../../../../engine/api/types.ts'
-import { Button } from '../../../ui/Common.tsx'
+import type { ImportedScenario } from '#engine/api/types.ts'
+import { Button } from '../../../ui/Primitives.tsx'
 
 export function ImportPreview({ made, onUse }: { made: ImportedScenario; onUse: () => void }) {
   const steps = made.config.targets.reduce((n, t) => n + (t.steps?.length ?? 0), 0)

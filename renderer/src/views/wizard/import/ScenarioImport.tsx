@@ -2,10 +2,10 @@
 // OpenAPI 3 document, as a file or pasted, made into scenario steps by the engine (scenarios:import,
 // engine/import/) and shown before they replace the targets.
 import { useState } from 'react'
-import type { ImportedScenario, ImportKind } from '../../../../../engine/api/types.ts'
-import type { RunConfig } from '../../../../../engine/config/schema.ts'
+import type { ImportedScenario, ImportKind } from '#engine/api/types.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
 import { useApi } from '../../../api/context.tsx'
-import { Banner, Button, Card } from '../../../ui/Common.tsx'
+import { Banner, Button, Card } from '../../../ui/Primitives.tsx'
 import { CheckboxField, SelectField, TextField } from '../../../ui/Field.tsx'
 import { ImportPreview } from './ImportPreview.tsx'
 import { guessKind, slimHar } from './source.ts'

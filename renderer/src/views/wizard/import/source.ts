@@ -2,7 +2,7 @@
 // looks like, and a HAR without its responses' bodies. A HAR's bulk is what the browser received
 // (scripts, pages, images as text); the import reads only the requests, and web mode's Api takes
 // at most 4 MB a call (engine/server/api-route.ts), so the bodies are dropped before sending.
-import type { ImportKind } from '../../../../../engine/api/types.ts'
+import type { ImportKind } from '#engine/api/types.ts'
 
 /** The kind a source probably is, from its file name and its first characters. */
 export function guessKind(text: string, fileName: string | null): ImportKind | null {

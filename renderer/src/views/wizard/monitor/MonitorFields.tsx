@@ -12,10 +12,10 @@ import {
   wordsFor,
   type FieldForm,
   type MonitorForm,
-} from '../../../../../engine/config/monitor-form.ts'
+} from '#engine/config/monitor-form.ts'
 import type { MonitorDraft } from '../draft.ts'
 import { SPEC_KINDS, type FormValue, type MonitorKind } from '../monitorDraft.ts'
-import { child, type Part } from '../part.ts'
+import { child, type Part } from '../draftPart.ts'
 
 /** The kind picker's options: none, then every kind of the config in its forms' order. */
 export const MONITOR_KIND_OPTIONS: { value: MonitorKind; label: string }[] = [

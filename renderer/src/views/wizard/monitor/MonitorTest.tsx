@@ -1,7 +1,7 @@
 // The Test button of a monitor: the engine takes one sample now and says what it found (or why not).
 import { useState } from 'react'
 import { useApi } from '../../../api/context.tsx'
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import { monitorSpec, type MonitorDraft } from '../draft.ts'
 
 type TestState = { state: 'idle' | 'busy' } | { state: 'done'; ok: boolean; message: string }

@@ -1,6 +1,6 @@
 // Bursts: a big bang for burstSeconds, idle for idleSeconds, repeated.
 import { NumberAt } from '../fields.tsx'
-import { child } from '../part.ts'
+import { child } from '../draftPart.ts'
 import type { ProfileFieldsProps } from './types.ts'
 
 export function BurstFields({ profile, connections }: ProfileFieldsProps) {

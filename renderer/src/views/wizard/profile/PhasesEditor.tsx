@@ -1,8 +1,8 @@
 // Phases: named shares of the connections, each for a time or a request count, one row per phase.
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { PhaseDraft } from '../draft.ts'
 import { CheckAt, GroupError, NumberAt, RemoveRow, SelectAt, TextAt } from '../fields.tsx'
-import { child, rowsOf, type Part } from '../part.ts'
+import { child, rowsOf, type Part } from '../draftPart.ts'
 import type { ProfileFieldsProps } from './types.ts'
 
 function PhaseRow({ phase, i, onRemove }: { phase: Part<PhaseDraft>; i: number; onRemove?: () => void }) {

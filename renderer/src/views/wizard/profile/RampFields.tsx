@@ -1,6 +1,6 @@
 // A ramp: from → to connections over a length, then a hold; or stepped, with pauses between steps.
 import { CheckAt, NumberAt } from '../fields.tsx'
-import { child } from '../part.ts'
+import { child } from '../draftPart.ts'
 import type { ProfileFieldsProps } from './types.ts'
 
 export function RampFields({ profile, connections }: ProfileFieldsProps) {

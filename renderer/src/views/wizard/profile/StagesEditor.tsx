@@ -1,8 +1,8 @@
 // Stages: connections move linearly from one stage's count to the next, one row per stage.
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { Num } from '../draft.ts'
 import { GroupError, NumberAt, RemoveRow } from '../fields.tsx'
-import { child, rowsOf, type Part } from '../part.ts'
+import { child, rowsOf, type Part } from '../draftPart.ts'
 import type { ProfileFieldsProps } from './types.ts'
 
 type StageDraft = { duration: Num; connections: Num }

@@ -1,6 +1,6 @@
 // What the fields of one profile kind get (./kinds.ts lists a component per kind).
 import type { Draft } from '../draft.ts'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 export type ProfileDraft = Draft['load']['profile']
 

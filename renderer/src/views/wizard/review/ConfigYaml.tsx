@@ -3,7 +3,7 @@
 import { useMemo, useRef, useState } from 'react'
 import { parse as parseYaml, stringify } from 'yaml'
 import { useApi } from '../../../api/context.tsx'
-import { Button, Card } from '../../../ui/Common.tsx'
+import { Button, Card } from '../../../ui/Primitives.tsx'
 import { toConfigInput, type Draft, type Validation } from '../draft.ts'
 import { fromConfig } from '../fromConfig.ts'
 

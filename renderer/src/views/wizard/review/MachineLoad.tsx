@@ -1,7 +1,7 @@
 // Before a run starts: a machine already busier than its cores, said plainly (engine/monitor/
 // machine.ts, the words the run's record keeps). Asked again with "Check again".
 import { useApi, useAsync } from '../../../api/context.tsx'
-import { Banner, Button } from '../../../ui/Common.tsx'
+import { Banner, Button } from '../../../ui/Primitives.tsx'
 
 export function MachineLoad() {
   const api = useApi()

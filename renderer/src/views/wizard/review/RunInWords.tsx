@@ -1,8 +1,8 @@
 // The run in plain words before its YAML (the report's words for its configuration): what will be
 // sent where, how hard, how long, judged how.
-import type { RunConfig } from '../../../../../engine/config/schema.ts'
-import { configWords } from '../../../../../engine/report/sections.ts'
-import { Card } from '../../../ui/Common.tsx'
+import type { RunConfig } from '#engine/config/schema.ts'
+import { configWords } from '#engine/report/sections.ts'
+import { Card } from '../../../ui/Primitives.tsx'
 
 export function RunInWords({ config }: { config: RunConfig }) {
   const w = configWords(config)

@@ -2,11 +2,11 @@
 // answer names the field, so a refusal can send the user to the right step. While the engine
 // starts the stacks the config names (before the run), their log shows here.
 import { useState } from 'react'
-import { ApiError } from '../../../../../engine/api/errors.ts'
-import type { RunConfig } from '../../../../../engine/config/schema.ts'
+import { ApiError } from '#engine/api/errors.ts'
+import type { RunConfig } from '#engine/config/schema.ts'
 import { useAction, useApi } from '../../../api/context.tsx'
 import { navigate } from '../../../app/router.tsx'
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import { recordStartedStacks } from '../../live/startedStacks.ts'
 import { stepOf, type StepId } from '../draft.ts'
 

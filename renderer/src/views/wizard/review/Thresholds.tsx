@@ -1,14 +1,10 @@
 // Pass/fail thresholds, one row each: a metric of a target (or every target), at most or at least a
 // value in the metric's own unit (ms, req/s, %); and the correlation id header.
-import {
-  isLatencyMetric,
-  THRESHOLD_METRICS,
-  type ThresholdMetric,
-} from '../../../../../engine/config/schema.ts'
-import { Button } from '../../../ui/Common.tsx'
+import { isLatencyMetric, THRESHOLD_METRICS, type ThresholdMetric } from '#engine/config/schema.ts'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { Draft, ThresholdDraft } from '../draft.ts'
 import { NumberAt, RemoveRow, SelectAt, TextAt } from '../fields.tsx'
-import { child, rowsOf, type Part } from '../part.ts'
+import { child, rowsOf, type Part } from '../draftPart.ts'
 
 const METRICS = THRESHOLD_METRICS.map((m) => ({ value: m, label: m }))
 const BOUNDS = [

@@ -1,7 +1,7 @@
 // A value captured from a step's response (a JSON path or a header) for the next steps' ${name}.
 // The config keeps captures as a record by name, so a capture's message is keyed by its name.
 import { RemoveRow, SelectAt, TextAt } from '../fields.tsx'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 import type { CaptureDraft } from '../scenarioDraft.ts'
 
 export function CaptureRow({

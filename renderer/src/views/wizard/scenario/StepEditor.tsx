@@ -1,10 +1,10 @@
 // One step of a scenario: its request (name, method, path, headers, body, the status it expects),
 // whether it runs once per connection, its think time, and the values it captures.
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import { CheckAt, NumberAt, SelectAt, TextAt } from '../fields.tsx'
 import { AddHeader, HeaderRows } from '../HeadersEditor.tsx'
 import { showIssues } from '../issues.ts'
-import { child, rowOf, rowsOf, type Part } from '../part.ts'
+import { child, rowOf, rowsOf, type Part } from '../draftPart.ts'
 import { duplicateCaptures, METHODS, type StepDraft } from '../scenarioDraft.ts'
 import { ThinkEditor } from '../ThinkEditor.tsx'
 import { BodyAt } from '../fields.tsx'

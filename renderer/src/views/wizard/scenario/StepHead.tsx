@@ -1,7 +1,7 @@
 // A scenario step's title with its order buttons (up, down) and its removal.
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { StepDraft } from '../scenarioDraft.ts'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 export function StepHead({ steps, j, id }: { steps: Part<StepDraft[]>; j: number; id: string }) {
   const count = steps.value.length

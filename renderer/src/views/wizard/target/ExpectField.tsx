@@ -4,7 +4,7 @@
 import type { TargetDraft } from '../draft.ts'
 import { TextAt } from '../fields.tsx'
 import { showIssues } from '../issues.ts'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 export function ExpectField({ target, id }: { target: Part<TargetDraft>; id: string }) {
   const at = `${target.path}.expect`

@@ -1,11 +1,11 @@
 // How a target is spoken to: HTTP/1.1, HTTP/2 over TLS (h2) or HTTP/2 in cleartext (h2c), and for
 // HTTP/2 its concurrent streams per connection. The schema's messages (h2 needs an https:// URL,
 // h2c an http:// one, a scenario or think time needs one stream) show beside the field they name.
-import { PROTOCOLS } from '../../../../../engine/config/schema.ts'
-import { PROTOCOL_LABELS } from '../../../../../engine/metrics/units.ts'
+import { PROTOCOLS } from '#engine/config/schema.ts'
+import { PROTOCOL_LABELS } from '#engine/metrics/units.ts'
 import { chooseProtocol, type TargetDraft } from '../draft.ts'
 import { NumberAt, SelectAt } from '../fields.tsx'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 const OPTIONS = PROTOCOLS.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] }))
 

@@ -4,7 +4,7 @@ import type { TargetDraft } from '../draft.ts'
 import { CheckboxField } from '../../../ui/Field.tsx'
 import { BodyAt, GroupError, NumberAt, SelectAt } from '../fields.tsx'
 import { AddHeader, HeaderRows } from '../HeadersEditor.tsx'
-import { child, part, type Part } from '../part.ts'
+import { child, part, type Part } from '../draftPart.ts'
 
 type Generated = NonNullable<TargetDraft['generated']>
 

@@ -1,7 +1,7 @@
 // The secrets an import left out of a target's steps: each `${name}` and the CANNONADE_SECRET_…
 // variable a run reads it from (engine/config/secret-vars.ts). A run without it is refused.
 import type { TargetDraft } from '../draft.ts'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 export function SecretsNote({ target, id }: { target: Part<TargetDraft>; id: string }) {
   const secrets = Object.entries(target.value.secrets ?? {})

@@ -1,7 +1,7 @@
 // The stack a template's target runs on, with its settings, and a way to forget it.
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { TargetDraft } from '../draft.ts'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 export function StackNote({ target, id }: { target: Part<TargetDraft>; id: string }) {
   const stack = target.value.stack

@@ -1,12 +1,12 @@
 // A target's URL and its Check: the engine sends one GET (it can see the status; a page's no-cors
 // fetch could not) and says status and time, or why nothing answered.
 import { useState } from 'react'
-import type { ProbeResult } from '../../../../../engine/api/types.ts'
+import type { ProbeResult } from '#engine/api/types.ts'
 import { errorMessage, useApi } from '../../../api/context.tsx'
-import { Button } from '../../../ui/Common.tsx'
+import { Button } from '../../../ui/Primitives.tsx'
 import type { TargetDraft } from '../draft.ts'
 import { TextAt } from '../fields.tsx'
-import type { Part } from '../part.ts'
+import type { Part } from '../draftPart.ts'
 
 type Check = { state: 'idle' | 'checking' } | { state: 'ok' | 'fail'; message: string }
 type CheckOf = Check & { url: string }

@@ -2,11 +2,11 @@
 // workers) is each instance and the sum; a monitor sampling twice in a second counts its mean
 // once; a worker's first CPU value a second after it started is reported as such.
 import { describe, expect, it } from 'vitest'
-import type { ResourcePoint } from '../../../engine/api/types.ts'
-import { resourceRows } from './resources.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
+import { resourceRows } from './resource-rows.ts'
 
 // `t` is the second a sample was read in; it is stored half a second on, in the second it covers
-// (engine/metrics/resources.ts sampleSecond: a reading covers the second before it).
+// (engine/metrics/resource-summary.ts sampleSecond: a reading covers the second before it).
 const p = (t: number, instance: string, cpu: number | null, target = 'cluster'): ResourcePoint => ({
   t: t + 0.5,
   target,

@@ -1,7 +1,7 @@
 // Resources on the run's timeline: a process monitor on the target's port and the generator itself.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { runConfig } from '../testing/run.ts'
+import { runConfig } from '../testing/run-config.ts'
 
 let target: CountingTarget | null = null
 afterEach(async () => {

@@ -1,10 +1,10 @@
-// A run's resources in figures (resources.ts) on samples whose truth the test sets: a Node.js
+// A run's resources in figures (resource-summary.ts) on samples whose truth the test sets: a Node.js
 // cluster's primary and two workers (the workers at 56 % each, sampled twice in some seconds),
 // a worker that started late (its first CPU value a second after its first sample), a postgres
 // monitor's connections, and the generator, which is no target.
 import { describe, expect, it } from 'vitest'
 import type { ResourcePoint } from '../api/types.ts'
-import { resourceSummary } from './resources.ts'
+import { resourceSummary } from './resource-summary.ts'
 
 // `t` is the second a sample was read in; it is stored half a second on, in the second it covers
 // (sampleSecond: a reading covers the second before it).

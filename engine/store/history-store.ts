@@ -23,12 +23,12 @@ import type { Db } from '../db/db.ts'
 import { downsampleSeries } from './downsample.ts'
 import { readEnvironment, type EnvironmentInfo } from './environment.ts'
 import { sweepOf } from './studies.ts'
-import { listRuns } from './list.ts'
+import { listRuns } from './run-list.ts'
 import { runIsLive } from './owner.ts'
 import { hasBlocks, MAX_PENDING_WINDOW, pendingSamplesPage } from '../ledger/samples-read.ts'
 import { runWarnings } from './warnings.ts'
 import { runLimits } from './limiting.ts'
-import { resourceLimits, resourcePoints, type TargetLimits } from './resources.ts'
+import { resourceLimits, resourcePoints, type TargetLimits } from './resource-samples.ts'
 import {
   configOrNull,
   readConfig,
@@ -39,7 +39,7 @@ import {
   type RunTargetRow,
   type SampleDbRow,
   type SeriesRow,
-} from './rows.ts'
+} from './history-rows.ts'
 import { MachineLoadSchema, RoundNoiseSchema } from './rounds-schemas.ts'
 import { roundsOutcome, roundsStop } from './rounds.ts'
 import {

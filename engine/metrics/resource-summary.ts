@@ -40,7 +40,7 @@ export interface TargetResources {
  * before; the generator's sample of second k is stored at k + 1), so it belongs to the second that
  * holds the middle of that interval: a sample at 20.67 s is second 20's, one at 21.0 too, one at
  * 20.2 s second 19's. The run page, Compare, the study page, `runs show`, the CSV and the PDF all
- * place samples with it (and engine/store/resources.ts's SQL with SAMPLE_SECOND_SQL, the same rule).
+ * place samples with it (and engine/store/resource-samples.ts's SQL with SAMPLE_SECOND_SQL, the same rule).
  */
 export function sampleSecond(t: number): number {
   return Math.floor(t - 0.5)

@@ -18,11 +18,11 @@ import {
   type ReportProgress,
 } from '../report/index.ts'
 import type { RunHandle } from '../runner/supervisor.ts'
-import type { StackStep } from '../study/run.ts'
+import type { StackStep } from '../study/run-study.ts'
 import type { Stacks } from '../stacks/stacks.ts'
 import type { Db } from '../db/db.ts'
 import { importAgentLedger, type LedgerImport } from '../store/ledger-import.ts'
-import type { HistoryStore } from '../store/queries.ts'
+import type { HistoryStore } from '../store/history-store.ts'
 import type { LedgerUpkeep, PendingLedger } from './upkeep.ts'
 
 /** A line the runner logged: a CPU it could not pin, a monitor that failed… */

@@ -1,8 +1,8 @@
-// The draft parts the wizard's editors work on (./part.ts): a change goes to the right piece of a
+// The draft parts the wizard's editors work on (./draftPart.ts): a change goes to the right piece of a
 // copy, and a piece's messages are read at the config's path, not the draft's.
 import { describe, expect, it } from 'vitest'
 import { defaultDraft, type Draft } from './draft.ts'
-import { child, draftPart, rowOf, rowsOf } from './part.ts'
+import { child, draftPart, rowOf, rowsOf } from './draftPart.ts'
 
 function editable(draft: Draft, issues: Map<string, string> = new Map()) {
   let current = draft

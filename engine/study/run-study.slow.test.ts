@@ -1,18 +1,18 @@
 // Studies run against a counting target: one run per value (or per pair of values: a grid), results
 // per value and the knee, the stacks a study restarts put back. A load test (one file at a time): it
-// holds throughput to what the target's delay allows. The sweeps' expansion is run.test.ts.
+// holds throughput to what the target's delay allows. The sweeps' expansion is run-study.test.ts.
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseRunConfig } from '../config/load.ts'
 import type { StackSetting } from '../config/sweep.ts'
 import { openDb } from '../db/db.ts'
 import type { StackSnapshot } from '../stacks/stacks.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import { tempDbPath } from '../testing/run.ts'
+import { tempDbPath } from '../testing/run-config.ts'
 import { studyResults } from './results.ts'
 import { buildReportHtml } from '../report/html.ts'
-import { HistoryStore } from '../store/queries.ts'
+import { HistoryStore } from '../store/history-store.ts'
 import type { StackControl } from '../stacks/policy.ts'
-import { runStudy, type StackStep } from './run.ts'
+import { runStudy, type StackStep } from './run-study.ts'
 import { sweepConfig } from '../testing/config.ts'
 
 let target: CountingTarget | null = null

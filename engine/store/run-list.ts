@@ -5,7 +5,7 @@ import type { RunListQuerySchema } from '../api/schemas.ts'
 import type { RunListItem, RunStatus } from '../api/types.ts'
 import { parseCorrelationId } from './correlation.ts'
 import type { Db } from '../db/db.ts'
-import { configOrNull, likePattern } from './rows.ts'
+import { configOrNull, likePattern } from './history-rows.ts'
 import { parseColumnOr, TagsSchema } from './schemas.ts'
 
 type ListQuery = z.output<typeof RunListQuerySchema>

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunEndedEvent } from '../api/types.ts'
 import { createEngine, type EngineHost } from './index.ts'
 import { startTarget, type CountingTarget } from '../testing/target.ts'
-import type { RunLogEvent } from './local.ts'
+import type { RunLogEvent } from './local-capabilities.ts'
 
 let dir = ''
 let target: CountingTarget

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../api/errors.ts'
 import { openDb, type Db } from '../db/db.ts'
 import { insertFixtureRun } from '../testing/fixtures.ts'
-import { HistoryStore } from './queries.ts'
+import { HistoryStore } from './history-store.ts'
 
 let db: Db
 let store: HistoryStore

@@ -2,9 +2,9 @@
 // monitor may sample twice in one), summed per target, and where a target has several instances
 // (a process tree's processes, a replicated stack's containers, Cloud Foundry's instances) each
 // instance as its own line beside the sum: what is stored per instance is shown per instance.
-import type { ResourcePoint } from '../../../engine/api/types.ts'
+import type { ResourcePoint } from '#engine/api/types.ts'
 import type { Row } from './chart-types.ts'
-import { sampleSecond } from '../../../engine/metrics/resources.ts'
+import { sampleSecond } from '#engine/metrics/resource-summary.ts'
 
 /** A line of an instance: its key in the rows, its target and its name. */
 export interface InstanceLine {

@@ -63,7 +63,7 @@ export function resourceLimits(db: Db, runId: number): TargetLimits[] {
 }
 
 /**
- * The second a sample belongs to, in SQL: the second it covers, as engine/metrics/resources.ts's
+ * The second a sample belongs to, in SQL: the second it covers, as engine/metrics/resource-summary.ts's
  * sampleSecond says (a reading at t covers (t − 1, t]: the second holding t − 0.5).
  */
 const SECOND = 'CAST(floor(t - 0.5) AS INTEGER)'

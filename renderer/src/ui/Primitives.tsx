@@ -1,4 +1,5 @@
-// Small shared pieces: banners, empty states, cards, a busy button.
+// The styled primitives every screen is built of (styles.css's classes): a banner, an empty state,
+// a card, a button that can be busy, a run's status badge, a stat, numeric table heads.
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 
 export function Banner({
