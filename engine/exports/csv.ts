@@ -77,21 +77,7 @@ export const SERIES_CSV_HEADER = [
 ]
 
 /** The record's columns the sample line above does not format by name (none today). */
-const PLAIN = plainColumns([
-  'seq',
-  'target',
-  'round',
-  'phase',
-  'start',
-  'latency',
-  'corrected',
-  'status',
-  'bytes',
-  'error',
-  'app',
-  'db',
-  'step',
-])
+const PLAIN = plainColumns()
 
 function* sampleLines(db: Db, runId: number, names: RunNames, count: (n: number) => void): Generator<string> {
   yield csvLine(SAMPLE_CSV_HEADER)

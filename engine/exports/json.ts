@@ -50,21 +50,7 @@ function parsed(text: string | null, runId: number, column: string): unknown {
 }
 
 /** The record's columns the sample array below does not write by name (none today). */
-const PLAIN = plainColumns([
-  'seq',
-  'target',
-  'round',
-  'phase',
-  'start',
-  'latency',
-  'corrected',
-  'status',
-  'bytes',
-  'error',
-  'app',
-  'db',
-  'step',
-])
+const PLAIN = plainColumns()
 
 /** A sample row as JSON: numbers and nulls only (bigints do not occur in these columns). */
 /** A sample as a JSON array, fields by position (the hot path of a JSON export). */

@@ -59,21 +59,7 @@ function copyCell(v: Row[number]): string {
 const KINDS: readonly string[] = ERROR_KINDS
 
 /** The record's columns the COPY line below does not format by name (none today). */
-const PLAIN = plainColumns([
-  'seq',
-  'target',
-  'round',
-  'phase',
-  'start',
-  'latency',
-  'corrected',
-  'status',
-  'bytes',
-  'error',
-  'app',
-  'db',
-  'step',
-])
+const PLAIN = plainColumns()
 
 /** One COPY line per sample, fields by position: the hot path of an export (bench/history.ts). */
 function sampleLines(rows: readonly SampleTuple[], pgRunId: string): string {

@@ -184,12 +184,32 @@ export function ledgerOf<const R extends readonly ColumnSpec[]>(record: R) {
 }
 
 /**
+ * The columns the export lines (CSV, JSON, PostgreSQL COPY) write by name, in the record's order:
+ * their hot loops format these in place; any column after them is written as stored.
+ */
+export const EXPORT_NAMED: readonly string[] = [
+  'seq',
+  'target',
+  'round',
+  'phase',
+  'start',
+  'latency',
+  'corrected',
+  'status',
+  'bytes',
+  'error',
+  'app',
+  'db',
+  'step',
+]
+
+/**
  * The product record's columns a hot formatter (CSV, COPY, JSON lines) does not name: its
  * positions, to write as stored after those it names. A column added to record.ts appears in
  * every export this way, in the header's place too: so it goes after the named ones (refused here
  * otherwise, when the formatter's module loads).
  */
-export function plainColumns(named: readonly string[], ledger: Ledger = LEDGER): number[] {
+export function plainColumns(named: readonly string[] = EXPORT_NAMED, ledger: Ledger = LEDGER): number[] {
   const plain = ledger.record.flatMap((c, i) => (named.includes(c.name) ? [] : [i]))
   const first = plain[0] ?? ledger.record.length
   const late = ledger.record.slice(first).find((c) => named.includes(c.name))
