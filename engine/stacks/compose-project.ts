@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { ApiError } from '../api/errors.ts'
+import type { CommandResult } from '../command.ts'
 import { detectCompose, DOCKER_TIMEOUTS, failureText, run, type Compose } from './compose.ts'
 import { portHolders, projectContainers, publishedAddress } from './containers.ts'
 import { loadManifest, repoRoot, type StackSpec } from './manifest.ts'
@@ -111,6 +112,27 @@ async function checkPort(p: ComposeProject, port: number): Promise<void> {
   )
 }
 
+/**
+ * Docker frees a published port a moment after the container holding it is removed: recreating a
+ * project's container with the same port (new settings, TLS on) can find it "already allocated"
+ * by the container it replaces (checkPort let it through: its holder is this project). Such an
+ * `up` is tried once more after a pause; any other failure is final.
+ */
+const PORT_RACE = /port is already allocated/
+export const PORT_RACE_PAUSE_MS = 2000
+
+export async function retryPortRace(
+  up: () => Promise<CommandResult>,
+  onRetry: () => void,
+  pauseMs = PORT_RACE_PAUSE_MS,
+): Promise<CommandResult> {
+  const first = await up()
+  if (first.code === 0 || first.timedOut || !first.lines.some((l) => PORT_RACE.test(l))) return first
+  onRetry()
+  await new Promise((r) => setTimeout(r, pauseMs))
+  return up()
+}
+
 /** `compose up -d`; a failure takes the project `down` again and says why. */
 async function startProject(
   p: ComposeProject,
@@ -132,11 +154,16 @@ async function startProject(
   const build = o.build ? ['--build'] : []
   const scale = `${s.appService}=${o.replicas}`
   p.log(`${compose.cmd} ${args.join(' ')} up -d ${build.join(' ')} --scale ${scale}`)
-  const up = await run(compose.cmd, [...args, 'up', '-d', ...build, '--remove-orphans', '--scale', scale], {
-    env: { ...composeEnv, ...dockerEnv(p) },
-    onLine: p.log,
-    timeoutMs: DOCKER_TIMEOUTS.up,
-  })
+  const up = await retryPortRace(
+    () =>
+      run(compose.cmd, [...args, 'up', '-d', ...build, '--remove-orphans', '--scale', scale], {
+        env: { ...composeEnv, ...dockerEnv(p) },
+        onLine: p.log,
+        timeoutMs: DOCKER_TIMEOUTS.up,
+      }),
+    () =>
+      p.log(`a port was still held by the container being replaced; ${PORT_RACE_PAUSE_MS} ms, then up again`),
+  )
   if (up.code === 0) return
   await down().catch(() => undefined)
   throw new ApiError(

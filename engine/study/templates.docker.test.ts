@@ -83,10 +83,20 @@ describe.skipIf(gate.skip)(
 
     beforeAll(async () => {
       if (gate.reason) throw new Error(`CANNONADE_REQUIRE_DOCKER=1 but Docker is unavailable: ${gate.reason}`)
+      // Each port its own: a port the system hands out twice would make two stacks collide.
+      const taken = new Set<number>()
+      const unique = async (): Promise<number> => {
+        for (;;) {
+          const p = await freePort()
+          if (taken.has(p)) continue
+          taken.add(p)
+          return p
+        }
+      }
       for (const s of loadManifest().stacks) {
-        ports[s.name] = await freePort()
+        ports[s.name] = await unique()
         byPort.set(s.port, s.name)
-        if (s.tlsPort !== undefined) tlsPorts.set(s.tlsPort, await freePort())
+        if (s.tlsPort !== undefined) tlsPorts.set(s.tlsPort, await unique())
       }
       host = await createEngine({ dbPath: join(dir, 'cannonade.db'), stackPorts: ports })
       host.stacks.onLog((e) => stackLog.push(`${e.stack}: ${e.line}`))
